@@ -1,0 +1,53 @@
+# The two commands a newcomer needs: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+UV := $(BIN)/uv
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format worker serve bench browser-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(UV): $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv>=0.5"
+
+# Installs exactly what uv.lock pins; does nothing when the environment is current.
+install: $(UV)
+	$(UV) sync --frozen --quiet
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo --if-absent --summary
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python manage.py check
+	$(BIN)/python manage.py makemigrations --check --dry-run
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, BASE_URL).
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput
+	$(BIN)/gunicorn config.wsgi --workers 3 --bind $(HOST):$(PORT)
+
+worker: install
+	$(BIN)/celery -A config worker --beat --loglevel INFO
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache
+
+# Debian's chromium for the browser tests (Playwright drives it; it never downloads one).
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AgencyConfig(AppConfig):
+    name = "agency"
+    default_auto_field = "django.db.models.BigAutoField"

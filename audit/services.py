@@ -1,0 +1,46 @@
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from .models import AuditEvent
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who did a write: a token, a member's session, a signed-in person or a command."""
+
+    kind: str
+    id: str = ""
+    label: str = ""
+
+
+SYSTEM = Actor(kind="system", id="", label="system")
+
+
+def audit_record(
+    *,
+    actor: Actor,
+    action: str,
+    target_type: str,
+    target_id,
+    workspace=None,
+    agency=None,
+    reason: str = "",
+    detail: dict | None = None,
+) -> AuditEvent:
+    """Record one write. Must run inside the write's own transaction."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit_record must run inside the transaction of the write it records")
+    return AuditEvent.objects.create(
+        workspace=workspace,
+        agency=agency,
+        actor_kind=actor.kind,
+        actor_id=str(actor.id or ""),
+        actor_label=actor.label[:200],
+        action=action,
+        target_type=target_type,
+        target_id=str(target_id or ""),
+        reason=reason,
+        detail=detail or {},
+    )

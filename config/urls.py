@@ -1,0 +1,42 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from . import views
+
+figures_schema = SpectacularAPIView.as_view(
+    urlconf="config.urls_figures",
+    custom_settings={
+        "TITLE": "Read-Only Figures API",
+        "DESCRIPTION": "Live, read-only access to one workspace's sales figures. See docs/.",
+    },
+)
+agent_schema = SpectacularAPIView.as_view(
+    urlconf="config.urls_agent",
+    custom_settings={
+        "TITLE": "Agent and Agency API",
+        "DESCRIPTION": "Display config, board, change log, forms, drafts, and the agency API: "
+        "plans, blueprints and connect links. Every write needs an Idempotency-Key header.",
+    },
+)
+
+urlpatterns = [
+    path("api/v1/openapi.json", figures_schema, name="schema-figures"),
+    path("openapi/agent.json", agent_schema, name="schema-agent"),
+    path(
+        "api/docs/", SpectacularSwaggerView.as_view(url_name="schema-figures"), name="docs-figures"
+    ),
+    path(
+        "api/docs/agent/",
+        SpectacularSwaggerView.as_view(url_name="schema-agent"),
+        name="docs-agent",
+    ),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema-figures"), name="redoc"),
+    path("", include("config.urls_figures")),
+    path("", include("config.urls_agent")),
+    path("admin/", admin.site.urls),
+    path("", views.home, name="home"),
+]
+
+handler404 = "config.views.not_found"
+handler500 = "config.views.server_error"

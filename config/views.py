@@ -1,0 +1,35 @@
+from django.http import JsonResponse
+from django.shortcuts import render
+
+
+def home(request):
+    return render(request, "home.html")
+
+
+def _wants_json(request) -> bool:
+    return request.path.startswith(("/api/", "/openapi/", "/o/", "/.well-known/"))
+
+
+def not_found(request, exception=None):
+    if _wants_json(request):
+        return JsonResponse(
+            {"error": {"reason": "not_found", "message": "No route or resource at this address."}},
+            status=404,
+        )
+    return render(request, "404.html", status=404)
+
+
+def server_error(request):
+    # Never a stack trace: the details are in the server's log.
+    if _wants_json(request):
+        return JsonResponse(
+            {
+                "error": {
+                    "reason": "server_error",
+                    "message": "Something went wrong on our side; retry, and contact support "
+                    "if it persists.",
+                }
+            },
+            status=500,
+        )
+    return render(request, "500.html", status=500)

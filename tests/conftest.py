@@ -1,0 +1,143 @@
+"""Fixtures shared by every test module: tenants, members, tokens and an API client."""
+
+import itertools
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.contrib.auth import get_user_model
+from oauth2_provider.models import get_application_model
+from rest_framework.test import APIClient
+
+from audit.services import SYSTEM
+from config.celery import app as celery_app
+from tokens.models import EmbeddedApp
+from tokens.services import session_token_mint, token_mint
+from workspaces.models import Agency, Member, Workspace
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery():
+    """Tasks run in-process unless a test starts a real worker itself."""
+    previous = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = True
+    celery_app.conf.task_eager_propagates = True
+    yield
+    celery_app.conf.task_always_eager = previous
+
+
+def aware(text: str, tz: str = "UTC") -> datetime:
+    """'2026-03-01 09:30' in the given timezone."""
+    return datetime.fromisoformat(text).replace(tzinfo=ZoneInfo(tz))
+
+
+@pytest.fixture
+def make_agency(db):
+    def make(tier="agency", name=None):
+        return Agency.objects.create(name=name or f"Agency {next(_counter)}", tier=tier)
+
+    return make
+
+
+@pytest.fixture
+def make_workspace(db):
+    def make(*, agency=None, currency="USD", timezone="UTC", origins=(), **extra):
+        n = next(_counter)
+        return Workspace.objects.create(
+            agency=agency,
+            name=extra.pop("name", f"Workspace {n}"),
+            slug=extra.pop("slug", f"workspace-{n}"),
+            currency=currency,
+            timezone=timezone,
+            embedded_origins=list(origins),
+            **extra,
+        )
+
+    return make
+
+
+@pytest.fixture
+def make_member(db):
+    def make(workspace, role="closer", *, name=None, email=None, joined_at=None, user=True):
+        n = next(_counter)
+        email = email or f"{role}{n}@example.test"
+        django_user = None
+        if user:
+            django_user = get_user_model().objects.create_user(
+                username=f"user{n}", email=email, password="correct-horse-battery"
+            )
+        return Member.objects.create(
+            workspace=workspace,
+            user=django_user,
+            name=name or f"{role.title()} {n}",
+            email=email,
+            role=role,
+            joined_at=joined_at,
+        )
+
+    return make
+
+
+@pytest.fixture
+def workspace_token(db):
+    """Mint a workspace API token; returns its plaintext."""
+
+    def mint(workspace, scopes=("read",), name="test token"):
+        return token_mint(actor=SYSTEM, name=name, scopes=scopes, workspace=workspace).plaintext
+
+    return mint
+
+
+@pytest.fixture
+def agency_token(db):
+    def mint(
+        agency, scopes=("read", "config:plan", "config:apply", "connect:links"), name="agency"
+    ):
+        return token_mint(actor=SYSTEM, name=name, scopes=scopes, agency=agency).plaintext
+
+    return mint
+
+
+@pytest.fixture
+def embedded_app(db):
+    def make(workspace, redirect_uri="https://app.example.test/callback"):
+        application = get_application_model().objects.create(
+            name=f"Embedded app of {workspace.slug}",
+            client_type="public",
+            authorization_grant_type="authorization-code",
+            redirect_uris=redirect_uri,
+            skip_authorization=False,
+        )
+        return EmbeddedApp.objects.create(workspace=workspace, application=application)
+
+    return make
+
+
+@pytest.fixture
+def session_token(db, embedded_app):
+    """A member's OAuth session token for their workspace's embedded app."""
+
+    def mint(member):
+        app = EmbeddedApp.objects.filter(workspace=member.workspace).first() or embedded_app(
+            member.workspace
+        )
+        return session_token_mint(actor=SYSTEM, member=member, embedded_app=app)
+
+    return mint
+
+
+@pytest.fixture
+def api():
+    """An API client; api(token) returns one that sends that bearer token."""
+
+    def client(token=None, **headers):
+        c = APIClient()
+        if token:
+            c.credentials(HTTP_AUTHORIZATION=f"Bearer {token}", **headers)
+        elif headers:
+            c.credentials(**headers)
+        return c
+
+    return client

@@ -1,0 +1,167 @@
+"""Base views that every API route stands on.
+
+They run the checks of every request in one fixed order (401, browser rules, kind,
+scope and role, then the handler's own 404s and 400s), resolve the workspace or agency
+the request may reach, and hand the handler querysets already filtered by it.
+Handlers never filter by tenant themselves.
+"""
+
+import uuid
+
+from rest_framework.views import APIView
+
+from config.errors import Forbidden, NotFound, Unauthenticated
+from workspaces.models import Workspace
+
+from .idempotency import idempotent_write
+
+AGENCY_TOKEN_NOT_ACCEPTED = (
+    "Agency tokens reach plans, blueprints, connect links and the workspace-named "
+    "display and change-log routes (/api/v1/workspaces/{workspaceId}/...) only."
+)
+
+
+def _check_browser(request, principal) -> None:
+    origin = request.META.get("HTTP_ORIGIN")
+    fetch_site = request.META.get("HTTP_SEC_FETCH_SITE")
+    if origin is None and fetch_site is None:
+        return
+    if principal.is_api_token:
+        raise Forbidden(
+            "Workspace and agency tokens must never be used from a web page: call the API "
+            "from your server, or sign the user in and use their session token.",
+            reason="refused.token_in_browser",
+        )
+    allowed = principal.workspace.embedded_origins or []
+    if origin is None or origin.rstrip("/") not in {o.rstrip("/") for o in allowed}:
+        raise Forbidden(
+            f"The origin {origin or '(none)'} is not listed in this workspace's "
+            "embedded-apps settings.",
+            reason="refused.origin",
+        )
+
+
+class ServiceView(APIView):
+    """Authentication and browser rules shared by every route."""
+
+    required_scope = "read"
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        principal = request.auth
+        if principal is None:
+            raise Unauthenticated()
+        _check_browser(request, principal)
+        self.principal = principal
+        self.check_access(principal, kwargs)
+
+    def check_access(self, principal, kwargs) -> None:
+        raise NotImplementedError
+
+    def idempotent(self, request, perform):
+        """Run a write under the request's Idempotency-Key; see tokens.idempotency."""
+        return idempotent_write(request, self.principal, perform)
+
+
+class WorkspaceView(ServiceView):
+    """A route that reads or writes one workspace.
+
+    The workspace is the token's own, or, where the route names it
+    (workspace_url_kwarg), the one named: an agency token may use that form for the
+    agency's own workspaces.
+    """
+
+    # Closers, setters and SDRs may call (their own figures only).
+    allow_reporting_members = False
+    # Only a member's session token may call; API tokens are refused drafts_only.
+    needs_member_session = False
+    # The path kwarg that names the workspace, on routes that an agency token may use.
+    workspace_url_kwarg: str | None = None
+    # The scope an agency token needs on such a route.
+    agency_scope = "read"
+
+    def check_access(self, principal, kwargs) -> None:
+        named_id = kwargs.get(self.workspace_url_kwarg) if self.workspace_url_kwarg else None
+        if principal.is_agency:
+            if self.workspace_url_kwarg is None:
+                raise Unauthenticated(AGENCY_TOKEN_NOT_ACCEPTED)
+            if self.agency_scope not in principal.scopes:
+                raise Forbidden(
+                    f"This agency token lacks the {self.agency_scope} scope.",
+                    reason="scope.missing",
+                    requiredScope=self.agency_scope,
+                )
+            self.workspace = self._agency_workspace(principal.agency, named_id)
+            return
+
+        if self.required_scope not in principal.scopes:
+            raise Forbidden(
+                f"This token lacks the {self.required_scope} scope.",
+                reason="insufficient_scope",
+                requiredScope=self.required_scope,
+            )
+        if self.needs_member_session and not principal.is_session:
+            raise Forbidden(
+                "API tokens never file sales records: a member files this with their own "
+                "session token. An API token may propose a draft instead (POST /api/v1/forms/drafts).",
+                reason="refused.drafts_only",
+            )
+        if (
+            principal.is_session
+            and not self.allow_reporting_members
+            and not principal.member.is_workspace_wide
+        ):
+            raise Forbidden(
+                f"A {principal.member.role} reads only their own board and drafts, "
+                "nothing workspace-wide.",
+                reason="refused.member_scope",
+            )
+        if named_id is not None and str(named_id) != str(principal.workspace.pk):
+            raise Forbidden(
+                "This token reaches only its own workspace.", reason="refused.cross_workspace"
+            )
+        self.workspace = principal.workspace
+
+    @staticmethod
+    def _agency_workspace(agency, workspace_id) -> Workspace:
+        try:
+            workspace_uuid = uuid.UUID(str(workspace_id))
+        except ValueError:
+            raise NotFound("No workspace of this agency has that id.") from None
+        workspace = Workspace.active.filter(agency=agency, pk=workspace_uuid).first()
+        if workspace is None:
+            raise NotFound("No workspace of this agency has that id.")
+        return workspace
+
+    def scoped(self, model):
+        """The model's rows of this request's workspace; the only way handlers read."""
+        return model.objects.filter(workspace=self.workspace)
+
+
+class AgencyView(ServiceView):
+    """A route of the agency API: plans, blueprints, connect links."""
+
+    def check_access(self, principal, kwargs) -> None:
+        if not principal.is_agency:
+            raise Forbidden(
+                "This route needs an agency token (agy_...), made in the agency console.",
+                reason="token.not_agency",
+            )
+        if self.required_scope not in principal.scopes:
+            raise self.scope_missing(self.required_scope)
+        self.agency = principal.agency
+
+    def scope_missing(self, scope: str, **extra) -> Forbidden:
+        return Forbidden(
+            f"This agency token lacks the {scope} scope.",
+            reason="scope.missing",
+            requiredScope=scope,
+            **extra,
+        )
+
+    def scoped(self, model):
+        """The model's rows of this request's agency; the only way handlers read."""
+        return model.objects.filter(agency=self.agency)
+
+    def agency_workspace(self, workspace_id) -> Workspace:
+        return WorkspaceView._agency_workspace(self.agency, workspace_id)

@@ -1,0 +1,123 @@
+"""Idempotent writes: one mechanism for every POST and PUT of the service.
+
+The key is scoped to (workspace or agency, principal); the fingerprint is the method,
+the path and the canonical JSON body. The key is claimed and the answer stored in the
+same transaction as the write itself, so a crash between the two leaves nothing behind
+and a retry simply runs again. On PostgreSQL a transaction-level advisory lock on the
+key tells a concurrent duplicate that the first is still running (409).
+"""
+
+import hashlib
+import json
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+from rest_framework.response import Response
+
+from config.errors import ApiError, Conflict, Unprocessable
+
+from .crypto import decrypt_json, encrypt_json
+from .models import IdempotencyRecord
+
+HEADER = "HTTP_IDEMPOTENCY_KEY"
+MIN_LENGTH, MAX_LENGTH = 8, 200
+# Answers that are never stored: the retry must run again.
+NOT_STORED = {401, 403}
+
+
+class IdempotencyKeyRequired(ApiError):
+    status_code = 400
+    reason = "refused.idempotency_key_required"
+
+
+def _fingerprint(request) -> str:
+    body = request.data if isinstance(request.data, dict) else {}
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    material = f"{request.method}\n{request.path}\n{canonical}"
+    return hashlib.sha256(material.encode("utf-8")).hexdigest()
+
+
+def _key(request) -> str:
+    key = request.META.get(HEADER)
+    if key is None or key == "":
+        raise IdempotencyKeyRequired(
+            "Every write needs an Idempotency-Key header (8 to 200 characters, unique to the write).",
+            field="Idempotency-Key",
+        )
+    if not MIN_LENGTH <= len(key) <= MAX_LENGTH:
+        raise IdempotencyKeyRequired(
+            f"The Idempotency-Key header must be {MIN_LENGTH} to {MAX_LENGTH} characters long.",
+            field="Idempotency-Key",
+        )
+    return key
+
+
+def _try_lock(scope: str, key: str) -> bool:
+    if connection.vendor != "postgresql":
+        return True  # SQLite runs one writer at a time (BEGIN IMMEDIATE).
+    lock_id = int.from_bytes(
+        hashlib.sha256(f"{scope}\n{key}".encode()).digest()[:8], "big", signed=True
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock_id])
+        return bool(cursor.fetchone()[0])
+
+
+def _replay(record: IdempotencyRecord) -> Response:
+    response = Response(decrypt_json(record.response), status=record.status_code)
+    response["Idempotent-Replayed"] = "true"
+    return response
+
+
+def idempotent_write(request, principal, perform) -> Response:
+    """Run perform() once per key; perform returns a Response or raises an ApiError."""
+    key = _key(request)
+    scope = principal.idempotency_scope
+    fingerprint = _fingerprint(request)
+    with transaction.atomic():
+        if not _try_lock(scope, key):
+            raise Conflict(
+                "A write with this Idempotency-Key is still running; retry in a moment.",
+                reason="refused.idempotency_in_progress",
+            )
+        expired_before = timezone.now() - settings.IDEMPOTENCY_KEY_TTL
+        record = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+        if record is not None and record.created_at < expired_before:
+            record.delete()
+            record = None
+        if record is not None:
+            if record.fingerprint != fingerprint:
+                raise Unprocessable(
+                    "This Idempotency-Key was used for a different request; use a new key.",
+                    reason="refused.idempotency_key_reused",
+                )
+            if record.completed_at is not None:
+                return _replay(record)
+            # A claim without an answer cannot outlive its transaction; take it over.
+        else:
+            record = IdempotencyRecord.objects.create(scope=scope, key=key, fingerprint=fingerprint)
+
+        try:
+            with transaction.atomic():
+                response = perform()
+        except ApiError as error:
+            if error.status_code >= 500 or error.status_code in NOT_STORED:
+                raise
+            if error.reason.startswith("refused.idempotency"):
+                raise
+            response = Response(error.body(), status=error.status_code)
+        if response.status_code >= 500 or response.status_code in NOT_STORED:
+            transaction.set_rollback(True)
+            return response
+        record.status_code = response.status_code
+        record.response = encrypt_json(response.data)
+        record.completed_at = timezone.now()
+        record.save(update_fields=["status_code", "response", "completed_at"])
+        return response
+
+
+def purge_expired(now=None) -> int:
+    before = (now or timezone.now()) - settings.IDEMPOTENCY_KEY_TTL
+    deleted, _ = IdempotencyRecord.objects.filter(created_at__lt=before).delete()
+    return deleted

@@ -1,0 +1,431 @@
+"""Tenancy (agencies, workspaces, members) and every record the figures read.
+
+Money is kept as integer minor units of the workspace currency. Every time a figure
+filters on carries an index that starts with the workspace, so a figure's cost grows
+with the records of its period, not with the size of the workspace.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+# Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
+CURRENCY_EXPONENTS = {
+    "USD": 2, "EUR": 2, "GBP": 2, "CAD": 2, "AUD": 2, "NZD": 2, "CHF": 2, "SEK": 2,
+    "NOK": 2, "DKK": 2, "PLN": 2, "CZK": 2, "ZAR": 2, "SGD": 2, "HKD": 2, "MXN": 2,
+    "BRL": 2, "INR": 2, "AED": 2, "ILS": 2, "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0,
+    "BHD": 3, "KWD": 3, "JOD": 3, "OMR": 3, "TND": 3,
+}  # fmt: skip
+
+DEFAULT_WORKING_DAYS = [0, 1, 2, 3, 4]  # Monday to Friday, as date.weekday() numbers
+
+
+def default_working_days():
+    return list(DEFAULT_WORKING_DAYS)
+
+
+def default_branding():
+    return {"logo": "", "colours": {}, "labels": {}, "modules": [], "programmes": []}
+
+
+class Agency(models.Model):
+    class Tier(models.TextChoices):
+        STARTER = "starter"
+        AGENCY = "agency"
+        ENTERPRISE = "enterprise"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=200)
+    tier = models.CharField(max_length=20, choices=Tier.choices, default=Tier.STARTER)
+    users = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="agencies")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "agencies"
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def has_agency_plan(self) -> bool:
+        return self.tier in {self.Tier.AGENCY, self.Tier.ENTERPRISE}
+
+
+class ActiveWorkspaceManager(models.Manager):
+    def get_queryset(self):
+        return super().get_queryset().filter(archived_at__isnull=True)
+
+
+class Workspace(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    agency = models.ForeignKey(
+        Agency, null=True, blank=True, on_delete=models.PROTECT, related_name="workspaces"
+    )
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=64, unique=True)
+    currency = models.CharField(max_length=3, default="USD")
+    timezone = models.CharField(max_length=64, default="UTC")
+    working_days = models.JSONField(default=default_working_days)
+    branding = models.JSONField(default=default_branding, blank=True)
+    embedded_origins = models.JSONField(default=list, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = models.Manager()
+    active = ActiveWorkspaceManager()
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def status(self) -> str:
+        return "archived" if self.archived_at else "active"
+
+    @property
+    def currency_exponent(self) -> int:
+        return CURRENCY_EXPONENTS.get(self.currency, 2)
+
+
+class Member(models.Model):
+    class Role(models.TextChoices):
+        OWNER = "owner"
+        ADMIN = "admin"
+        MANAGER = "manager"
+        CLOSER = "closer"
+        SETTER = "setter"
+        SDR = "sdr"
+
+    WORKSPACE_WIDE_ROLES = frozenset({"owner", "admin", "manager"})
+    REPORTING_ROLES = frozenset({"closer", "setter", "sdr"})
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="memberships",
+    )
+    external_id = models.CharField(max_length=200, null=True, blank=True)
+    name = models.CharField(max_length=200)
+    email = models.EmailField()
+    role = models.CharField(max_length=20, choices=Role.choices)
+    joined_at = models.DateField(null=True, blank=True)
+    is_active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "email"], name="member_email_unique"),
+            models.UniqueConstraint(
+                fields=["workspace", "external_id"], name="member_external_id_unique"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.role})"
+
+    @property
+    def is_workspace_wide(self) -> bool:
+        return self.role in self.WORKSPACE_WIDE_ROLES
+
+
+class WorkspaceRecord(models.Model):
+    """Common columns of every sales record: its workspace and the source's own id."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    external_id = models.CharField(max_length=200, null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+def _external_id_unique(name: str) -> models.UniqueConstraint:
+    return models.UniqueConstraint(fields=["workspace", "external_id"], name=f"{name}_ext_unique")
+
+
+class Lead(WorkspaceRecord):
+    name = models.CharField(max_length=200, blank=True)
+    email = models.EmailField(blank=True)
+    created_at = models.DateTimeField()
+    status = models.CharField(max_length=40, default="new")
+    setter = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    utm_source = models.CharField(max_length=200, blank=True)
+    utm_medium = models.CharField(max_length=200, blank=True)
+    utm_campaign = models.CharField(max_length=200, blank=True)
+    utm_content = models.CharField(max_length=200, blank=True)
+    # First touch by a member; kept on the lead so speed-to-lead reads one table.
+    first_contact_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [_external_id_unique("lead")]
+        indexes = [models.Index(fields=["workspace", "created_at"], name="lead_ws_created")]
+
+    def __str__(self):
+        return self.name or self.email or str(self.id)
+
+
+class Touch(WorkspaceRecord):
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="touches")
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=40, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [_external_id_unique("touch")]
+        indexes = [models.Index(fields=["workspace", "at"], name="touch_ws_at")]
+
+
+class Call(WorkspaceRecord):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled"
+        CANCELLED = "cancelled"
+
+    class Attendance(models.TextChoices):
+        SHOWED = "showed"
+        NO_SHOW = "no_show"
+
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="calls")
+    booked_at = models.DateTimeField()
+    scheduled_for = models.DateTimeField()
+    closer = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    setter = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SCHEDULED)
+    rescheduled_from = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rescheduled_to"
+    )
+    # True once another call names this one in rescheduled_from: it no longer counts.
+    replaced = models.BooleanField(default=False)
+    attendance = models.CharField(max_length=20, choices=Attendance.choices, blank=True)
+    offer_made = models.BooleanField(null=True, blank=True)
+    # The result of the call's latest outcome record, kept here by the services.
+    outcome = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        constraints = [_external_id_unique("call")]
+        indexes = [
+            models.Index(
+                fields=["workspace", "scheduled_for"],
+                name="call_ws_sched_live",
+                condition=Q(replaced=False),
+            ),
+            models.Index(fields=["workspace", "booked_at"], name="call_ws_booked"),
+        ]
+
+
+class Outcome(WorkspaceRecord):
+    class Result(models.TextChoices):
+        CLOSED = "closed"
+        DEPOSIT = "deposit"
+        FOLLOW_UP = "follow_up"
+        NO_SALE = "no_sale"
+        DISQUALIFIED = "disqualified"
+
+    call = models.ForeignKey(
+        Call, null=True, blank=True, on_delete=models.CASCADE, related_name="outcomes"
+    )
+    # A past-call outcome has no call: it names its lead and member directly.
+    lead = models.ForeignKey(
+        Lead, null=True, blank=True, on_delete=models.CASCADE, related_name="outcomes"
+    )
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    result = models.CharField(max_length=20, choices=Result.choices)
+    offer_made = models.BooleanField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)
+    notes = models.TextField(blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [_external_id_unique("outcome")]
+        indexes = [
+            models.Index(
+                fields=["workspace", "at"], name="outcome_ws_past", condition=Q(call__isnull=True)
+            ),
+        ]
+
+
+class Sale(WorkspaceRecord):
+    class Origin(models.TextChoices):
+        CALL = "call"
+        PAST_CALL = "past_call"
+        DM = "dm"
+
+    class PaymentPlan(models.TextChoices):
+        PAID_IN_FULL = "paid_in_full"
+        SPLIT = "split"
+        FINANCED = "financed"
+
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="sales")
+    call = models.ForeignKey(
+        Call, null=True, blank=True, on_delete=models.SET_NULL, related_name="sales"
+    )
+    origin = models.CharField(max_length=20, choices=Origin.choices, default=Origin.CALL)
+    closed_at = models.DateTimeField()
+    closer = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    setter = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    contract_value = models.BigIntegerField(help_text="Minor units of the workspace currency.")
+    payment_plan = models.CharField(max_length=20, choices=PaymentPlan.choices, blank=True)
+
+    class Meta:
+        constraints = [_external_id_unique("sale")]
+        indexes = [models.Index(fields=["workspace", "closed_at"], name="sale_ws_closed")]
+
+
+class Instalment(models.Model):
+    sale = models.ForeignKey(Sale, on_delete=models.CASCADE, related_name="instalments")
+    due_date = models.DateField()
+    amount = models.BigIntegerField()
+
+
+class Payment(WorkspaceRecord):
+    class Status(models.TextChoices):
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+
+    sale = models.ForeignKey(Sale, on_delete=models.CASCADE, related_name="payments")
+    paid_at = models.DateTimeField()
+    amount = models.BigIntegerField()
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SUCCEEDED)
+
+    class Meta:
+        constraints = [_external_id_unique("payment")]
+        indexes = [
+            models.Index(
+                fields=["workspace", "paid_at"],
+                name="payment_ws_paid_ok",
+                condition=Q(status="succeeded"),
+            ),
+        ]
+
+
+class Refund(WorkspaceRecord):
+    class Kind(models.TextChoices):
+        REFUND = "refund"
+        CHARGEBACK = "chargeback"
+
+    payment = models.ForeignKey(Payment, on_delete=models.CASCADE, related_name="refunds")
+    sale = models.ForeignKey(Sale, on_delete=models.CASCADE, related_name="refunds")
+    kind = models.CharField(max_length=20, choices=Kind.choices, default=Kind.REFUND)
+    at = models.DateTimeField()
+    amount = models.BigIntegerField()
+
+    class Meta:
+        constraints = [_external_id_unique("refund")]
+        indexes = [models.Index(fields=["workspace", "at"], name="refund_ws_at")]
+
+
+class EodReport(WorkspaceRecord):
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="eod_reports")
+    date = models.DateField()
+    submitted_at = models.DateTimeField()
+    fields = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            _external_id_unique("eod"),
+            models.UniqueConstraint(fields=["member", "date"], name="eod_one_per_member_day"),
+        ]
+        indexes = [models.Index(fields=["workspace", "date"], name="eod_ws_date")]
+
+
+class WebinarEvent(WorkspaceRecord):
+    name = models.CharField(max_length=200)
+    starts_at = models.DateTimeField()
+    pitch_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [_external_id_unique("webinar")]
+        indexes = [models.Index(fields=["workspace", "starts_at"], name="webinar_ws_starts")]
+
+    def __str__(self):
+        return self.name
+
+
+class Registration(WorkspaceRecord):
+    event = models.ForeignKey(WebinarEvent, on_delete=models.CASCADE, related_name="registrations")
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="registrations")
+    registered_at = models.DateTimeField()
+    joined_at = models.DateTimeField(null=True, blank=True)
+    left_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [_external_id_unique("registration")]
+        indexes = [models.Index(fields=["event", "lead"], name="registration_event_lead")]
+
+
+class Funnel(models.Model):
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="funnels")
+    key = models.SlugField(max_length=64)
+    name = models.CharField(max_length=200)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["workspace", "key"], name="funnel_key")]
+
+    def __str__(self):
+        return self.key
+
+
+class FunnelStage(models.Model):
+    funnel = models.ForeignKey(Funnel, on_delete=models.CASCADE, related_name="stages")
+    key = models.SlugField(max_length=64)
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["funnel", "key"], name="funnel_stage_key"),
+            models.UniqueConstraint(fields=["funnel", "position"], name="funnel_stage_position"),
+        ]
+
+
+class FunnelEvent(WorkspaceRecord):
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="funnel_events")
+    funnel = models.ForeignKey(Funnel, on_delete=models.CASCADE, related_name="events")
+    stage = models.ForeignKey(FunnelStage, on_delete=models.CASCADE, related_name="events")
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [_external_id_unique("funnel_event")]
+        indexes = [
+            models.Index(fields=["workspace", "funnel", "at"], name="funnel_event_ws_at"),
+            models.Index(fields=["funnel", "lead", "at"], name="funnel_event_lead_at"),
+        ]
+
+
+class CommissionRule(WorkspaceRecord):
+    class Basis(models.TextChoices):
+        CASH_COLLECTED = "cash_collected"
+        REVENUE_BOOKED = "revenue_booked"
+
+    class Slot(models.TextChoices):
+        CLOSER = "closer"
+        SETTER = "setter"
+
+    member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="commission_rules")
+    basis = models.CharField(max_length=20, choices=Basis.choices)
+    slot = models.CharField(max_length=20, choices=Slot.choices)
+    rate = models.DecimalField(max_digits=6, decimal_places=4)
+
+    class Meta:
+        constraints = [
+            _external_id_unique("commission_rule"),
+            models.UniqueConstraint(fields=["member"], name="commission_one_rule_per_member"),
+        ]
