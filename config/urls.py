@@ -35,6 +35,10 @@ urlpatterns = [
     path("", include("config.urls_figures")),
     path("", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    # Sign-in, OAuth and the workspace settings pages.
+    path("", include("tokens.urls")),
+    # The agency console and the connect-link page.
+    path("", include("agency.page_urls")),
     path("", views.home, name="home"),
 ]
 
