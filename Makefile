@@ -6,7 +6,7 @@ UV := $(BIN)/uv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format worker serve bench browser-deps clean
+.PHONY: install run test lint format worker serve bench browser-deps openapi clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,3 +51,8 @@ clean:
 # Debian's chromium for the browser tests (Playwright drives it; it never downloads one).
 browser-deps:
 	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+# Regenerates the committed copies of both API descriptions (a test compares them).
+openapi: install
+	$(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
+	$(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json

@@ -135,7 +135,7 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "config.errors.exception_handler",
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tokens.schema.ServiceAutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -159,6 +159,21 @@ SPECTACULAR_SETTINGS = {
                 "type": "http",
                 "scheme": "bearer",
                 "description": "Agency token: agy_ followed by 64 hexadecimal characters.",
+            },
+            "memberSession": {
+                "type": "oauth2",
+                "description": "A member's session token: OAuth 2 authorization code with PKCE "
+                "(S256), resource set to {BASE_URL}/api/v1.",
+                "flows": {
+                    "authorizationCode": {
+                        "authorizationUrl": f"{BASE_URL}/o/authorize/",
+                        "tokenUrl": f"{BASE_URL}/o/token/",
+                        "scopes": {
+                            "read": "Read the workspace's figures",
+                            "data:write": "File forms and drafts",
+                        },
+                    }
+                },
             },
         }
     },

@@ -1,23 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-
-from . import views
-
-figures_schema = SpectacularAPIView.as_view(
-    urlconf="config.urls_figures",
-    custom_settings={
-        "TITLE": "Read-Only Figures API",
-        "DESCRIPTION": "Live, read-only access to one workspace's sales figures. See docs/.",
-    },
+from drf_spectacular.views import (
+    SpectacularJSONAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerView,
 )
-agent_schema = SpectacularAPIView.as_view(
-    urlconf="config.urls_agent",
-    custom_settings={
-        "TITLE": "Agent and Agency API",
-        "DESCRIPTION": "Display config, board, change log, forms, drafts, and the agency API: "
-        "plans, blueprints and connect links. Every write needs an Idempotency-Key header.",
-    },
+
+from . import openapi, views
+
+figures_schema = SpectacularJSONAPIView.as_view(
+    urlconf="config.urls_figures", custom_settings=openapi.FIGURES
+)
+agent_schema = SpectacularJSONAPIView.as_view(
+    urlconf="config.urls_agent", custom_settings=openapi.AGENT
 )
 
 urlpatterns = [
