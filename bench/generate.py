@@ -1,0 +1,707 @@
+"""Load a large, realistic workspace into a PostgreSQL database, quickly.
+
+    .venv/bin/python bench/generate.py --database-url postgres://postgres@127.0.0.1:5432/bench_large
+    .venv/bin/python bench/generate.py --database-url .../bench_small --leads 100000
+
+The database is created when missing and migrated with Django's migrate command. The big
+workspace gets --leads leads and, in proportion, calls (about 0.41 per lead), sales
+(about 0.1 per lead) with instalments, payments and a few per cent of refunds, touches,
+outcomes (including past-call outcomes), end-of-day reports, webinar events with
+registrations, the `vsl` funnel with its funnel events, audit events and 60 members with
+commission rules. Beside it sit 50 small neighbouring workspaces.
+
+Records arrive at a constant daily rate: 1,000,000 leads cover 730 days up to now, and a
+smaller workspace covers proportionally fewer days (100,000 leads: 73 days), so a 30-day
+period holds the same records in both and the comparison isolates the size of the
+workspace. --span-days overrides this.
+
+The bulk tables are written with COPY ... FREEZE, one connection per table so the server
+parses while Python generates, with their secondary indexes and foreign keys dropped during
+the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants hold:
+Call.outcome is the result of the call's latest outcome, Call.replaced is true exactly
+for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
+member. Same --seed, same day: same records.
+
+A read token for the big workspace is minted with tokens.services.token_mint and written
+with the ids the benchmark needs to bench/out/<database>.json.
+"""
+
+import argparse
+import bisect
+import contextlib
+import json
+import os
+import random
+import sys
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+sys.path.insert(0, str(ROOT))
+
+DAY = 86400.0
+HOUR = 3600.0
+MINUTE = 60.0
+
+MAIN_TZ = "America/New_York"
+VSL_STAGES = ["opt-in", "application", "booked", "taken", "closed"]
+UTM_SOURCES = ["facebook", "google", "youtube", "instagram", "tiktok", "newsletter", "referral", ""]
+UTM_MEDIUMS = ["cpc", "paid_social", "organic", "email", "video", ""]
+UTM_CAMPAIGNS = [f"campaign-{i:02d}" for i in range(24)] + [""]
+UTM_CONTENTS = [f"creative-{i:03d}" for i in range(40)] + [""]
+CHANNELS = ["call", "sms", "email", "dm", "whatsapp"]
+CONTRACT_VALUES = [150000, 300000, 500000, 800000, 1200000]
+OUTCOME_RESULTS = ["closed", "deposit", "follow_up", "no_sale", "disqualified"]
+OUTCOME_WEIGHTS = [0.41, 0.05, 0.24, 0.22, 0.08]
+AUDIT_ACTIONS = ["form.filed", "draft.created", "draft.filed", "display.updated", "token.minted"]
+
+# Tables written with COPY: (app_label, model name), in load order.
+BULK_MODELS = [
+    ("workspaces", "Lead"),
+    ("workspaces", "Touch"),
+    ("workspaces", "Call"),
+    ("workspaces", "Outcome"),
+    ("workspaces", "Sale"),
+    ("workspaces", "Instalment"),
+    ("workspaces", "Payment"),
+    ("workspaces", "Refund"),
+    ("workspaces", "EodReport"),
+    ("workspaces", "Registration"),
+    ("workspaces", "FunnelEvent"),
+    ("audit", "AuditEvent"),
+]
+
+# Columns written per bulk table, by field name.
+COLUMNS = {
+    "Lead": [
+        "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
+        "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
+    ],
+    "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
+    "Call": [
+        "id", "workspace", "external_id", "lead", "booked_at", "scheduled_for", "closer",
+        "setter", "status", "rescheduled_from", "replaced", "attendance", "offer_made", "outcome",
+    ],
+    "Outcome": [
+        "id", "workspace", "external_id", "call", "lead", "member", "result", "offer_made",
+        "reason", "notes", "at",
+    ],
+    "Sale": [
+        "id", "workspace", "external_id", "lead", "call", "origin", "closed_at", "closer",
+        "setter", "contract_value", "payment_plan",
+    ],
+    "Instalment": ["sale", "due_date", "amount"],
+    "Payment": ["id", "workspace", "external_id", "sale", "paid_at", "amount", "status"],
+    "Refund": ["id", "workspace", "external_id", "payment", "sale", "kind", "at", "amount"],
+    "EodReport": ["id", "workspace", "external_id", "member", "date", "submitted_at", "fields"],
+    "Registration": [
+        "id", "workspace", "external_id", "event", "lead", "registered_at", "joined_at", "left_at",
+    ],
+    "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
+    "AuditEvent": [
+        "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
+        "target_type", "target_id", "reason", "detail",
+    ],
+}  # fmt: skip
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--database-url", required=True, help="postgres://user@host:port/name")
+    p.add_argument("--leads", type=int, default=1_000_000, help="leads of the big workspace")
+    p.add_argument("--span-days", type=float, default=None, help="default: 730 × leads / 1M")
+    p.add_argument("--neighbours", type=int, default=50, help="small neighbouring workspaces")
+    p.add_argument("--seed", type=int, default=20260301)
+    p.add_argument("--recreate", action="store_true", help="drop and recreate the database")
+    p.add_argument(
+        "--if-absent", action="store_true", help="do nothing when the database is already loaded"
+    )
+    return p.parse_args(argv)
+
+
+# --- the database itself -------------------------------------------------------------------
+
+
+def database_prepare(url: str, *, recreate: bool, if_absent: bool) -> bool:
+    """Create the database if needed. Returns False when it is loaded and may be kept."""
+    import psycopg
+    from psycopg import sql
+
+    info = psycopg.conninfo.conninfo_to_dict(_libpq_url(url))
+    name = info["dbname"]
+    admin = psycopg.conninfo.make_conninfo(_libpq_url(url), dbname="postgres")
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if exists and recreate:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = %s AND pid <> pg_backend_pid()",
+                [name],
+            )
+            conn.execute(sql.SQL("DROP DATABASE {}").format(sql.Identifier(name)))
+            exists = None
+        if not exists:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+            return True
+    with psycopg.connect(_libpq_url(url)) as conn:
+        loaded = conn.execute(
+            "SELECT to_regclass('workspaces_lead') IS NOT NULL "
+            "AND EXISTS (SELECT 1 FROM workspaces_lead)"
+        ).fetchone()[0]
+    if loaded and (if_absent and (OUT / f"{name}.json").exists()):
+        return False
+    if loaded:
+        sys.exit(f"{name} already holds records: pass --recreate to load it again.")
+    return True
+
+
+def _libpq_url(url: str) -> str:
+    return url.replace("postgres://", "postgresql://", 1)
+
+
+def django_setup(url: str) -> None:
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+
+
+# --- deterministic helpers ---------------------------------------------------------------
+
+
+class Ids:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def __call__(self) -> uuid.UUID:
+        return uuid.UUID(int=self.rng.getrandbits(128), version=4)
+
+
+def ts(x: float) -> datetime:
+    return datetime.fromtimestamp(x, UTC)
+
+
+class Story:
+    """Everything of one workspace that the per-lead stories need."""
+
+    def __init__(self, *, ws, members, funnel_id, stage_ids, events, start, end, tz, scale):
+        self.ws = ws
+        self.members = members  # list of (id, role, joined_at date)
+        self.closers = [m[0] for m in members if m[1] == "closer"]
+        self.setters = [m[0] for m in members if m[1] in ("setter", "sdr")]
+        self.funnel_id = funnel_id
+        self.stage_ids = stage_ids
+        self.events = events  # sorted list of (starts_at epoch, pitch_at epoch, id)
+        self.event_starts = [e[0] for e in events]
+        self.start = start
+        self.end = end
+        self.tz = tz
+        self.scale = scale
+
+
+class Writers:
+    """One COPY per bulk table, each on its own connection, written row by row."""
+
+    def __init__(self, url: str, tables: dict[str, str]):
+        import psycopg
+
+        self.stack = contextlib.ExitStack()
+        self.copies = {}
+        self.conns = []
+        self.counts = dict.fromkeys(tables, 0)
+        for model, (table, columns) in tables.items():
+            conn = self.stack.enter_context(psycopg.connect(_libpq_url(url)))
+            conn.execute("SET synchronous_commit = off")
+            conn.execute(f"TRUNCATE {table}")
+            cols = ", ".join(columns)
+            copy = self.stack.enter_context(
+                conn.cursor().copy(f"COPY {table} ({cols}) FROM STDIN (FREEZE)")
+            )
+            self.copies[model] = copy
+            self.conns.append(conn)
+
+    def row(self, model: str, values) -> None:
+        self.copies[model].write_row(values)
+        self.counts[model] += 1
+
+    def close(self) -> None:
+        self.stack.close()  # ends every COPY and commits every connection
+
+
+def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: int) -> bool:
+    """Write one lead and everything that happened to it. Returns True when it bought."""
+    ws, end = s.ws, s.end
+    r = rng.random
+    lead_id = new_id()
+    setter = rng.choice(s.setters) if s.setters and r() < 0.6 else None
+    idx = n
+    funnel = []  # (stage position, at)
+
+    # Touches; the first touch by a member is the lead's first contact.
+    first_contact = None
+    k = rng.choices((0, 1, 2, 3), (0.15, 0.40, 0.30, 0.15))[0]
+    at = t
+    touches = []
+    for _ in range(k):
+        at += rng.expovariate(1 / (2 * HOUR)) + MINUTE
+        if at > end:
+            break
+        member = (setter or rng.choice(s.setters)) if r() < 0.85 else None
+        touches.append((new_id(), member, rng.choice(CHANNELS), at))
+        if member is not None and first_contact is None:
+            first_contact = at
+
+    if r() < 0.7:
+        funnel.append((0, t))
+        if r() < 0.5 and t + 20 * MINUTE <= end:
+            funnel.append((1, t + rng.uniform(2 * MINUTE, 20 * MINUTE)))
+
+    # Webinar registration for the next event after the lead arrived.
+    registration = None
+    if s.events and r() < 0.25:
+        i = bisect.bisect_right(s.event_starts, t)
+        if i < len(s.events):
+            starts, pitch, event_id = s.events[i]
+            joined = left = None
+            if starts <= end and r() < 0.55:
+                joined = starts + rng.uniform(-5 * MINUTE, 20 * MINUTE)
+                left = joined + rng.uniform(5 * MINUTE, 100 * MINUTE)
+                left = min(left, end)
+            registration = (new_id(), event_id, t + rng.uniform(10, 600), joined, left, starts)
+
+    # Calls, with reschedules; only the last of a chain counts.
+    calls = []  # rows, mutable lists
+    live = None
+    bought = False
+    sales = []
+    outcomes = []
+    if s.closers and r() < 0.36:
+        booked = t + rng.expovariate(1 / (2 * DAY)) + 5 * MINUTE
+        if registration and registration[3] is not None and r() < 0.5:
+            booked = max(booked, registration[3] + rng.uniform(30 * MINUTE, 2 * DAY))
+        if booked <= end:
+            closer = rng.choice(s.closers)
+            previous = None
+            while True:
+                scheduled = booked + rng.uniform(0.5 * DAY, 10 * DAY)
+                scheduled = scheduled - scheduled % (15 * MINUTE)
+                call = [new_id(), ws, f"c{idx}-{len(calls)}", lead_id, ts(booked),
+                        ts(scheduled), closer, setter, "scheduled",
+                        previous[0] if previous else None, False, "", None, ""]  # fmt: skip
+                calls.append(call)
+                if previous is not None:
+                    previous[10] = True  # replaced
+                previous = call
+                rebook = booked + rng.uniform(MINUTE, max(scheduled - booked, 2 * MINUTE))
+                if r() < 0.12 and rebook <= end:
+                    booked = rebook
+                    continue
+                break
+            live = previous
+            funnel.append((2, live[4].timestamp()))
+            scheduled = live[5].timestamp()
+            if r() < 0.06:
+                live[8] = "cancelled"
+            elif scheduled + HOUR <= end and r() < 0.98:
+                showed = r() < 0.7
+                live[11] = "showed" if showed else "no_show"
+                if showed:
+                    funnel.append((3, scheduled))
+                    oat = scheduled + rng.uniform(40 * MINUTE, 120 * MINUTE)
+                    results = []
+                    if r() < 0.12:
+                        results.append("follow_up")
+                    results.append(rng.choices(OUTCOME_RESULTS, OUTCOME_WEIGHTS)[0])
+                    for j, result in enumerate(results):
+                        at = oat + j * rng.uniform(DAY, 7 * DAY)
+                        if at > end:
+                            break
+                        offer = result != "disqualified"
+                        outcomes.append((new_id(), live[0], None, closer, result, offer, at))
+                        live[13] = result  # the latest outcome's result
+                        live[12] = offer
+                        if result == "closed" or (result == "deposit" and r() < 0.5):
+                            sales.append(("call", live[0], at, closer, setter))
+                            funnel.append((4, at))
+
+    # Past-call outcomes and DM closes: sales without a call.
+    if not sales and s.closers and r() < 0.012:
+        at = t + rng.uniform(DAY, 20 * DAY)
+        if at <= end:
+            closer = rng.choice(s.closers)
+            result = "closed" if r() < 0.55 else rng.choice(["no_sale", "follow_up"])
+            outcomes.append((new_id(), None, lead_id, closer, result, True, at))
+            if result == "closed":
+                sales.append(("past_call", None, at, closer, setter))
+    if not sales and s.setters and r() < 0.006:
+        at = t + rng.uniform(HOUR, 10 * DAY)
+        if at <= end:
+            sales.append(("dm", None, at, None, setter or rng.choice(s.setters)))
+
+    status = "new"
+    if first_contact is not None:
+        status = "contacted"
+    if live is not None:
+        status = "booked"
+    if sales:
+        status = "won"
+        bought = True
+    elif live is not None and live[13] in ("no_sale", "disqualified"):
+        status = "lost"
+
+    w.row("Lead", (
+        lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
+        rng.choice(UTM_SOURCES), rng.choice(UTM_MEDIUMS), rng.choice(UTM_CAMPAIGNS),
+        rng.choice(UTM_CONTENTS), ts(first_contact) if first_contact is not None else None,
+    ))  # fmt: skip
+    for j, (tid, member, channel, at) in enumerate(touches):
+        w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
+    for call in calls:
+        w.row("Call", call)
+    for j, (oid, call_id, olead, member, result, offer, at) in enumerate(outcomes):
+        w.row("Outcome", (oid, ws, f"o{idx}-{j}", call_id, olead, member, result, offer,
+                          "", "", ts(at)))  # fmt: skip
+    if registration is not None:
+        rid, event_id, registered, joined, left, _ = registration
+        w.row("Registration", (
+            rid, ws, f"r{idx}", event_id, lead_id, ts(registered),
+            ts(joined) if joined is not None else None, ts(left) if left is not None else None,
+        ))  # fmt: skip
+    for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
+        sale_write(s, w, rng, new_id, f"{idx}-{j}", lead_id, origin, call_id, at, closer,
+                   sale_setter)  # fmt: skip
+    for position, at in funnel:
+        if at <= end:
+            w.row("FunnelEvent", (new_id(), ws, f"f{idx}-{position}", lead_id, s.funnel_id,
+                                  s.stage_ids[position], ts(at)))  # fmt: skip
+    return bought
+
+
+def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer, setter):
+    ws, end = s.ws, s.end
+    value = rng.choice(CONTRACT_VALUES)
+    plan = rng.choices(["paid_in_full", "split", "financed"], (0.5, 0.35, 0.15))[0]
+    sale_id = new_id()
+    w.row("Sale", (sale_id, ws, f"s{key}", lead_id, call_id, origin, ts(closed), closer, setter,
+                   value, plan))  # fmt: skip
+    payments = []
+    if plan == "split":
+        parts = 3
+        amount = value // parts
+        for i in range(parts):
+            due = closed + i * 30 * DAY
+            part = amount if i < parts - 1 else value - amount * (parts - 1)
+            w.row("Instalment", (sale_id, ts(due).date(), part))
+            paid = due + rng.uniform(0, 2 * DAY)
+            if paid > end:
+                continue
+            if rng.random() < 0.06:
+                payments.append((paid, part, "failed"))
+                paid += rng.uniform(DAY, 5 * DAY)
+                if paid > end:
+                    continue
+            payments.append((paid, part, "succeeded"))
+    else:
+        paid = closed + rng.uniform(0, DAY)
+        if paid <= end:
+            payments.append((paid, value, "succeeded"))
+    first_ok = None
+    for j, (paid, amount, status) in enumerate(payments):
+        pid = new_id()
+        w.row("Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status))
+        if status == "succeeded" and first_ok is None:
+            first_ok = (pid, paid, amount)
+    if first_ok is not None and rng.random() < 0.03:
+        pid, paid, amount = first_ok
+        at = paid + rng.uniform(5 * DAY, 40 * DAY)
+        if at <= end:
+            kind = "chargeback" if rng.random() < 0.2 else "refund"
+            refund = amount if rng.random() < 0.7 else amount // 2
+            w.row("Refund", (new_id(), ws, f"x{key}", pid, sale_id, kind, ts(at), refund))
+
+
+def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) -> None:
+    tz = s.tz
+    first = datetime.fromtimestamp(s.start, tz).date()
+    last = datetime.fromtimestamp(s.end, tz).date()
+    for member_id, role, joined in s.members:
+        if role not in ("closer", "setter", "sdr"):
+            continue
+        day = max(first, joined or first)
+        while day <= last:
+            due = day.weekday() in working_days
+            if rng.random() < (0.88 if due else 0.02):
+                submitted = datetime(day.year, day.month, day.day, 17, tzinfo=tz) + timedelta(
+                    seconds=rng.uniform(0, 3 * HOUR)
+                )
+                if submitted.timestamp() <= s.end:
+                    fields = json.dumps({
+                        "calls_taken": rng.randint(0, 9),
+                        "offers": rng.randint(0, 5),
+                        "notes": "",
+                    })  # fmt: skip
+                    w.row("EodReport", (new_id(), s.ws, f"e{member_id.hex[:8]}-{day}", member_id,
+                                        day, submitted, fields))  # fmt: skip
+            day += timedelta(days=1)
+
+
+def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) -> None:
+    times = sorted(rng.uniform(s.start, s.end) for _ in range(count))
+    for at in times:
+        member_id, role, _ = rng.choice(s.members)
+        action = rng.choice(AUDIT_ACTIONS)
+        w.row("AuditEvent", (
+            new_id(), s.ws, None, ts(at), "member_session", str(member_id), role, action,
+            action.split(".")[0], str(new_id()), "", "{}",
+        ))  # fmt: skip
+
+
+# --- the workspaces ----------------------------------------------------------------------
+
+MAIN_ROLES = (
+    ["owner"] + ["admin"] * 2 + ["manager"] * 3 + ["closer"] * 18 + ["setter"] * 20 + ["sdr"] * 16
+)
+NEIGHBOUR_ROLES = ["owner", "closer", "closer", "setter", "setter", "sdr"]
+
+
+def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
+    """The small tables of one workspace, written with the ORM."""
+    from decimal import Decimal
+
+    from workspaces.models import (
+        CommissionRule,
+        Funnel,
+        FunnelStage,
+        Member,
+        WebinarEvent,
+        Workspace,
+    )
+
+    ws = Workspace.objects.create(
+        id=new_id(), agency=agency, name=name, slug=slug, currency="USD", timezone=tz
+    )
+    zone = ZoneInfo(tz)
+    first_day = datetime.fromtimestamp(start, zone).date()
+    members = []
+    rules = []
+    for i, role in enumerate(roles):
+        joined = None
+        if role in ("closer", "setter", "sdr") and rng.random() < 0.3:
+            joined = first_day + timedelta(days=rng.randint(0, max(1, int((end - start) / DAY))))
+        m = Member(id=new_id(), workspace=ws, name=f"{role.title()} {i}",
+                   email=f"{role}{i}@{slug}.test", role=role, joined_at=joined,
+                   external_id=f"m{i}")  # fmt: skip
+        members.append(m)
+        if role != "manager":
+            slot = "closer" if role in ("closer", "owner", "admin") else "setter"
+            basis = "cash_collected" if rng.random() < 0.6 else "revenue_booked"
+            rate = Decimal(rng.choice(["0.0500", "0.0750", "0.1000", "0.1250"]))
+            rules.append(CommissionRule(id=new_id(), workspace=ws, member=m, basis=basis,
+                                        slot=slot, rate=rate, external_id=f"cr{i}"))  # fmt: skip
+    Member.objects.bulk_create(members)
+    CommissionRule.objects.bulk_create(rules)
+    funnel = Funnel.objects.create(workspace=ws, key="vsl", name="VSL funnel")
+    stages = FunnelStage.objects.bulk_create(
+        [FunnelStage(funnel=funnel, key=key, position=i) for i, key in enumerate(VSL_STAGES)]
+    )
+    # Two webinars a week (Tuesday and Thursday, 19:00 local), pitch 45 minutes in.
+    events = []
+    day = first_day
+    last_day = datetime.fromtimestamp(end, zone).date() + timedelta(days=14)
+    while day <= last_day:
+        if day.weekday() in (1, 3):
+            starts = datetime(day.year, day.month, day.day, 19, tzinfo=zone)
+            events.append(WebinarEvent(id=new_id(), workspace=ws, name=f"Masterclass {day}",
+                                       starts_at=starts, pitch_at=starts + timedelta(minutes=45),
+                                       external_id=f"w{day}"))  # fmt: skip
+        day += timedelta(days=1)
+    WebinarEvent.objects.bulk_create(events)
+    member_rows = [(m.id, m.role, m.joined_at) for m in members]
+    event_rows = [(e.starts_at.timestamp(), e.pitch_at.timestamp(), e.id) for e in events]
+    return ws, member_rows, funnel.id, [st.id for st in stages], event_rows
+
+
+# --- dropping and rebuilding indexes around the load ------------------------------------
+
+
+def constraints_drop(cur, tables: list[str]) -> list[str]:
+    """Drop secondary indexes, unique and foreign-key constraints; return how to rebuild."""
+    rebuild = []
+    cur.execute(
+        "SELECT c.conrelid::regclass::text, c.conname, pg_get_constraintdef(c.oid), c.contype "
+        "FROM pg_constraint c WHERE c.contype IN ('f', 'u') "
+        "AND (c.conrelid = ANY(%s::regclass[]) OR c.confrelid = ANY(%s::regclass[])) "
+        "ORDER BY c.contype DESC",
+        [tables, tables],
+    )
+    constraints = cur.fetchall()
+    for table, name, _definition, _ in constraints:
+        cur.execute(f'ALTER TABLE {table} DROP CONSTRAINT "{name}"')
+    cur.execute(
+        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+        "WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisprimary",
+        [tables],
+    )
+    for name, definition in cur.fetchall():
+        cur.execute(f"DROP INDEX {name}")
+        rebuild.append(definition)
+    # Unique constraints first (they are indexes), then foreign keys.
+    for table, name, definition, _kind in sorted(constraints, key=lambda c: c[3] != "u"):
+        rebuild.append(f'ALTER TABLE {table} ADD CONSTRAINT "{name}" {definition}')
+    return rebuild
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    url = args.database_url
+    if not database_prepare(url, recreate=args.recreate, if_absent=args.if_absent):
+        print(f"{url.rsplit('/', 1)[-1]} is already loaded; pass --recreate to load it again.")
+        return 0
+    began = time.monotonic()
+    django_setup(url)
+    import psycopg
+    from django.apps import apps
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from audit.services import SYSTEM
+    from tokens.services import token_mint
+    from workspaces.models import Agency
+
+    call_command("migrate", interactive=False, verbosity=0)
+    migrated = time.monotonic()
+
+    rng = random.Random(args.seed)
+    new_id = Ids(rng)
+    now = time.time()
+    end = now - now % HOUR  # the hour the load runs in
+    span = args.span_days if args.span_days is not None else 730.0 * args.leads / 1_000_000
+    start = end - span * DAY
+
+    tables = {}
+    for app, model_name in BULK_MODELS:
+        model = apps.get_model(app, model_name)
+        cols = [model._meta.get_field(f).column for f in COLUMNS[model_name]]
+        tables[model_name] = (model._meta.db_table, cols)
+    table_names = [t for t, _ in tables.values()]
+
+    with transaction.atomic():
+        agency = Agency.objects.create(id=new_id(), name="Benchmark Agency", tier="agency")
+        main_ws = workspace_create(
+            rng=rng, new_id=new_id, agency=agency, name="Benchmark Workspace",
+            slug="benchmark", tz=MAIN_TZ, roles=MAIN_ROLES, start=start, end=end,
+        )  # fmt: skip
+        neighbours = []
+        for i in range(args.neighbours):
+            neighbours.append(
+                workspace_create(
+                    rng=rng,
+                    new_id=new_id,
+                    agency=agency if i % 2 else None,
+                    name=f"Neighbour {i}",
+                    slug=f"neighbour-{i}",
+                    tz="Europe/London",
+                    roles=NEIGHBOUR_ROLES,
+                    start=start,
+                    end=end,
+                )  # fmt: skip
+            )
+
+    with connection.cursor() as cur:
+        rebuild = constraints_drop(cur, table_names)
+    connection.close()
+    small_done = time.monotonic()
+
+    writers = Writers(url, tables)
+    try:
+        for wsinfo, n_leads, n_audit in [(main_ws, args.leads, int(args.leads * 0.15))] + [
+            (n, max(1, args.leads // 500), max(1, args.leads // 5000)) for n in neighbours
+        ]:
+            ws, members, funnel_id, stage_ids, events = wsinfo
+            story = Story(
+                ws=ws.id, members=members, funnel_id=funnel_id, stage_ids=stage_ids,
+                events=events, start=start, end=end, tz=ZoneInfo(ws.timezone), scale=1,
+            )  # fmt: skip
+            times = sorted(rng.uniform(start, end) for _ in range(n_leads))
+            for n, t in enumerate(times):
+                lead_story(story, writers, rng, new_id, t, n)
+            eod_write(story, writers, rng, new_id, ws.working_days)
+            audit_write(story, writers, rng, new_id, n_audit)
+        counts = dict(writers.counts)
+    finally:
+        writers.close()
+    copied = time.monotonic()
+
+    with psycopg.connect(_libpq_url(url), autocommit=True) as conn:
+        conn.execute("SET maintenance_work_mem = '512MB'")
+        conn.execute("SET max_parallel_maintenance_workers = 2")
+        for statement in rebuild:
+            conn.execute(statement)
+        indexed = time.monotonic()
+        for table in table_names + [
+            "workspaces_workspace", "workspaces_member", "workspaces_webinarevent",
+            "workspaces_commissionrule", "workspaces_funnel", "workspaces_funnelstage",
+        ]:  # fmt: skip
+            conn.execute(f"VACUUM (ANALYZE) {table}")
+    analysed = time.monotonic()
+
+    ws = main_ws[0]
+    minted = token_mint(actor=SYSTEM, name="Benchmark", scopes=["read"], workspace=ws)
+    with connection.cursor() as cur:
+        # A lead with a full story (calls, outcomes, a sale, payments) for the journey.
+        cur.execute(
+            "SELECT s.lead_id FROM workspaces_sale s JOIN workspaces_call c ON c.id = s.call_id "
+            "WHERE s.workspace_id = %s AND c.rescheduled_from_id IS NOT NULL "
+            "ORDER BY s.closed_at DESC LIMIT 1",
+            [ws.id],
+        )
+        row = cur.fetchone()
+        if row is None:
+            cur.execute("SELECT lead_id FROM workspaces_sale WHERE workspace_id = %s LIMIT 1",
+                        [ws.id])  # fmt: skip
+            row = cur.fetchone()
+        journey_lead = str(row[0]) if row else None
+        cur.execute("SELECT count(*) FROM workspaces_lead WHERE workspace_id = %s", [ws.id])
+        main_leads = cur.fetchone()[0]
+
+    name = url.rsplit("/", 1)[-1]
+    OUT.mkdir(parents=True, exist_ok=True)
+    total = time.monotonic() - began
+    out = {
+        "database_url": url,
+        "workspace_id": str(ws.id),
+        "token": minted.plaintext,
+        "journey_lead_id": journey_lead,
+        "seed": args.seed,
+        "leads": main_leads,
+        "span_days": span,
+        "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "counts": counts,
+        "seconds": round(total, 1),
+    }
+    path = OUT / f"{name}.json"
+    path.write_text(json.dumps(out, indent=2))
+    path.chmod(0o600)
+
+    print(f"Loaded {name}: big workspace {main_leads:,} leads over {span:g} days, "
+          f"{args.neighbours} neighbours (seed {args.seed})")  # fmt: skip
+    for model_name, count in counts.items():
+        print(f"  {tables[model_name][0]:<28} {count:>12,}")
+    print(f"  {'(all bulk rows)':<28} {sum(counts.values()):>12,}")
+    print(
+        f"Time: migrate {migrated - began:.1f}s, small tables {small_done - migrated:.1f}s, "
+        f"COPY {copied - small_done:.1f}s, indexes and constraints {indexed - copied:.1f}s, "
+        f"VACUUM ANALYZE {analysed - indexed:.1f}s; total {total:.1f}s"
+    )
+    print(f"Token and ids written to {path.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
