@@ -56,3 +56,12 @@ browser-deps:
 openapi: install
 	$(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
 	$(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
+
+# Performance benchmark of the figures API (a measurement, not a test; see docs/performance.md).
+# Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.
+BENCH_PG ?= postgres://postgres@127.0.0.1:5432
+BENCH_ARGS ?=
+bench: install
+	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_large --leads 1000000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
+	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_small --leads 100000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
+	$(BIN)/python bench/run.py --databases bench_large,bench_small $(BENCH_ARGS)

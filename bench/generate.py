@@ -619,6 +619,7 @@ def main(argv=None) -> int:
     small_done = time.monotonic()
 
     writers = Writers(url, tables)
+    main_counts = None
     try:
         for wsinfo, n_leads, n_audit in [(main_ws, args.leads, int(args.leads * 0.15))] + [
             (n, max(1, args.leads // 500), max(1, args.leads // 5000)) for n in neighbours
@@ -633,6 +634,8 @@ def main(argv=None) -> int:
                 lead_story(story, writers, rng, new_id, t, n)
             eod_write(story, writers, rng, new_id, ws.working_days)
             audit_write(story, writers, rng, new_id, n_audit)
+            if main_counts is None:
+                main_counts = dict(writers.counts)
         counts = dict(writers.counts)
     finally:
         writers.close()
@@ -682,7 +685,8 @@ def main(argv=None) -> int:
         "leads": main_leads,
         "span_days": span,
         "generated_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "counts": counts,
+        "counts": main_counts,
+        "counts_all_workspaces": counts,
         "seconds": round(total, 1),
     }
     path = OUT / f"{name}.json"
@@ -691,9 +695,10 @@ def main(argv=None) -> int:
 
     print(f"Loaded {name}: big workspace {main_leads:,} leads over {span:g} days, "
           f"{args.neighbours} neighbours (seed {args.seed})")  # fmt: skip
+    print(f"  {'table':<28} {'big workspace':>14} {'all workspaces':>15}")
     for model_name, count in counts.items():
-        print(f"  {tables[model_name][0]:<28} {count:>12,}")
-    print(f"  {'(all bulk rows)':<28} {sum(counts.values()):>12,}")
+        print(f"  {tables[model_name][0]:<28} {main_counts[model_name]:>14,} {count:>15,}")
+    print(f"  {'(all bulk rows)':<28} {sum(main_counts.values()):>14,} {sum(counts.values()):>15,}")
     print(
         f"Time: migrate {migrated - began:.1f}s, small tables {small_done - migrated:.1f}s, "
         f"COPY {copied - small_done:.1f}s, indexes and constraints {indexed - copied:.1f}s, "

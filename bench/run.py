@@ -1,0 +1,362 @@
+"""Measure every figures endpoint over HTTP and against its own SQL.
+
+    .venv/bin/python bench/run.py                      # bench_large and bench_small
+    .venv/bin/python bench/run.py --databases bench_large --requests 300
+
+For each database loaded by bench/generate.py (its bench/out/<name>.json holds the
+token and ids) this serves the project with gunicorn on 127.0.0.1 (DEBUG off), and for
+every figures endpoint over the default 30-day period:
+
+1. captures the SQL the endpoint runs, by calling it once in-process (bench/capture.py);
+2. sends warm-up requests, then --requests sequential requests: p50 and p95 latency;
+3. sends --requests more from --concurrency client threads: requests per second;
+4. runs the captured SELECT statements directly with psycopg, --requests times: their
+   p50, and the ratio endpoint p50 / SQL p50.
+
+With two databases it also prints, per endpoint, p50 on the first / p50 on the second.
+Targets (2-core machine): p95 <= 100 ms, ratio to SQL <= 1.5, large/small <= 1.3; a miss is
+marked, never fatal: this is a measurement and exits 0 unless it could not run at all.
+Results are also written to bench/out/results.json (and results.md with --markdown).
+"""
+
+import argparse
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+BIN = ROOT / ".venv" / "bin"
+HOST = "127.0.0.1"
+
+P95_TARGET_MS = 100.0
+SQL_RATIO_TARGET = 1.5
+SCALE_RATIO_TARGET = 1.3
+
+# (label, path): every figures endpoint with its default parameters; whoami is the floor
+# (authentication and framework only) and is not held to the ratio target.
+ENDPOINTS = [
+    ("whoami", "/api/v1/whoami"),
+    ("calls", "/api/v1/calls"),
+    ("outcomes", "/api/v1/outcomes"),
+    ("payments", "/api/v1/payments"),
+    ("leads", "/api/v1/leads"),
+    ("journey", "/api/v1/leads/{lead}/journey"),
+    ("speed-to-lead", "/api/v1/speed-to-lead"),
+    ("eod", "/api/v1/eod"),
+    ("attribution", "/api/v1/attribution"),
+    ("commission", "/api/v1/commission"),
+    ("funnel", "/api/v1/funnel"),
+    ("webinar", "/api/v1/webinar"),
+    ("audit-events", "/api/v1/audit-events"),
+]
+REPLAYED = ("SELECT", "WITH")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--databases", default="bench_large,bench_small")
+    p.add_argument("--requests", type=int, default=200, help="timed requests per endpoint")
+    p.add_argument("--warmup", type=int, default=20)
+    p.add_argument("--concurrency", type=int, default=2, help="client threads for req/s")
+    p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--only", default="", help="comma-separated endpoint labels")
+    p.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each miss")
+    p.add_argument("--markdown", action="store_true", help="also write bench/out/results.md")
+    args = p.parse_args(argv)
+    args.requests = max(1, min(args.requests, 10_000))
+    args.warmup = max(0, min(args.warmup, 1_000))
+    args.concurrency = max(1, min(args.concurrency, 16))
+    return args
+
+
+# --- the server ----------------------------------------------------------------------------
+
+
+class Server:
+    def __init__(self, info: dict, *, port: int, workers: int):
+        self.port = port
+        env = dict(os.environ)
+        env.update(
+            DATABASE_URL=info["database_url"],
+            DEBUG="false",
+            SECRET_KEY=secrets.token_urlsafe(48),
+            ALLOWED_HOSTS=HOST,
+            BASE_URL=f"http://{HOST}:{port}",
+            LOG_LEVEL="WARNING",
+        )
+        with socket.socket() as s:
+            if s.connect_ex((HOST, port)) == 0:
+                raise SystemExit(f"Port {port} on {HOST} is in use; pass --port.")
+        self.log = open(OUT / f"gunicorn-{port}.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [str(BIN / "gunicorn"), "config.wsgi", "--workers", str(workers),
+             "--bind", f"{HOST}:{port}", "--log-level", "warning"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def wait_ready(self, token: str) -> None:
+        for _ in range(150):  # up to 30 s
+            if self.proc.poll() is not None:
+                raise SystemExit(f"gunicorn exited; see {self.log.name}")
+            try:
+                status, _ = request(self.port, "/api/v1/whoami", token)
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        raise SystemExit("gunicorn did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def request(port: int, path: str, token: str) -> tuple[int, int]:
+    conn = http.client.HTTPConnection(HOST, port, timeout=60)
+    try:
+        conn.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = conn.getresponse()
+        body = response.read()
+        return response.status, len(body)
+    finally:
+        conn.close()
+
+
+def timed(port: int, path: str, token: str) -> float:
+    began = time.perf_counter()
+    request(port, path, token)
+    return (time.perf_counter() - began) * 1000
+
+
+def throughput(port: int, path: str, token: str, total: int, threads: int) -> float:
+    remaining = [total]
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            with lock:
+                if remaining[0] <= 0:
+                    return
+                remaining[0] -= 1
+            request(port, path, token)
+
+    began = time.perf_counter()
+    pool = [threading.Thread(target=work) for _ in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    return total / (time.perf_counter() - began)
+
+
+# --- the SQL, directly -----------------------------------------------------------------------
+
+
+def sql_times(url: str, statements: list[str], runs: int, warmup: int) -> list[float]:
+    import psycopg
+
+    times = []
+    with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        cur = conn.cursor()
+        for i in range(warmup + runs):
+            began = time.perf_counter()
+            for statement in statements:
+                cur.execute(statement.encode())
+                cur.fetchall()
+            if i >= warmup:
+                times.append((time.perf_counter() - began) * 1000)
+    return times
+
+
+def explain(url: str, statements: list[str]) -> str:
+    """EXPLAIN ANALYZE of the slowest statement."""
+    import psycopg
+
+    with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        slowest, worst = None, -1.0
+        for statement in statements:
+            began = time.perf_counter()
+            conn.execute(statement.encode()).fetchall()
+            took = time.perf_counter() - began
+            if took > worst:
+                slowest, worst = statement, took
+        if slowest is None:
+            return ""
+        plan = conn.execute(b"EXPLAIN (ANALYZE, BUFFERS) " + slowest.encode()).fetchall()
+    return slowest + "\n" + "\n".join(row[0] for row in plan)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+# --- one database ----------------------------------------------------------------------------
+
+
+def bench_database(name: str, args) -> dict:
+    info_path = OUT / f"{name}.json"
+    if not info_path.exists():
+        raise SystemExit(f"{info_path} is missing: run bench/generate.py for {name} first.")
+    info = json.loads(info_path.read_text())
+    token = info["token"]
+    endpoints = [(label, path.format(lead=info["journey_lead_id"])) for label, path in ENDPOINTS]
+    if args.only:
+        wanted = set(args.only.split(","))
+        endpoints = [e for e in endpoints if e[0] in wanted or e[0] == "whoami"]
+
+    capture = subprocess.run(
+        [str(BIN / "python"), str(ROOT / "bench" / "capture.py"), str(info_path),
+         json.dumps([p for _, p in endpoints])],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    if capture.returncode != 0:
+        raise SystemExit(f"Calling the endpoints in-process failed:\n{capture.stderr[-3000:]}")
+    captured = json.loads(capture.stdout)
+
+    rows = {}
+    print(f"\n== {name}: {info['leads']:,} leads, generated {info['generated_at']} ==", flush=True)
+    server = Server(info, port=args.port, workers=args.workers)
+    try:
+        server.wait_ready(token)
+        for label, path in endpoints:
+            cap = captured[path]
+            row = {"path": path, "status": cap["status"]}
+            rows[label] = row
+            if cap["status"] is None:
+                row["missing"] = True
+                print(f"  {label:<14} not routed yet", flush=True)
+                continue
+            status, size = request(server.port, path, token)
+            row["http_status"], row["bytes"] = status, size
+            if status != 200:
+                row["error"] = cap.get("body", "")
+                print(f"  {label:<14} HTTP {status}: {row['error'][:120]}", flush=True)
+                continue
+            for _ in range(args.warmup):
+                timed(server.port, path, token)
+            latencies = [timed(server.port, path, token) for _ in range(args.requests)]
+            rps = throughput(server.port, path, token, args.requests, args.concurrency)
+            statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
+            sql = sql_times(info["database_url"], statements, args.requests, args.warmup)
+            row.update(
+                p50=statistics.median(latencies),
+                p95=percentile(latencies, 0.95),
+                rps=rps,
+                queries=len(cap["queries"]),
+                replayed=len(statements),
+                sql_p50=statistics.median(sql),
+                sql_p95=percentile(sql, 0.95),
+            )
+            row["ratio"] = row["p50"] / row["sql_p50"] if row["sql_p50"] > 0 else None
+            miss = row["p95"] > P95_TARGET_MS or (
+                label != "whoami" and row["ratio"] is not None and row["ratio"] > SQL_RATIO_TARGET
+            )
+            print(
+                f"  {label:<14} p50 {row['p50']:7.1f} ms  p95 {row['p95']:7.1f} ms  "
+                f"{rps:6.1f} req/s  SQL {row['sql_p50']:7.1f} ms ({len(statements)} stmts)",
+                flush=True,
+            )
+            if args.explain and miss and statements:
+                row["explain"] = explain(info["database_url"], statements)
+    finally:
+        server.stop()
+    return {"name": name, "leads": info["leads"], "rows": rows}
+
+
+# --- the table -------------------------------------------------------------------------------
+
+
+def mark(ok: bool) -> str:
+    return "ok" if ok else "MISS"
+
+
+def table(results: list[dict]) -> list[str]:
+    lines = []
+    head = (
+        f"| {'endpoint':<14} | {'p50 ms':>7} | {'p95 ms':>7} | {'req/s':>6} | {'SQL ms':>7} "
+        f"| {'queries':>7} | {'vs SQL':>6} | targets |"
+    )
+    for result in results:
+        lines += ["", f"**{result['name']}** ({result['leads']:,} leads)", "", head,
+                  "|" + "|".join("-" * (len(c) + 0) for c in head.split("|")[1:-1]) + "|"]  # fmt: skip
+        for label, r in result["rows"].items():
+            if r.get("missing"):
+                lines.append(f"| {label:<14} | {'not routed yet':<62} |")
+                continue
+            if "p50" not in r:
+                lines.append(f"| {label:<14} | HTTP {r.get('http_status')} {'':<53} |")
+                continue
+            ratio = r["ratio"]
+            checks = [f"p95 {mark(r['p95'] <= P95_TARGET_MS)}"]
+            if label != "whoami" and ratio is not None:
+                checks.append(f"SQL {mark(ratio <= SQL_RATIO_TARGET)}")
+            lines.append(
+                f"| {label:<14} | {r['p50']:7.1f} | {r['p95']:7.1f} | {r['rps']:6.1f} "
+                f"| {r['sql_p50']:7.1f} | {r['replayed']:>3}/{r['queries']:<3} "
+                f"| {ratio if ratio is not None else 0:6.2f} | {', '.join(checks)} |"
+            )
+    if len(results) >= 2:
+        big, small = results[0], results[1]
+        lines += ["", f"**{big['name']} / {small['name']}** (p50 on "
+                  f"{big['leads']:,} leads / p50 on {small['leads']:,} leads)", "",
+                  f"| {'endpoint':<14} | {'large':>7} | {'small':>7} | {'ratio':>5} | target |",
+                  "|----------------|---------|---------|-------|--------|"]  # fmt: skip
+        for label, r in big["rows"].items():
+            s = small["rows"].get(label, {})
+            if "p50" not in r or "p50" not in s:
+                continue
+            ratio = r["p50"] / s["p50"]
+            lines.append(
+                f"| {label:<14} | {r['p50']:7.1f} | {s['p50']:7.1f} | {ratio:5.2f} "
+                f"| {mark(ratio <= SCALE_RATIO_TARGET):<6} |"
+            )
+    return lines
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    results = [bench_database(name, args) for name in args.databases.split(",") if name]
+    lines = table(results)
+    print("\n".join(lines))
+    print(
+        f"\nTargets: p95 <= {P95_TARGET_MS:g} ms; endpoint p50 / its SQL p50 <= "
+        f"{SQL_RATIO_TARGET:g} (whoami is the framework floor, not held to it); "
+        f"large / small <= {SCALE_RATIO_TARGET:g}. {args.requests} timed requests after "
+        f"{args.warmup} warm-up, sequential; req/s with {args.concurrency} client threads "
+        f"against {args.workers} gunicorn workers."
+    )
+    for result in results:
+        for label, r in result["rows"].items():
+            if r.get("explain"):
+                print(f"\n-- {result['name']} {label}: slowest statement --\n{r['explain']}")
+    (OUT / "results.json").write_text(json.dumps(results, indent=2, default=str))
+    if args.markdown:
+        (OUT / "results.md").write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
