@@ -1,0 +1,197 @@
+"""Server-rendered pages: the agency console and the connect page a link opens.
+
+Each action goes through a service, which records its audit event.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from config.errors import ApiError
+from workspaces.models import Agency
+
+from . import selectors, services
+from .integrations import INTEGRATIONS
+from .models import ConnectLink, Plan
+
+HOURS_CHOICES = (24, 72, 168, 720)
+
+
+def _agency_for(request, agency_id) -> Agency:
+    """The agency, if the signed-in person belongs to it; anyone else gets a 404."""
+    agency = Agency.objects.filter(pk=agency_id, users=request.user).first()
+    if agency is None:
+        raise Http404("No such agency.")
+    return agency
+
+
+def _overview_context(agency: Agency) -> dict:
+    links = list(selectors.connect_link_list(agency=agency))
+    return {
+        "agency": agency,
+        "workspaces": list(selectors.agency_workspace_list(agency=agency)),
+        "waiting": list(selectors.plans_waiting(agency=agency)),
+        "recent": list(selectors.plans_recent(agency=agency)),
+        "blueprints": list(selectors.blueprint_list(agency=agency)),
+        "links": [(link, selectors.connect_link_data(link)) for link in links],
+        "integrations": INTEGRATIONS.values(),
+        "hours_choices": HOURS_CHOICES,
+    }
+
+
+@never_cache
+@login_required
+def agency_overview(request, agency_id):
+    agency = _agency_for(request, agency_id)
+    return render(request, "agency/overview.html", _overview_context(agency))
+
+
+@require_POST
+@login_required
+def plan_decide(request, agency_id, plan_id):
+    agency = _agency_for(request, agency_id)
+    plan = Plan.objects.filter(agency=agency, pk=plan_id).first()
+    if plan is None:
+        raise Http404("No such plan.")
+    approve = "approve" in request.POST
+    if not approve and "decline" not in request.POST:
+        messages.error(request, "Choose approve or decline.")
+        return redirect("agency-console", agency_id=agency.pk)
+    try:
+        services.plan_decide(
+            plan=plan, user=request.user, approve=approve, reason=request.POST.get("reason", "")
+        )
+    except ApiError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            "Plan approved: it is being applied now."
+            if approve
+            else "Plan declined; the reason is kept with it.",
+        )
+    return redirect("agency-console", agency_id=agency.pk)
+
+
+@never_cache
+@require_POST
+@login_required
+def connect_link_make(request, agency_id):
+    agency = _agency_for(request, agency_id)
+    context = _overview_context(agency)
+    workspace = next(
+        (w for w in context["workspaces"] if str(w.pk) == request.POST.get("workspace")), None
+    )
+    keys = [key for key in request.POST.getlist("integrations") if key in INTEGRATIONS]
+    try:
+        hours = int(request.POST.get("expires_in_hours", "72"))
+    except ValueError:
+        hours = 0
+    problems = []
+    if workspace is None:
+        problems.append("Choose one of the agency's workspaces.")
+    if not keys:
+        problems.append("Offer at least one integration.")
+    if not 1 <= hours <= 720:
+        problems.append("The link lasts 1 to 720 hours.")
+    if problems:
+        for problem in problems:
+            messages.error(request, problem)
+        return redirect("agency-console", agency_id=agency.pk)
+    link, url = services.connect_link_create(
+        agency=agency,
+        workspace=workspace,
+        integrations=keys,
+        expires_in_hours=hours,
+        actor=services.user_actor(request.user),
+    )
+    # Rendered, not redirected: the URL exists only in this answer.
+    return render(
+        request,
+        "agency/connect_link_created.html",
+        {"agency": agency, "link": link, "url": url, "workspace": workspace},
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+@login_required
+def connect_link_revoke(request, agency_id, link_id):
+    agency = _agency_for(request, agency_id)
+    link = ConnectLink.objects.filter(agency=agency, pk=link_id).select_related("workspace").first()
+    if link is None:
+        raise Http404("No such connect link.")
+    if request.method == "POST":
+        services.connect_link_revoke(link=link, actor=services.user_actor(request.user))
+        messages.success(request, "The link is revoked: it no longer opens.")
+        return redirect("agency-console", agency_id=agency.pk)
+    return render(request, "agency/connect_link_revoke.html", {"agency": agency, "link": link})
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def connect_page(request, secret):
+    link = selectors.connect_link_by_secret(secret=secret)
+    if link is None:
+        return render(request, "agency/connect_closed.html", {"why": "unknown"}, status=404)
+    errors, values, chosen = {}, {}, request.GET.get("integration")
+    if request.method == "POST":
+        chosen = request.POST.get("integration", "")
+        values = {key: request.POST.get(key, "") for key in request.POST}
+        try:
+            errors = services.connection_create(
+                link=link, integration_key=chosen, values=request.POST
+            )
+        except services.LinkClosed as closed:
+            return _closed(request, closed.why)
+        if not errors:
+            integration = INTEGRATIONS[chosen]
+            messages.success(request, f"{integration.name} is connected. Thank you.")
+            return redirect("connect-page", secret=secret)
+        link = selectors.connect_link_by_secret(secret=secret)
+    connected = selectors.connect_link_connected(link)
+    why = services.link_closed_reason(link, connected)
+    if why:
+        return _closed(request, why, link=link)
+    offered = [
+        {"integration": INTEGRATIONS[key], "connected": key in connected}
+        for key in link.integrations
+        if key in INTEGRATIONS
+    ]
+    open_keys = [item["integration"].key for item in offered if not item["connected"]]
+    if chosen not in open_keys:
+        chosen = open_keys[0] if len(open_keys) == 1 else None
+    safe_values = {
+        field.name: values.get(field.name, "")
+        for field in (INTEGRATIONS[chosen].fields if chosen else ())
+        if not field.secret
+    }
+    response = render(
+        request,
+        "agency/connect.html",
+        {
+            "link": link,
+            "workspace": link.workspace,
+            "offered": offered,
+            "chosen": INTEGRATIONS.get(chosen) if chosen else None,
+            "errors": errors,
+            "values": safe_values,
+        },
+        status=400 if errors else 200,
+    )
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _closed(request, why: str, link=None):
+    response = render(
+        request,
+        "agency/connect_closed.html",
+        {"why": why, "link": link},
+        status=200 if why == "completed" else 410,
+    )
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -1,0 +1,121 @@
+"""Reads of the agency: its workspaces, plans, blueprints and connect links."""
+
+import uuid
+
+from django.db.models import Prefetch, QuerySet
+from django.utils import timezone
+
+from workspaces.models import Agency, Workspace
+
+from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
+
+
+def _iso(value) -> str | None:
+    if value is None:
+        return None
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def as_uuid(value) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def agency_workspace_list(*, agency: Agency) -> QuerySet[Workspace]:
+    return Workspace.active.filter(agency=agency).order_by("created_at", "slug")
+
+
+def agency_workspace_data(workspace: Workspace) -> dict:
+    return {
+        "id": str(workspace.pk),
+        "name": workspace.name,
+        "slug": workspace.slug,
+        "currency": workspace.currency,
+        "status": workspace.status,
+        "created_at": _iso(workspace.created_at),
+    }
+
+
+def plan_data(plan: Plan) -> dict:
+    """A plan as any read shows it: never a token nor a link's URL."""
+    return {
+        "id": str(plan.pk),
+        "state": plan.state,
+        "blueprint": plan.blueprint_key or None,
+        "refused_reason": plan.decision_reason if plan.state == Plan.State.REFUSED else None,
+        "created_at": _iso(plan.created_at),
+        "updated_at": _iso(plan.updated_at),
+        "applied_at": _iso(plan.applied_at),
+        "result": plan.result,
+    }
+
+
+def plans_waiting(*, agency: Agency) -> QuerySet[Plan]:
+    return Plan.objects.filter(agency=agency, state=Plan.State.WAITING_FOR_APPROVAL).order_by(
+        "created_at"
+    )
+
+
+def plans_recent(*, agency: Agency, limit: int = 20) -> QuerySet[Plan]:
+    return (
+        Plan.objects.filter(agency=agency)
+        .exclude(state=Plan.State.WAITING_FOR_APPROVAL)
+        .order_by("-created_at")[:limit]
+    )
+
+
+def blueprint_list(*, agency: Agency) -> QuerySet[Blueprint]:
+    return Blueprint.objects.filter(agency=agency).order_by("key")
+
+
+def blueprint_data(blueprint: Blueprint) -> dict:
+    body = blueprint.body or {}
+    return {
+        "key": blueprint.key,
+        "name": blueprint.name,
+        "settings": body.get("settings", {}),
+        "team": body.get("team", []),
+        "programmes": body.get("programmes", []),
+        "integrations": body.get("integrations", []),
+        "created_at": _iso(blueprint.created_at),
+        "updated_at": _iso(blueprint.updated_at),
+    }
+
+
+def connect_links_with_state(queryset) -> QuerySet[ConnectLink]:
+    return queryset.select_related("workspace").prefetch_related(
+        Prefetch(
+            "connections", queryset=IntegrationConnection.objects.only("link_id", "integration")
+        )
+    )
+
+
+def connect_link_list(*, agency: Agency, limit: int = 50) -> QuerySet[ConnectLink]:
+    return connect_links_with_state(ConnectLink.objects.filter(agency=agency))[:limit]
+
+
+def connect_link_connected(link: ConnectLink) -> set[str]:
+    return {connection.integration for connection in link.connections.all()}
+
+
+def connect_link_data(link: ConnectLink) -> dict:
+    """The state read: never the URL nor any credential."""
+    connected = connect_link_connected(link)
+    return {
+        "id": str(link.pk),
+        "workspace_id": str(link.workspace_id),
+        "expires_at": _iso(link.expires_at),
+        "expired": link.expires_at <= timezone.now(),
+        "revoked": link.revoked_at is not None,
+        "completed": set(link.integrations) <= connected,
+        "integrations": [
+            {"key": key, "state": "connected" if key in connected else "offered"}
+            for key in link.integrations
+        ],
+    }
+
+
+def connect_link_by_secret(*, secret: str) -> ConnectLink | None:
+    return connect_links_with_state(ConnectLink.objects.filter(digest=link_digest(secret))).first()

@@ -1,0 +1,38 @@
+"""The apply task: run by a Celery worker right after a person approves a plan."""
+
+import logging
+
+from celery import shared_task
+from django.db import transaction
+
+from audit.services import SYSTEM
+from config.errors import ApiError
+
+from .models import Plan
+from .services import plan_apply
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="agency.tasks.apply_plan", acks_late=True)
+def apply_plan(plan_id: str) -> str:
+    """Apply an approved plan. Safe to run twice: a plan that is not approved is left alone.
+
+    The worker makes no member session tokens: nobody could be shown them. New members
+    sign in through the workspace's embedded app.
+    """
+    with transaction.atomic():
+        plan = Plan.objects.select_for_update().filter(pk=plan_id).first()
+        if plan is None:
+            logger.warning("apply_plan: no plan %s", plan_id)
+            return "missing"
+        if plan.state != Plan.State.APPROVED:
+            return plan.state
+        try:
+            plan_apply(plan_id=plan.pk, actor=SYSTEM, mint_member_tokens=False)
+        except ApiError as error:
+            # Not retried: the plan stays approved, and the console shows it unapplied.
+            logger.warning("apply_plan %s refused: %s %s", plan_id, error.reason, error.message)
+            transaction.set_rollback(True)
+            return error.reason
+    return Plan.State.APPLIED
