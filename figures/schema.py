@@ -47,3 +47,435 @@ ERROR_RESPONSES = {
     ),
     403: OpenApiResponse(ErrorBody, description="Refused: see error.reason."),
 }
+
+
+# --- The Envelope, the Field and the figures operations ------------------------------
+
+from types import SimpleNamespace  # noqa: E402
+
+from drf_spectacular.types import OpenApiTypes  # noqa: E402
+from drf_spectacular.utils import OpenApiParameter, extend_schema  # noqa: E402
+
+from . import registry  # noqa: E402
+
+ERROR_404 = OpenApiResponse(
+    ErrorBody,
+    description="No lead of this workspace has that id (another workspace's lead, or not a "
+    "UUID, answers the same).",
+    examples=[
+        OpenApiExample(
+            "not_found",
+            {"error": {"reason": "not_found", "message": "No lead of this workspace has that id."}},
+        )
+    ],
+)
+
+SideSerializer = inline_serializer(
+    "FieldSide",
+    {
+        "label": serializers.CharField(),
+        "value": serializers.FloatField(allow_null=True),
+    },
+)
+
+FieldSerializer = inline_serializer(
+    "Field",
+    {
+        "metric": serializers.ChoiceField(
+            choices=sorted(registry.METRICS), help_text="Metric registry id."
+        ),
+        "label": serializers.CharField(
+            help_text="Display label; the workspace's own label when it sets one."
+        ),
+        "unit": serializers.ChoiceField(choices=[registry.COUNT, registry.MONEY, registry.RATE]),
+        "value": serializers.FloatField(
+            allow_null=True,
+            help_text="Counts are integers; money is in major units of the workspace currency "
+            "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals. null whenever the "
+            "figure cannot be drawn honestly; then `unavailable` says why.",
+        ),
+        "currency": serializers.CharField(required=False, help_text="Money figures only."),
+        "numerator": SideSerializer,
+        "denominator": SideSerializer,
+        "unavailable": inline_serializer(
+            "Unavailable",
+            {
+                "code": serializers.ChoiceField(choices=sorted(registry.UNAVAILABLE_CODES)),
+                "reason": serializers.CharField(),
+            },
+            allow_null=True,
+        ),
+    },
+)
+
+NotesSerializer = inline_serializer(
+    "Note",
+    many=True,
+    fields={
+        "subject": serializers.CharField(
+            help_text="A metric id for figure-unavailable; otherwise what the note is about."
+        ),
+        "code": serializers.ChoiceField(choices=sorted(registry.NOTE_CODES)),
+        "reason": serializers.CharField(),
+    },
+)
+
+_WORKSPACE = inline_serializer(
+    "EnvelopeWorkspace", {"id": serializers.CharField(), "currency": serializers.CharField()}
+)
+_PERIOD = inline_serializer(
+    "EnvelopePeriod",
+    {"from": serializers.DateField(), "to": serializers.DateField()},
+    allow_null=True,
+    required=False,
+)
+
+
+def _envelope(name: str, data_members: dict | None):
+    if data_members:
+        data = inline_serializer(f"{name}Data", data_members)
+    else:
+        data = serializers.DictField(
+            help_text="The answer; figures inside it have the Field shape."
+        )
+    return inline_serializer(
+        f"{name}Envelope",
+        {
+            "workspace": _WORKSPACE,
+            "period": _PERIOD,
+            "data": data,
+            "notes": NotesSerializer,
+        },
+    )
+
+
+def _fields(*keys):
+    return {key: FieldSerializer for key in keys}
+
+
+def _rows(name: str, members: dict):
+    return inline_serializer(name, members, many=True)
+
+
+_MEMBER = {
+    "id": serializers.CharField(),
+    "name": serializers.CharField(),
+    "email": serializers.CharField(),
+}
+
+DATA_MEMBERS = {
+    "calls": _fields(
+        "booked",
+        "cancelled",
+        "taken",
+        "no_show",
+        "awaiting_outcome",
+        "upcoming",
+        "closed",
+        "show_rate",
+        "close_rate",
+        "offer_rate",
+    ),
+    "outcomes": {
+        **_fields(
+            "closed",
+            "deposit",
+            "follow_up",
+            "no_sale",
+            "disqualified",
+            "no_show",
+            "cancelled",
+            "awaiting",
+            "total",
+        ),
+        "no_sale_reasons": _rows(
+            "NoSaleReason", {"reason": serializers.CharField(), "count": serializers.IntegerField()}
+        ),
+    },
+    "payments": _fields(
+        "cash_collected",
+        "refunded",
+        "net_cash",
+        "sales",
+        "revenue_booked",
+        "average_sale",
+        "collection_rate",
+    ),
+    "leads": {
+        "created": FieldSerializer,
+        "leads": serializers.ListField(
+            child=serializers.DictField(),
+            help_text="Newest first, at most `limit`: id, created_at, name, email, source, "
+            "utm_source, utm_medium, utm_campaign, utm_content, status, setter {id, name, "
+            "email} or null, first_contact_at.",
+        ),
+    },
+    "journey": {
+        "lead": serializers.DictField(),
+        "events": serializers.ListField(
+            child=serializers.DictField(),
+            help_text="In time order, each with `at` and `type`: lead.created, touch, "
+            "webinar.registered, webinar.joined, webinar.left, call.booked, call.rescheduled, "
+            "call.cancelled, call.showed, call.no_show, outcome, sale, payment, refund, "
+            "chargeback, funnel.stage.",
+        ),
+    },
+    "speed_to_lead": {
+        "within_minutes": serializers.IntegerField(),
+        "since": serializers.DateTimeField(),
+        **_fields("waiting", "contacted_rate"),
+        "leads": _rows(
+            "WaitingLead",
+            {
+                "id": serializers.CharField(),
+                "name": serializers.CharField(),
+                "email": serializers.CharField(),
+                "created_at": serializers.DateTimeField(),
+                "minutes_waited": serializers.IntegerField(),
+                "setter": serializers.DictField(allow_null=True),
+                "open_url": serializers.URLField(),
+            },
+        ),
+    },
+    "eod": {
+        **_fields("expected", "submitted", "compliance_rate"),
+        "members": _rows(
+            "EodMemberRow",
+            {
+                "member": inline_serializer("EodMember", _MEMBER),
+                "role": serializers.CharField(),
+                **_fields("expected", "submitted", "compliance_rate"),
+            },
+        ),
+    },
+    "attribution": {
+        "rows": _rows(
+            "AttributionRow",
+            {
+                "utm_source": serializers.CharField(),
+                "utm_medium": serializers.CharField(),
+                "utm_campaign": serializers.CharField(),
+                "utm_content": serializers.CharField(),
+                **_fields("leads", "closes", "cash_collected", "close_rate"),
+            },
+        )
+    },
+    "commission": {
+        "members": _rows(
+            "CommissionRow",
+            {
+                **_MEMBER,
+                "role": serializers.CharField(),
+                "rule": serializers.DictField(allow_null=True),
+                "owed": FieldSerializer,
+            },
+        )
+    },
+    "funnel": {
+        "funnel": serializers.CharField(),
+        "stages": _rows(
+            "FunnelStageRow",
+            {"name": serializers.CharField(), **_fields("count", "rate")},
+        ),
+    },
+    "webinar": {
+        "event": serializers.DictField(allow_null=True),
+        **_fields(
+            "registrations",
+            "attended",
+            "stayed_to_pitch",
+            "booked",
+            "attendance_rate",
+            "stay_rate",
+            "booking_rate",
+        ),
+    },
+    "audit_events": {
+        "events": _rows(
+            "AuditEventRow",
+            {
+                "at": serializers.DateTimeField(),
+                "actor": inline_serializer(
+                    "AuditActor",
+                    {
+                        "kind": serializers.CharField(),
+                        "id": serializers.CharField(),
+                        "label": serializers.CharField(),
+                    },
+                ),
+                "action": serializers.CharField(),
+                "target": inline_serializer(
+                    "AuditTarget", {"type": serializers.CharField(), "id": serializers.CharField()}
+                ),
+                "reason": serializers.CharField(),
+            },
+        )
+    },
+}
+
+ENDPOINT_PATHS = {
+    "calls": "/api/v1/calls",
+    "outcomes": "/api/v1/outcomes",
+    "payments": "/api/v1/payments",
+    "leads": "/api/v1/leads",
+    "speed_to_lead": "/api/v1/speed-to-lead",
+    "eod": "/api/v1/eod",
+    "attribution": "/api/v1/attribution",
+    "commission": "/api/v1/commission",
+    "funnel": "/api/v1/funnel",
+    "webinar": "/api/v1/webinar",
+}
+
+SUMMARIES = {
+    "calls": "Calls booked, taken, closed and the rates between them",
+    "outcomes": "Every call outcome in the period, counted",
+    "payments": "Cash collected and revenue booked in the period",
+    "leads": "Leads created in the period, newest first",
+    "journey": "Everything held about one lead, in time order",
+    "speed_to_lead": "Leads still waiting for a first contact",
+    "eod": "End-of-day report submissions and compliance",
+    "attribution": "Leads, closes and cash by UTM source, medium, campaign and content",
+    "commission": "Commission owed per member for the period",
+    "funnel": "One funnel's stages for the period",
+    "webinar": "Registrations, attendance, stay to pitch and bookings",
+    "audit_events": "Every write recorded for this workspace in the period",
+}
+
+FROM = OpenApiParameter(
+    "from",
+    OpenApiTypes.DATE,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="First day (YYYY-MM-DD, workspace timezone), included. Default: to minus 29 "
+    "days. A date that does not parse, or from after to, answers 400 naming it.",
+)
+TO = OpenApiParameter(
+    "to",
+    OpenApiTypes.DATE,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Last day (YYYY-MM-DD, workspace timezone), included. Default: today in the "
+    "workspace timezone.",
+)
+LIMIT = OpenApiParameter(
+    "limit",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Leads listed, 1 to 500, default 100. A larger number is capped at 500, not "
+    "refused; 0, a negative or a non-integer answers 400. A cut list adds a `truncated` note.",
+)
+WITHIN_MINUTES = OpenApiParameter(
+    "withinMinutes",
+    OpenApiTypes.INT,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Window in minutes, 1 to 10080, default 120; outside it answers 400.",
+)
+FUNNEL = OpenApiParameter(
+    "funnel",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="A workspace funnel's name (key), default vsl. An unknown name answers 400 "
+    "with `funnels`: the existing names.",
+)
+EVENT_ID = OpenApiParameter(
+    "eventId",
+    OpenApiTypes.UUID,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Restricts to one webinar event (then the period does not narrow the "
+    "cohort). Omit for all events that start in the period. An unknown id answers 400 "
+    "naming eventId.",
+)
+LEAD_ID = OpenApiParameter(
+    "id",
+    OpenApiTypes.UUID,
+    OpenApiParameter.PATH,
+    required=True,
+    description="The lead's id. Another workspace's lead answers 404.",
+)
+
+_EXAMPLE_WORKSPACE = SimpleNamespace(
+    pk="7f0c1e9a-3c55-4b7e-9d51-0a6f4f3c2b11",
+    currency="USD",
+    currency_exponent=2,
+    branding={"labels": {}},
+)
+_EXAMPLE_VALUES = {registry.COUNT: (12, None, None), registry.MONEY: (123450, 123450, 100)}
+
+
+def _example_field(metric_id: str):
+    from . import envelope
+
+    metric = registry.METRICS[metric_id]
+    if metric.unit == registry.RATE:
+        return envelope.rate(metric_id, 9, 12, workspace=_EXAMPLE_WORKSPACE).as_dict()
+    if metric.numerator:
+        return envelope.average_money(metric_id, 740700, 6, workspace=_EXAMPLE_WORKSPACE).as_dict()
+    if metric.unit == registry.MONEY:
+        return envelope.money(metric_id, 123450, workspace=_EXAMPLE_WORKSPACE).as_dict()
+    return envelope.count(metric_id, 12, workspace=_EXAMPLE_WORKSPACE).as_dict()
+
+
+def _example(key: str) -> dict:
+    path = ENDPOINT_PATHS.get(key)
+    data = {}
+    if path:
+        for metric in registry.METRIC_LIST:
+            if metric.endpoint == path:
+                data[metric.id.split(".", 1)[1]] = _example_field(metric.id)
+    return {
+        "workspace": {"id": _EXAMPLE_WORKSPACE.pk, "currency": "USD"},
+        "period": {"from": "2026-03-01", "to": "2026-03-30"},
+        "data": data,
+        "notes": [
+            {
+                "subject": "calls.show_rate",
+                "code": registry.AWAITING_OUTCOME,
+                "reason": "2 call(s) past their start have no attendance recorded; the show "
+                "rate leaves them out.",
+            }
+        ]
+        if key == "calls"
+        else [],
+    }
+
+
+def _description(key: str) -> str:
+    lines = [
+        "Answers the Envelope. The period is from..to in the workspace timezone, both days "
+        "included. Unknown query parameters are ignored.",
+    ]
+    path = ENDPOINT_PATHS.get(key)
+    metrics = [m for m in registry.METRIC_LIST if path and m.endpoint == path]
+    if metrics:
+        lines.append("\nMetrics (see docs/metrics.md):\n")
+        for metric in metrics:
+            line = f"- `{metric.id}` ({metric.unit}): {metric.definition}"
+            if metric.null_when:
+                line += f" Null: {metric.null_when}"
+            lines.append(line)
+    lines.append("\nnotes[].code: " + ", ".join(f"`{code}`" for code in registry.NOTE_CODES) + ".")
+    return "\n".join(lines)
+
+
+def figures_operation(operation_id: str, key: str, *, dated: bool = True, extra=()):
+    responses = {
+        200: OpenApiResponse(
+            _envelope(operation_id[0].upper() + operation_id[1:], DATA_MEMBERS.get(key)),
+            description="The Envelope.",
+            examples=[OpenApiExample(operation_id, _example(key))],
+        ),
+        **ERROR_RESPONSES,
+    }
+    if key == "journey":
+        responses[404] = ERROR_404
+    return extend_schema(
+        operation_id=operation_id,
+        summary=SUMMARIES[key],
+        description=_description(key),
+        parameters=[*([FROM, TO] if dated else []), *extra],
+        responses=responses,
+    )

@@ -1,9 +1,20 @@
+"""Routes of the Read-Only Figures API: parse the query, call one selector, render.
+
+Every route stands on tokens.api.WorkspaceView with its defaults: agency tokens answer
+401, closers', setters' and SDRs' sessions 403 refused.member_scope, tokens without
+`read` 403 insufficient_scope, before any handler here runs.
+"""
+
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from config.errors import InvalidParameter
 from tokens.api import WorkspaceView
 
+from . import schema, selectors
+from .envelope import envelope_build
+from .period import period_from_query
 from .schema import ERROR_RESPONSES
 
 
@@ -43,3 +54,145 @@ class WhoamiView(WorkspaceView):
                 "access": "read-only",
             }
         )
+
+
+def _int_param(params, name: str, *, default: int, low: int, high: int | None, cap: bool):
+    raw = params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.") from None
+    if value < low or (high is not None and value > high and not cap):
+        raise InvalidParameter(
+            name, f"{name} must be between {low} and {high}; {raw!r} cannot be used."
+        )
+    return min(value, high) if high is not None else value
+
+
+class FiguresView(WorkspaceView):
+    """A figures route: answers the Envelope for the request's workspace."""
+
+    def period(self, request):
+        return period_from_query(workspace=self.workspace, params=request.query_params)
+
+    def envelope(self, *, period, data, notes=()):
+        return Response(
+            envelope_build(workspace=self.workspace, period=period, data=data, notes=notes)
+        )
+
+
+class CallsView(FiguresView):
+    @schema.figures_operation("listCallFigures", "calls")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.calls_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class OutcomesView(FiguresView):
+    @schema.figures_operation("listOutcomes", "outcomes")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.outcomes_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class PaymentsView(FiguresView):
+    @schema.figures_operation("listPaymentFigures", "payments")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.payments_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class LeadsView(FiguresView):
+    @schema.figures_operation("listLeads", "leads", extra=[schema.LIMIT])
+    def get(self, request):
+        period = self.period(request)
+        limit = _int_param(
+            request.query_params,
+            "limit",
+            default=selectors.LEADS_LIMIT_DEFAULT,
+            low=1,
+            high=selectors.LEADS_LIMIT_MAX,
+            cap=True,
+        )
+        data, notes = selectors.leads_list(workspace=self.workspace, period=period, limit=limit)
+        return self.envelope(period=period, data=data, notes=notes)
+
+
+class LeadJourneyView(FiguresView):
+    @schema.figures_operation("getLeadJourney", "journey", dated=False, extra=[schema.LEAD_ID])
+    def get(self, request, id):  # noqa: A002 - the path parameter is named id in the contract
+        data = selectors.lead_journey(workspace=self.workspace, lead_id=id)
+        return self.envelope(period=None, data=data)
+
+
+class SpeedToLeadView(FiguresView):
+    @schema.figures_operation(
+        "listSpeedToLead", "speed_to_lead", dated=False, extra=[schema.WITHIN_MINUTES]
+    )
+    def get(self, request):
+        within = _int_param(
+            request.query_params, "withinMinutes", default=120, low=1, high=10080, cap=False
+        )
+        data = selectors.speed_to_lead(workspace=self.workspace, within_minutes=within)
+        return self.envelope(period=None, data=data)
+
+
+class EodView(FiguresView):
+    @schema.figures_operation("listEodFigures", "eod")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.eod_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class AttributionView(FiguresView):
+    @schema.figures_operation("listAttribution", "attribution")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.attribution_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class CommissionView(FiguresView):
+    @schema.figures_operation("listCommission", "commission")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.commission_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)
+
+
+class FunnelView(FiguresView):
+    @schema.figures_operation("getFunnel", "funnel", extra=[schema.FUNNEL])
+    def get(self, request):
+        period = self.period(request)
+        data, notes = selectors.funnel_figures(
+            workspace=self.workspace,
+            period=period,
+            funnel_key=request.query_params.get("funnel") or None,
+        )
+        return self.envelope(period=period, data=data, notes=notes)
+
+
+class WebinarView(FiguresView):
+    @schema.figures_operation("getWebinar", "webinar", extra=[schema.EVENT_ID])
+    def get(self, request):
+        period = self.period(request)
+        data, notes = selectors.webinar_figures(
+            workspace=self.workspace,
+            period=period,
+            event_id=request.query_params.get("eventId") or None,
+        )
+        return self.envelope(period=period, data=data, notes=notes)
+
+
+class AuditEventsView(FiguresView):
+    @schema.figures_operation("listAuditEvents", "audit_events")
+    def get(self, request):
+        period = self.period(request)
+        data = selectors.audit_events_list(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data)

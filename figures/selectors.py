@@ -1,0 +1,984 @@
+"""Reads behind the figures API, each a small fixed number of aggregate queries.
+
+Every selector takes keyword arguments: the `workspace`, a `period`
+(figures.period.Period: a UTC range [start, end) plus its local days) and, where it
+makes sense, an optional `member` that restricts the figures to the records where that
+member holds a slot (a call's or sale's closer or setter, a lead's setter, their own EOD
+reports). Selectors return `data` built of figures.envelope.Field objects; the views
+wrap it with figures.envelope.envelope_build.
+
+Counting and summing happen in the database (conditional aggregation, subqueries);
+Python only arranges the few grouped rows that come back.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, date, datetime, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.conf import settings
+from django.db.models import (
+    BigIntegerField,
+    CharField,
+    Count,
+    DecimalField,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+)
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from config.errors import InvalidParameter, NotFound
+from workspaces.models import (
+    Call,
+    CommissionRule,
+    EodReport,
+    Funnel,
+    FunnelEvent,
+    Lead,
+    Member,
+    Outcome,
+    Payment,
+    Refund,
+    Registration,
+    Sale,
+    Touch,
+    WebinarEvent,
+)
+
+from . import envelope as fields
+from .envelope import Note
+from .period import Period, local_today
+from .registry import (
+    AWAITING_OUTCOME,
+    DOES_NOT_NEST,
+    NO_DATA_SOURCE,
+    NO_DENOMINATOR,
+    NO_NUMERATOR,
+    NOT_COMPUTED,
+    TRUNCATED,
+)
+
+NONE_LABEL = "(none)"
+CLOSED_OUTCOMES = ("closed", "deposit")
+OUTCOME_RESULTS = ("closed", "deposit", "follow_up", "no_sale", "disqualified")
+SUCCEEDED = Payment.Status.SUCCEEDED
+DEFAULT_FUNNEL = "vsl"
+LEADS_LIMIT_MAX = 500
+LEADS_LIMIT_DEFAULT = 100
+
+
+def iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def member_ref(member) -> dict | None:
+    if member is None:
+        return None
+    return {"id": str(member.pk), "name": member.name, "email": member.email}
+
+
+def _in(period: Period, field: str) -> Q:
+    return Q(**{f"{field}__gte": period.start, f"{field}__lt": period.end})
+
+
+def _slots(member, prefix: str = "") -> Q:
+    """Records where the member holds the closer or setter slot."""
+    return Q(**{f"{prefix}closer": member}) | Q(**{f"{prefix}setter": member})
+
+
+def _live_calls(*, workspace, period: Period, member=None):
+    """Calls at their final time in the period (a replaced call no longer counts)."""
+    calls = Call.objects.filter(workspace=workspace, replaced=False).filter(
+        _in(period, "scheduled_for")
+    )
+    if member is not None:
+        calls = calls.filter(_slots(member))
+    return calls
+
+
+# --- /calls ---------------------------------------------------------------------------
+
+
+def calls_figures(*, workspace, period: Period, member=None, now=None) -> dict:
+    now = now or timezone.now()
+    scheduled = Q(status=Call.Status.SCHEDULED)
+    unmarked = scheduled & Q(attendance="")
+    taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
+    counts = _live_calls(workspace=workspace, period=period, member=member).aggregate(
+        booked=Count("pk", filter=scheduled),
+        cancelled=Count("pk", filter=Q(status=Call.Status.CANCELLED)),
+        taken=Count("pk", filter=taken),
+        no_show=Count("pk", filter=scheduled & Q(attendance=Call.Attendance.NO_SHOW)),
+        awaiting=Count("pk", filter=unmarked & Q(scheduled_for__lt=now)),
+        upcoming=Count("pk", filter=unmarked & Q(scheduled_for__gte=now)),
+        closed=Count("pk", filter=taken & Q(outcome__in=CLOSED_OUTCOMES)),
+        offered=Count("pk", filter=taken & Q(offer_made=True)),
+        offer_recorded=Count("pk", filter=taken & Q(offer_made__isnull=False)),
+    )
+    ws = workspace
+    show_notes = []
+    if counts["awaiting"]:
+        show_notes.append(
+            Note(
+                "calls.show_rate",
+                AWAITING_OUTCOME,
+                f"{counts['awaiting']} call(s) past their start have no attendance recorded; "
+                "the show rate leaves them out.",
+            )
+        )
+    if counts["taken"] and not counts["offer_recorded"]:
+        offer_rate = fields.rate(
+            "calls.offer_rate",
+            None,
+            counts["taken"],
+            workspace=ws,
+            unavailable=NO_NUMERATOR,
+            reason="No taken call in the period has whether an offer was made recorded.",
+        )
+    else:
+        offer_rate = fields.rate(
+            "calls.offer_rate", counts["offered"], counts["taken"], workspace=ws
+        )
+    return {
+        "booked": fields.count("calls.booked", counts["booked"], workspace=ws),
+        "cancelled": fields.count("calls.cancelled", counts["cancelled"], workspace=ws),
+        "taken": fields.count("calls.taken", counts["taken"], workspace=ws),
+        "no_show": fields.count("calls.no_show", counts["no_show"], workspace=ws),
+        "awaiting_outcome": fields.count(
+            "calls.awaiting_outcome", counts["awaiting"], workspace=ws
+        ),
+        "upcoming": fields.count("calls.upcoming", counts["upcoming"], workspace=ws),
+        "closed": fields.count("calls.closed", counts["closed"], workspace=ws),
+        "show_rate": fields.rate(
+            "calls.show_rate",
+            counts["taken"],
+            counts["taken"] + counts["no_show"],
+            workspace=ws,
+            notes=show_notes,
+        ),
+        "close_rate": fields.rate(
+            "calls.close_rate", counts["closed"], counts["taken"], workspace=ws
+        ),
+        "offer_rate": offer_rate,
+    }
+
+
+# --- /outcomes ------------------------------------------------------------------------
+
+
+def outcomes_figures(*, workspace, period: Period, member=None) -> dict:
+    calls = _live_calls(workspace=workspace, period=period, member=member)
+    scheduled = Q(status=Call.Status.SCHEDULED)
+    no_outcome = scheduled & Q(outcome="")
+    per_call = calls.aggregate(
+        cancelled=Count("pk", filter=Q(status=Call.Status.CANCELLED)),
+        no_show=Count("pk", filter=no_outcome & Q(attendance=Call.Attendance.NO_SHOW)),
+        awaiting=Count("pk", filter=no_outcome & ~Q(attendance=Call.Attendance.NO_SHOW)),
+        **{result: Count("pk", filter=scheduled & Q(outcome=result)) for result in OUTCOME_RESULTS},
+    )
+    past = Outcome.objects.filter(workspace=workspace, call__isnull=True).filter(_in(period, "at"))
+    if member is not None:
+        past = past.filter(member=member)
+    past_counts = dict(past.order_by().values_list("result").annotate(n=Count("pk")))
+
+    # No-sale reasons: the reason of each call's latest outcome, and of past-call forms.
+    latest_reason = Subquery(
+        Outcome.objects.filter(call=OuterRef("pk")).order_by("-at").values("reason")[:1]
+    )
+    call_reasons = (
+        calls.filter(scheduled, outcome="no_sale")
+        .annotate(latest_reason=latest_reason)
+        .order_by()
+        .values_list("latest_reason")
+        .annotate(n=Count("pk"))
+    )
+    past_reasons = (
+        past.filter(result="no_sale").order_by().values_list("reason").annotate(n=Count("pk"))
+    )
+    reasons: dict[str, int] = {}
+    for reason, n in [*call_reasons, *past_reasons]:
+        key = reason or NONE_LABEL
+        reasons[key] = reasons.get(key, 0) + n
+
+    ws = workspace
+    data = {}
+    total = 0
+    for key in (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting"):
+        value = per_call[key] + past_counts.get(key, 0)
+        total += value
+        data[key] = fields.count(f"outcomes.{key}", value, workspace=ws)
+    data["total"] = fields.count("outcomes.total", total, workspace=ws)
+    data["no_sale_reasons"] = [
+        {"reason": reason, "count": n}
+        for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
+    ]
+    return data
+
+
+# --- /payments ------------------------------------------------------------------------
+
+
+def _sum(queryset, field: str) -> int:
+    return queryset.aggregate(total=Coalesce(Sum(field), 0, output_field=BigIntegerField()))[
+        "total"
+    ]
+
+
+def payments_figures(*, workspace, period: Period, member=None) -> dict:
+    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED)
+    refunds = Refund.objects.filter(workspace=workspace).filter(_in(period, "at"))
+    sales = Sale.objects.filter(workspace=workspace).filter(_in(period, "closed_at"))
+    if member is not None:
+        payments = payments.filter(_slots(member, "sale__"))
+        refunds = refunds.filter(_slots(member, "sale__"))
+        sales = sales.filter(_slots(member))
+
+    cash = _sum(payments.filter(_in(period, "paid_at")), "amount")
+    refunded = _sum(refunds, "amount")
+    booked = sales.aggregate(
+        sales=Count("pk"),
+        revenue=Coalesce(Sum("contract_value"), 0, output_field=BigIntegerField()),
+    )
+    collected_to_date = _sum(payments.filter(sale__in=sales.values("pk")), "amount")
+    over_collected = (
+        sales.annotate(collected=Sum("payments__amount", filter=Q(payments__status=SUCCEEDED)))
+        .filter(collected__gt=F("contract_value"))
+        .exists()
+    )
+
+    ws = workspace
+    if over_collected:
+        collection_rate = fields.rate(
+            "payments.collection_rate",
+            collected_to_date,
+            booked["revenue"],
+            workspace=ws,
+            unavailable=DOES_NOT_NEST,
+            reason="A sale closed in the period has more cash collected than its contract value.",
+            side_values=(
+                fields.major_units(collected_to_date, ws),
+                fields.major_units(booked["revenue"], ws),
+            ),
+        )
+    else:
+        collection_rate = fields.rate(
+            "payments.collection_rate",
+            collected_to_date,
+            booked["revenue"],
+            workspace=ws,
+            side_values=(
+                fields.major_units(collected_to_date, ws),
+                fields.major_units(booked["revenue"], ws),
+            ),
+        )
+    return {
+        "cash_collected": fields.money("payments.cash_collected", cash, workspace=ws),
+        "refunded": fields.money("payments.refunded", refunded, workspace=ws),
+        "net_cash": fields.money("payments.net_cash", cash - refunded, workspace=ws),
+        "sales": fields.count("payments.sales", booked["sales"], workspace=ws),
+        "revenue_booked": fields.money("payments.revenue_booked", booked["revenue"], workspace=ws),
+        "average_sale": fields.average_money(
+            "payments.average_sale", booked["revenue"], booked["sales"], workspace=ws
+        ),
+        "collection_rate": collection_rate,
+    }
+
+
+# --- /leads ---------------------------------------------------------------------------
+
+
+def _utm(value: str) -> str:
+    return value or NONE_LABEL
+
+
+def _lead_row(lead) -> dict:
+    return {
+        "id": str(lead.pk),
+        "created_at": iso(lead.created_at),
+        "name": lead.name,
+        "email": lead.email,
+        "source": _utm(lead.utm_source),
+        "utm_source": _utm(lead.utm_source),
+        "utm_medium": _utm(lead.utm_medium),
+        "utm_campaign": _utm(lead.utm_campaign),
+        "utm_content": _utm(lead.utm_content),
+        "status": lead.status,
+        "setter": member_ref(lead.setter),
+        "first_contact_at": iso(lead.first_contact_at),
+    }
+
+
+def leads_list(
+    *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
+) -> tuple[dict, list[Note]]:
+    leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at"))
+    if member is not None:
+        leads = leads.filter(setter=member)
+    created = leads.count()
+    page = list(leads.select_related("setter").order_by("-created_at", "-pk")[:limit])
+    notes = []
+    if created > len(page):
+        notes.append(
+            Note(
+                "leads",
+                TRUNCATED,
+                f"{len(page)} of {created} leads listed (limit {limit}); leads.created counts "
+                "them all.",
+            )
+        )
+    data = {
+        "created": fields.count("leads.created", created, workspace=workspace),
+        "leads": [_lead_row(lead) for lead in page],
+    }
+    return data, notes
+
+
+# --- /leads/{id}/journey --------------------------------------------------------------
+
+
+def lead_journey(*, workspace, lead_id) -> dict:
+    """Everything held about one lead, in time order; 404 for another workspace's lead."""
+    try:
+        lead_uuid = uuid.UUID(str(lead_id))
+    except ValueError:
+        raise NotFound("No lead of this workspace has that id.") from None
+    lead = Lead.objects.filter(workspace=workspace, pk=lead_uuid).select_related("setter").first()
+    if lead is None:
+        raise NotFound("No lead of this workspace has that id.")
+
+    events: list[dict] = [{"at": iso(lead.created_at), "type": "lead.created"}]
+    for touch in Touch.objects.filter(workspace=workspace, lead=lead).select_related("member"):
+        events.append(
+            {
+                "at": iso(touch.at),
+                "type": "touch",
+                "channel": touch.channel,
+                "member": member_ref(touch.member),
+            }
+        )
+    for reg in Registration.objects.filter(workspace=workspace, lead=lead).select_related("event"):
+        event_ref = {"id": str(reg.event.pk), "name": reg.event.name}
+        events.append(
+            {"at": iso(reg.registered_at), "type": "webinar.registered", "event": event_ref}
+        )
+        if reg.joined_at:
+            events.append({"at": iso(reg.joined_at), "type": "webinar.joined", "event": event_ref})
+        if reg.left_at:
+            events.append({"at": iso(reg.left_at), "type": "webinar.left", "event": event_ref})
+    for call in Call.objects.filter(workspace=workspace, lead=lead).select_related(
+        "closer", "setter"
+    ):
+        ref = {
+            "id": str(call.pk),
+            "scheduled_for": iso(call.scheduled_for),
+            "closer": member_ref(call.closer),
+            "setter": member_ref(call.setter),
+        }
+        booking = {"at": iso(call.booked_at), "type": "call.booked", "call": ref}
+        if call.rescheduled_from_id:
+            booking = {
+                **booking,
+                "type": "call.rescheduled",
+                "rescheduled_from": str(call.rescheduled_from_id),
+            }
+        events.append(booking)
+        if call.status == Call.Status.CANCELLED:
+            events.append({"at": iso(call.scheduled_for), "type": "call.cancelled", "call": ref})
+        elif call.replaced:
+            continue
+        elif call.attendance:
+            events.append(
+                {"at": iso(call.scheduled_for), "type": f"call.{call.attendance}", "call": ref}
+            )
+    outcomes = Outcome.objects.filter(workspace=workspace).filter(Q(lead=lead) | Q(call__lead=lead))
+    for outcome in outcomes.select_related("member"):
+        events.append(
+            {
+                "at": iso(outcome.at),
+                "type": "outcome",
+                "result": outcome.result,
+                "reason": outcome.reason,
+                "offer_made": outcome.offer_made,
+                "call_id": str(outcome.call_id) if outcome.call_id else None,
+                "member": member_ref(outcome.member),
+            }
+        )
+    for sale in Sale.objects.filter(workspace=workspace, lead=lead).select_related(
+        "closer", "setter"
+    ):
+        events.append(
+            {
+                "at": iso(sale.closed_at),
+                "type": "sale",
+                "sale_id": str(sale.pk),
+                "origin": sale.origin,
+                "contract_value": fields.major_units(sale.contract_value, workspace),
+                "currency": workspace.currency,
+                "closer": member_ref(sale.closer),
+                "setter": member_ref(sale.setter),
+            }
+        )
+    for payment in Payment.objects.filter(workspace=workspace, sale__lead=lead):
+        events.append(
+            {
+                "at": iso(payment.paid_at),
+                "type": "payment",
+                "payment_id": str(payment.pk),
+                "sale_id": str(payment.sale_id),
+                "status": payment.status,
+                "amount": fields.major_units(payment.amount, workspace),
+                "currency": workspace.currency,
+            }
+        )
+    for refund in Refund.objects.filter(workspace=workspace, sale__lead=lead):
+        events.append(
+            {
+                "at": iso(refund.at),
+                "type": refund.kind,
+                "payment_id": str(refund.payment_id),
+                "sale_id": str(refund.sale_id),
+                "amount": fields.major_units(refund.amount, workspace),
+                "currency": workspace.currency,
+            }
+        )
+    funnel_events = FunnelEvent.objects.filter(workspace=workspace, lead=lead).select_related(
+        "funnel", "stage"
+    )
+    for event in funnel_events:
+        events.append(
+            {
+                "at": iso(event.at),
+                "type": "funnel.stage",
+                "funnel": event.funnel.key,
+                "stage": event.stage.key,
+            }
+        )
+    events.sort(key=lambda event: event["at"])  # ISO UTC strings sort in time order
+    return {"lead": _lead_row(lead), "events": events}
+
+
+# --- /speed-to-lead -------------------------------------------------------------------
+
+
+def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> dict:
+    now = now or timezone.now()
+    since = now - timedelta(minutes=within_minutes)
+    leads = Lead.objects.filter(workspace=workspace, created_at__gte=since, created_at__lte=now)
+    if member is not None:
+        leads = leads.filter(setter=member)
+    contacted = Q(first_contact_at__isnull=False, first_contact_at__lte=now)
+    counts = leads.aggregate(total=Count("pk"), contacted=Count("pk", filter=contacted))
+    waiting = list(leads.exclude(contacted).select_related("setter").order_by("created_at", "pk"))
+    rows = [
+        {
+            "id": str(lead.pk),
+            "name": lead.name,
+            "email": lead.email,
+            "created_at": iso(lead.created_at),
+            "minutes_waited": int((now - lead.created_at).total_seconds() // 60),
+            "setter": member_ref(lead.setter),
+            "open_url": f"{settings.BASE_URL}/app/leads/{lead.pk}",
+        }
+        for lead in waiting
+    ]
+    ws = workspace
+    return {
+        "within_minutes": within_minutes,
+        "since": iso(since),
+        "waiting": fields.count(
+            "speed_to_lead.waiting", counts["total"] - counts["contacted"], workspace=ws
+        ),
+        "contacted_rate": fields.rate(
+            "speed_to_lead.contacted_rate", counts["contacted"], counts["total"], workspace=ws
+        ),
+        "leads": rows,
+    }
+
+
+# --- /eod -----------------------------------------------------------------------------
+
+
+def _working_days_between(first: date, last: date, working_days) -> int:
+    """How many of the days first..last (included) fall on a working weekday."""
+    if last < first:
+        return 0
+    days = (last - first).days + 1
+    full_weeks, rest = divmod(days, 7)
+    working = set(working_days)
+    total = full_weeks * len(working)
+    for offset in range(rest):
+        if (first + timedelta(days=full_weeks * 7 + offset)).weekday() in working:
+            total += 1
+    return total
+
+
+def _due_window(*, workspace, period: Period, now=None) -> tuple[date, date]:
+    return period.first_day, min(period.last_day, local_today(workspace, now))
+
+
+def eod_figures(*, workspace, period: Period, member=None, now=None) -> dict:
+    first, last_due = _due_window(workspace=workspace, period=period, now=now)
+    working = [int(day) for day in (workspace.working_days or [])]
+    in_period = Q(eod_reports__date__gte=period.first_day, eod_reports__date__lte=period.last_day)
+    due_report = (
+        Q(eod_reports__date__gte=first, eod_reports__date__lte=last_due)
+        & Q(eod_reports__date__iso_week_day__in=[day + 1 for day in working])
+        & (Q(joined_at__isnull=True) | Q(eod_reports__date__gte=F("joined_at")))
+    )
+    reporting = Member.objects.filter(
+        workspace=workspace, is_active=True, role__in=sorted(Member.REPORTING_ROLES)
+    )
+    reports = EodReport.objects.filter(
+        workspace=workspace, date__gte=period.first_day, date__lte=period.last_day
+    )
+    if member is not None:
+        reporting = reporting.filter(pk=member.pk)
+        reports = reports.filter(member=member)
+    rows = list(
+        reporting.annotate(
+            submitted=Count("eod_reports", filter=in_period),
+            on_due_day=Count("eod_reports", filter=due_report),
+        ).order_by("name", "pk")
+    )
+    submitted_total = reports.count()
+
+    ws = workspace
+    member_rows = []
+    expected_total = on_due_total = 0
+    for row in rows:
+        start = max(first, row.joined_at) if row.joined_at else first
+        expected = _working_days_between(start, last_due, working)
+        expected_total += expected
+        on_due_total += row.on_due_day
+        member_rows.append(
+            {
+                "member": member_ref(row),
+                "role": row.role,
+                "expected": fields.count("eod.expected", expected, workspace=ws),
+                "submitted": fields.count("eod.submitted", row.submitted, workspace=ws),
+                "compliance_rate": fields.rate(
+                    "eod.compliance_rate",
+                    row.on_due_day,
+                    expected,
+                    workspace=ws,
+                    empty=NO_DENOMINATOR,
+                    reason=f"{row.name} was not due to report on any day of the period."
+                    if expected == 0
+                    else None,
+                ),
+            }
+        )
+    return {
+        "expected": fields.count("eod.expected", expected_total, workspace=ws),
+        "submitted": fields.count("eod.submitted", submitted_total, workspace=ws),
+        "compliance_rate": fields.rate(
+            "eod.compliance_rate",
+            on_due_total,
+            expected_total,
+            workspace=ws,
+            empty=NO_DENOMINATOR,
+            reason="Nobody was due to report on any day of the period."
+            if expected_total == 0
+            else None,
+        ),
+        "members": member_rows,
+    }
+
+
+# --- /attribution ---------------------------------------------------------------------
+
+UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
+
+
+def attribution_figures(*, workspace, period: Period, member=None) -> dict:
+    leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at"))
+    if member is not None:
+        leads = leads.filter(setter=member)
+    lead_ids = leads.values("pk")
+    by_lead = [f"lead__{name}" for name in UTM_FIELDS]
+    by_sale_lead = [f"sale__lead__{name}" for name in UTM_FIELDS]
+
+    lead_counts = leads.order_by().values_list(*UTM_FIELDS).annotate(n=Count("pk"))
+    close_counts = (
+        Sale.objects.filter(workspace=workspace, lead__in=lead_ids)
+        .order_by()
+        .values_list(*by_lead)
+        .annotate(n=Count("lead", distinct=True))
+    )
+    cash_sums = (
+        Payment.objects.filter(workspace=workspace, status=SUCCEEDED, sale__lead__in=lead_ids)
+        .order_by()
+        .values_list(*by_sale_lead)
+        .annotate(total=Sum("amount"))
+    )
+    closes = {tuple(row[:4]): row[4] for row in close_counts}
+    cash = {tuple(row[:4]): row[4] for row in cash_sums}
+
+    ws = workspace
+    rows = []
+    for row in sorted(lead_counts, key=lambda r: (-r[4], tuple(_utm(v) for v in r[:4]))):
+        key, n = tuple(row[:4]), row[4]
+        row_closes = closes.get(key, 0)
+        rows.append(
+            {
+                **{name: _utm(value) for name, value in zip(UTM_FIELDS, key, strict=True)},
+                "leads": fields.count("attribution.leads", n, workspace=ws),
+                "closes": fields.count("attribution.closes", row_closes, workspace=ws),
+                "cash_collected": fields.money(
+                    "attribution.cash_collected", cash.get(key, 0), workspace=ws
+                ),
+                "close_rate": fields.rate("attribution.close_rate", row_closes, n, workspace=ws),
+            }
+        )
+    return {"rows": rows}
+
+
+# --- /commission ----------------------------------------------------------------------
+
+
+def _sum_per_member(queryset, member_field: str, amount: str):
+    """Subquery: the sum of `amount` over `queryset` rows where member_field is the member."""
+    grouped = (
+        queryset.filter(**{member_field: OuterRef("pk")})
+        .order_by()
+        .values(member_field)
+        .annotate(total=Sum(amount))
+        .values("total")[:1]
+    )
+    return Coalesce(Subquery(grouped, output_field=BigIntegerField()), Value(0))
+
+
+def commission_figures(*, workspace, period: Period, member=None) -> dict:
+    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+        _in(period, "paid_at")
+    )
+    sales = Sale.objects.filter(workspace=workspace).filter(_in(period, "closed_at"))
+    refunds = Refund.objects.filter(workspace=workspace).filter(_in(period, "at"))
+    rules = CommissionRule.objects.filter(workspace=workspace, member=OuterRef("pk"))
+    members = Member.objects.filter(workspace=workspace, is_active=True).filter(
+        Q(role__in=sorted(Member.REPORTING_ROLES))
+        | Q(pk__in=CommissionRule.objects.filter(workspace=workspace).values("member"))
+    )
+    if member is not None:
+        members = members.filter(pk=member.pk)
+    rows = members.annotate(
+        rule_basis=Subquery(rules.values("basis")[:1], output_field=CharField()),
+        rule_slot=Subquery(rules.values("slot")[:1], output_field=CharField()),
+        rule_rate=Subquery(
+            rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
+        ),
+        cash_closer=_sum_per_member(payments, "sale__closer", "amount"),
+        cash_setter=_sum_per_member(payments, "sale__setter", "amount"),
+        revenue_closer=_sum_per_member(sales, "closer", "contract_value"),
+        revenue_setter=_sum_per_member(sales, "setter", "contract_value"),
+        refunds_closer=_sum_per_member(refunds, "sale__closer", "amount"),
+        refunds_setter=_sum_per_member(refunds, "sale__setter", "amount"),
+    ).order_by("name", "pk")
+
+    ws = workspace
+    member_rows = []
+    for row in rows:
+        if row.rule_basis is None:
+            owed = fields.money(
+                "commission.owed",
+                None,
+                workspace=ws,
+                unavailable=NOT_COMPUTED,
+                reason=f"{row.name} has no commission rule.",
+            )
+            rule = None
+        else:
+            basis_key = (
+                "cash" if row.rule_basis == CommissionRule.Basis.CASH_COLLECTED else "revenue"
+            )
+            basis = getattr(row, f"{basis_key}_{row.rule_slot}")
+            refunded = getattr(row, f"refunds_{row.rule_slot}")
+            rate = Decimal(row.rule_rate)
+            owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
+            owed = fields.money("commission.owed", owed_minor, workspace=ws)
+            rule = {"basis": row.rule_basis, "slot": row.rule_slot, "rate": float(rate)}
+            rule["basis_amount"] = fields.major_units(basis, ws)
+            rule["refunded"] = fields.major_units(refunded, ws)
+        member_rows.append({**member_ref(row), "role": row.role, "rule": rule, "owed": owed})
+    return {"members": member_rows}
+
+
+# --- /funnel --------------------------------------------------------------------------
+
+
+def funnel_figures(*, workspace, period: Period, funnel_key: str | None = None, member=None):
+    """One funnel's stages for the cohort of leads that entered its first stage in the period.
+
+    Returns (data, notes). An unknown funnel name answers 400 naming the existing ones.
+    """
+    key = funnel_key or DEFAULT_FUNNEL
+    funnels = {
+        f.key: f for f in Funnel.objects.filter(workspace=workspace).prefetch_related("stages")
+    }
+    funnel = funnels.get(key)
+    if funnel is None:
+        if funnel_key is None and not funnels:
+            return {"funnel": key, "stages": []}, [
+                Note("funnel", NO_DATA_SOURCE, "This workspace has no funnel yet.")
+            ]
+        raise InvalidParameter(
+            "funnel",
+            f"No funnel named {key!r} in this workspace.",
+            funnels=sorted(funnels),
+        )
+    stages = list(funnel.stages.all())
+    if not stages:
+        return {"funnel": key, "stages": []}, [
+            Note("funnel", NO_DATA_SOURCE, f"The funnel {key} has no stages.")
+        ]
+    events = FunnelEvent.objects.filter(workspace=workspace, funnel=funnel)
+    entered = events.filter(stage=stages[0]).filter(_in(period, "at"))
+    cohort = Lead.objects.filter(workspace=workspace, pk__in=entered.values("lead"))
+    if member is not None:
+        cohort = cohort.filter(setter=member)
+    cohort = cohort.annotate(
+        reached_0=Subquery(
+            events.filter(lead=OuterRef("pk"), stage=stages[0]).order_by("at").values("at")[:1]
+        )
+    ).filter(_in(period, "reached_0"))
+    for index, stage in enumerate(stages[1:], start=1):
+        cohort = cohort.annotate(
+            **{
+                f"reached_{index}": Subquery(
+                    events.filter(
+                        lead=OuterRef("pk"), stage=stage, at__gte=OuterRef(f"reached_{index - 1}")
+                    )
+                    .order_by("at")
+                    .values("at")[:1]
+                )
+            }
+        )
+    counts = cohort.aggregate(
+        **{
+            f"stage_{index}": Count("pk", filter=Q(**{f"reached_{index}__isnull": False}))
+            for index in range(len(stages))
+        }
+    )
+    ws = workspace
+    rows = []
+    previous = None
+    for index, stage in enumerate(stages):
+        n = counts[f"stage_{index}"]
+        if previous is None:
+            stage_rate = fields.rate(
+                "funnel.stage_rate",
+                n,
+                None,
+                workspace=ws,
+                unavailable=NO_DENOMINATOR,
+                reason="The first stage has no previous stage.",
+            )
+        else:
+            stage_rate = fields.rate("funnel.stage_rate", n, previous, workspace=ws)
+        rows.append(
+            {
+                "name": stage.key,
+                "count": fields.count("funnel.stage_count", n, workspace=ws),
+                "rate": stage_rate,
+            }
+        )
+        previous = n
+    return {"funnel": key, "stages": rows}, []
+
+
+# --- /webinar -------------------------------------------------------------------------
+
+
+def webinar_figures(*, workspace, period: Period, event_id: str | None = None, member=None):
+    """Registrations, attendance, stay to pitch and bookings. Returns (data, notes)."""
+    event = None
+    if event_id is not None:
+        try:
+            event_uuid = uuid.UUID(str(event_id))
+        except ValueError:
+            event_uuid = None
+        event = (
+            WebinarEvent.objects.filter(workspace=workspace, pk=event_uuid).first()
+            if event_uuid
+            else None
+        )
+        if event is None:
+            raise InvalidParameter(
+                "eventId", f"No webinar event of this workspace has id {event_id!r}."
+            )
+        registrations = Registration.objects.filter(workspace=workspace, event=event)
+    else:
+        registrations = Registration.objects.filter(workspace=workspace).filter(
+            _in(period, "event__starts_at")
+        )
+    if member is not None:
+        registrations = registrations.filter(lead__setter=member)
+    attended = Q(joined_at__isnull=False)
+    pitch = F("event__pitch_at")
+    stayed = (
+        attended
+        & Q(event__pitch_at__isnull=False, joined_at__lte=pitch)
+        & (Q(left_at__isnull=True) | Q(left_at__gt=pitch))
+    )
+    booked_after = Exists(
+        Call.objects.filter(
+            workspace=workspace, lead=OuterRef("lead"), booked_at__gte=OuterRef("event__starts_at")
+        )
+    )
+    counts = registrations.annotate(booked_after=booked_after).aggregate(
+        registrations=Count("pk"),
+        attended=Count("pk", filter=attended),
+        stayed=Count("pk", filter=stayed),
+        unpitched=Count("pk", filter=attended & Q(event__pitch_at__isnull=True)),
+        booked=Count("pk", filter=attended & Q(booked_after=True)),
+    )
+    notes = []
+    if event is None and not WebinarEvent.objects.filter(workspace=workspace).exists():
+        notes.append(
+            Note("webinar", NO_DATA_SOURCE, "No webinar event has ever been recorded here.")
+        )
+    ws = workspace
+    if counts["unpitched"]:
+        no_pitch = "A webinar event attended in this cohort has no pitch time recorded."
+        stayed_field = fields.count(
+            "webinar.stayed_to_pitch", None, workspace=ws, unavailable=NO_NUMERATOR, reason=no_pitch
+        )
+        stay_rate = fields.rate(
+            "webinar.stay_rate",
+            None,
+            counts["attended"],
+            workspace=ws,
+            unavailable=NO_NUMERATOR if counts["attended"] else None,
+            reason=no_pitch if counts["attended"] else None,
+        )
+    else:
+        stayed_field = fields.count("webinar.stayed_to_pitch", counts["stayed"], workspace=ws)
+        stay_rate = fields.rate(
+            "webinar.stay_rate", counts["stayed"], counts["attended"], workspace=ws
+        )
+    return {
+        "event": None
+        if event is None
+        else {
+            "id": str(event.pk),
+            "name": event.name,
+            "starts_at": iso(event.starts_at),
+            "pitch_at": iso(event.pitch_at),
+        },
+        "registrations": fields.count(
+            "webinar.registrations", counts["registrations"], workspace=ws
+        ),
+        "attended": fields.count("webinar.attended", counts["attended"], workspace=ws),
+        "stayed_to_pitch": stayed_field,
+        "booked": fields.count("webinar.booked", counts["booked"], workspace=ws),
+        "attendance_rate": fields.rate(
+            "webinar.attendance_rate", counts["attended"], counts["registrations"], workspace=ws
+        ),
+        "stay_rate": stay_rate,
+        "booking_rate": fields.rate(
+            "webinar.booking_rate", counts["booked"], counts["attended"], workspace=ws
+        ),
+    }, notes
+
+
+# --- /audit-events --------------------------------------------------------------------
+
+
+def audit_events_list(*, workspace, period: Period) -> dict:
+    events = AuditEvent.objects.filter(workspace=workspace).filter(_in(period, "at"))
+    return {
+        "events": [
+            {
+                "at": iso(event.at),
+                "actor": {
+                    "kind": event.actor_kind,
+                    "id": event.actor_id,
+                    "label": event.actor_label,
+                },
+                "action": event.action,
+                "target": {"type": event.target_type, "id": event.target_id},
+                "reason": event.reason,
+            }
+            for event in events.order_by("-at", "-pk")
+        ]
+    }
+
+
+# --- Reused by the agent API ----------------------------------------------------------
+
+
+def member_board(*, workspace, member, period: Period, now=None) -> dict:
+    """The member's own figures: calls as closer or setter, closes, cash, commission, EOD.
+
+    Wrap it with figures.envelope.envelope_build(workspace=..., period=..., data=...).
+    """
+    calls = calls_figures(workspace=workspace, period=period, member=member, now=now)
+    payments = payments_figures(workspace=workspace, period=period, member=member)
+    commission_rows = commission_figures(workspace=workspace, period=period, member=member)[
+        "members"
+    ]
+    if commission_rows:
+        owed = commission_rows[0]["owed"]
+    else:
+        owed = fields.money(
+            "commission.owed",
+            None,
+            workspace=workspace,
+            unavailable=NOT_COMPUTED,
+            reason=f"{member.name} has no commission rule.",
+        )
+    eod = eod_figures(workspace=workspace, period=period, member=member, now=now)
+    return {
+        "member": {**member_ref(member), "role": member.role},
+        "calls": calls,
+        "payments": {
+            key: payments[key]
+            for key in ("sales", "revenue_booked", "cash_collected", "refunded", "net_cash")
+        },
+        "commission": {"owed": owed},
+        "eod": {key: eod[key] for key in ("expected", "submitted", "compliance_rate")},
+    }
+
+
+KEY_FIGURES = (
+    "calls.booked",
+    "calls.show_rate",
+    "calls.close_rate",
+    "payments.cash_collected",
+    "payments.revenue_booked",
+    "leads.created",
+)
+
+
+def key_figures(*, workspace, start, end, now=None) -> dict:
+    """The key figures of a range, by metric id, each a Field.
+
+    start/end are aware datetimes (the range is [start, end)) or dates (local days of
+    the workspace, both included, like from/to). Field.raw holds the unrounded value
+    (minor units for money; (numerator, denominator) for a rate) for differences.
+    """
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        period = Period.of_instants(workspace=workspace, start=start, end=end)
+    else:
+        period = Period.of_days(workspace=workspace, first_day=start, last_day=end)
+    calls = calls_figures(workspace=workspace, period=period, now=now)
+    payments = payments_figures(workspace=workspace, period=period)
+    leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at")).count()
+    return {
+        "calls.booked": calls["booked"],
+        "calls.show_rate": calls["show_rate"],
+        "calls.close_rate": calls["close_rate"],
+        "payments.cash_collected": payments["cash_collected"],
+        "payments.revenue_booked": payments["revenue_booked"],
+        "leads.created": fields.count("leads.created", leads, workspace=workspace),
+    }

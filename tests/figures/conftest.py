@@ -1,0 +1,180 @@
+"""Factories for the records the figures read; they keep the models' invariants
+(Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at)."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+
+from tests.conftest import aware
+from workspaces.models import (
+    Call,
+    CommissionRule,
+    EodReport,
+    Funnel,
+    FunnelEvent,
+    FunnelStage,
+    Lead,
+    Outcome,
+    Payment,
+    Refund,
+    Registration,
+    Sale,
+    Touch,
+    WebinarEvent,
+)
+
+
+def at(text, tz="UTC"):
+    return aware(text, tz)
+
+
+class Records:
+    def __init__(self, workspace):
+        self.ws = workspace
+
+    def lead(self, created="2026-03-02 10:00", *, tz="UTC", **extra):
+        created_at = at(created, tz) if isinstance(created, str) else created
+        return Lead.objects.create(workspace=self.ws, created_at=created_at, **extra)
+
+    def touch(self, lead, when, *, member=None, channel="call"):
+        moment = at(when) if isinstance(when, str) else when
+        touch = Touch.objects.create(
+            workspace=self.ws, lead=lead, member=member, channel=channel, at=moment
+        )
+        if member is not None and (lead.first_contact_at is None or moment < lead.first_contact_at):
+            lead.first_contact_at = moment
+            lead.save(update_fields=["first_contact_at"])
+        return touch
+
+    def call(self, when, *, lead=None, tz="UTC", booked=None, rescheduled_from=None, **extra):
+        lead = lead or self.lead()
+        scheduled_for = at(when, tz) if isinstance(when, str) else when
+        booked_at = at(booked, tz) if isinstance(booked, str) else (booked or lead.created_at)
+        call = Call.objects.create(
+            workspace=self.ws,
+            lead=lead,
+            scheduled_for=scheduled_for,
+            booked_at=booked_at,
+            rescheduled_from=rescheduled_from,
+            **extra,
+        )
+        if rescheduled_from is not None:
+            Call.objects.filter(pk=rescheduled_from.pk).update(replaced=True)
+            rescheduled_from.replaced = True
+        return call
+
+    def outcome(self, result, *, call=None, lead=None, member=None, when=None, **extra):
+        moment = at(when) if isinstance(when, str) else when
+        if moment is None:
+            moment = call.scheduled_for + timedelta(hours=1)
+        outcome = Outcome.objects.create(
+            workspace=self.ws,
+            call=call,
+            lead=lead if call is None else call.lead,
+            member=member,
+            result=result,
+            at=moment,
+            **extra,
+        )
+        if call is not None:
+            latest = Outcome.objects.filter(call=call).order_by("-at").first()
+            call.outcome = latest.result
+            call.save(update_fields=["outcome"])
+        return outcome
+
+    def sale(self, value, when="2026-03-05 12:00", *, lead=None, tz="UTC", **extra):
+        closed_at = at(when, tz) if isinstance(when, str) else when
+        return Sale.objects.create(
+            workspace=self.ws,
+            lead=lead or self.lead(),
+            closed_at=closed_at,
+            contract_value=value,
+            **extra,
+        )
+
+    def payment(self, sale, amount, when="2026-03-05 12:00", *, tz="UTC", **extra):
+        paid_at = at(when, tz) if isinstance(when, str) else when
+        return Payment.objects.create(
+            workspace=self.ws, sale=sale, amount=amount, paid_at=paid_at, **extra
+        )
+
+    def refund(self, payment, amount, when, **extra):
+        moment = at(when) if isinstance(when, str) else when
+        return Refund.objects.create(
+            workspace=self.ws, payment=payment, sale=payment.sale, amount=amount, at=moment, **extra
+        )
+
+    def eod(self, member, day, **extra):
+        from datetime import date
+
+        return EodReport.objects.create(
+            workspace=self.ws,
+            member=member,
+            date=date.fromisoformat(day),
+            submitted_at=at(f"{day} 18:00"),
+            **extra,
+        )
+
+    def webinar(self, when, *, pitch=None, name="Webinar"):
+        return WebinarEvent.objects.create(
+            workspace=self.ws,
+            name=name,
+            starts_at=at(when),
+            pitch_at=at(pitch) if pitch else None,
+        )
+
+    def registration(self, event, *, lead=None, joined=None, left=None):
+        return Registration.objects.create(
+            workspace=self.ws,
+            event=event,
+            lead=lead or self.lead(),
+            registered_at=event.starts_at - timedelta(days=1),
+            joined_at=at(joined) if joined else None,
+            left_at=at(left) if left else None,
+        )
+
+    def funnel(self, key="vsl", stages=("opt-in", "application", "booked", "taken", "closed")):
+        funnel = Funnel.objects.create(workspace=self.ws, key=key, name=key.upper())
+        for position, stage in enumerate(stages):
+            FunnelStage.objects.create(funnel=funnel, key=stage, position=position)
+        return funnel
+
+    def funnel_event(self, funnel, lead, stage, when):
+        return FunnelEvent.objects.create(
+            workspace=self.ws,
+            funnel=funnel,
+            lead=lead,
+            stage=funnel.stages.get(key=stage),
+            at=at(when) if isinstance(when, str) else when,
+        )
+
+    def rule(self, member, *, basis="cash_collected", slot="closer", rate="0.1"):
+        return CommissionRule.objects.create(
+            workspace=self.ws, member=member, basis=basis, slot=slot, rate=Decimal(rate)
+        )
+
+
+@pytest.fixture
+def records():
+    return Records
+
+
+@pytest.fixture
+def ws(make_workspace):
+    return make_workspace(timezone="UTC")
+
+
+@pytest.fixture
+def rec(ws):
+    return Records(ws)
+
+
+@pytest.fixture
+def client_for(workspace_token, api):
+    """An API client reading the workspace with a read token."""
+
+    def make(workspace):
+        return api(workspace_token(workspace))
+
+    return make
