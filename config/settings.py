@@ -203,6 +203,19 @@ OAUTH2_PROVIDER = {
     "COMPLIANT_BCP_RFC9700_PASSWORD_GRANT": True,
     "COMPLIANT_BCP_RFC9700_ACCESS_TOKEN_TRANSPORT": True,
     "COMPLIANT_BCP_RFC9700_REFRESH_TOKEN": True,
+    "COMPLIANT_BCP_RFC9700_AUTHZ_RESPONSE_ISS": True,
+    "COMPLIANT_BCP_RFC9700_REDIRECT_URI_SCHEME": not DEBUG,
+    "COMPLIANT_BCP_RFC9700_PKCE_REQUIRED": True,
+    # Embedded apps are public clients: no secret, PKCE instead.
+    "OAUTH2_VALIDATOR_CLASS": "tokens.oauth.EmbeddedAppValidator",
+    "OIDC_ISS_ENDPOINT": BASE_URL,
+    "OAUTH2_RESPONSE_TYPES_SUPPORTED": ["code"],
+    "OAUTH2_GRANT_TYPES_SUPPORTED": ["authorization_code", "refresh_token"],
+    "OAUTH2_TOKEN_ENDPOINT_AUTH_METHODS_SUPPORTED": ["none"],
+    "OAUTH2_PROTECTED_RESOURCE_IDENTIFIER": API_AUDIENCE,
+    "OAUTH2_PROTECTED_RESOURCE_AUTHORIZATION_SERVERS": [BASE_URL],
+    "OAUTH2_PROTECTED_RESOURCE_NAME": "Sales Figures API",
+    "OAUTH2_PROTECTED_RESOURCE_DOCUMENTATION": f"{BASE_URL}/api/docs/",
 }
 
 # --- CORS: only origins listed by a workspace's embedded-apps settings ---------------
@@ -211,6 +224,9 @@ CORS_ALLOW_ALL_ORIGINS = False
 CORS_URLS_REGEX = r"^/(api|o)/.*$"
 CORS_EXPOSE_HEADERS = ["Idempotent-Replayed"]
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
+CORS_ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+CORS_ALLOW_CREDENTIALS = False
+CORS_PREFLIGHT_MAX_AGE = 600
 
 # --- Celery ---------------------------------------------------------------------------
 

@@ -3,6 +3,10 @@ from django.shortcuts import render
 
 
 def home(request):
+    if request.user.is_authenticated:
+        from tokens.pages import signed_in_home
+
+        return signed_in_home(request)
     return render(request, "home.html")
 
 

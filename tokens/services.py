@@ -1,11 +1,14 @@
+import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model
+from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
+from oauth2_provider.settings import oauth2_settings
 
 from audit.services import Actor, audit_record
 from config.errors import InvalidField
@@ -123,14 +126,16 @@ def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> st
         raise ValueError("A member needs a sign-in user before a session token can be made.")
     plaintext = secrets.token_urlsafe(32)
     with transaction.atomic():
-        access_token = get_access_token_model().objects.create(
+        access_token = get_access_token_model()(
             user=member.user,
             application=embedded_app.application,
-            token=plaintext,
             expires=timezone.now() + SESSION_TOKEN_LIFETIME,
             scope=" ".join(WORKSPACE_SCOPES),
             resource=[settings.API_AUDIENCE],
         )
+        # Stored as the toolkit stores its own: hashed when RFC 9700 storage is on.
+        set_token_value(access_token, plaintext)
+        access_token.save()
         audit_record(
             actor=actor,
             action="session_token.minted",
@@ -140,3 +145,123 @@ def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> st
             detail={"application": embedded_app.application.client_id, "token_id": access_token.pk},
         )
     return plaintext
+
+
+# --- Embedded apps: allowed origins and the OAuth application ---------------------------
+
+_LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
+ORIGIN_PATTERN = re.compile(r"^(https?)://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$")
+
+
+def origin_normalise(value: str) -> str:
+    """An origin as browsers send it (scheme://host[:port]), or InvalidField."""
+    origin = (value or "").strip().rstrip("/").lower()
+    match = ORIGIN_PATTERN.match(origin)
+    if match is None:
+        raise InvalidField(
+            "origins",
+            f"{value.strip()!r} is not an origin: write scheme://host or scheme://host:port, "
+            "with no path, e.g. https://app.example.com.",
+        )
+    scheme, _, port = match.groups()
+    if port and not 0 < int(port[1:]) < 65536:
+        raise InvalidField("origins", f"{value.strip()!r} has a port out of range.")
+    http_allowed = "http" in oauth2_settings.ALLOWED_REDIRECT_URI_SCHEMES
+    if scheme == "http" and not http_allowed and match.group(2) not in _LOOPBACK_HOSTS:
+        raise InvalidField("origins", f"{value.strip()!r} must use https.")
+    return origin
+
+
+def workspace_origins_set(*, actor: Actor, workspace, origins) -> list[str]:
+    """Replace the origins from which the workspace's embedded apps may call the API."""
+    normalised = list(dict.fromkeys(origin_normalise(origin) for origin in origins))
+    with transaction.atomic():
+        locked = type(workspace).objects.select_for_update().get(pk=workspace.pk)
+        before = list(locked.embedded_origins or [])
+        if before != normalised:
+            locked.embedded_origins = normalised
+            locked.save(update_fields=["embedded_origins"])
+            audit_record(
+                actor=actor,
+                action="workspace.embedded_origins_changed",
+                target_type="workspace",
+                target_id=locked.pk,
+                workspace=locked,
+                detail={"before": before, "after": normalised},
+            )
+    workspace.embedded_origins = normalised
+    return normalised
+
+
+def _redirect_uris_validated(redirect_uris, application) -> str:
+    uris = list(dict.fromkeys(uri.strip() for uri in redirect_uris if uri.strip()))
+    if not uris:
+        raise InvalidField("redirect_uris", "Give at least one redirect URI.")
+    for uri in uris:
+        if "#" in uri or "*" in uri:
+            raise InvalidField(
+                "redirect_uris", f"{uri!r}: a redirect URI is exact, with no fragment or wildcard."
+            )
+    application.redirect_uris = " ".join(uris)
+    try:
+        application.clean()
+    except ValidationError as error:
+        messages = error.message_dict.get("redirect_uris") or [str(error)]
+        raise InvalidField("redirect_uris", messages[0]) from None
+    return application.redirect_uris
+
+
+def embedded_app_create(*, actor: Actor, workspace, name: str, redirect_uris) -> EmbeddedApp:
+    """A workspace's embedded app: a public OAuth client (PKCE), consent always asked."""
+    name = (name or "").strip()
+    if not name:
+        raise InvalidField("name", "Give the app a name; members see it on the consent page.")
+    if len(name) > 200:
+        raise InvalidField("name", "An app name has at most 200 characters.")
+    application_model = get_application_model()
+    application = application_model(
+        name=name,
+        client_type=application_model.CLIENT_PUBLIC,
+        authorization_grant_type=application_model.GRANT_AUTHORIZATION_CODE,
+        skip_authorization=False,
+    )
+    _redirect_uris_validated(redirect_uris, application)
+    with transaction.atomic():
+        application.save()
+        embedded_app = EmbeddedApp.objects.create(workspace=workspace, application=application)
+        audit_record(
+            actor=actor,
+            action="embedded_app.created",
+            target_type="embedded_app",
+            target_id=embedded_app.pk,
+            workspace=workspace,
+            detail={
+                "name": name,
+                "client_id": application.client_id,
+                "redirect_uris": application.redirect_uris.split(),
+            },
+        )
+    return embedded_app
+
+
+def embedded_app_update(*, actor: Actor, embedded_app: EmbeddedApp, redirect_uris) -> EmbeddedApp:
+    """Replace an embedded app's exact redirect URIs."""
+    with transaction.atomic():
+        application = (
+            get_application_model().objects.select_for_update().get(pk=embedded_app.application_id)
+        )
+        before = application.redirect_uris.split()
+        _redirect_uris_validated(redirect_uris, application)
+        after = application.redirect_uris.split()
+        if before != after:
+            application.save(update_fields=["redirect_uris", "updated"])
+            audit_record(
+                actor=actor,
+                action="embedded_app.redirect_uris_changed",
+                target_type="embedded_app",
+                target_id=embedded_app.pk,
+                workspace=embedded_app.workspace,
+                detail={"client_id": application.client_id, "before": before, "after": after},
+            )
+    embedded_app.application = application
+    return embedded_app

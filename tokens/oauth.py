@@ -1,0 +1,222 @@
+"""OAuth 2 sign-in for a workspace's embedded apps, on django-oauth-toolkit.
+
+What this adds to the toolkit's defaults:
+
+- PKCE with S256 only: ``plain`` and a challenge without a method are refused.
+- The ``resource`` parameter (RFC 8707) is required at the authorization step and must
+  be ``settings.API_AUDIENCE``; every access token issued is bound to exactly it.
+- The signed-in person must be an active member of the app's workspace; anyone else
+  gets a page saying so, and no code is issued.
+- A refresh is refused once the person is no longer an active member.
+- Each sign-in (a code exchanged for tokens) is recorded as an audit event.
+"""
+
+from django.conf import settings
+from django.shortcuts import render
+from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauth2_provider.views import AuthorizationView, TokenView
+from oauthlib.oauth2.rfc6749 import errors
+
+from audit.services import Actor, audit_record
+from workspaces.models import Member
+
+from .models import EmbeddedApp
+
+PKCE_METHOD = "S256"
+
+
+def _active_member(*, application, user) -> Member | None:
+    embedded_app = (
+        EmbeddedApp.objects.select_related("workspace").filter(application=application).first()
+    )
+    if embedded_app is None or embedded_app.workspace.archived_at is not None:
+        return None
+    return (
+        Member.objects.select_related("workspace")
+        .filter(workspace=embedded_app.workspace, user=user, is_active=True)
+        .first()
+    )
+
+
+def _resource_error(resources, state) -> errors.OAuth2Error:
+    if not resources:
+        description = f"The resource parameter is required: set it to {settings.API_AUDIENCE}."
+    else:
+        description = (
+            f"The resource {' '.join(resources)!r} is not served here: "
+            f"set resource to {settings.API_AUDIENCE}."
+        )
+    return errors.CustomOAuth2Error(error="invalid_target", description=description, state=state)
+
+
+def _pkce_error(method, state) -> errors.OAuth2Error:
+    return errors.InvalidRequestError(
+        description=f'Unsupported code_challenge_method {method or "(none)"!r}; use "S256".',
+        state=state,
+    )
+
+
+class MembershipRefused(Exception):
+    def __init__(self, *, application, user):
+        super().__init__("not a member")
+        self.application = application
+        self.user = user
+
+
+class EmbeddedAuthorizationView(AuthorizationView):
+    """The authorization endpoint: checks, then the consent page naming app and workspace."""
+
+    template_name = "oauth2_provider/authorize.html"
+
+    def handle_no_permission(self):
+        # A request that can never succeed is refused before asking anyone to sign in.
+        try:
+            self.validate_authorization_request(self.request)
+        except OAuthToolkitError as error:
+            return self.error_response(error, application=None)
+        return super().handle_no_permission()
+
+    def validate_authorization_request(self, request):
+        scopes, credentials = super().validate_authorization_request(request)
+        state = credentials.get("state")
+        redirect_uri = credentials.get("redirect_uri")
+        method = credentials.get("code_challenge_method")
+        if method != PKCE_METHOD:
+            raise OAuthToolkitError(error=_pkce_error(method, state), redirect_uri=redirect_uri)
+        resources = request.GET.getlist("resource")
+        if resources != [settings.API_AUDIENCE]:
+            raise OAuthToolkitError(
+                error=_resource_error(resources, state), redirect_uri=redirect_uri
+            )
+        if request.user.is_authenticated:
+            application = self._application(credentials["client_id"])
+            if _active_member(application=application, user=request.user) is None:
+                raise MembershipRefused(application=application, user=request.user)
+        return scopes, credentials
+
+    def get(self, request, *args, **kwargs):
+        try:
+            return super().get(request, *args, **kwargs)
+        except MembershipRefused as refusal:
+            return self._refusal_page(refusal)
+
+    def form_valid(self, form):
+        # The hidden fields come back from the browser: check them again.
+        data = form.cleaned_data
+        application = self._application(data["client_id"])
+        state = data.get("state") or None
+        method = data.get("code_challenge_method") or None
+        if method != PKCE_METHOD:
+            error = OAuthToolkitError(
+                error=_pkce_error(method, state), redirect_uri=data["redirect_uri"]
+            )
+            return self._checked_error_response(error, application, data)
+        resources = (data.get("resource") or "").split()
+        if resources != [settings.API_AUDIENCE]:
+            error = OAuthToolkitError(
+                error=_resource_error(resources, state), redirect_uri=data["redirect_uri"]
+            )
+            return self._checked_error_response(error, application, data)
+        if _active_member(application=application, user=self.request.user) is None:
+            return self._refusal_page(
+                MembershipRefused(application=application, user=self.request.user)
+            )
+        return super().form_valid(form)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        application = context.get("application")
+        if application is not None:
+            member = _active_member(application=application, user=self.request.user)
+            context["member"] = member
+            context["workspace"] = member.workspace if member else None
+        context["scopes_with_descriptions"] = list(
+            zip(context.get("scopes") or [], context.get("scopes_descriptions") or [], strict=False)
+        )
+        return context
+
+    # --- helpers -----------------------------------------------------------------------
+
+    @staticmethod
+    def _application(client_id):
+        from oauth2_provider.models import get_application_model
+
+        return get_application_model().objects.filter(client_id=client_id).first()
+
+    def _checked_error_response(self, error, application, data):
+        # Redirect with the error only to a redirect URI registered for the client.
+        if application is None or not application.redirect_uri_allowed(data["redirect_uri"]):
+            error.oauthlib_error.redirect_uri = None
+            return self.render_to_response({"error": error.oauthlib_error}, status=400)
+        return self.error_response(error, application)
+
+    def _refusal_page(self, refusal: MembershipRefused):
+        embedded_app = (
+            EmbeddedApp.objects.select_related("workspace")
+            .filter(application=refusal.application)
+            .first()
+        )
+        return render(
+            self.request,
+            "tokens/oauth_refused.html",
+            {
+                "application": refusal.application,
+                "workspace": embedded_app.workspace if embedded_app else None,
+                "email": refusal.user.email or refusal.user.get_username(),
+            },
+            status=403,
+        )
+
+
+class EmbeddedAppValidator(OAuth2Validator):
+    """Binds every token to the API audience and checks membership on refresh."""
+
+    def _check_and_set_request_resource(self, request):
+        super()._check_and_set_request_resource(request)
+        if request.resource != [settings.API_AUDIENCE]:
+            error = _resource_error(request.resource, None)
+            raise errors.CustomOAuth2Error(
+                error=error.error, description=error.description, request=request
+            )
+
+    def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
+        if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
+            return False
+        return _active_member(application=client, user=request.user) is not None
+
+    def _save_bearer_token(self, token, request, *args, **kwargs):
+        super()._save_bearer_token(token, request, *args, **kwargs)
+        if request.grant_type != "authorization_code":
+            return
+        member = _active_member(application=request.client, user=request.user)
+        if member is None:
+            raise errors.InvalidGrantError(
+                description="The signed-in person is not an active member of this workspace.",
+                request=request,
+            )
+        audit_record(
+            actor=Actor(kind="member", id=str(member.pk), label=member.email),
+            action="session.signed_in",
+            target_type="member",
+            target_id=member.pk,
+            workspace=member.workspace,
+            detail={
+                "application": request.client.client_id,
+                "scopes": token["scope"].split(),
+                "resource": list(request.resource),
+            },
+        )
+
+
+class EmbeddedTokenView(TokenView):
+    """The token endpoint; every answer is JSON and never cached."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        # Errors raised while saving a token (invalid_target) come without a content type.
+        if response.content.startswith(b"{"):
+            response["Content-Type"] = "application/json"
+        response["Cache-Control"] = "no-store"
+        response["Pragma"] = "no-cache"
+        return response

@@ -1,0 +1,309 @@
+"""Server-rendered settings pages: API tokens, agency tokens and embedded apps.
+
+Every page needs a signed-in person; workspace settings need an active owner or admin
+membership of that workspace, agency pages need the person to be one of the agency's
+users. Every write goes through a service in tokens.services, which records its audit
+event.
+"""
+
+from functools import wraps
+
+from django.conf import settings as django_settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+
+from audit.services import Actor
+from config.errors import InvalidField
+from workspaces.models import Agency, Workspace
+
+from . import selectors, services
+from .crypto import decrypt_text, encrypt_text
+from .forms import (
+    EmailAuthenticationForm,
+    EmbeddedAppCreateForm,
+    OriginsForm,
+    RedirectUrisForm,
+    TokenMintForm,
+    agency_token_form,
+)
+
+MINTED_SESSION_KEY = "tokens.minted"
+
+
+class PageForbidden(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def settings_page(view):
+    """Sign-in required; PageForbidden renders the 403 page."""
+
+    @wraps(view)
+    @login_required
+    @never_cache
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PageForbidden as refusal:
+            return render(
+                request, "tokens/forbidden.html", {"message": refusal.message}, status=403
+            )
+
+    return wrapper
+
+
+def _actor(request) -> Actor:
+    user = request.user
+    return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+
+
+def _admin_workspace(request, workspace_id) -> Workspace:
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    if workspace is None:
+        raise Http404("No workspace has that id.")
+    member = selectors.member_for_user(workspace=workspace, user=request.user)
+    if member is None:
+        raise PageForbidden(f"You are not a member of {workspace.name}.")
+    if member.role not in selectors.TOKEN_ADMIN_ROLES:
+        raise PageForbidden(
+            f"Only an owner or admin of {workspace.name} manages its settings; "
+            f"you are a {member.role}. Ask an owner or admin."
+        )
+    return workspace
+
+
+def _user_agency(request, agency_id) -> Agency:
+    agency = Agency.objects.filter(pk=agency_id).first()
+    if agency is None:
+        raise Http404("No agency has that id.")
+    if not agency.users.filter(pk=request.user.pk).exists():
+        raise PageForbidden(f"You are not one of {agency.name}'s users.")
+    return agency
+
+
+# --- Sign-in --------------------------------------------------------------------------
+
+
+class LoginView(auth_views.LoginView):
+    authentication_form = EmailAuthenticationForm
+    template_name = "registration/login.html"
+    redirect_authenticated_user = True
+
+
+class LogoutView(auth_views.LogoutView):
+    pass
+
+
+# --- Tokens (workspace and agency share the page) ---------------------------------------
+
+
+def _minted_once(request, *, owner_key: str):
+    """The token minted just before this render, popped so that no reload shows it."""
+    minted = request.session.pop(MINTED_SESSION_KEY, None)
+    if not minted or minted.get("owner") != owner_key:
+        return None
+    return {
+        "id": minted["id"],
+        "name": minted["name"],
+        "plaintext": decrypt_text(minted["secret"].encode()),
+    }
+
+
+def _tokens_page(request, *, workspace=None, agency=None):
+    owner = workspace or agency
+    owner_key = f"{'workspace' if workspace else 'agency'}:{owner.pk}"
+    make_form = TokenMintForm if workspace is not None else agency_token_form
+    status = 200
+    if request.method == "POST":
+        form = make_form(request.POST)
+        if form.is_valid():
+            try:
+                minted = services.token_mint(
+                    actor=_actor(request),
+                    name=form.cleaned_data["name"],
+                    scopes=form.cleaned_data["scopes"],
+                    workspace=workspace,
+                    agency=agency,
+                    created_by=request.user,
+                )
+            except InvalidField as error:
+                form.add_error(error.extra.get("field", "name"), error.message)
+            else:
+                # Kept encrypted for the one redirect that follows, then popped.
+                request.session[MINTED_SESSION_KEY] = {
+                    "owner": owner_key,
+                    "id": str(minted.token.pk),
+                    "name": minted.token.name,
+                    "secret": encrypt_text(minted.plaintext).decode(),
+                }
+                return redirect(request.path)
+        status = 400
+    else:
+        form = make_form()
+    context = {
+        "workspace": workspace,
+        "agency": agency,
+        "owner": owner,
+        "form": form,
+        "tokens": selectors.api_token_list(workspace=workspace, agency=agency),
+        "minted": _minted_once(request, owner_key=owner_key) if request.method == "GET" else None,
+        "section": "tokens",
+    }
+    return render(request, "tokens/tokens.html", context, status=status)
+
+
+def _token_revoke_page(request, *, workspace=None, agency=None, token_id):
+    token = selectors.api_token_list(workspace=workspace, agency=agency).filter(pk=token_id).first()
+    if token is None:
+        raise Http404("No token of this workspace or agency has that id.")
+    back = (
+        reverse("settings-tokens", args=[workspace.pk])
+        if workspace is not None
+        else reverse("agency-tokens", args=[agency.pk])
+    )
+    if request.method == "POST":
+        services.token_revoke(
+            actor=_actor(request), token=token, reason=request.POST.get("reason", "")[:200]
+        )
+        messages.success(request, f"Revoked {token.name} ({token.display}).")
+        return redirect(back)
+    return render(
+        request,
+        "tokens/token_revoke.html",
+        {
+            "workspace": workspace,
+            "agency": agency,
+            "owner": workspace or agency,
+            "token": token,
+            "back": back,
+            "section": "tokens",
+        },
+    )
+
+
+@settings_page
+def workspace_tokens(request, workspace_id):
+    return _tokens_page(request, workspace=_admin_workspace(request, workspace_id))
+
+
+@settings_page
+def workspace_token_revoke(request, workspace_id, token_id):
+    workspace = _admin_workspace(request, workspace_id)
+    return _token_revoke_page(request, workspace=workspace, token_id=token_id)
+
+
+@settings_page
+def agency_tokens(request, agency_id):
+    return _tokens_page(request, agency=_user_agency(request, agency_id))
+
+
+@settings_page
+def agency_token_revoke(request, agency_id, token_id):
+    return _token_revoke_page(request, agency=_user_agency(request, agency_id), token_id=token_id)
+
+
+# --- Embedded apps ----------------------------------------------------------------------
+
+
+@settings_page
+def workspace_apps(request, workspace_id):
+    workspace = _admin_workspace(request, workspace_id)
+    apps = list(selectors.embedded_app_list(workspace=workspace))
+    origins_form = OriginsForm(initial={"origins": workspace.embedded_origins or []})
+    create_form = EmbeddedAppCreateForm(
+        initial={"name": f"{workspace.name} app"} if not apps else None
+    )
+    uri_forms = {
+        app.pk: RedirectUrisForm(
+            initial={"redirect_uris": app.application.redirect_uris.split()}, prefix=str(app.pk)
+        )
+        for app in apps
+    }
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        actor = _actor(request)
+        if action == "origins":
+            origins_form = OriginsForm(request.POST)
+            if origins_form.is_valid():
+                try:
+                    services.workspace_origins_set(
+                        actor=actor,
+                        workspace=workspace,
+                        origins=origins_form.cleaned_data["origins"],
+                    )
+                except InvalidField as error:
+                    origins_form.add_error("origins", error.message)
+                else:
+                    messages.success(request, "Allowed origins saved.")
+                    return redirect(request.path)
+        elif action == "create_app":
+            create_form = EmbeddedAppCreateForm(request.POST)
+            if create_form.is_valid():
+                try:
+                    services.embedded_app_create(
+                        actor=actor,
+                        workspace=workspace,
+                        name=create_form.cleaned_data["name"],
+                        redirect_uris=create_form.cleaned_data["redirect_uris"],
+                    )
+                except InvalidField as error:
+                    create_form.add_error(error.extra.get("field", "name"), error.message)
+                else:
+                    messages.success(request, "Embedded app created.")
+                    return redirect(request.path)
+        elif action == "redirect_uris":
+            app = next((a for a in apps if str(a.pk) == request.POST.get("app")), None)
+            if app is None:
+                raise Http404("No embedded app of this workspace has that id.")
+            form = RedirectUrisForm(request.POST, prefix=str(app.pk))
+            uri_forms[app.pk] = form
+            if form.is_valid():
+                try:
+                    services.embedded_app_update(
+                        actor=actor,
+                        embedded_app=app,
+                        redirect_uris=form.cleaned_data["redirect_uris"],
+                    )
+                except InvalidField as error:
+                    form.add_error("redirect_uris", error.message)
+                else:
+                    messages.success(request, "Redirect URIs saved.")
+                    return redirect(request.path)
+        else:
+            raise Http404("Unknown action.")
+        status = 400
+    return render(
+        request,
+        "tokens/apps.html",
+        {
+            "workspace": workspace,
+            "owner": workspace,
+            "origins_form": origins_form,
+            "create_form": create_form,
+            "apps": [(app, uri_forms[app.pk]) for app in apps],
+            "section": "apps",
+            "api_audience": django_settings.API_AUDIENCE,
+        },
+        status=status,
+    )
+
+
+# --- Home -----------------------------------------------------------------------------
+
+
+def signed_in_home(request):
+    """Send a signed-in person to their one place, or list their places."""
+    places = selectors.user_places(user=request.user)
+    destinations = [
+        reverse("settings-tokens", args=[m.workspace_id]) for m in places["admin_memberships"]
+    ] + [f"/agency/{agency.pk}/" for agency in places["agencies"]]
+    if len(destinations) == 1:
+        return redirect(destinations[0])
+    return render(request, "tokens/home.html", places)

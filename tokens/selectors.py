@@ -1,0 +1,47 @@
+"""Reads behind the settings pages."""
+
+from django.db.models import QuerySet
+
+from workspaces.models import Agency, Member
+
+from .models import ApiToken, EmbeddedApp
+
+TOKEN_ADMIN_ROLES = frozenset({"owner", "admin"})
+
+
+def api_token_list(*, workspace=None, agency=None) -> QuerySet[ApiToken]:
+    """A workspace's or an agency's tokens, newest first; never their digests."""
+    tokens = ApiToken.objects.defer("digest").order_by("-created_at")
+    if workspace is not None:
+        return tokens.filter(workspace=workspace)
+    return tokens.filter(agency=agency)
+
+
+def embedded_app_list(*, workspace) -> QuerySet[EmbeddedApp]:
+    return (
+        EmbeddedApp.objects.filter(workspace=workspace)
+        .select_related("application")
+        .order_by("created_at")
+    )
+
+
+def member_for_user(*, workspace, user) -> Member | None:
+    """The signed-in person's active membership of the workspace, if any."""
+    if not user.is_authenticated:
+        return None
+    return Member.objects.filter(workspace=workspace, user=user, is_active=True).first()
+
+
+def user_places(*, user) -> dict:
+    """Where a signed-in person can go: workspaces they administer and their agencies."""
+    memberships = list(
+        Member.objects.filter(user=user, is_active=True, workspace__archived_at__isnull=True)
+        .select_related("workspace")
+        .order_by("workspace__name")
+    )
+    agencies = list(Agency.objects.filter(users=user).order_by("name"))
+    return {
+        "memberships": memberships,
+        "admin_memberships": [m for m in memberships if m.role in TOKEN_ADMIN_ROLES],
+        "agencies": agencies,
+    }
