@@ -1,0 +1,232 @@
+"""Connect links: the URL once, a state read without it, revoke, and the connect page."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from agency.integrations import INTEGRATIONS
+from agency.models import ConnectLink, IntegrationConnection, link_digest
+from audit.models import AuditEvent
+from tokens.crypto import decrypt_text
+
+from .conftest import CALENDLY_TOKEN, HUBSPOT_TOKEN, STRIPE_KEY, new_key
+
+pytestmark = pytest.mark.django_db
+
+
+def _make(world, write, body=None, key=None):
+    return write(
+        world.full,
+        "POST",
+        f"/api/v1/workspaces/{world.workspace.pk}/connect-links",
+        body or {"integrations": ["stripe", "calendly"]},
+        key=key,
+    )
+
+
+def _secret(url: str) -> str:
+    return url.rsplit("/", 1)[1]
+
+
+def test_create_answers_the_url_once_and_stores_only_a_digest(agency_world, write, api):
+    key = new_key()
+    response = _make(agency_world, write, key=key)
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == {"id", "url", "expires_at", "integrations"}
+    assert body["integrations"] == [
+        {"key": "stripe", "state": "offered"},
+        {"key": "calendly", "state": "offered"},
+    ]
+    assert re.fullmatch(r"http://127\.0\.0\.1:8000/connect/[A-Za-z0-9_-]{43}", body["url"])
+    link = ConnectLink.objects.get()
+    assert link.digest == link_digest(_secret(body["url"]))
+    row = ConnectLink.objects.filter(pk=link.pk).values().get()
+    assert all(_secret(body["url"]) not in str(value) for value in row.values())
+    delta = link.expires_at - link.created_at
+    assert timedelta(hours=72) - timedelta(seconds=5) < delta <= timedelta(hours=72)
+
+    # The state read never has the URL.
+    state = api(agency_world.full).get(
+        f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{body['id']}"
+    )
+    assert state.status_code == 200
+    assert state.json() == {
+        "id": body["id"],
+        "workspace_id": str(agency_world.workspace.pk),
+        "expires_at": body["expires_at"],
+        "expired": False,
+        "revoked": False,
+        "completed": False,
+        "integrations": body["integrations"],
+    }
+    assert _secret(body["url"]) not in state.content.decode()
+    # A retry with the same key replays the same answer (URL included) and makes no new link.
+    again = _make(agency_world, write, key=key)
+    assert again.json() == body and again["Idempotent-Replayed"] == "true"
+    assert ConnectLink.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"integrations": []}, "integrations"),
+        ({"integrations": ["fax"]}, "integrations.0"),
+        ({"integrations": ["stripe"], "expires_in_hours": 0}, "expires_in_hours"),
+        ({"integrations": ["stripe"], "expires_in_hours": 721}, "expires_in_hours"),
+        ({"integrations": ["stripe"], "expires_in_hours": "72"}, "expires_in_hours"),
+        ({"integrations": ["stripe"], "colour": "red"}, "colour"),
+    ],
+)
+def test_unusable_link_bodies_answer_400(agency_world, write, body, field):
+    response = _make(agency_world, write, body)
+    assert response.status_code == 400
+    assert response.json()["field"] == field
+    assert ConnectLink.objects.count() == 0
+
+
+def test_expiry_is_chosen_in_hours(agency_world, write):
+    body = _make(agency_world, write, {"integrations": ["zoom"], "expires_in_hours": 1}).json()
+    link = ConnectLink.objects.get(pk=body["id"])
+    assert link.expires_at - link.created_at <= timedelta(hours=1)
+    assert link.expires_at - link.created_at > timedelta(minutes=59)
+
+
+def test_the_page_connects_a_credential_stored_encrypted(agency_world, write, api):
+    url = _make(agency_world, write).json()["url"]
+    path = "/connect/" + _secret(url)
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(path)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "Stripe" in html and "Calendly" in html
+    assert page["Referrer-Policy"] == "no-referrer"
+
+    # CSRF-protected: a post without the token is refused.
+    refused = client.post(path, {"integration": "stripe", "secret_key": STRIPE_KEY})
+    assert refused.status_code == 403
+    assert IntegrationConnection.objects.count() == 0
+
+    chosen = client.get(path + "?integration=stripe")
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', chosen.content.decode()).group(
+        1
+    )
+    bad = client.post(
+        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": "sk_live_short"}
+    )
+    assert bad.status_code == 400
+    assert "This does not look like a Stripe secret or restricted key" in bad.content.decode()
+    assert IntegrationConnection.objects.count() == 0
+
+    ok = client.post(
+        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": STRIPE_KEY}
+    )
+    assert ok.status_code == 302
+    connection = IntegrationConnection.objects.get()
+    assert connection.integration == "stripe"
+    assert connection.workspace_id == agency_world.workspace.pk
+    stored = bytes(connection.credential_encrypted)
+    assert STRIPE_KEY.encode() not in stored
+    assert decrypt_text(stored) == f'{{"secret_key": "{STRIPE_KEY}"}}'
+    assert AuditEvent.objects.filter(action="integration.connected").count() == 1
+
+    link = ConnectLink.objects.get()
+    state = (
+        api(agency_world.full)
+        .get(f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{link.pk}")
+        .json()
+    )
+    assert state["integrations"] == [
+        {"key": "stripe", "state": "connected"},
+        {"key": "calendly", "state": "offered"},
+    ]
+    assert state["completed"] is False
+    assert STRIPE_KEY not in str(state)
+
+    # Connecting the last offered integration completes the link; it then shows a clear page.
+    client.post(
+        path,
+        {
+            "csrfmiddlewaretoken": csrf,
+            "integration": "calendly",
+            "personal_access_token": CALENDLY_TOKEN,
+        },
+    )
+    done = client.get(path)
+    assert done.status_code == 200
+    assert "All connected" in done.content.decode()
+    again = client.post(
+        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": STRIPE_KEY}
+    )
+    assert "All connected" in again.content.decode()
+    assert IntegrationConnection.objects.count() == 2
+    state = (
+        api(agency_world.full)
+        .get(f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{link.pk}")
+        .json()
+    )
+    assert state["completed"] is True
+
+
+def test_revoke_stops_the_page_and_keeps_connections(agency_world, write, api):
+    made = _make(agency_world, write).json()
+    path = "/connect/" + _secret(made["url"])
+    client = Client()
+    client.post(path, {"integration": "stripe", "secret_key": STRIPE_KEY})
+    assert IntegrationConnection.objects.count() == 1
+
+    revoke_url = f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{made['id']}/revoke"
+    revoked = write(agency_world.full, "POST", revoke_url)
+    assert revoked.status_code == 200
+    assert revoked.json()["revoked"] is True
+    assert "url" not in revoked.json()
+
+    page = client.get(path)
+    assert page.status_code == 410
+    assert "This link was withdrawn" in page.content.decode()
+    posted = client.post(path, {"integration": "calendly", "personal_access_token": CALENDLY_TOKEN})
+    assert posted.status_code == 410
+    assert IntegrationConnection.objects.count() == 1  # the earlier connection stays
+    # Revoking again changes nothing and records nothing more.
+    assert write(agency_world.full, "POST", revoke_url).status_code == 200
+    assert AuditEvent.objects.filter(action="connect_link.revoked").count() == 1
+
+
+def test_an_expired_or_unknown_link_shows_a_clear_page(agency_world, write):
+    made = _make(agency_world, write).json()
+    ConnectLink.objects.update(expires_at=timezone.now() - timedelta(minutes=1))
+    client = Client()
+    page = client.get("/connect/" + _secret(made["url"]))
+    assert page.status_code == 410
+    assert "This link has expired" in page.content.decode()
+    assert client.get("/connect/not-a-real-secret").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "key, values, ok",
+    [
+        ("stripe", {"secret_key": STRIPE_KEY}, True),
+        ("stripe", {"secret_key": "rk_" + "Z" * 24}, True),
+        ("stripe", {"secret_key": "sk_live_" + "a" * 23}, False),
+        ("stripe", {"secret_key": "pk_live_" + "a" * 30}, False),
+        ("calendly", {"personal_access_token": CALENDLY_TOKEN}, True),
+        ("calendly", {"personal_access_token": "abc.def"}, False),
+        ("calendly", {"personal_access_token": "a.b.c"}, False),
+        (
+            "zoom",
+            {"account_id": "AbCdEfGhIj12", "client_id": "k3yK3yK3y", "client_secret": "s" * 32},
+            True,
+        ),
+        ("zoom", {"account_id": "AbCdEfGhIj12", "client_id": "k3yK3yK3y"}, False),
+        ("hubspot", {"access_token": HUBSPOT_TOKEN}, True),
+        ("hubspot", {"access_token": "pat-na1-notauuid"}, False),
+    ],
+)
+def test_credential_formats(key, values, ok):
+    clean, errors = INTEGRATIONS[key].check(values)
+    assert (not errors) is ok
+    if ok:
+        assert clean == values

@@ -1,0 +1,161 @@
+"""The agency console: approve or decline waiting plans, make, list and revoke connect links."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from agency.models import ConnectLink, Plan
+from audit.models import AuditEvent
+from workspaces.models import Member, Workspace
+
+from .conftest import new_workspace_plan
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def console(agency_world, django_user_model):
+    person = django_user_model.objects.create_user("ops", "ops@northwind.test", "pw-123456789")
+    agency_world.agency.users.add(person)
+    client = Client()
+    client.force_login(person)
+    return client
+
+
+def _waiting_plan(world, write, **extra):
+    plan_id = write(world.full, "POST", "/api/v1/plans", new_workspace_plan(**extra)).json()["id"]
+    write(world.no_apply, "POST", f"/api/v1/plans/{plan_id}/request-approval")
+    return plan_id
+
+
+def test_sign_in_needed_and_only_the_agencys_people(agency_world, django_user_model):
+    url = f"/agency/{agency_world.agency.pk}/"
+    anonymous = Client().get(url)
+    assert anonymous.status_code == 302
+    assert anonymous["Location"].startswith("/accounts/login/")
+    stranger = django_user_model.objects.create_user("x", "x@example.test", "pw-123456789")
+    client = Client()
+    client.force_login(stranger)
+    assert client.get(url).status_code == 404
+
+
+def test_overview_lists_workspaces_waiting_plans_and_blueprints(
+    agency_world, write, console, django_assert_max_num_queries
+):
+    plan_id = _waiting_plan(agency_world, write)
+    write(agency_world.full, "PUT", "/api/v1/templates/starter-kit", {"name": "Starter kit"})
+    with django_assert_max_num_queries(12):
+        page = console.get(f"/agency/{agency_world.agency.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "northwind-one" in html
+    assert f'id="plan-{plan_id}"' in html
+    assert "ana@acme.test" in html
+    assert f'id="approve-{plan_id}"' in html and 'name="approve"' in html
+    assert 'name="decline"' in html
+    assert "starter-kit" in html
+
+
+def test_approve_enqueues_the_apply_and_the_plan_is_applied(
+    agency_world, write, console, django_capture_on_commit_callbacks
+):
+    plan_id = _waiting_plan(agency_world, write)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = console.post(
+            f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}
+        )
+    assert response.status_code == 302
+    assert len(callbacks) == 1
+    plan = Plan.objects.get(pk=plan_id)
+    assert plan.state == "applied"
+    assert plan.decided_by.username == "ops"
+    workspace = Workspace.objects.get(slug="acme")
+    assert Member.objects.filter(workspace=workspace).count() == 2
+    # The worker shows no member tokens to anyone, and stores none.
+    assert "member_tokens" not in plan.result
+    assert [m["email"] for m in plan.result["members"]] == ["ana@acme.test", "ben@acme.test"]
+    assert AuditEvent.objects.filter(action="session_token.minted").count() == 0
+    assert list(
+        AuditEvent.objects.filter(target_id=plan_id)
+        .order_by("at")
+        .values_list("action", "actor_kind")
+    ) == [
+        ("plan.drafted", "agency_token"),
+        ("plan.approval_requested", "agency_token"),
+        ("plan.approved", "user"),
+        ("plan.applied", "system"),
+    ]
+    page = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    assert "Applied" in page
+
+
+def test_decline_needs_a_reason_and_is_final(agency_world, write, console):
+    plan_id = _waiting_plan(agency_world, write)
+    url = f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide"
+    console.post(url, {"decline": "1", "reason": "  "})
+    assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
+    console.post(url, {"decline": "1", "reason": "Wrong currency for this client"})
+    plan = Plan.objects.get(pk=plan_id)
+    assert (plan.state, plan.decision_reason) == ("refused", "Wrong currency for this client")
+    # Deciding again is refused by the state machine; nothing changes.
+    follow = console.post(url, {"approve": "1"}, follow=True)
+    assert "cannot be approved" in follow.content.decode()
+    assert Plan.objects.get(pk=plan_id).state == "refused"
+    assert Workspace.objects.filter(slug="acme").count() == 0
+
+
+def test_another_agencys_plan_cannot_be_decided(
+    agency_world, write, console, make_agency, agency_token
+):
+    other = make_agency(tier="agency")
+    token = agency_token(other)
+    plan_id = write(token, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
+    write(token, "POST", f"/api/v1/plans/{plan_id}/request-approval")
+    response = console.post(
+        f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}
+    )
+    assert response.status_code == 404
+    assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
+
+
+def test_make_a_link_shows_the_url_once_then_revoke_with_confirmation(agency_world, console):
+    base = f"/agency/{agency_world.agency.pk}"
+    made = console.post(
+        f"{base}/connect-links/",
+        {
+            "workspace": str(agency_world.workspace.pk),
+            "integrations": ["stripe", "hubspot"],
+            "expires_in_hours": "24",
+        },
+    )
+    assert made.status_code == 200
+    html = made.content.decode()
+    url = re.search(r'id="link-url" value="([^"]+)"', html).group(1)
+    assert url.startswith("http://127.0.0.1:8000/connect/")
+    assert 'id="copy-url"' in html
+    link = ConnectLink.objects.get()
+    assert link.integrations == ["stripe", "hubspot"]
+
+    overview = console.get(f"{base}/").content.decode()
+    assert url not in overview
+    assert f'id="revoke-{link.pk}"' in overview
+
+    confirm = console.get(f"{base}/connect-links/{link.pk}/revoke")
+    assert confirm.status_code == 200
+    assert 'name="confirm-revoke"' in confirm.content.decode()
+    assert ConnectLink.objects.get().revoked_at is None
+    console.post(f"{base}/connect-links/{link.pk}/revoke", {"confirm-revoke": ""})
+    assert ConnectLink.objects.get().revoked_at is not None
+    assert Client().get(url.replace("http://127.0.0.1:8000", "")).status_code == 410
+
+
+def test_make_a_link_refuses_a_workspace_of_another_agency(
+    agency_world, console, make_workspace, make_agency
+):
+    foreign = make_workspace(agency=make_agency())
+    console.post(
+        f"/agency/{agency_world.agency.pk}/connect-links/",
+        {"workspace": str(foreign.pk), "integrations": ["stripe"], "expires_in_hours": "24"},
+    )
+    assert ConnectLink.objects.count() == 0
