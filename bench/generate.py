@@ -49,10 +49,16 @@ MINUTE = 60.0
 
 MAIN_TZ = "America/New_York"
 VSL_STAGES = ["opt-in", "application", "booked", "taken", "closed"]
-UTM_SOURCES = ["facebook", "google", "youtube", "instagram", "tiktok", "newsletter", "referral", ""]
-UTM_MEDIUMS = ["cpc", "paid_social", "organic", "email", "video", ""]
-UTM_CAMPAIGNS = [f"campaign-{i:02d}" for i in range(24)] + [""]
-UTM_CONTENTS = [f"creative-{i:03d}" for i in range(40)] + [""]
+# UTM tags as a real account has them: each campaign runs on one source and medium with a
+# few creatives of its own (24 campaigns x 4 creatives), plus organic and untagged leads.
+_UTM_CHANNELS = [("facebook", "paid_social"), ("instagram", "paid_social"), ("google", "cpc"),
+                 ("youtube", "video"), ("tiktok", "paid_social"), ("newsletter", "email")]  # fmt: skip
+UTM_TAGS = [("", "", "", ""), ("google", "organic", "", ""), ("referral", "", "", "")] + [
+    (*_UTM_CHANNELS[c % len(_UTM_CHANNELS)], f"campaign-{c:02d}", f"creative-{c:02d}-{k}")
+    for c in range(24)
+    for k in range(4)
+]
+UTM_WEIGHTS = [15.0, 10.0, 3.0] + [72.0 / (c + 2) / 4 for c in range(24) for _ in range(4)]
 CHANNELS = ["call", "sms", "email", "dm", "whatsapp"]
 CONTRACT_VALUES = [150000, 300000, 500000, 800000, 1200000]
 OUTCOME_RESULTS = ["closed", "deposit", "follow_up", "no_sale", "disqualified"]
@@ -357,8 +363,8 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
 
     w.row("Lead", (
         lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
-        rng.choice(UTM_SOURCES), rng.choice(UTM_MEDIUMS), rng.choice(UTM_CAMPAIGNS),
-        rng.choice(UTM_CONTENTS), ts(first_contact) if first_contact is not None else None,
+        *rng.choices(UTM_TAGS, UTM_WEIGHTS)[0],
+        ts(first_contact) if first_contact is not None else None,
     ))  # fmt: skip
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
