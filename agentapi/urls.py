@@ -1,1 +1,30 @@
-urlpatterns = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("display", views.DisplayView.as_view(), name="display"),
+    path(
+        "workspaces/<str:workspaceId>/display",
+        views.WorkspaceDisplayView.as_view(),
+        name="workspace-display",
+    ),
+    path("me/board", views.MyBoardView.as_view(), name="my-board"),
+    path("workspaces", views.WorkspaceListView.as_view(), name="workspaces"),
+    path("change-log", views.ChangeLogView.as_view(), name="change-log"),
+    path(
+        "workspaces/<str:workspaceId>/change-log",
+        views.WorkspaceChangeLogView.as_view(),
+        name="workspace-change-log",
+    ),
+    path(
+        "change-log/<str:id>/compare",
+        views.CompareAroundChangeView.as_view(),
+        name="change-log-compare",
+    ),
+    path("forms/post-call", views.PostCallFormView.as_view(), name="form-post-call"),
+    path("forms/past-call", views.PastCallFormView.as_view(), name="form-past-call"),
+    path("forms/dm-close", views.DmCloseFormView.as_view(), name="form-dm-close"),
+    path("forms/eod", views.EodFormView.as_view(), name="form-eod"),
+    path("forms/drafts", views.DraftsView.as_view(), name="form-drafts"),
+]

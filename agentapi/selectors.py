@@ -1,0 +1,109 @@
+"""Reads of the agent API. Every function takes the workspace it reads, so nothing here
+can reach another workspace's rows; an id that is not the workspace's is not found."""
+
+import uuid
+
+from config.errors import NotFound
+from workspaces.models import Call, Lead, Member
+
+from .models import ChangeLogEntry, Draft
+
+
+def parse_uuid(value):
+    try:
+        return uuid.UUID(str(value))
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _get(queryset, value, message: str):
+    pk = parse_uuid(value)
+    found = queryset.filter(pk=pk).first() if pk is not None else None
+    if found is None:
+        raise NotFound(message)
+    return found
+
+
+# --- Look-ups that answer 404 --------------------------------------------------------------
+
+
+def call_get(*, workspace, call_id) -> Call:
+    return _get(
+        Call.objects.filter(workspace=workspace).select_related("lead", "closer", "setter"),
+        call_id,
+        "No call of this workspace has that call_id.",
+    )
+
+
+def lead_get(*, workspace, lead_id) -> Lead:
+    return _get(
+        Lead.objects.filter(workspace=workspace), lead_id, "No lead of this workspace has that id."
+    )
+
+
+def member_get(*, workspace, member_id) -> Member:
+    return _get(
+        Member.objects.filter(workspace=workspace, is_active=True),
+        member_id,
+        "No member of this workspace has that member_id.",
+    )
+
+
+def draft_get_for_member(*, workspace, member, draft_id) -> Draft:
+    """A draft of this workspace for this member: another member's draft is not found."""
+    return _get(
+        Draft.objects.filter(workspace=workspace, member=member),
+        draft_id,
+        "No draft of yours in this workspace has that draft_id.",
+    )
+
+
+def change_get(*, workspace, change_id) -> ChangeLogEntry:
+    return _get(
+        ChangeLogEntry.objects.filter(workspace=workspace),
+        change_id,
+        "No change-log entry of this workspace has that id.",
+    )
+
+
+# --- Display and workspaces ----------------------------------------------------------------
+
+
+def display_for(*, workspace) -> dict:
+    branding = workspace.branding or {}
+    return {
+        "workspace_id": workspace.pk,
+        "name": workspace.name,
+        "logo": branding.get("logo") or "",
+        "colours": branding.get("colours") or {},
+        "labels": branding.get("labels") or {},
+        "modules": branding.get("modules") or [],
+        "programmes": branding.get("programmes") or [],
+        "currency": workspace.currency,
+        "timezone": workspace.timezone,
+    }
+
+
+def workspaces_reached(*, principal) -> list:
+    """The workspaces a workspace API token or a member's session token reaches: its own."""
+    return [principal.workspace] if principal.workspace.archived_at is None else []
+
+
+# --- Lists ---------------------------------------------------------------------------------
+
+
+def changes_list(*, workspace, period):
+    """Entries effective in the period (a figures.period.Period), newest first."""
+    return list(
+        ChangeLogEntry.objects.filter(
+            workspace=workspace, effective_at__gte=period.start, effective_at__lt=period.end
+        ).order_by("-effective_at", "-created_at")
+    )
+
+
+def drafts_open(*, workspace, member=None):
+    """Open drafts, oldest first; only member's own when member is given."""
+    drafts = Draft.objects.filter(workspace=workspace, status=Draft.Status.OPEN)
+    if member is not None:
+        drafts = drafts.filter(member=member)
+    return list(drafts.order_by("created_at"))

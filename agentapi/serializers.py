@@ -1,0 +1,627 @@
+"""Bodies of the agent API: what each write accepts, and the shapes of the answers.
+
+Request serializers are strict: a member they do not name is refused (400 naming it),
+money is a decimal string or number in major units with no more decimals than the
+workspace currency has, and times carry an offset. `validated()` turns the first error
+into one `invalid_field` naming the field, dotted when nested (`instalments.0.amount`).
+"""
+
+import re
+from decimal import Decimal, InvalidOperation
+
+from django.utils.dateparse import parse_datetime
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from config.errors import ApiError, InvalidField
+from workspaces.models import Call, Outcome, Sale
+
+from .models import ChangeLogEntry, Draft
+
+# Largest amount accepted, in minor units: far beyond any sale, well inside BigInteger.
+MAX_MINOR_UNITS = 10**13
+MONEY_PATTERN = re.compile(r"^\d+(\.\d+)?$")
+SALE_FIELDS = ("contract_value", "cash_collected", "payment_plan", "instalments")
+EOD_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+EOD_TEXT_MAX = 5000
+
+
+def _first_error(detail, prefix: str = "") -> tuple[str, str] | None:
+    """The first (dotted field, message) of a DRF error detail, skipping valid items."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if key in ("non_field_errors", serializers.api_settings.NON_FIELD_ERRORS_KEY):
+                name = prefix
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
+            found = _first_error(value, name)
+            if found is not None:
+                return found
+        return None
+    if isinstance(detail, list):
+        for index, value in enumerate(detail):
+            if isinstance(value, dict | list):
+                found = _first_error(value, f"{prefix}.{index}" if prefix else str(index))
+                if found is not None:
+                    return found
+            else:
+                return prefix, str(value)
+        return None
+    return prefix, str(detail)
+
+
+def validated(serializer_class, data, *, context=None, prefix: str = "", partial=False) -> dict:
+    """The serializer's validated data, or a 400 naming the first field that is wrong."""
+    if not isinstance(data, dict):
+        if prefix:
+            raise InvalidField(prefix, f"{prefix} must be a JSON object.")
+        raise ApiError("The body must be a JSON object.", reason="invalid_body", field="body")
+    serializer = serializer_class(data=data, context=context or {}, partial=partial)
+    if serializer.is_valid():
+        return serializer.validated_data
+    field, message = _first_error(serializer.errors) or ("", "is not valid.")
+    name = ".".join(part for part in (prefix, field) if part) or "body"
+    raise InvalidField(name, f"{name}: {message}")
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses members it does not name."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = [key for key in data if key not in self.fields]
+            if unknown:
+                raise serializers.ValidationError(
+                    {str(unknown[0]): [f"Unknown field; this body takes {', '.join(self.fields)}."]}
+                )
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """true or false, nothing that merely looks like one."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class AwareDateTimeField(serializers.DateTimeField):
+    """An ISO 8601 time with an offset; a time without one is ambiguous and refused."""
+
+    def to_internal_value(self, value):
+        if isinstance(value, str):
+            parsed = parse_datetime(value.strip())
+            if parsed is not None and parsed.tzinfo is None:
+                raise serializers.ValidationError(
+                    "Give the time with an offset, e.g. 2026-03-01T09:30:00+01:00."
+                )
+        return super().to_internal_value(value)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "pattern": r"^\d+(\.\d+)?$", "example": "1234.50"},
+            {"type": "number", "minimum": 0},
+        ],
+        "description": "Major units of the workspace currency, with no more decimals than it "
+        "has (2 for USD, 0 for JPY, 3 for KWD).",
+    }
+)
+class MoneyField(serializers.Field):
+    """Major units in, integer minor units out; answered as a number in major units.
+
+    The currency's exponent comes from the serializer context (`exponent`, `currency`).
+    """
+
+    def __init__(self, *, minimum: int = 0, **kwargs):
+        self.minimum = minimum
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        exponent = self.context.get("exponent", 2)
+        currency = self.context.get("currency", "the workspace currency")
+        example = "1234" if exponent == 0 else "1234." + "5" * exponent
+        wrong = serializers.ValidationError(
+            f"Give an amount in major units of {currency} with at most {exponent} decimals, "
+            f"as a string or a number, e.g. {example!r}."
+        )
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            raise wrong
+        text = repr(data) if isinstance(data, float) else str(data).strip()
+        if not MONEY_PATTERN.match(text):
+            raise wrong
+        try:
+            amount = Decimal(text)
+        except InvalidOperation:
+            raise wrong from None
+        decimals = len(text.partition(".")[2])
+        if decimals > exponent:
+            raise wrong
+        minor = int(amount.scaleb(exponent))
+        if minor < self.minimum:
+            raise serializers.ValidationError(
+                "Give an amount greater than zero." if self.minimum else "Give an amount."
+            )
+        if minor > MAX_MINOR_UNITS:
+            raise serializers.ValidationError("The amount is too large.")
+        return minor
+
+    def to_representation(self, value):
+        return money_major(value, self.context.get("exponent", 2))
+
+
+def money_major(minor: int | None, exponent: int):
+    """Minor units as a JSON number in major units (1234.5 for 123450 cents)."""
+    if minor is None:
+        return None
+    if exponent == 0:
+        return int(minor)
+    return float(Decimal(minor).scaleb(-exponent))
+
+
+# Keys a draft's fields may never carry, and the words that mark a key as money.
+CASH_KEYS = frozenset(SALE_FIELDS)
+CASH_WORDS = ("cash", "revenue", "payment", "instalment")
+
+
+def cash_figure_path(value, prefix: str = "fields") -> str | None:
+    """The dotted path of the first money member anywhere in value, or None."""
+    if isinstance(value, dict):
+        for key, child in value.items():
+            path = f"{prefix}.{key}"
+            lowered = str(key).lower()
+            if lowered in CASH_KEYS or any(word in lowered for word in CASH_WORDS):
+                return path
+            found = cash_figure_path(child, path)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found = cash_figure_path(child, f"{prefix}.{index}")
+            if found is not None:
+                return found
+    return None
+
+
+# --- Forms -------------------------------------------------------------------------------
+
+
+class InstalmentSerializer(StrictSerializer):
+    due_date = serializers.DateField(help_text="YYYY-MM-DD.")
+    amount = MoneyField(minimum=1, help_text="Major units of the workspace currency.")
+
+
+class LeadByDetailsSerializer(StrictSerializer):
+    id = serializers.UUIDField(required=False, help_text="An existing lead's id.")
+    name = serializers.CharField(required=False, max_length=200, allow_blank=True)
+    email = serializers.EmailField(required=False, max_length=254)
+
+    def validate(self, attrs):
+        if "id" in attrs:
+            extra = [name for name in ("name", "email") if name in attrs]
+            if extra:
+                raise serializers.ValidationError(
+                    {extra[0]: ["Name the lead either by id, or by name and email, not both."]}
+                )
+        elif "email" not in attrs:
+            raise serializers.ValidationError(
+                {"email": ["Name the lead by id, or give its name and email."]}
+            )
+        return attrs
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "format": "uuid", "description": "An existing lead's id."},
+            {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "format": "uuid"},
+                    "name": {"type": "string", "maxLength": 200},
+                    "email": {"type": "string", "format": "email"},
+                },
+                "additionalProperties": False,
+                "description": '{"id"}, or {"name", "email"}: the lead with that email, '
+                "else a new one.",
+            },
+        ]
+    }
+)
+class LeadReferenceField(serializers.Field):
+    """A lead's id (a string), or {"id"} or {"name", "email"}: found by email or created."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            data = {"id": data}
+        if not isinstance(data, dict):
+            raise serializers.ValidationError(
+                'Give the lead\'s id, or an object {"name", "email"}.'
+            )
+        serializer = LeadByDetailsSerializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def to_representation(self, value):
+        return value
+
+
+class SaleFieldsMixin(serializers.Serializer):
+    contract_value = MoneyField(
+        minimum=1, required=False, help_text="The sale's full value, major units."
+    )
+    cash_collected = MoneyField(required=False, help_text="Paid today, major units; default 0.")
+    payment_plan = serializers.ChoiceField(choices=Sale.PaymentPlan.choices, required=False)
+    instalments = InstalmentSerializer(many=True, required=False)
+
+
+def _check_sale_fields(attrs, *, sale_expected: bool, why: str) -> None:
+    present = [name for name in SALE_FIELDS if name in attrs]
+    if sale_expected:
+        if "contract_value" not in attrs:
+            raise serializers.ValidationError({"contract_value": ["Required for a sale."]})
+    elif present:
+        raise serializers.ValidationError({present[0]: [why]})
+
+
+class PostCallFormSerializer(SaleFieldsMixin, StrictSerializer):
+    submission_id = serializers.UUIDField(
+        help_text="Chosen by the caller; a second filing with it answers the first answer."
+    )
+    call_id = serializers.UUIDField()
+    attendance = serializers.ChoiceField(choices=Call.Attendance.choices)
+    outcome = serializers.ChoiceField(
+        choices=Outcome.Result.choices, required=False, help_text="Required when showed."
+    )
+    offer_made = StrictBooleanField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    draft_id = serializers.UUIDField(
+        required=False, help_text="The draft this filing checks; it closes."
+    )
+
+    def validate(self, attrs):
+        if self.context.get("draft"):
+            return attrs
+        if attrs["attendance"] == Call.Attendance.SHOWED:
+            if "outcome" not in attrs:
+                raise serializers.ValidationError({"outcome": ["Required when the lead showed."]})
+        else:
+            if "outcome" in attrs:
+                raise serializers.ValidationError(
+                    {"outcome": ["A no-show has no outcome; leave it out."]}
+                )
+            if attrs.get("offer_made"):
+                raise serializers.ValidationError(
+                    {"offer_made": ["No offer can be made to a lead who did not show."]}
+                )
+        _check_sale_fields(
+            attrs,
+            sale_expected=attrs.get("outcome") in SALE_OUTCOMES,
+            why="Sale fields go only with an outcome of closed or deposit.",
+        )
+        return attrs
+
+
+SALE_OUTCOMES = {Outcome.Result.CLOSED, Outcome.Result.DEPOSIT}
+
+
+class PastCallFormSerializer(SaleFieldsMixin, StrictSerializer):
+    submission_id = serializers.UUIDField()
+    lead = LeadReferenceField(
+        help_text='The lead\'s id, or {"name", "email"}: an existing lead with that email, '
+        "else a new one."
+    )
+    occurred_at = AwareDateTimeField(help_text="When the call happened, with an offset.")
+    attendance = serializers.ChoiceField(
+        choices=Call.Attendance.choices,
+        required=False,
+        help_text="Always showed (a call that did not happen has nothing to file); may be left "
+        "out.",
+    )
+    outcome = serializers.ChoiceField(choices=Outcome.Result.choices)
+    offer_made = StrictBooleanField(required=False, allow_null=True)
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    draft_id = serializers.UUIDField(required=False)
+
+    def validate(self, attrs):
+        if attrs.get("attendance", Call.Attendance.SHOWED) != Call.Attendance.SHOWED:
+            raise serializers.ValidationError(
+                {"attendance": ["A past call happened: attendance is showed, or leave it out."]}
+            )
+        if self.context.get("draft"):
+            return attrs
+        _check_sale_fields(
+            attrs,
+            sale_expected=attrs["outcome"] in SALE_OUTCOMES,
+            why="Sale fields go only with an outcome of closed or deposit.",
+        )
+        return attrs
+
+
+class DmCloseFormSerializer(SaleFieldsMixin, StrictSerializer):
+    submission_id = serializers.UUIDField()
+    lead = LeadReferenceField(
+        help_text='The lead\'s id, or {"name", "email"}: an existing lead with that email, '
+        "else a new one."
+    )
+    platform = serializers.CharField(
+        max_length=40, help_text="Where the conversation happened, e.g. instagram."
+    )
+    closed_at = AwareDateTimeField(help_text="When the sale was agreed, with an offset.")
+    draft_id = serializers.UUIDField(required=False)
+
+    def validate(self, attrs):
+        if self.context.get("draft"):
+            return attrs
+        _check_sale_fields(attrs, sale_expected=True, why="")
+        return attrs
+
+
+class EodFieldsField(serializers.DictField):
+    """The report's own counts (whole numbers from 0) and text, by snake_case name."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("Give an object of counts and text.")
+        errors = {}
+        for key, value in data.items():
+            if not EOD_KEY_PATTERN.match(str(key)):
+                errors[key] = ["Name it in snake_case, at most 64 characters."]
+            elif isinstance(value, bool) or value is None:
+                errors[key] = ["Give a count (a whole number from 0) or a text."]
+            elif isinstance(value, int):
+                if value < 0 or value > 10**9:
+                    errors[key] = ["A count is a whole number from 0."]
+            elif isinstance(value, str):
+                if len(value) > EOD_TEXT_MAX:
+                    errors[key] = [f"A text has at most {EOD_TEXT_MAX} characters."]
+            else:
+                errors[key] = ["Give a count (a whole number from 0) or a text."]
+            if errors:
+                break
+        if errors:
+            raise serializers.ValidationError(errors)
+        return dict(data)
+
+
+class EodFormSerializer(StrictSerializer):
+    submission_id = serializers.UUIDField(
+        required=False, help_text="Optional; a second filing with it answers the first answer."
+    )
+    date = serializers.DateField(
+        required=False, help_text="The local day in the workspace timezone; default today there."
+    )
+    fields = EodFieldsField(
+        child=serializers.JSONField(),
+        help_text='Counts and text, e.g. {"dials": 80, "conversations": 12, "notes": "..."}.',
+    )
+    draft_id = serializers.UUIDField(required=False)
+
+
+FORM_SERIALIZERS = {
+    Draft.Form.POST_CALL: PostCallFormSerializer,
+    Draft.Form.PAST_CALL: PastCallFormSerializer,
+    Draft.Form.DM_CLOSE: DmCloseFormSerializer,
+    Draft.Form.EOD: EodFormSerializer,
+}
+
+
+class DraftFieldsSerializerMixin:
+    """A draft's fields: the form's own members, none required, never money or identity."""
+
+    excluded = {*SALE_FIELDS, "submission_id", "draft_id"}
+
+    def get_fields(self):
+        fields = super().get_fields()
+        for name in self.excluded:
+            fields.pop(name, None)
+        for field in fields.values():
+            field.required = False
+        return fields
+
+
+DRAFT_FIELD_SERIALIZERS = {
+    form: type(f"Draft{serializer.__name__}", (DraftFieldsSerializerMixin, serializer), {})
+    for form, serializer in FORM_SERIALIZERS.items()
+}
+
+
+class DraftCreateSerializer(StrictSerializer):
+    form = serializers.ChoiceField(choices=Draft.Form.choices)
+    member_id = serializers.UUIDField(
+        required=False,
+        help_text="The member who must check and file it; required with an API token, "
+        "defaults to the signed-in member with a session token.",
+    )
+    fields = serializers.DictField(
+        child=serializers.JSONField(),
+        required=False,
+        help_text="The form's members, any may be left out; never money.",
+    )
+
+
+class ChangeCreateSerializer(StrictSerializer):
+    effective_at = AwareDateTimeField(help_text="When the change took effect, with an offset.")
+    kind = serializers.ChoiceField(choices=ChangeLogEntry.Kind.choices)
+    title = serializers.CharField(max_length=200)
+    what = serializers.CharField(max_length=5000, help_text="What changed.")
+    why = serializers.CharField(
+        max_length=5000, required=False, allow_blank=True, help_text="Why it changed."
+    )
+
+
+# --- Answers -----------------------------------------------------------------------------
+
+
+class ActorSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="workspace_token, agency_token or member.")
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class ChangeEntrySerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    workspace_id = serializers.UUIDField()
+    effective_at = serializers.DateTimeField()
+    kind = serializers.ChoiceField(choices=ChangeLogEntry.Kind.choices)
+    title = serializers.CharField()
+    what = serializers.CharField()
+    why = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    created_by = serializers.SerializerMethodField()
+
+    def get_created_by(self, entry) -> ActorSerializer:
+        return {
+            "kind": entry.created_by_kind,
+            "id": entry.created_by_id,
+            "label": entry.created_by_label,
+        }
+
+
+class PeriodSerializer(serializers.Serializer):
+    # "from" is a keyword: the field is declared below.
+    to = serializers.DateField()
+    timezone = serializers.CharField()
+
+    def get_fields(self):
+        fields = super().get_fields()
+        return {"from": serializers.DateField(), **fields}
+
+
+class ChangeListSerializer(serializers.Serializer):
+    period = PeriodSerializer()
+    changes = ChangeEntrySerializer(many=True)
+
+
+class DraftSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    form = serializers.ChoiceField(choices=Draft.Form.choices)
+    member_id = serializers.UUIDField()
+    fields = serializers.DictField(child=serializers.JSONField())
+    status = serializers.ChoiceField(choices=Draft.Status.choices)
+    created_at = serializers.DateTimeField()
+    created_by = serializers.SerializerMethodField()
+
+    def get_created_by(self, draft) -> ActorSerializer:
+        return {
+            "kind": draft.created_by_kind,
+            "id": draft.created_by_id,
+            "label": draft.created_by_label,
+        }
+
+
+class DraftListSerializer(serializers.Serializer):
+    drafts = DraftSerializer(many=True)
+
+
+class DisplaySerializer(serializers.Serializer):
+    workspace_id = serializers.UUIDField()
+    name = serializers.CharField()
+    logo = serializers.CharField(help_text="Address of the logo image, or empty.")
+    colours = serializers.DictField(child=serializers.JSONField())
+    labels = serializers.DictField(
+        child=serializers.JSONField(), help_text="Overrides of labels, by metric id or name."
+    )
+    modules = serializers.ListField(child=serializers.CharField())
+    programmes = serializers.ListField(child=serializers.JSONField())
+    currency = serializers.CharField(help_text="ISO 4217 code.")
+    timezone = serializers.CharField(help_text="IANA timezone of the workspace.")
+
+
+class WorkspaceItemSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    slug = serializers.CharField()
+    currency = serializers.CharField()
+    timezone = serializers.CharField()
+
+
+class WorkspaceListSerializer(serializers.Serializer):
+    workspaces = WorkspaceItemSerializer(many=True)
+
+
+class InstalmentAnswerSerializer(serializers.Serializer):
+    due_date = serializers.DateField()
+    amount = serializers.FloatField(help_text="Major units.")
+
+
+class SaleAnswerSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    origin = serializers.ChoiceField(choices=Sale.Origin.choices)
+    lead_id = serializers.UUIDField()
+    call_id = serializers.UUIDField(allow_null=True)
+    closer_id = serializers.UUIDField(allow_null=True)
+    setter_id = serializers.UUIDField(allow_null=True)
+    closed_at = serializers.DateTimeField()
+    currency = serializers.CharField()
+    contract_value = serializers.FloatField(help_text="Major units.")
+    cash_collected = serializers.FloatField(help_text="Major units; a succeeded payment.")
+    payment_id = serializers.UUIDField(allow_null=True)
+    payment_plan = serializers.CharField(allow_blank=True)
+    instalments = InstalmentAnswerSerializer(many=True)
+
+
+class OutcomeAnswerSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    result = serializers.CharField(help_text="closed, deposit, follow_up, no_sale or disqualified.")
+    offer_made = serializers.BooleanField(allow_null=True)
+    reason = serializers.CharField(allow_blank=True)
+    at = serializers.DateTimeField()
+
+
+class CallAnswerSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    attendance = serializers.ChoiceField(choices=Call.Attendance.choices)
+    offer_made = serializers.BooleanField(allow_null=True)
+    outcome = serializers.CharField(allow_blank=True, help_text="Its latest outcome's result.")
+
+
+class LeadAnswerSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField(allow_blank=True)
+    email = serializers.CharField(allow_blank=True)
+    created = serializers.BooleanField(help_text="True when this filing created the lead.")
+
+
+class FormAnswerSerializer(serializers.Serializer):
+    form = serializers.ChoiceField(choices=Draft.Form.choices)
+    submission_id = serializers.UUIDField(allow_null=True)
+    member_id = serializers.UUIDField()
+    filed_at = serializers.DateTimeField()
+    draft_id = serializers.UUIDField(allow_null=True)
+
+
+class PostCallAnswerSerializer(FormAnswerSerializer):
+    call = CallAnswerSerializer()
+    outcome = OutcomeAnswerSerializer(allow_null=True)
+    sale = SaleAnswerSerializer(allow_null=True)
+
+
+class PastCallAnswerSerializer(FormAnswerSerializer):
+    lead = LeadAnswerSerializer()
+    outcome = OutcomeAnswerSerializer()
+    sale = SaleAnswerSerializer(allow_null=True)
+
+
+class DmCloseAnswerSerializer(FormAnswerSerializer):
+    lead = LeadAnswerSerializer()
+    platform = serializers.CharField()
+    sale = SaleAnswerSerializer()
+
+
+class EodReportAnswerSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    date = serializers.DateField()
+    submitted_at = serializers.DateTimeField()
+    fields = serializers.DictField(child=serializers.JSONField())
+
+
+class EodAnswerSerializer(FormAnswerSerializer):
+    edited = serializers.BooleanField(
+        help_text="True when this filing edited the day's earlier report."
+    )
+    report = EodReportAnswerSerializer()
