@@ -318,8 +318,8 @@ class _RecordsBuilder:
             by_day.setdefault(plan.day, []).append(plan)
         for number, event_day in enumerate(days, start=1):
             starts = clock.local(clock.today - timedelta(days=event_day), 18 * 60)
-            # The fifth event ran without a pitch time.
-            pitch = None if number == 5 else starts + timedelta(minutes=50)
+            # The event of 57 days ago ran without a pitch time.
+            pitch = None if event_day == 57 else starts + timedelta(minutes=50)
             event = self.add(
                 WebinarEvent(
                     workspace=self.ws,
@@ -733,6 +733,9 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         redirect_uris=redirect_uri,
         allowed_origins=origin,
         skip_authorization=False,
+        # A public client has no secret; not hashing an empty one saves a second.
+        client_secret="",
+        hash_client_secret=False,
     )
     embedded_app = EmbeddedApp.objects.create(workspace=workspace, application=application)
     today = now.astimezone(ZoneInfo(plan.timezone)).date()

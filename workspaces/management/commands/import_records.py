@@ -30,8 +30,8 @@ class Command(BaseCommand):
         target = _workspace(workspace)
         lines = _read(file)
         draw = None
-        if progress or (sys.stderr.isatty() and len(lines) >= LONG_IMPORT):
-            draw = _ProgressBar(sys.stderr)
+        if progress or (self.stderr.isatty() and len(lines) >= LONG_IMPORT):
+            draw = _ProgressBar(self.stderr)
         try:
             result = records_import(workspace=target, lines=lines, source=file, progress=draw)
         except ImportLineError as error:
@@ -87,11 +87,11 @@ class _ProgressBar:
         self.shown = percent
         filled = self.WIDTH * done // max(total, 1)
         bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {done}/{total} records")
+        self.stream.write(f"\r[{bar}] {done}/{total} records", style_func=str, ending="")
         self.stream.flush()
         self.drawn = True
 
     def close(self) -> None:
         if self.drawn:
-            self.stream.write("\n")
+            self.stream.write("", style_func=str)
             self.stream.flush()

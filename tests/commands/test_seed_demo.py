@@ -1,0 +1,294 @@
+import re
+from collections import Counter
+
+import pytest
+from django.contrib.auth import authenticate
+from django.db import connection
+from oauth2_provider.models import get_application_model
+
+from tokens.models import ApiToken
+from workspaces.models import (
+    Agency,
+    Call,
+    CommissionRule,
+    EodReport,
+    FunnelEvent,
+    FunnelStage,
+    Lead,
+    Member,
+    Outcome,
+    Payment,
+    Refund,
+    Registration,
+    Sale,
+    Touch,
+    WebinarEvent,
+    Workspace,
+)
+
+from .conftest import run
+
+pytestmark = pytest.mark.django_db
+
+SVC = re.compile(r"^svc_[0-9a-f]{64}$")
+AGY = re.compile(r"^agy_[0-9a-f]{64}$")
+ROLES = ["owner", "admin", "manager", "closer", "setter", "sdr"]
+RECORD_MODELS = (
+    Lead,
+    Touch,
+    Call,
+    Outcome,
+    Sale,
+    Payment,
+    Refund,
+    EodReport,
+    WebinarEvent,
+    Registration,
+    FunnelEvent,
+    CommissionRule,
+)
+
+
+def test_json_has_exactly_the_documented_shape(seed_demo, settings):
+    demo = seed_demo("--seed", "3")
+    assert set(demo) == {"base_url", "agency", "starter_agency", "workspaces"}
+    assert demo["base_url"] == settings.BASE_URL
+    assert set(demo["agency"]) == {"id", "tier", "tokens"}
+    assert demo["agency"]["tier"] == "agency"
+    assert set(demo["agency"]["tokens"]) == {"full", "no_apply", "read"}
+    assert set(demo["starter_agency"]) == {"id", "tier", "tokens"}
+    assert demo["starter_agency"]["tier"] == "starter"
+    assert set(demo["starter_agency"]["tokens"]) == {"full"}
+    for token in [*demo["agency"]["tokens"].values(), demo["starter_agency"]["tokens"]["full"]]:
+        assert AGY.match(token)
+    for ws in demo["workspaces"]:
+        assert set(ws) == {
+            "id",
+            "slug",
+            "currency",
+            "timezone",
+            "agency_id",
+            "tokens",
+            "embedded_app",
+            "members",
+        }
+        assert set(ws["tokens"]) == {"read", "write"}
+        assert all(SVC.match(token) for token in ws["tokens"].values())
+        assert set(ws["embedded_app"]) == {"client_id", "redirect_uri", "origin"}
+        assert [m["role"] for m in ws["members"]] == ROLES
+        for member in ws["members"]:
+            assert set(member) == {"id", "role", "email", "password", "session_token"}
+    agency_workspaces = [w for w in demo["workspaces"] if w["agency_id"] == demo["agency"]["id"]]
+    assert len(agency_workspaces) == 2
+    assert {(w["currency"], w["timezone"]) for w in agency_workspaces} == {
+        ("USD", "America/New_York"),
+        ("EUR", "Europe/Berlin"),
+    }
+
+
+def test_token_scopes(seed_demo):
+    demo = seed_demo()
+    scopes = {t.name: sorted(t.scopes) for t in ApiToken.objects.all()}
+    agency = Agency.objects.get(pk=demo["agency"]["id"])
+    by_name = {t.name.rsplit(" ", 1)[-1]: sorted(t.scopes) for t in agency.api_tokens.all()}
+    assert by_name == {
+        "full": ["config:apply", "config:plan", "connect:links", "read"],
+        "no_apply": ["config:plan", "connect:links", "read"],
+        "read": ["read"],
+    }
+    ws = Workspace.objects.get(pk=demo["workspaces"][0]["id"])
+    ws_scopes = {t.name.rsplit(" ", 1)[-1]: sorted(t.scopes) for t in ws.api_tokens.all()}
+    assert ws_scopes == {"read": ["read"], "write": ["data:write", "read"]}
+    assert len(scopes) == 4 + 2 * len(demo["workspaces"])
+
+
+def test_tokens_and_member_sessions_work(seed_demo, api):
+    demo = seed_demo()
+    for ws in demo["workspaces"]:
+        for name in ("read", "write"):
+            response = api(ws["tokens"][name]).get("/api/v1/whoami")
+            assert response.status_code == 200
+            assert response.json()["workspace"] == {"id": ws["id"]}
+        for member in ws["members"]:
+            response = api(member["session_token"]).get("/api/v1/whoami")
+            assert response.status_code == 200, member["role"]
+            assert response.json()["workspace"] == {"id": ws["id"]}
+        owner, closer = ws["members"][0], ws["members"][3]
+        assert api(owner["session_token"]).get("/api/v1/calls").status_code == 200
+        denied = api(closer["session_token"]).get("/api/v1/calls")
+        assert denied.status_code == 403
+        assert denied.json()["error"]["reason"] == "refused.member_scope"
+        # An embedded app's page may call with its listed origin.
+        response = api(owner["session_token"], HTTP_ORIGIN=ws["embedded_app"]["origin"]).get(
+            "/api/v1/whoami"
+        )
+        assert response.status_code == 200
+    for token in demo["agency"]["tokens"].values():
+        assert api(token).get("/api/v1/agency/workspaces").status_code == 200
+    # Agency tokens do not reach the figures API.
+    assert api(demo["agency"]["tokens"]["full"]).get("/api/v1/whoami").status_code == 401
+
+
+def test_members_and_agency_users_can_sign_in(seed_demo):
+    demo = seed_demo()
+    for ws in demo["workspaces"]:
+        app = get_application_model().objects.get(client_id=ws["embedded_app"]["client_id"])
+        assert app.client_type == "public"
+        assert app.authorization_grant_type == "authorization-code"
+        assert app.redirect_uris.split() == [ws["embedded_app"]["redirect_uri"]]
+        workspace = Workspace.objects.get(pk=ws["id"])
+        assert workspace.embedded_origins == [ws["embedded_app"]["origin"]]
+        assert app.embedded_app.workspace == workspace
+        for entry in ws["members"]:
+            user = authenticate(username=entry["email"], password=entry["password"])
+            member = Member.objects.get(pk=entry["id"])
+            assert user is not None and member.user == user
+            assert (member.workspace_id, member.role, member.email) == (
+                workspace.pk,
+                entry["role"],
+                entry["email"],
+            )
+    for key in ("agency", "starter_agency"):
+        agency = Agency.objects.get(pk=demo[key]["id"])
+        assert agency.users.count() == 1
+        user = agency.users.get()
+        assert (
+            authenticate(
+                username=user.username, password=demo["workspaces"][0]["members"][0]["password"]
+            )
+            == user
+        )
+        assert user.username == user.email
+
+
+def _counts(demo):
+    return [
+        {
+            model.__name__: model.objects.filter(workspace_id=ws["id"]).count()
+            for model in RECORD_MODELS
+        }
+        for ws in demo["workspaces"]
+    ]
+
+
+def test_record_counts_are_the_same_for_one_seed(seed_demo):
+    first = seed_demo("--seed", "11")
+    second = seed_demo("--seed", "11")
+    other = seed_demo("--seed", "12")
+    assert first["workspaces"][0]["id"] != second["workspaces"][0]["id"]
+    assert first["agency"]["tokens"]["full"] != second["agency"]["tokens"]["full"]
+    assert _counts(first) == _counts(second)
+    assert _counts(first) != _counts(other)
+    leads = [
+        list(
+            Lead.objects.filter(workspace_id=demo["workspaces"][0]["id"])
+            .order_by("external_id")
+            .values_list("name", "utm_source", "status")
+        )
+        for demo in (first, second)
+    ]
+    assert leads[0] == leads[1]
+
+
+def test_records_cover_every_case_and_keep_the_invariants(seed_demo):
+    demo = seed_demo()
+    for entry in demo["workspaces"]:
+        ws = Workspace.objects.get(pk=entry["id"])
+        calls = Call.objects.filter(workspace=ws)
+        live = calls.filter(replaced=False, status="scheduled")
+        from django.utils import timezone
+
+        now = timezone.now()
+        assert calls.filter(status="cancelled").exists()
+        assert calls.filter(replaced=True).exists()
+        assert live.filter(attendance="no_show").exists()
+        assert live.filter(attendance="showed").exists()
+        assert live.filter(attendance="", scheduled_for__lt=now).exists()  # awaiting outcome
+        assert live.filter(scheduled_for__gt=now).exists()  # upcoming
+        assert Payment.objects.filter(workspace=ws, status="failed").exists()
+        assert Lead.objects.filter(workspace=ws, utm_source="").exists()
+        assert Lead.objects.filter(workspace=ws).exclude(utm_source="").exists()
+        assert Outcome.objects.filter(workspace=ws, call__isnull=True).exists()
+        assert Sale.objects.filter(workspace=ws, instalments__isnull=False).exists()
+        assert WebinarEvent.objects.filter(workspace=ws, pitch_at__isnull=True).count() == 1
+        assert Registration.objects.filter(workspace=ws, joined_at__isnull=False).exists()
+        stages = FunnelStage.objects.filter(funnel__workspace=ws, funnel__key="vsl")
+        assert list(stages.values_list("key", flat=True)) == [
+            "opt-in",
+            "application",
+            "booked",
+            "taken",
+            "closed",
+        ]
+        ruled = set(
+            CommissionRule.objects.filter(workspace=ws).values_list("member__role", flat=True)
+        )
+        assert "sdr" not in ruled and {"closer", "setter"} <= ruled
+        # Nothing lies in the future but upcoming calls and webinars.
+        assert not Lead.objects.filter(workspace=ws, created_at__gt=now).exists()
+        assert not Payment.objects.filter(workspace=ws, paid_at__gt=now).exists()
+        assert not Outcome.objects.filter(workspace=ws, at__gt=now).exists()
+        # Invariants: outcome, replaced, first contact.
+        for call in calls.prefetch_related("outcomes"):
+            latest = max(call.outcomes.all(), key=lambda o: o.at, default=None)
+            assert call.outcome == (latest.result if latest else "")
+        replaced_ids = set(calls.filter(replaced=True).values_list("pk", flat=True))
+        assert replaced_ids == set(
+            calls.filter(rescheduled_from__isnull=False).values_list("rescheduled_from", flat=True)
+        )
+        for lead in Lead.objects.filter(workspace=ws).prefetch_related("touches"):
+            by_member = [t.at for t in lead.touches.all() if t.member_id is not None]
+            assert lead.first_contact_at == (min(by_member) if by_member else None)
+
+
+def test_no_plaintext_token_anywhere_in_the_database(seed_demo):
+    demo = seed_demo()
+    secrets = [*demo["agency"]["tokens"].values(), *demo["starter_agency"]["tokens"].values()]
+    for ws in demo["workspaces"]:
+        secrets += list(ws["tokens"].values())
+        secrets += [m["session_token"] for m in ws["members"]]
+    found = Counter()
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names():
+            cursor.execute(f'SELECT * FROM "{table}"')
+            for row in cursor.fetchall():
+                text = " ".join(str(value) for value in row)
+                for secret in secrets:
+                    if secret in text:
+                        found[table] += 1
+    assert found == Counter()
+
+
+def test_if_absent_reuses_the_saved_demo(db, demo_file):
+    first = run("seed_demo", "--if-absent", "--summary")
+    assert demo_file.stat().st_mode & 0o777 == 0o600
+    assert "Demo created" in first
+    assert Agency.objects.count() == 2
+    saved = demo_file.read_text()
+    second = run("seed_demo", "--if-absent", "--summary")
+    assert "Demo already present" in second
+    assert Agency.objects.count() == 2
+    assert demo_file.read_text() == saved
+    import json
+
+    demo = json.loads(saved)
+    read = demo["workspaces"][0]["tokens"]["read"]
+    assert f'curl -H "Authorization: Bearer {read}" http://127.0.0.1:8000/api/v1/whoami' in second
+    assert f'curl -H "Authorization: Bearer {read}" http://127.0.0.1:8000/api/v1/calls' in second
+    assert demo["agency"]["tokens"]["full"] in second
+    assert demo["workspaces"][0]["members"][0]["email"] in second
+
+
+def test_if_absent_creates_again_when_the_saved_demo_is_gone(db, demo_file):
+    demo_file.write_text('{"agency": {"id": "00000000-0000-0000-0000-000000000000"}}')
+    output = run("seed_demo", "--if-absent", "--summary")
+    assert "Demo created" in output
+    assert Agency.objects.count() == 2
+
+
+def test_json_mode_prints_only_the_json(db):
+    output = run("seed_demo", "--json")
+    import json
+
+    assert isinstance(json.loads(output), dict)
+    assert output.count("\n") == 1

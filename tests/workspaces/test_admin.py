@@ -1,0 +1,63 @@
+import pytest
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from audit.models import AuditEvent
+from tokens.models import ApiToken
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def staff_client(client):
+    user = get_user_model().objects.create_superuser("root", "root@example.test", "pw-123456789")
+    client.force_login(user)
+    return client
+
+
+def test_every_model_has_a_working_changelist(staff_client, make_workspace, workspace_token):
+    workspace_token(make_workspace())
+    for model in admin.site._registry:
+        if model._meta.app_label not in {"workspaces", "tokens", "audit"}:
+            continue
+        meta = model._meta
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        assert staff_client.get(url).status_code == 200, url
+
+
+def test_tokens_show_no_digest_and_cannot_be_added(staff_client, make_workspace, workspace_token):
+    plaintext = workspace_token(make_workspace())
+    token = ApiToken.objects.get()
+    page = staff_client.get(reverse("admin:tokens_apitoken_change", args=[token.pk]))
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert token.digest not in html and plaintext not in html
+    assert token.display in html
+    assert staff_client.get(reverse("admin:tokens_apitoken_add")).status_code == 403
+
+
+def test_revoke_action_revokes(staff_client, make_workspace, workspace_token, api):
+    plaintext = workspace_token(make_workspace())
+    token = ApiToken.objects.get()
+    staff_client.post(
+        reverse("admin:tokens_apitoken_changelist"),
+        {"action": "revoke", "_selected_action": [str(token.pk)]},
+    )
+    assert api(plaintext).get("/api/v1/whoami").status_code == 401
+    assert AuditEvent.objects.filter(action="token.revoked", actor_kind="user").count() == 1
+
+
+def test_audit_events_are_read_only(staff_client, make_workspace, workspace_token):
+    workspace_token(make_workspace())
+    event = AuditEvent.objects.get()
+    url = reverse("admin:audit_auditevent_change", args=[event.pk])
+    assert staff_client.get(url).status_code == 200
+    staff_client.post(url, {"action": "changed"})
+    event.refresh_from_db()
+    assert event.action == "token.minted"
+    assert staff_client.get(reverse("admin:audit_auditevent_add")).status_code == 403
+    assert (
+        staff_client.post(reverse("admin:audit_auditevent_delete", args=[event.pk])).status_code
+        == 403
+    )

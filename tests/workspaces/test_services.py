@@ -1,0 +1,141 @@
+"""The record writers keep the invariants the figures rely on."""
+
+import pytest
+
+from tests.conftest import aware
+from workspaces.models import Call, Lead
+from workspaces.services import (
+    RecordInvalid,
+    call_upsert,
+    calls_outcome_refresh,
+    lead_upsert,
+    money_to_minor,
+    outcome_upsert,
+    parse_time,
+    touch_upsert,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lead(make_workspace):
+    ws = make_workspace()
+    return lead_upsert(workspace=ws, external_id="l", created_at=aware("2026-03-01 09:00"))[0]
+
+
+def test_first_contact_is_the_earliest_touch_by_a_member(lead, make_member):
+    ws = lead.workspace
+    setter = make_member(ws, "setter")
+    touch_upsert(workspace=ws, external_id="auto", lead=lead, at=aware("2026-03-01 09:01"))
+    lead.refresh_from_db()
+    assert lead.first_contact_at is None
+    touch_upsert(
+        workspace=ws, external_id="t1", lead=lead, member=setter, at=aware("2026-03-01 11:00")
+    )
+    touch_upsert(
+        workspace=ws, external_id="t2", lead=lead, member=setter, at=aware("2026-03-01 10:00")
+    )
+    lead.refresh_from_db()
+    assert lead.first_contact_at == aware("2026-03-01 10:00")
+    # Moving the earliest touch to another lead moves the first contact with it.
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
+    touch_upsert(
+        workspace=ws, external_id="t2", lead=other, member=setter, at=aware("2026-03-01 10:00")
+    )
+    lead.refresh_from_db()
+    other.refresh_from_db()
+    assert (lead.first_contact_at, other.first_contact_at) == (
+        aware("2026-03-01 11:00"),
+        aware("2026-03-01 10:00"),
+    )
+
+
+def test_replaced_follows_rescheduled_from(lead):
+    ws = lead.workspace
+    times = {
+        "lead": lead,
+        "booked_at": aware("2026-03-01 10:00"),
+        "scheduled_for": aware("2026-03-03 10:00"),
+    }
+    first, _ = call_upsert(workspace=ws, external_id="c1", **times)
+    second, _ = call_upsert(workspace=ws, external_id="c2", rescheduled_from=first, **times)
+    assert Call.objects.get(pk=first.pk).replaced is True
+    assert Call.objects.get(pk=second.pk).replaced is False
+    call_upsert(workspace=ws, external_id="c2", **times)  # no longer a reschedule
+    assert Call.objects.get(pk=first.pk).replaced is False
+    with pytest.raises(RecordInvalid) as refused:
+        call_upsert(workspace=ws, external_id="c1", rescheduled_from=first, **times)
+    assert refused.value.field == "rescheduled_from"
+
+
+def test_call_outcome_is_its_latest_outcome_by_time(lead):
+    ws = lead.workspace
+    call, _ = call_upsert(
+        workspace=ws,
+        external_id="c",
+        lead=lead,
+        booked_at=aware("2026-03-01 10:00"),
+        scheduled_for=aware("2026-03-03 10:00"),
+        attendance="showed",
+    )
+    outcome_upsert(
+        workspace=ws,
+        external_id="o2",
+        call=call,
+        result="closed",
+        offer_made=True,
+        at=aware("2026-03-05 10:00"),
+    )
+    outcome_upsert(
+        workspace=ws, external_id="o1", call=call, result="follow_up", at=aware("2026-03-03 11:00")
+    )
+    call.refresh_from_db()
+    assert (call.outcome, call.offer_made) == ("closed", True)
+    outcome_upsert(
+        workspace=ws, external_id="o1", call=call, result="follow_up", at=aware("2026-03-06 11:00")
+    )
+    call.refresh_from_db()
+    assert (call.outcome, call.offer_made) == ("follow_up", True)
+    assert calls_outcome_refresh(workspace=ws, call_ids=[]) == 0
+    with pytest.raises(RecordInvalid) as refused:
+        outcome_upsert(
+            workspace=ws, external_id="o3", result="maybe", call=call, at=aware("2026-03-06 11:00")
+        )
+    assert refused.value.field == "result"
+
+
+def test_a_record_of_another_workspace_is_refused(lead, make_workspace):
+    other = make_workspace()
+    with pytest.raises(RecordInvalid) as refused:
+        touch_upsert(workspace=other, external_id="t", lead=lead, at=aware("2026-03-01 10:00"))
+    assert refused.value.field == "lead"
+    assert Lead.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "exponent", "minor"),
+    [
+        ("1234.50", 2, 123450),
+        ("1234.5", 2, 123450),
+        (12, 2, 1200),
+        ("0", 2, 0),
+        ("1500", 0, 1500),
+        ("1.234", 3, 1234),
+    ],
+)
+def test_money_to_minor(value, exponent, minor):
+    assert money_to_minor(value, exponent=exponent, currency="X", field="amount") == minor
+
+
+@pytest.mark.parametrize("value", ["1.234", "1e3", "", "-1", True, None, [1]])
+def test_money_to_minor_refuses(value):
+    with pytest.raises(RecordInvalid):
+        money_to_minor(value, exponent=2, currency="USD", field="amount")
+
+
+def test_parse_time_needs_an_offset():
+    assert parse_time("2026-03-01T09:30:00Z", field="at") == aware("2026-03-01 09:30")
+    assert parse_time("2026-03-01T10:30:00+01:00", field="at") == aware("2026-03-01 09:30")
+    with pytest.raises(RecordInvalid, match="no offset"):
+        parse_time("2026-03-01T09:30:00", field="at")
