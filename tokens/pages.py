@@ -73,7 +73,7 @@ def _admin_workspace(request, workspace_id) -> Workspace:
     if member.role not in selectors.TOKEN_ADMIN_ROLES:
         raise PageForbidden(
             f"Only an owner or admin of {workspace.name} manages its settings; "
-            f"you are a {member.role}. Ask an owner or admin."
+            f"your role is {member.role}. Ask an owner or admin."
         )
     return workspace
 

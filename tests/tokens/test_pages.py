@@ -143,7 +143,7 @@ def test_mint_shows_the_token_once(team, role, api):
     reload = client.get(url).content.decode()
     assert plaintext not in reload
     assert TOKEN_IN_PAGE.search(reload) is None
-    assert f"<code>svc_…{plaintext[-4:]}</code>" in reload
+    assert f'<code class="display">svc_…{plaintext[-4:]}</code>' in reload
     assert plaintext[4:-4] not in reload
 
     event = AuditEvent.objects.get(action="token.minted")
@@ -171,7 +171,7 @@ def test_the_token_list_shows_name_prefix_last_four_scopes_and_state(team, works
     client = client_for(team["owner"])
     html = client.get(tokens_url(workspace)).content.decode()
     assert "<td>Dashboard</td>" in html
-    assert f"<code>svc_…{plaintext[-4:]}</code>" in html
+    assert f'<code class="display">svc_…{plaintext[-4:]}</code>' in html
     assert '<span class="tag">read</span><span class="tag">data:write</span>' in html
     assert "never" in html
     assert plaintext not in html
@@ -282,7 +282,7 @@ def test_other_roles_get_a_403_page(team, role, page, workspace_token):
     response = client.get(url)
     assert response.status_code == 403
     assert (
-        f"Only an owner or admin of Northwind Sales manages its settings; you are a {role}."
+        f"Only an owner or admin of Northwind Sales manages its settings; your role is {role}."
         in response.content.decode()
     )
     response = client.post(
@@ -351,7 +351,7 @@ def test_agency_user_mints_sees_once_and_revokes(agency_user, api):
     )
     reload = client.get(url).content.decode()
     assert plaintext not in reload
-    assert f"<code>agy_…{plaintext[-4:]}</code>" in reload
+    assert f'<code class="display">agy_…{plaintext[-4:]}</code>' in reload
 
     revoke_url = f"/agency/{agency.pk}/tokens/{token.pk}/revoke/"
     client.post(revoke_url, {"csrfmiddlewaretoken": csrf(client, revoke_url)})
