@@ -32,8 +32,9 @@ class IdempotencyKeyRequired(ApiError):
 
 
 def _fingerprint(request) -> str:
-    body = request.data if isinstance(request.data, dict) else {}
-    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    # The whole body, whatever its shape: a list or a string must not pass for an empty
+    # object and replay another request's answer.
+    canonical = json.dumps(request.data, sort_keys=True, separators=(",", ":"), default=str)
     material = f"{request.method}\n{request.path}\n{canonical}"
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
 
