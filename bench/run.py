@@ -31,6 +31,8 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +72,10 @@ def parse_args(argv=None):
     p.add_argument("--concurrency", type=int, default=2, help="client threads for req/s")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument("--port", type=int, default=8765)
+    p.add_argument(
+        "--max-seconds", type=float, default=60.0,
+        help="time budget of each timed phase of one endpoint; a slower endpoint gets fewer runs",
+    )  # fmt: skip
     p.add_argument("--only", default="", help="comma-separated endpoint labels")
     p.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each miss")
     p.add_argument("--markdown", action="store_true", help="also write bench/out/results.md")
@@ -139,6 +145,17 @@ def request(port: int, path: str, token: str) -> tuple[int, int]:
         return response.status, len(body)
     finally:
         conn.close()
+
+
+def bounded(measure, runs: int, seconds: float) -> list[float]:
+    """Up to `runs` measurements, fewer (at least 3) when they take longer than `seconds`."""
+    began = time.monotonic()
+    values = []
+    for _ in range(runs):
+        values.append(measure())
+        if len(values) >= 3 and time.monotonic() - began > seconds:
+            break
+    return values
 
 
 def timed(port: int, path: str, token: str) -> float:
@@ -237,6 +254,11 @@ def bench_database(name: str, args) -> dict:
 
     rows = {}
     print(f"\n== {name}: {info['leads']:,} leads, generated {info['generated_at']} ==", flush=True)
+    generated = datetime.fromisoformat(info["generated_at"])
+    if datetime.now(UTC) - generated > timedelta(days=2):
+        print("  (the records end when they were generated: the 30-day period now holds fewer;"
+              " make bench BENCH_REGENERATE=1 loads them again)", flush=True)  # fmt: skip
+    load_before = os.getloadavg()[0]
     server = Server(info, port=args.port, workers=args.workers)
     try:
         server.wait_ready(token)
@@ -254,13 +276,19 @@ def bench_database(name: str, args) -> dict:
                 row["error"] = cap.get("body", "")
                 print(f"  {label:<14} HTTP {status}: {row['error'][:120]}", flush=True)
                 continue
+            budget = args.max_seconds
+            began = time.monotonic()
             for _ in range(args.warmup):
                 timed(server.port, path, token)
-            latencies = [timed(server.port, path, token) for _ in range(args.requests)]
-            rps = throughput(server.port, path, token, args.requests, args.concurrency)
+                if time.monotonic() - began > budget / 4:
+                    break
+            latencies = bounded(partial(timed, server.port, path, token), args.requests, budget)
+            runs = len(latencies)
+            rps = throughput(server.port, path, token, runs, args.concurrency)
             statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
-            sql = sql_times(info["database_url"], statements, args.requests, args.warmup)
+            sql = sql_times(info["database_url"], statements, runs, min(args.warmup, 3))
             row.update(
+                runs=runs,
                 p50=statistics.median(latencies),
                 p95=percentile(latencies, 0.95),
                 rps=rps,
@@ -282,7 +310,9 @@ def bench_database(name: str, args) -> dict:
                 row["explain"] = explain(info["database_url"], statements)
     finally:
         server.stop()
-    return {"name": name, "leads": info["leads"], "rows": rows}
+    load = (load_before, os.getloadavg()[0])
+    print(f"  load average (1 min) before {load[0]:.2f}, after {load[1]:.2f}", flush=True)
+    return {"name": name, "leads": info["leads"], "rows": rows, "load": load}
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -292,14 +322,15 @@ def mark(ok: bool) -> str:
     return "ok" if ok else "MISS"
 
 
-def table(results: list[dict]) -> list[str]:
+def table(results: list[dict], requested: int) -> list[str]:
     lines = []
     head = (
         f"| {'endpoint':<14} | {'p50 ms':>7} | {'p95 ms':>7} | {'req/s':>6} | {'SQL ms':>7} "
         f"| {'queries':>7} | {'vs SQL':>6} | targets |"
     )
     for result in results:
-        lines += ["", f"**{result['name']}** ({result['leads']:,} leads)", "", head,
+        load = "load average {:.2f} before, {:.2f} after".format(*result["load"])
+        lines += ["", f"**{result['name']}** ({result['leads']:,} leads; {load})", "", head,
                   "|" + "|".join("-" * (len(c) + 0) for c in head.split("|")[1:-1]) + "|"]  # fmt: skip
         for label, r in result["rows"].items():
             if r.get("missing"):
@@ -315,7 +346,9 @@ def table(results: list[dict]) -> list[str]:
             lines.append(
                 f"| {label:<14} | {r['p50']:7.1f} | {r['p95']:7.1f} | {r['rps']:6.1f} "
                 f"| {r['sql_p50']:7.1f} | {r['replayed']:>3}/{r['queries']:<3} "
-                f"| {ratio if ratio is not None else 0:6.2f} | {', '.join(checks)} |"
+                f"| {ratio if ratio is not None else 0:6.2f} | {', '.join(checks)}"
+                + (f" (only {r['runs']} runs)" if r["runs"] < requested else "")
+                + " |"
             )
     if len(results) >= 2:
         big, small = results[0], results[1]
@@ -339,7 +372,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
     results = [bench_database(name, args) for name in args.databases.split(",") if name]
-    lines = table(results)
+    lines = table(results, args.requests)
     print("\n".join(lines))
     print(
         f"\nTargets: p95 <= {P95_TARGET_MS:g} ms; endpoint p50 / its SQL p50 <= "
