@@ -9,6 +9,7 @@ of day the demo is made. Tokens and ids are random.
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 import uuid
@@ -21,7 +22,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_application_model
+from oauth2_provider.models import get_access_token_model, get_application_model
 
 from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
@@ -629,7 +630,10 @@ class _RecordsBuilder:
                 continue
             reached = [("opt-in", lead.created_at)]
             if applied:
-                reached.append(("application", clock.past(lead.created_at + gap)))
+                applied_at = clock.past(lead.created_at + gap)
+                if plan.calls:
+                    applied_at = min(applied_at, plan.calls[0].booked_at)
+                reached.append(("application", applied_at))
             if plan.calls:
                 reached.append(("booked", plan.calls[0].booked_at))
             taken = [c for c in plan.calls if c.attendance == Call.Attendance.SHOWED]
@@ -839,3 +843,32 @@ def demo_exists(demo: dict) -> bool:
     except (KeyError, TypeError, ValueError):
         return False
     return Agency.objects.filter(pk=agency_id).exists()
+
+
+def demo_sessions_renew(demo: dict) -> bool:
+    """Mint new member session tokens where the saved ones expired (they last 30 days).
+
+    Changes ``demo`` in place; answers whether anything was renewed.
+    """
+    renewed = False
+    access_tokens = get_access_token_model().objects
+    for ws in demo.get("workspaces", []):
+        embedded_app = None
+        for entry in ws.get("members", []):
+            checksum = hashlib.sha256(entry["session_token"].encode("utf-8")).hexdigest()
+            current = access_tokens.filter(token_checksum=checksum).first()
+            if current is not None and not current.is_expired():
+                continue
+            member = Member.objects.filter(pk=entry["id"], user__isnull=False).first()
+            if member is None:
+                continue
+            if embedded_app is None:
+                embedded_app = EmbeddedApp.objects.get(
+                    application__client_id=ws["embedded_app"]["client_id"]
+                )
+            with transaction.atomic():
+                entry["session_token"] = session_token_mint(
+                    actor=DEMO_ACTOR, member=member, embedded_app=embedded_app
+                )
+            renewed = True
+    return renewed

@@ -292,3 +292,24 @@ def test_json_mode_prints_only_the_json(db):
 
     assert isinstance(json.loads(output), dict)
     assert output.count("\n") == 1
+
+
+def test_if_absent_renews_expired_member_sessions(db, demo_file, api):
+    import json
+
+    from django.utils import timezone
+    from oauth2_provider.models import get_access_token_model
+
+    run("seed_demo", "--if-absent", "--summary")
+    saved = json.loads(demo_file.read_text())
+    get_access_token_model().objects.update(expires=timezone.now())
+    owner = saved["workspaces"][0]["members"][0]
+    assert api(owner["session_token"]).get("/api/v1/whoami").status_code == 401
+    output = run("seed_demo", "--if-absent", "--summary")
+    renewed = json.loads(demo_file.read_text())
+    new_owner = renewed["workspaces"][0]["members"][0]
+    assert new_owner["session_token"] != owner["session_token"]
+    assert new_owner["session_token"] in output
+    assert api(new_owner["session_token"]).get("/api/v1/whoami").status_code == 200
+    assert renewed["agency"] == saved["agency"]
+    assert Agency.objects.count() == 2

@@ -64,7 +64,7 @@ def _read(path: str) -> list[str]:
     try:
         if path == "-":
             return sys.stdin.read().splitlines()
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:
             return handle.read().splitlines()
     except OSError as error:
         raise CommandError(f"Cannot read {path}: {error.strerror}.") from None

@@ -13,7 +13,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from workspaces.demo import DEMO_PASSWORD, demo_create, demo_exists
+from workspaces.demo import DEMO_PASSWORD, demo_create, demo_exists, demo_sessions_renew
+from workspaces.models import Agency
 
 DEMO_FILE = Path(settings.BASE_DIR) / ".demo.json"
 
@@ -44,6 +45,8 @@ class Command(BaseCommand):
             demo = _load()
             if demo is not None and not demo_exists(demo):
                 demo = None
+            if demo is not None and demo_sessions_renew(demo):
+                _save(demo)
         if demo is None:
             demo, _extra = demo_create(seed=seed)
             created = True
@@ -75,6 +78,13 @@ def _save(demo: dict) -> None:
         raise CommandError(f"Cannot save the demo to {DEMO_FILE}: {error.strerror}.") from None
 
 
+def _console_login(agency_id: str) -> str:
+    user = Agency.objects.get(pk=agency_id).users.order_by("pk").first()
+    if user is None:
+        return "  (no console sign-in)"
+    return f"  agency console sign-in {user.get_username()} / {DEMO_PASSWORD}"
+
+
 def _summary(demo: dict, created: bool) -> str:
     base = demo["base_url"]
     lines = [
@@ -85,9 +95,11 @@ def _summary(demo: dict, created: bool) -> str:
     ]
     for name, token in demo["agency"]["tokens"].items():
         lines.append(f"  agency token {name:9} {token}")
+    lines.append(_console_login(demo["agency"]["id"]))
     lines.append(f"Starter agency {demo['starter_agency']['id']}:")
     for name, token in demo["starter_agency"]["tokens"].items():
         lines.append(f"  agency token {name:9} {token}")
+    lines.append(_console_login(demo["starter_agency"]["id"]))
     for ws in demo["workspaces"]:
         lines += [
             "",
@@ -96,10 +108,12 @@ def _summary(demo: dict, created: bool) -> str:
             f"  write token  {ws['tokens']['write']}",
             f"  embedded app client_id {ws['embedded_app']['client_id']}"
             f" redirect {ws['embedded_app']['redirect_uri']}",
-            "  members (password " + DEMO_PASSWORD + "):",
+            "  members (sign in with the email and the password " + DEMO_PASSWORD + "):",
         ]
         for member in ws["members"]:
-            lines.append(f"    {member['role']:8} {member['email']}")
+            lines.append(
+                f"    {member['role']:8} {member['email']:40} session {member['session_token']}"
+            )
     first = demo["workspaces"][0]
     read = first["tokens"]["read"]
     lines += [
