@@ -339,6 +339,7 @@ METRIC_LIST: list[Metric] = [
         "Closes / leads.",
         numerator="Leads with a sale",
         denominator="Leads",
+        null_when="never in practice: a row exists only for a tuple with at least one lead.",
     ),
     # /commission
     _m(
@@ -448,3 +449,79 @@ def metric_label(metric_id: str, workspace=None) -> str:
         if isinstance(custom, str) and custom:
             return custom
     return METRICS[metric_id].label
+
+
+# Worked examples, one per metric, rendered into docs/metrics.md.
+EXAMPLES = {
+    "calls.booked": "March holds 10 calls at their final time: 1 cancelled, and one moved from "
+    "7 to 9 March counts once, on the 9th (the call of the 7th no longer counts); one moved "
+    "from 30 March to 2 April counts in neither month. booked = 9 = 5 taken + 1 no-show + "
+    "2 awaiting + 1 upcoming.",
+    "calls.cancelled": "Of the 10 calls whose final start is in March, 1 was cancelled: 1.",
+    "calls.taken": "5 of the 9 booked calls are marked showed: 5.",
+    "calls.no_show": "1 booked call is marked no-show: 1.",
+    "calls.awaiting_outcome": "Two calls of 10 and 15 March have no attendance on 20 March: 2.",
+    "calls.upcoming": "On 20 March, the call of 25 March without attendance is upcoming: 1.",
+    "calls.closed": "Of 5 taken calls, one closed and one took a deposit; one closed and was "
+    "later changed to no sale (the latest outcome counts): 2.",
+    "calls.show_rate": "5 taken, 1 no-show, 2 awaiting: 5 / 6 = 0.8333, with a note "
+    "awaiting-outcome saying 2 calls are unresolved.",
+    "calls.close_rate": "2 closed of 5 taken: 0.4.",
+    "calls.offer_rate": "Of 5 taken calls, 1 recorded an offer, 1 recorded no offer, 3 left it "
+    "blank: 1 / 5 = 0.2. If all 5 were blank: null, no-numerator.",
+    "outcomes.closed": "One call closed in March plus no past-call form: 1.",
+    "outcomes.deposit": "One call with a deposit: 1.",
+    "outcomes.follow_up": "One call set to follow up: 1.",
+    "outcomes.no_sale": "Two calls ended without a sale and one past-call form dated 13 March "
+    "says no sale: 3, with reasons price 2, timing 1.",
+    "outcomes.disqualified": "One past-call form dated 12 March, disqualified: 1.",
+    "outcomes.no_show": "One call marked no-show: 1.",
+    "outcomes.cancelled": "One call cancelled: 1.",
+    "outcomes.awaiting": "Three calls with neither outcome nor attendance: 3.",
+    "outcomes.total": "1 + 1 + 1 + 3 + 1 + 1 + 1 + 3 = 12.",
+    "payments.cash_collected": "Payments of 1,000.00, 1,000.00 and 100.00 paid in March (a "
+    "failed one of 500.00 is left out): 2100 (USD).",
+    "payments.refunded": "A refund of 300.00 dated 10 April on a March payment: 0 in March, "
+    "300 in April.",
+    "payments.net_cash": "April: 1000 collected - 300 refunded = 700.",
+    "payments.sales": "Two sales closed in March: 2.",
+    "payments.revenue_booked": "Contracts of 3,000.00 and 500.00: 3500.",
+    "payments.average_sale": "3500 / 2 = 1750, numerator 3500 (money), denominator 2 (sales). "
+    "April, with no sale: null, empty-denominator.",
+    "payments.collection_rate": "On March's two sales (3500 booked), 2100 has been collected to "
+    "date (April's payments included): 0.6. A sale of 100 with 150 collected makes it null, "
+    "does-not-nest.",
+    "leads.created": "Three leads created in March; with limit=2 the list holds the 2 newest, "
+    "leads.created is still 3, and a note truncated says so.",
+    "speed_to_lead.waiting": "In the last 120 minutes: leads of 10, 30 and 90 minutes ago, the "
+    "one of 30 minutes already contacted: 2 waiting, listed 90 then 10 minutes.",
+    "speed_to_lead.contacted_rate": "1 contacted of 3 created in the window: 0.3333.",
+    "eod.expected": "1-14 March 2026 (Monday to Friday working): a setter is due 10 days; a "
+    "closer who joined on 10 March is due 4: 14.",
+    "eod.submitted": "Reports on 9 (before joining), 10 and 11 March by the closer, 2 and 8 "
+    "(a Sunday) March by the setter, 3 March by the owner: 6.",
+    "eod.compliance_rate": "Due days with a report: closer 2 of 4, setter 1 of 10: 3 / 14 = "
+    "0.2143. With no closer, setter or SDR: null, no-denominator.",
+    "attribution.leads": "Two March leads from google / cpc / spring / a: 2. A lead with no "
+    "UTM falls in (none) / (none) / (none) / (none).",
+    "attribution.closes": "One of those two leads has sales (two of them): 1.",
+    "attribution.cash_collected": "1,000.00 in March and 200.00 in May on that lead's sales: 1200.",
+    "attribution.close_rate": "1 lead with a sale of 2 leads: 0.5.",
+    "commission.owed": "Rule cash collected, closer, 0.1: payments of 1000 and 500 in March on "
+    "the member's sales (one closed in February), a refund of 200 in March: (1500 - 200) x 0.1 "
+    "= 130. Rule revenue booked, closer, 0.075 on a 333.33 sale: 24.99975, rounded to 25. A "
+    "member with no rule: null, not-computed.",
+    "funnel.stage_count": "Three leads opt in during March (a fourth opted in in February: not in "
+    "the cohort); two apply, one of them later books, takes and closes: 3, 2, 1, 1, 1. A lead "
+    "who booked before applying counts at application only.",
+    "funnel.stage_rate": "null (no-denominator), 0.6667, 0.5, 1.0, 1.0.",
+    "webinar.registrations": "Six registrations for the event of 5 March: 6.",
+    "webinar.attended": "Five of them joined: 5.",
+    "webinar.stayed_to_pitch": "Pitch at 18:45: joined 18:00 and never left, or joined 18:45 and "
+    "left 19:00, stayed; left at 18:30 or at 18:45, or joined at 18:50, did not: 2.",
+    "webinar.booked": "One attendee booked a call the next day; another had booked before the "
+    "event: 1.",
+    "webinar.attendance_rate": "5 / 6 = 0.8333.",
+    "webinar.stay_rate": "2 / 5 = 0.4. For an event with no pitch time: null, no-numerator.",
+    "webinar.booking_rate": "1 / 5 = 0.2.",
+}

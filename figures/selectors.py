@@ -463,7 +463,7 @@ def lead_journey(*, workspace, lead_id) -> dict:
                 "stage": event.stage.key,
             }
         )
-    events.sort(key=lambda event: event["at"])  # ISO UTC strings sort in time order
+    events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
     return {"lead": _lead_row(lead), "events": events}
 
 

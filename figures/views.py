@@ -182,12 +182,12 @@ class WebinarView(FiguresView):
     @schema.figures_operation("getWebinar", "webinar", extra=[schema.EVENT_ID])
     def get(self, request):
         period = self.period(request)
+        event_id = request.query_params.get("eventId") or None
         data, notes = selectors.webinar_figures(
-            workspace=self.workspace,
-            period=period,
-            event_id=request.query_params.get("eventId") or None,
+            workspace=self.workspace, period=period, event_id=event_id
         )
-        return self.envelope(period=period, data=data, notes=notes)
+        # One named event is its own cohort: the period does not apply to it.
+        return self.envelope(period=None if event_id else period, data=data, notes=notes)
 
 
 class AuditEventsView(FiguresView):

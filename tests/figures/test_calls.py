@@ -17,37 +17,6 @@ def march(ws):
     return Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
 
 
-@pytest.fixture
-def calls_dataset(rec):
-    c = {}
-    c[1] = rec.call("2026-03-02 10:00", attendance="showed", offer_made=True)
-    rec.outcome("closed", call=c[1])
-    c[2] = rec.call("2026-03-03 10:00", attendance="showed", offer_made=False)
-    rec.outcome("deposit", call=c[2])
-    c[3] = rec.call("2026-03-04 10:00", attendance="showed")
-    rec.outcome("no_sale", call=c[3], reason="price")
-    c[4] = rec.call("2026-03-05 10:00", attendance="no_show")
-    c[5] = rec.call("2026-03-06 10:00", status="cancelled")
-    # Rescheduled inside the period: only the final call counts.
-    c[6] = rec.call("2026-03-07 10:00")
-    c[7] = rec.call("2026-03-09 10:00", rescheduled_from=c[6], attendance="showed")
-    rec.outcome("follow_up", call=c[7])
-    # Rescheduled into the period from February, still without attendance.
-    c[8] = rec.call("2026-02-27 10:00")
-    c[9] = rec.call("2026-03-10 10:00", rescheduled_from=c[8])
-    # Rescheduled out of the period: neither counts.
-    c[10] = rec.call("2026-03-30 10:00")
-    c[11] = rec.call("2026-04-02 10:00", rescheduled_from=c[10])
-    c[12] = rec.call("2026-03-25 10:00")  # after NOW: upcoming
-    c[13] = rec.call("2026-03-15 10:00")  # before NOW, unmarked: awaiting
-    c[14] = rec.call("2026-02-20 10:00", attendance="showed")  # outside
-    # Closed first, then changed to no sale: the latest outcome counts.
-    c[15] = rec.call("2026-03-11 10:00", attendance="showed")
-    rec.outcome("closed", call=c[15], when="2026-03-11 11:00")
-    rec.outcome("no_sale", call=c[15], when="2026-03-12 09:00", reason="timing")
-    return c
-
-
 def values(data):
     return {key: field.value for key, field in data.items()}
 

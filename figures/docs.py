@@ -1,0 +1,136 @@
+"""docs/metrics.md, written from the metric registry (manage.py write_metrics_doc)."""
+
+from pathlib import Path
+
+from django.conf import settings
+
+from . import registry
+
+DOC_PATH = Path(settings.BASE_DIR) / "docs" / "metrics.md"
+
+ENDPOINT_ORDER = [
+    "/api/v1/calls",
+    "/api/v1/outcomes",
+    "/api/v1/payments",
+    "/api/v1/leads",
+    "/api/v1/speed-to-lead",
+    "/api/v1/eod",
+    "/api/v1/attribution",
+    "/api/v1/commission",
+    "/api/v1/funnel",
+    "/api/v1/webinar",
+]
+
+DATA_SHAPES = {
+    "/api/v1/calls": "`data`: `booked`, `cancelled`, `taken`, `no_show`, `awaiting_outcome`, "
+    "`upcoming`, `closed`, `show_rate`, `close_rate`, `offer_rate`, each a Field.",
+    "/api/v1/outcomes": "`data`: `closed`, `deposit`, `follow_up`, `no_sale`, `disqualified`, "
+    "`no_show`, `cancelled`, `awaiting`, `total` (Fields) and `no_sale_reasons` "
+    "(`[{reason, count}]`, most frequent first; a blank reason reads `(none)`).",
+    "/api/v1/payments": "`data`: `cash_collected`, `refunded`, `net_cash`, `sales`, "
+    "`revenue_booked`, `average_sale`, `collection_rate`, each a Field.",
+    "/api/v1/leads": "`data`: `created` (Field) and `leads`, newest first, at most `limit` "
+    "(1 to 500, default 100, larger values capped at 500): `id`, `created_at`, `name`, "
+    "`email`, `source`, `utm_source`, `utm_medium`, `utm_campaign`, `utm_content` (missing "
+    "values read `(none)`), `status`, `setter` (`{id, name, email}` or null), "
+    "`first_contact_at`.",
+    "/api/v1/speed-to-lead": "`data`: `within_minutes`, `since`, `waiting` and "
+    "`contacted_rate` (Fields), and `leads`: the waiting leads, longest-waiting first, with "
+    "`id`, `name`, `email`, `created_at`, `minutes_waited`, `setter` and `open_url` (the "
+    "lead's page in the app). `withinMinutes` is 1 to 10080, default 120. `period` is null.",
+    "/api/v1/eod": "`data`: `expected`, `submitted`, `compliance_rate` (Fields) and `members`: "
+    "one row per active closer, setter and SDR with `member` (`{id, name, email}`), `role` "
+    "and the same three Fields. `submitted` at the top counts every report dated in the "
+    "period, whoever filed it.",
+    "/api/v1/attribution": "`data.rows`: one row per (utm_source, utm_medium, utm_campaign, "
+    "utm_content) tuple of the leads created in the period, most leads first, with those four "
+    "members and the Fields `leads`, `closes`, `cash_collected`, `close_rate`.",
+    "/api/v1/commission": "`data.members`: every active closer, setter and SDR, and any other "
+    "member with a rule, by name: `id`, `name`, `email`, `role`, `rule` (`{basis, slot, "
+    "rate, basis_amount, refunded}` or null) and `owed` (Field).",
+    "/api/v1/funnel": "`data`: `funnel` (the name) and `stages`, in stage order, each "
+    "`{name, count, rate}`. `funnel` defaults to `vsl` (stages `opt-in`, `application`, "
+    "`booked`, `taken`, `closed`); an unknown name answers 400 `invalid_parameter` with "
+    "`field: funnel` and `funnels`: the existing names. A workspace with no funnel at all "
+    "answers empty stages and a `no-data-source` note.",
+    "/api/v1/webinar": "`data`: `event` (the event named by `eventId`, else null) and the "
+    "Fields below. `eventId` restricts the cohort to that event (then `period` is null); an "
+    "unknown `eventId` answers 400 naming it. No webinar event ever recorded adds a "
+    "`no-data-source` note.",
+}
+
+HEADER = """# Metrics
+
+Every figure the Read-Only Figures API answers, from the service's one metric registry
+(`figures/registry.py`). This page is generated from it (`manage.py write_metrics_doc`);
+a test fails when the two differ.
+
+## How figures are read
+
+- **Period.** `from` and `to` are days in the workspace's timezone, both included:
+  `[from 00:00, to+1 00:00)` local time, so a day across a daylight-saving change lasts
+  23 or 25 hours. `to` defaults to today there and `from` to `to` minus 29 days. A date
+  that does not parse, or `from` after `to`, answers 400 `invalid_parameter` with `field`.
+  Unknown query parameters are ignored.
+- **Envelope.** Every operation except whoami answers
+  `{"workspace": {"id", "currency"}, "period": {"from", "to"} or null, "data": {...}, "notes": [...]}`.
+  `period` is null where no period applies (a lead's journey, speed-to-lead, one webinar
+  event named by `eventId`).
+- **Field.** A figure is `{"metric", "label", "unit", "value", "unavailable"}` plus
+  `currency` for money and `numerator`/`denominator` (`{"label", "value"}`) for rates and
+  quotients. The label is the workspace's own (`branding.labels[metric id]`) when it sets
+  one, else the English label below.
+- **Counts** are integers. **Money** is kept as integer minor units and answered as a JSON
+  number in major units of the workspace currency (`123450` cents answer `1234.5`), with
+  `currency`. **Rates** are fractions in [0, 1] rounded half up to 4 decimals, always with
+  both sides; they are cohort-based: the denominator fixes a set of records and the
+  numerator counts members of that same set.
+- **Null.** A figure that cannot be drawn honestly has `value: null` and
+  `unavailable: {code, reason}`, and the envelope carries a `figure-unavailable` note whose
+  subject is the metric id. A figure is never 0 in place of "unknown".
+- **Calls.** A call's outcome is its latest outcome record; attendance is the call's own
+  field. A call that another call reschedules no longer counts anywhere: only the final
+  call counts, at its final time.
+- **Members.** Rows that belong to a member carry the member's `id`, `name` and `email`.
+"""
+
+
+def _table(rows: dict[str, str]) -> list[str]:
+    lines = ["| Code | Meaning |", "|---|---|"]
+    lines += [f"| `{code}` | {text} |" for code, text in rows.items()]
+    return lines
+
+
+def metrics_markdown() -> str:
+    lines = [HEADER.rstrip(), ""]
+    lines += ["## `unavailable.code` values", ""]
+    lines += _table(registry.UNAVAILABLE_CODES)
+    lines += ["", "## `notes[].code` values", ""]
+    lines += _table(registry.NOTE_CODES)
+    lines += [""]
+    for endpoint in ENDPOINT_ORDER:
+        lines += [f"## {endpoint}", "", DATA_SHAPES[endpoint], ""]
+        for metric in registry.METRIC_LIST:
+            if metric.endpoint != endpoint:
+                continue
+            lines += [f"### `{metric.id}` — {metric.label} ({metric.unit})", ""]
+            lines += [metric.definition, ""]
+            if metric.numerator or metric.denominator:
+                lines += [
+                    f"- Numerator: {metric.numerator}",
+                    f"- Denominator: {metric.denominator}",
+                ]
+            lines += [f"- Null: {metric.null_when or 'never.'}"]
+            lines += [f"- Example: {registry.EXAMPLES[metric.id]}", ""]
+    lines += [
+        "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
+        "",
+        "No figures: `data.lead` and `data.events` (every record of the lead in time order, each "
+        "with `at` and `type`: lead.created, touch, webinar.registered, webinar.joined, "
+        "webinar.left, call.booked, call.rescheduled, call.cancelled, call.showed, "
+        "call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage); and "
+        "`data.events` of the audit log, newest first, each with `at`, `actor` "
+        "(`kind`, `id`, `label`), `action`, `target` (`type`, `id`) and `reason`.",
+        "",
+    ]
+    return "\n".join(lines)
