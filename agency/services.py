@@ -30,7 +30,7 @@ from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
 
 from .integrations import INTEGRATIONS, integration_get
 from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
-from .serializers import merge_plan_bodies
+from .serializers import SETTINGS_MEMBERS, merge_plan_bodies
 
 logger = logging.getLogger(__name__)
 
@@ -143,7 +143,9 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
                 f"The workspace cannot be created: {problem[1]}",
             )
 
-    for key, value in body["settings"].items():
+    # In the documented order: a JSON column does not keep the order of an object's keys.
+    for key in sorted(body["settings"], key=SETTINGS_MEMBERS.index):
+        value = body["settings"][key]
         problem = workspace_blocked
         if not problem and key == "timezone" and not _timezone_known(value):
             problem = ("timezone_unknown", f"The timezone {value!r} is not an IANA name.")

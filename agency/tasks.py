@@ -27,7 +27,7 @@ def apply_plan(plan_id: str) -> str:
             logger.warning("apply_plan: no plan %s", plan_id)
             return "missing"
         if plan.state != Plan.State.APPROVED:
-            return plan.state
+            return f"skipped:{plan.state}"
         try:
             plan_apply(plan_id=plan.pk, actor=SYSTEM, mint_member_tokens=False)
         except ApiError as error:
