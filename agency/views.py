@@ -58,7 +58,7 @@ class AgencyWorkspaceListView(AgencyView):
         auth=SECURITY,
         responses={
             200: serializers.AgencyWorkspaceListSerializer,
-            **serializers.error_responses(401, 403),
+            **serializers.error_responses(400, 401, 403),
         },
     )
     def get(self, request):
@@ -154,7 +154,7 @@ class PlanDetailView(_AgencyObjectMixin, AgencyView):
         parameters=[_path("id", "The plan's id.")],
         responses={
             200: serializers.PlanSerializer,
-            **serializers.error_responses(401, 403, 404, scope="config:plan"),
+            **serializers.error_responses(400, 401, 403, 404, scope="config:plan"),
         },
     )
     def get(self, request, id):
@@ -241,7 +241,7 @@ class TemplateListView(AgencyView):
         auth=SECURITY,
         responses={
             200: serializers.BlueprintListSerializer,
-            **serializers.error_responses(401, 403),
+            **serializers.error_responses(400, 401, 403),
         },
     )
     def get(self, request):
@@ -264,7 +264,7 @@ class TemplateDetailView(AgencyView):
         parameters=[_path("key", "The blueprint's key.")],
         responses={
             200: serializers.BlueprintSerializer,
-            **serializers.error_responses(401, 403, 404),
+            **serializers.error_responses(400, 401, 403, 404),
         },
     )
     def get(self, request, key):
@@ -353,7 +353,7 @@ class ConnectLinkDetailView(_AgencyObjectMixin, AgencyView):
         parameters=[_path("id", "The workspace's id."), _path("linkId", "The link's id.")],
         responses={
             200: serializers.ConnectLinkStateSerializer,
-            **serializers.error_responses(401, 403, 404, scope="connect:links"),
+            **serializers.error_responses(400, 401, 403, 404, scope="connect:links"),
         },
     )
     def get(self, request, id, linkId):
