@@ -39,7 +39,7 @@ DATA_SHAPES = {
     "`id`, `name`, `email`, `created_at`, `minutes_waited`, `setter` and `open_url` (the "
     "lead's page in the app). `withinMinutes` is 1 to 10080, default 120. `period` is null.",
     "/api/v1/eod": "`data`: `expected`, `submitted`, `compliance_rate` (Fields) and `members`: "
-    "one row per active closer, setter and SDR with `member` (`{id, name, email}`), `role` "
+    "one row per active closer, setter and SDR, by name, with `id`, `name`, `email`, `role` "
     "and the same three Fields. `submitted` at the top counts every report dated in the "
     "period, whoever filed it.",
     "/api/v1/attribution": "`data.rows`: one row per (utm_source, utm_medium, utm_campaign, "

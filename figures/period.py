@@ -68,7 +68,10 @@ class Period:
     def as_dict(self) -> dict:
         if self.day_based:
             return {"from": self.first_day.isoformat(), "to": self.last_day.isoformat()}
-        return {"from": self.start.isoformat(), "to": self.end.isoformat()}
+        return {
+            "from": self.start.isoformat().replace("+00:00", "Z"),
+            "to": self.end.isoformat().replace("+00:00", "Z"),
+        }
 
 
 def _parse_day(params, name: str) -> date | None:
@@ -103,4 +106,8 @@ def period_from_query(*, workspace, params, now: datetime | None = None) -> Peri
         raise InvalidParameter(
             "from", f"from ({first_day.isoformat()}) is after to ({last_day.isoformat()})."
         )
-    return Period.of_days(workspace=workspace, first_day=first_day, last_day=last_day)
+    try:
+        return Period.of_days(workspace=workspace, first_day=first_day, last_day=last_day)
+    except (OverflowError, ValueError):
+        name = "to" if last_day >= date(9999, 12, 31) else "from"
+        raise InvalidParameter(name, f"{name} is outside the dates this service can read.") from None

@@ -242,7 +242,7 @@ DATA_MEMBERS = {
         "members": _rows(
             "EodMemberRow",
             {
-                "member": inline_serializer("EodMember", _MEMBER),
+                **_MEMBER,
                 "role": serializers.CharField(),
                 **_fields("expected", "submitted", "compliance_rate"),
             },

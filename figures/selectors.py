@@ -562,7 +562,7 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> dict:
         on_due_total += row.on_due_day
         member_rows.append(
             {
-                "member": member_ref(row),
+                **member_ref(row),
                 "role": row.role,
                 "expected": fields.count("eod.expected", expected, workspace=ws),
                 "submitted": fields.count("eod.submitted", row.submitted, workspace=ws),

@@ -19,6 +19,7 @@ pytestmark = pytest.mark.django_db
         ({"to": "2026-02-30"}, "to"),
         ({"to": "20260301"}, "to"),
         ({"from": "2026-03-05", "to": "2026-03-04"}, "from"),
+        ({"from": "2026-03-05", "to": "9999-12-31"}, "to"),
     ],
 )
 def test_unusable_dates_answer_400_naming_the_parameter(params, field, ws, client_for):
