@@ -159,6 +159,7 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
             email.lower()
             for email in Member.objects.filter(workspace=workspace).values_list("email", flat=True)
         }
+    listed = set()
     for person in body["team"]:
         problem = workspace_blocked
         if not problem and person["email"] in existing_emails:
@@ -166,6 +167,9 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
                 "member_exists",
                 f"{person['email']} is already a member of the workspace.",
             )
+        elif not problem and person["email"] in listed:
+            problem = ("listed_twice", f"{person['email']} is listed twice in the team.")
+        listed.add(person["email"])
         changes.append(_change("member.add", person["email"], dict(person), problem))
 
     exponent = CURRENCY_EXPONENTS.get(currency or "", 2)
@@ -191,15 +195,19 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
                 "integration", flat=True
             )
         )
+    offered = set()
     for key in body["integrations"]:
         problem = workspace_blocked
-        if not problem and key not in INTEGRATIONS:
+        if not problem and key in offered:
+            problem = ("listed_twice", f"{key} is listed twice.")
+        elif not problem and key not in INTEGRATIONS:
             problem = (
                 "integration_unknown",
                 f"Unknown integration {key!r}; known: {', '.join(INTEGRATIONS)}.",
             )
         elif not problem and key in connected:
             problem = ("integration_connected", f"{key} is already connected to the workspace.")
+        offered.add(key)
         changes.append(_change("integration.connect", key, {"integration": key}, problem))
     return changes, workspace
 
@@ -332,7 +340,8 @@ def _user_for(email: str):
     user = User.objects.filter(email__iexact=email).order_by("pk").first()
     if user is not None:
         return user
-    username = email if not User.objects.filter(username=email).exists() else None
+    fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
+    username = email if fits else None
     user = User(username=username or f"{email[:120]}-{secrets.token_hex(4)}", email=email)
     user.set_unusable_password()
     user.save()
