@@ -110,4 +110,6 @@ def period_from_query(*, workspace, params, now: datetime | None = None) -> Peri
         return Period.of_days(workspace=workspace, first_day=first_day, last_day=last_day)
     except (OverflowError, ValueError):
         name = "to" if last_day >= date(9999, 12, 31) else "from"
-        raise InvalidParameter(name, f"{name} is outside the dates this service can read.") from None
+        raise InvalidParameter(
+            name, f"{name} is outside the dates this service can read."
+        ) from None
