@@ -2,8 +2,13 @@
 can reach another workspace's rows; an id that is not the workspace's is not found."""
 
 import uuid
+from datetime import UTC, timedelta
+from decimal import ROUND_HALF_UP, Decimal
 
 from config.errors import NotFound
+from figures.envelope import Field, major_units
+from figures.period import Period
+from figures.selectors import key_figures
 from workspaces.models import Call, Lead, Member
 
 from .models import ChangeLogEntry, Draft
@@ -107,3 +112,47 @@ def drafts_open(*, workspace, member=None):
     if member is not None:
         drafts = drafts.filter(member=member)
     return list(drafts.order_by("created_at"))
+
+
+# --- Around a change -----------------------------------------------------------------------
+
+
+def _iso(moment) -> str:
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _difference(before: Field, after: Field, workspace):
+    """after - before in the figure's unit; None when either side is unknown."""
+    if before.value is None or after.value is None:
+        return None
+    if before.unit == "money":
+        return major_units(after.raw - before.raw, workspace)
+    if before.unit == "rate":
+        difference = Decimal(str(after.value)) - Decimal(str(before.value))
+        return float(difference.quantize(Decimal("0.0001"), ROUND_HALF_UP))
+    return after.value - before.value
+
+
+def change_compare(*, workspace, change, days: int) -> tuple[Period, dict]:
+    """The key figures of the days before the change and of the days from it, side by side.
+
+    Returns the whole span as a Period, and the data (Fields inside) for the Envelope.
+    """
+    pivot = change.effective_at
+    span = timedelta(days=days)
+    before = key_figures(workspace=workspace, start=pivot - span, end=pivot)
+    after = key_figures(workspace=workspace, start=pivot, end=pivot + span)
+    period = Period.of_instants(workspace=workspace, start=pivot - span, end=pivot + span)
+    return period, {
+        "days": days,
+        "before": {"from": _iso(pivot - span), "to": _iso(pivot)},
+        "after": {"from": _iso(pivot), "to": _iso(pivot + span)},
+        "figures": {
+            metric: {
+                "before": before[metric],
+                "after": after[metric],
+                "difference": _difference(before[metric], after[metric], workspace),
+            }
+            for metric in before
+        },
+    }

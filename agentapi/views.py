@@ -2,19 +2,15 @@
 the role; each handler looks up what answers 404, then writes through self.idempotent
 with a perform() that validates the body (400) and calls one service."""
 
-from datetime import timedelta
-from decimal import ROUND_HALF_UP, Decimal
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
-from figures.envelope import Field, envelope_build, major_units
-from figures.period import Period, period_from_query
+from figures.envelope import envelope_build
+from figures.period import period_from_query
 from figures.schema import FieldSerializer, NotesSerializer
-from figures.selectors import key_figures as figures_key_figures
 from figures.selectors import member_board
 from tokens.api import WorkspaceView
 
@@ -415,20 +411,6 @@ _INSTANT_PERIOD = inline_serializer(
 )
 
 
-def _difference(before: Field, after: Field, workspace):
-    if before.value is None or after.value is None:
-        return None
-    if before.unit == "money":
-        return major_units(after.raw - before.raw, workspace)
-    if before.unit == "rate":
-        return float(
-            (Decimal(str(after.value)) - Decimal(str(before.value))).quantize(
-                Decimal("0.0001"), ROUND_HALF_UP
-            )
-        )
-    return after.value - before.value
-
-
 class CompareAroundChangeView(WorkspaceView):
     required_scope = "read"
 
@@ -456,25 +438,8 @@ class CompareAroundChangeView(WorkspaceView):
     def get(self, request, id):  # noqa: A002 (the path parameter's name)
         change = selectors.change_get(workspace=self.workspace, change_id=id)
         days = self._days(request.query_params.get("days"))
-        pivot = change.effective_at
-        span = timedelta(days=days)
-        before = figures_key_figures(workspace=self.workspace, start=pivot - span, end=pivot)
-        after = figures_key_figures(workspace=self.workspace, start=pivot, end=pivot + span)
-        period = Period.of_instants(workspace=self.workspace, start=pivot - span, end=pivot + span)
-        data = {
-            "change": ChangeEntrySerializer(change).data,
-            "days": days,
-            "before": {"from": _iso(pivot - span), "to": _iso(pivot)},
-            "after": {"from": _iso(pivot), "to": _iso(pivot + span)},
-            "figures": {
-                metric: {
-                    "before": before[metric],
-                    "after": after[metric],
-                    "difference": _difference(before[metric], after[metric], self.workspace),
-                }
-                for metric in before
-            },
-        }
+        period, data = selectors.change_compare(workspace=self.workspace, change=change, days=days)
+        data = {"change": ChangeEntrySerializer(change).data, **data}
         return Response(envelope_build(workspace=self.workspace, period=period, data=data))
 
     @staticmethod
@@ -486,10 +451,6 @@ class CompareAroundChangeView(WorkspaceView):
                 "days", f"days must be a whole number from 1 to {COMPARE_MAX_DAYS}, not {raw!r}."
             )
         return int(raw)
-
-
-def _iso(moment) -> str:
-    return services._iso(moment)
 
 
 # --- Forms ---------------------------------------------------------------------------------
