@@ -49,8 +49,12 @@ clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache
 
 # Debian's chromium for the browser tests (Playwright drives it; it never downloads one).
+# Without it, `make test` skips tests/browser and says why.
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+	@if [ -x /usr/bin/chromium ]; then echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; else \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null \
+		&& echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; fi
 
 # Regenerates the committed copies of both API descriptions (a test compares them).
 openapi: install
