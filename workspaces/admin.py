@@ -34,7 +34,7 @@ class AgencyAdmin(admin.ModelAdmin):
     list_display = ("name", "tier", "created_at")
     list_filter = ("tier",)
     search_fields = ("name", "id")
-    filter_horizontal = ("users",)
+    raw_id_fields = ("users",)
     inlines = [WorkspaceInline]
 
 
