@@ -221,6 +221,65 @@ _DAY_PERIOD = inline_serializer(
 )
 
 
+def _field_example(metric, label, unit, value, **extra):
+    return {
+        "metric": metric,
+        "label": label,
+        "unit": unit,
+        "value": value,
+        **extra,
+        "unavailable": None,
+    }
+
+
+_BOARD_EXAMPLE = {
+    "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
+    "period": {"from": "2026-03-01", "to": "2026-03-30"},
+    "data": {
+        "member": {
+            "id": "6f8a0b2c-4d6e-4f80-9a1b-3c5d7e9f1a2b",
+            "name": "Casey Closer",
+            "email": "casey@example.com",
+            "role": "closer",
+        },
+        "calls": {
+            "booked": _field_example("calls.booked", "Calls booked", "count", 24),
+            "taken": _field_example("calls.taken", "Calls taken", "count", 18),
+            "closed": _field_example("calls.closed", "Calls closed", "count", 6),
+            "close_rate": _field_example(
+                "calls.close_rate",
+                "Close rate",
+                "rate",
+                0.3333,
+                numerator={"label": "Calls closed", "value": 6},
+                denominator={"label": "Calls taken", "value": 18},
+            ),
+        },
+        "payments": {
+            "cash_collected": _field_example(
+                "payments.cash_collected", "Cash collected", "money", 14250.5, currency="USD"
+            )
+        },
+        "commission": {
+            "owed": _field_example(
+                "commission.owed", "Commission owed", "money", 1425.05, currency="USD"
+            )
+        },
+        "eod": {
+            "compliance_rate": _field_example(
+                "eod.compliance_rate",
+                "EOD compliance",
+                "rate",
+                0.9,
+                numerator={"label": "Due days with a report", "value": 18},
+                denominator={"label": "Due days", "value": 20},
+            )
+        },
+    },
+    "notes": [],
+}
+
+
 class MyBoardView(WorkspaceView):
     required_scope = "read"
     needs_member_session = True
@@ -237,6 +296,7 @@ class MyBoardView(WorkspaceView):
             200: _envelope_serializer("BoardEnvelope", _BOARD_DATA, _DAY_PERIOD),
             **errors(*READ_ERRORS),
         },
+        examples=[response_example("A month of a closer (abridged)", _BOARD_EXAMPLE)],
     )
     def get(self, request):
         period = period_from_query(workspace=self.workspace, params=request.query_params)
@@ -267,6 +327,13 @@ _CHANGE_ANSWER = {
     "created_at": "2026-02-27T16:12:09Z",
     "created_by": {"kind": "workspace_token", "id": "9d1c…", "label": "Ops agent"},
 }
+_CHANGE_LIST_EXAMPLE = response_example(
+    "One entry",
+    {
+        "period": {"from": "2026-02-01", "to": "2026-03-02", "timezone": "America/New_York"},
+        "changes": [_CHANGE_ANSWER],
+    },
+)
 _CHANGE_WRITE_DOC = (
     "Records a dated change-log entry (effective_at, kind price|offer|script|rule|other, "
     "title, what, why). A workspace API token or an owner's, admin's or manager's session "
@@ -325,6 +392,7 @@ class ChangeLogView(ChangeLogBase):
         "manager's session token with `read`.",
         parameters=FROM_TO,
         responses={200: ChangeListSerializer, **errors(*READ_ERRORS)},
+        examples=[_CHANGE_LIST_EXAMPLE],
     )
     def get(self, request):
         return self.list_changes(request)
@@ -352,6 +420,7 @@ class WorkspaceChangeLogView(ChangeLogBase):
         "agency token (scope `read`) uses for its agency's workspaces.",
         parameters=[WORKSPACE_ID, *FROM_TO],
         responses={200: ChangeListSerializer, **errors(*READ_ERRORS, 404)},
+        examples=[_CHANGE_LIST_EXAMPLE],
     )
     def get(self, request, workspaceId):  # noqa: N803
         return self.list_changes(request)
@@ -411,6 +480,35 @@ _INSTANT_PERIOD = inline_serializer(
 )
 
 
+_COMPARE_EXAMPLE = {
+    "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
+    "period": {"from": "2026-02-15T05:00:00+00:00", "to": "2026-03-15T05:00:00+00:00"},
+    "data": {
+        "change": _CHANGE_ANSWER,
+        "days": 14,
+        "before": {"from": "2026-02-15T05:00:00Z", "to": "2026-03-01T05:00:00Z"},
+        "after": {"from": "2026-03-01T05:00:00Z", "to": "2026-03-15T05:00:00Z"},
+        "figures": {
+            "calls.booked": {
+                "before": _field_example("calls.booked", "Calls booked", "count", 40),
+                "after": _field_example("calls.booked", "Calls booked", "count", 46),
+                "difference": 6,
+            },
+            "payments.cash_collected": {
+                "before": _field_example(
+                    "payments.cash_collected", "Cash collected", "money", 52000, currency="USD"
+                ),
+                "after": _field_example(
+                    "payments.cash_collected", "Cash collected", "money", 61500.5, currency="USD"
+                ),
+                "difference": 9500.5,
+            },
+        },
+    },
+    "notes": [],
+}
+
+
 class CompareAroundChangeView(WorkspaceView):
     required_scope = "read"
 
@@ -434,6 +532,7 @@ class CompareAroundChangeView(WorkspaceView):
             200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _INSTANT_PERIOD),
             **errors(*READ_ERRORS, 404),
         },
+        examples=[response_example("Before and after (abridged)", _COMPARE_EXAMPLE)],
     )
     def get(self, request, id):  # noqa: A002 (the path parameter's name)
         change = selectors.change_get(workspace=self.workspace, change_id=id)
@@ -779,6 +878,28 @@ class DraftsView(WorkspaceView):
         "token sees only drafts for them; a workspace API token and an owner's, admin's or "
         "manager's session token see all.",
         responses={200: DraftListSerializer, **errors(*READ_ERRORS)},
+        examples=[
+            response_example(
+                "One open draft",
+                {
+                    "drafts": [
+                        {
+                            "id": "9e7c5a3b-1d2f-4e6a-8b0c-2d4f6a8c0e1b",
+                            "form": "eod",
+                            "member_id": "6f8a0b2c-4d6e-4f80-9a1b-3c5d7e9f1a2b",
+                            "fields": {"fields": {"dials": 80, "conversations": 14}},
+                            "status": "open",
+                            "created_at": "2026-03-02T21:00:00Z",
+                            "created_by": {
+                                "kind": "workspace_token",
+                                "id": "1c3e5a7b-9d0f-4b2a-8c4e-6a8b0c2d4e6f",
+                                "label": "Dialer sync",
+                            },
+                        }
+                    ]
+                },
+            )
+        ],
     )
     def get(self, request):
         member = self.principal.member if self._own_only() else None
