@@ -655,3 +655,26 @@ def test_the_app_can_revoke_a_session(oauth_app, api):
     assert refresh(oauth_app.client_id, tokens["refresh_token"]).json() == {
         "error": "invalid_grant"
     }
+
+
+def test_the_token_endpoint_answers_a_listed_origin_with_cors_headers(oauth_app):
+    code, verifier = code_for(oauth_app)
+    body = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": REDIRECT_URI,
+        "client_id": oauth_app.client_id,
+        "code_verifier": verifier,
+    }
+    response = browser_client().post("/o/token/", body, HTTP_ORIGIN=APP_ORIGIN)
+    assert response.status_code == 200
+    assert response["Access-Control-Allow-Origin"] == APP_ORIGIN
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_session_tokens_minted_without_a_browser_are_stored_hashed(oauth_app, session_token, api):
+    plaintext = session_token(oauth_app.owner)
+    stored = AccessToken.objects.get()
+    assert stored.token == ""
+    assert stored.token_checksum == hashlib.sha256(plaintext.encode()).hexdigest()
+    assert api(plaintext).get("/api/v1/whoami").status_code == 200

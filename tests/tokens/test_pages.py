@@ -538,3 +538,15 @@ def test_apps_page_needs_the_csrf_token(team):
     assert response.status_code == 403
     team["workspace"].refresh_from_db()
     assert team["workspace"].embedded_origins == []
+
+
+def test_the_apps_page_reads_in_a_fixed_number_of_queries(
+    team, embedded_app, django_assert_max_num_queries
+):
+    for n in range(3):
+        embedded_app(team["workspace"], redirect_uri=f"https://app{n}.example.test/cb")
+    client = client_for(team["owner"])
+    # session, user, workspace, membership, apps with their applications
+    with django_assert_max_num_queries(6):
+        response = client.get(apps_url(team["workspace"]))
+    assert response.content.decode().count('<code class="client-id">') == 3
