@@ -25,11 +25,11 @@ from django.db.models import (
     DecimalField,
     Exists,
     F,
+    Max,
     OuterRef,
     Q,
     Subquery,
     Sum,
-    Value,
 )
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -249,12 +249,23 @@ def payments_figures(*, workspace, period: Period, member=None) -> dict:
         sales=Count("pk"),
         revenue=Coalesce(Sum("contract_value"), 0, output_field=BigIntegerField()),
     )
-    collected_to_date = _sum(payments.filter(sale__in=sales.values("pk")), "amount")
-    over_collected = (
-        sales.annotate(collected=Sum("payments__amount", filter=Q(payments__status=SUCCEEDED)))
-        .filter(collected__gt=F("contract_value"))
-        .exists()
+    # Cash collected to date on the period's sales, summed per sale in one grouped pass
+    # over their payments, so a sale with more cash than its contract value shows.
+    per_sale = (
+        Payment.objects.filter(status=SUCCEEDED, sale__workspace=workspace)
+        .filter(_in(period, "sale__closed_at"))
+        .filter(_slots(member, "sale__") if member is not None else Q())
+        .order_by()
+        .values("sale")
+        .annotate(on_sale=Sum("amount"), contract=Max("sale__contract_value"))
+        .aggregate(
+            collected=Coalesce(Sum("on_sale"), 0, output_field=BigIntegerField()),
+            over_collected=Count("sale", filter=Q(on_sale__gt=F("contract"))),
+        )
     )
+    booked.update(per_sale)
+    collected_to_date = booked["collected"]
+    over_collected = booked["over_collected"] > 0
 
     ws = workspace
     if over_collected:
@@ -375,9 +386,10 @@ def lead_journey(*, workspace, lead_id) -> dict:
             events.append({"at": iso(reg.joined_at), "type": "webinar.joined", "event": event_ref})
         if reg.left_at:
             events.append({"at": iso(reg.left_at), "type": "webinar.left", "event": event_ref})
-    for call in Call.objects.filter(workspace=workspace, lead=lead).select_related(
-        "closer", "setter"
-    ):
+    calls = list(
+        Call.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
+    )
+    for call in calls:
         ref = {
             "id": str(call.pk),
             "scheduled_for": iso(call.scheduled_for),
@@ -400,7 +412,10 @@ def lead_journey(*, workspace, lead_id) -> dict:
             events.append(
                 {"at": iso(call.scheduled_for), "type": f"call.{call.attendance}", "call": ref}
             )
-    outcomes = Outcome.objects.filter(workspace=workspace).filter(Q(lead=lead) | Q(call__lead=lead))
+    # By the lead (past-call forms) or by one of its calls: two indexed lookups, no join.
+    outcomes = Outcome.objects.filter(workspace=workspace).filter(
+        Q(lead=lead) | Q(call_id__in=[call.pk for call in calls])
+    )
     for outcome in outcomes.select_related("member"):
         events.append(
             {
@@ -646,18 +661,6 @@ def attribution_figures(*, workspace, period: Period, member=None) -> dict:
 # --- /commission ----------------------------------------------------------------------
 
 
-def _sum_per_member(queryset, member_field: str, amount: str):
-    """Subquery: the sum of `amount` over `queryset` rows where member_field is the member."""
-    grouped = (
-        queryset.filter(**{member_field: OuterRef("pk")})
-        .order_by()
-        .values(member_field)
-        .annotate(total=Sum(amount))
-        .values("total")[:1]
-    )
-    return Coalesce(Subquery(grouped, output_field=BigIntegerField()), Value(0))
-
-
 def commission_figures(*, workspace, period: Period, member=None) -> dict:
     payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
         _in(period, "paid_at")
@@ -677,13 +680,34 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
         rule_rate=Subquery(
             rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
         ),
-        cash_closer=_sum_per_member(payments, "sale__closer", "amount"),
-        cash_setter=_sum_per_member(payments, "sale__setter", "amount"),
-        revenue_closer=_sum_per_member(sales, "closer", "contract_value"),
-        revenue_setter=_sum_per_member(sales, "setter", "contract_value"),
-        refunds_closer=_sum_per_member(refunds, "sale__closer", "amount"),
-        refunds_setter=_sum_per_member(refunds, "sale__setter", "amount"),
     ).order_by("name", "pk")
+    if member is not None:
+        payments = payments.filter(_slots(member, "sale__"))
+        sales = sales.filter(_slots(member))
+        refunds = refunds.filter(_slots(member, "sale__"))
+
+    def per_slot(queryset, prefix: str, amount: str) -> dict:
+        """{(slot, member id): total}, from one grouped pass over the period's range.
+
+        Rows come back per (closer, setter) pair, a few dozen at most; adding the
+        pairs up per slot is arithmetic on those groups, not on records.
+        """
+        totals: dict = {}
+        grouped = (
+            queryset.order_by()
+            .values_list(f"{prefix}closer", f"{prefix}setter")
+            .annotate(t=Sum(amount))
+        )
+        for closer_id, setter_id, total in grouped:
+            for key in (("closer", closer_id), ("setter", setter_id)):
+                totals[key] = totals.get(key, 0) + total
+        return totals
+
+    basis_totals = {
+        CommissionRule.Basis.CASH_COLLECTED: per_slot(payments, "sale__", "amount"),
+        CommissionRule.Basis.REVENUE_BOOKED: per_slot(sales, "", "contract_value"),
+    }
+    refund_totals = per_slot(refunds, "sale__", "amount")
 
     ws = workspace
     member_rows = []
@@ -698,11 +722,8 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
             )
             rule = None
         else:
-            basis_key = (
-                "cash" if row.rule_basis == CommissionRule.Basis.CASH_COLLECTED else "revenue"
-            )
-            basis = getattr(row, f"{basis_key}_{row.rule_slot}")
-            refunded = getattr(row, f"refunds_{row.rule_slot}")
+            basis = basis_totals[row.rule_basis].get((row.rule_slot, row.pk), 0)
+            refunded = refund_totals.get((row.rule_slot, row.pk), 0)
             rate = Decimal(row.rule_rate)
             owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
             owed = fields.money("commission.owed", owed_minor, workspace=ws)

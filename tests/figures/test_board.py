@@ -53,7 +53,7 @@ def flat(data):
 
 def test_board_of_a_closer_with_a_rule(ws, team, django_assert_max_num_queries):
     a, _, _ = team
-    with django_assert_max_num_queries(9):
+    with django_assert_max_num_queries(11):
         board = member_board(workspace=ws, member=a, period=march(ws), now=NOW)
     assert board["member"] == {
         "id": str(a.pk),
