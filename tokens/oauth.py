@@ -105,6 +105,9 @@ class EmbeddedAuthorizationView(AuthorizationView):
         # The hidden fields come back from the browser: check them again.
         data = form.cleaned_data
         application = self._application(data["client_id"])
+        if application is None:
+            error = errors.InvalidClientIdError()
+            return self.render_to_response({"error": error}, status=error.status_code)
         state = data.get("state") or None
         method = data.get("code_challenge_method") or None
         if method != PKCE_METHOD:

@@ -678,3 +678,14 @@ def test_session_tokens_minted_without_a_browser_are_stored_hashed(oauth_app, se
     assert stored.token == ""
     assert stored.token_checksum == hashlib.sha256(plaintext.encode()).hexdigest()
     assert api(plaintext).get("/api/v1/whoami").status_code == 200
+
+
+def test_a_consent_form_naming_an_unknown_client_is_refused(oauth_app):
+    client = signed_in_client(oauth_app.owner)
+    _, challenge = pkce_pair()
+    page = consent(client, authorize_query(oauth_app.client_id, challenge))
+    response = allow(client, page, client_id="no-such-client")
+    assert response.status_code == 400
+    assert "Location" not in response
+    assert response.context["error"].error == "invalid_request"
+    assert Grant.objects.count() == 0
