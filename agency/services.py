@@ -273,6 +273,8 @@ def plan_decide(*, plan: Plan, user, approve: bool, reason: str = "") -> Plan:
     reason = (reason or "").strip()
     if not approve and not reason:
         raise InvalidField("reason", "Say why the plan is declined.")
+    if approve:
+        _require_agency_plan(plan.agency)
     with transaction.atomic():
         plan = Plan.objects.select_for_update().get(pk=plan.pk)
         plan.state = plan_next_state(plan, "approve" if approve else "refuse")

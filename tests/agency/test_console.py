@@ -159,3 +159,17 @@ def test_make_a_link_refuses_a_workspace_of_another_agency(
         {"workspace": str(foreign.pk), "integrations": ["stripe"], "expires_in_hours": "24"},
     )
     assert ConnectLink.objects.count() == 0
+
+
+def test_approval_needs_the_agency_plan(agency_world, write, console):
+    plan_id = _waiting_plan(agency_world, write)
+    agency_world.agency.tier = "starter"
+    agency_world.agency.save(update_fields=["tier"])
+    page = console.post(
+        f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}, follow=True
+    )
+    assert (
+        "needs the Agency plan or above" in page.content.decode()
+        or "Agency plan" in page.content.decode()
+    )
+    assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
