@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from oauth2_provider.models import get_application_model
 
@@ -358,6 +358,21 @@ def _apply_settings(workspace: Workspace, key: str, value) -> None:
     # embedded_redirect_uri is used when the embedded app is made.
 
 
+def _workspace_create(agency: Agency, detail: dict) -> Workspace | None:
+    """The new workspace, or None when its slug was taken concurrently."""
+    try:
+        with transaction.atomic():
+            return Workspace.objects.create(
+                agency=agency,
+                name=detail["name"],
+                slug=detail["slug"],
+                currency=detail["currency"],
+                timezone=detail["timezone"],
+            )
+    except IntegrityError:
+        return None
+
+
 def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> AppliedPlan:
     """Make every ready change of the plan in one transaction.
 
@@ -372,20 +387,31 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
         _require_agency_plan(agency)
         next_state = plan_next_state(plan, "apply")
         changes, workspace = plan_changes(agency=agency, body=plan.body)
+        created = next(
+            (c for c in changes if c["op"] == "workspace.create" and c["status"] == "ready"), None
+        )
+        if created is not None:
+            workspace = _workspace_create(agency, created["detail"])
+            if workspace is None:
+                # Another transaction took the slug after the check: check everything again,
+                # and the workspace (with all it holds) is now blocked.
+                changes, workspace = plan_changes(agency=agency, body=plan.body)
+                created = None
+                for change in changes:
+                    if change["status"] == "ready":
+                        change.update(
+                            status="blocked",
+                            code="slug_taken",
+                            reason=f"The slug {change['detail'].get('slug', '') or ''!r} "
+                            "was taken while the plan was applied."
+                            if change["op"] == "workspace.create"
+                            else "The workspace cannot be created: its slug was taken.",
+                        )
         ready = [c for c in changes if c["status"] == "ready"]
         settings_changes = {
             c["detail"]["key"]: c["detail"]["value"] for c in ready if c["op"] == "settings.update"
         }
-        created = next((c for c in ready if c["op"] == "workspace.create"), None)
         if created is not None:
-            detail = created["detail"]
-            workspace = Workspace.objects.create(
-                agency=agency,
-                name=detail["name"],
-                slug=detail["slug"],
-                currency=detail["currency"],
-                timezone=detail["timezone"],
-            )
             audit_record(
                 actor=actor,
                 action="workspace.created",

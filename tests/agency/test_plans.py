@@ -413,3 +413,36 @@ def test_get_plan_and_list_agency_workspaces_answer_in_few_queries(
     with django_assert_max_num_queries(3):
         got = api(agency_world.full).get(f"/api/v1/plans/{plan_id}")
     assert got.status_code == 200
+
+
+def test_a_slug_taken_by_another_transaction_during_apply_blocks_it(
+    agency_world, write, make_workspace, monkeypatch
+):
+    import copy
+
+    from agency import services
+
+    plan_id = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
+    plan = Plan.objects.get(pk=plan_id)
+    real = services.plan_changes
+    stale = real(agency=agency_world.agency, body=plan.body)  # checked before the slug went
+    make_workspace(slug="acme")
+    calls = []
+
+    def checked_before_the_race(**kwargs):
+        calls.append(1)
+        return copy.deepcopy(stale) if len(calls) == 1 else real(**kwargs)
+
+    monkeypatch.setattr(services, "plan_changes", checked_before_the_race)
+    response = write(agency_world.full, "POST", f"/api/v1/plans/{plan_id}/apply")
+    assert response.status_code == 200
+    result = response.json()["result"]
+    assert [(c["status"], c["code"]) for c in result["changes"]] == [
+        ("blocked", "slug_taken"),
+        ("blocked", "workspace_blocked"),
+        ("blocked", "workspace_blocked"),
+        ("blocked", "workspace_blocked"),
+        ("blocked", "workspace_blocked"),
+    ]
+    assert Workspace.objects.filter(slug="acme").count() == 1
+    assert Member.objects.filter(email="ana@acme.test").count() == 0
