@@ -196,7 +196,10 @@ def _upsert(model, *, workspace: Workspace, external_id: str | None, values: dic
     """Create the record, or update the one with this external id. Returns (obj, created)."""
     obj = None
     if external_id is not None:
-        obj = model.objects.filter(workspace=workspace, external_id=external_id).first()
+        # A unique lookup: no ordering needed (first() would add one).
+        obj = next(
+            iter(model.objects.filter(workspace=workspace, external_id=external_id)[:1]), None
+        )
     if obj is None:
         return model.objects.create(workspace=workspace, external_id=external_id, **values), True
     changed = []
@@ -392,7 +395,7 @@ def outcome_upsert(
         lead = lead or call.lead
         member = member or call.closer
     previous_call = None
-    if external_id is not None:
+    if refresh and external_id is not None:
         previous_call = (
             Outcome.objects.filter(workspace=workspace, external_id=external_id)
             .values_list("call_id", flat=True)
@@ -740,10 +743,14 @@ class ImportResult:
 class _Reader:
     """Reads one line's members into writer arguments, resolving references."""
 
-    def __init__(self, workspace: Workspace, data: dict):
+    def __init__(self, workspace: Workspace, data: dict, cache: dict | None = None):
         self.workspace = workspace
         self.data = data
         self.tz = ZoneInfo(workspace.timezone)
+        # (model, id) -> record, shared by the lines of one import: a record named by
+        # many lines is read once. Only records of earlier types are named, so none of
+        # them changes after it is cached.
+        self.cache = {} if cache is None else cache
 
     def has(self, name: str) -> bool:
         return self.data.get(name) is not None
@@ -806,7 +813,10 @@ class _Reader:
             value = str(value)
         if not isinstance(value, str) or not value:
             raise RecordInvalid(name, "Give the id of the record it names, as a string.")
-        rows = model.objects.filter(workspace=self.workspace)
+        obj = self.cache.get((model, value))
+        if obj is not None:
+            return obj
+        rows = model.objects.filter(workspace=self.workspace).order_by()
         obj = rows.filter(external_id=value).first()
         if obj is None:
             try:
@@ -818,6 +828,7 @@ class _Reader:
                 name,
                 f"No {model._meta.verbose_name} with id {value!r} in this workspace (import it first).",
             )
+        self.cache[(model, value)] = obj
         return obj
 
 
@@ -1064,6 +1075,7 @@ def records_import(
     counts: Counter = Counter()
     touched = {"leads": set(), "calls": set(), "reschedules": []}
     line_of_call = {}
+    cache = {}
     currency = workspace.currency
     with transaction.atomic():
         for done, line in enumerate(parsed, start=1):
@@ -1074,13 +1086,15 @@ def records_import(
                         "currency",
                         f"This workspace keeps {currency}; a record in {record_currency} is refused.",
                     )
-                obj, created = _write(_Reader(workspace, line.data), line.type, line.id, touched)
+                reader = _Reader(workspace, line.data, cache)
+                obj, created = _write(reader, line.type, line.id, touched)
             except RecordInvalid as error:
                 raise ImportLineError(line.number, error.field, error.message) from None
             except IntegrityError as error:
                 raise ImportLineError(
                     line.number, None, f"conflicts with a record already held ({error})."
                 ) from None
+            cache[(_MODELS[line.type], line.id)] = obj
             if line.type == "call":
                 line_of_call[obj.pk] = line.number
             counts[(line.type, "created" if created else "updated")] += 1
@@ -1088,7 +1102,7 @@ def records_import(
                 progress(done, len(parsed))
         for call, target_id in touched["reschedules"]:
             number = line_of_call[call.pk]
-            reader = _Reader(workspace, {"rescheduled_from": target_id})
+            reader = _Reader(workspace, {"rescheduled_from": target_id}, cache)
             try:
                 target = reader.ref(Call, "rescheduled_from")
                 if target.pk == call.pk:

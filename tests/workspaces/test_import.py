@@ -590,3 +590,43 @@ def test_progress_bar_on_request(make_workspace, import_file):
     assert import_file.stderr == ""
     import_file(ws, records, "--progress")
     assert import_file.stderr.endswith("40/40 records\n")
+
+
+def test_the_import_reads_each_named_record_once(
+    make_workspace, import_file, django_assert_max_num_queries
+):
+    ws = make_workspace()
+    records = [
+        {"type": "member", "id": "m", "name": "M", "email": "m@example.test", "role": "setter"}
+    ]
+    for i in range(20):
+        records += [
+            {"type": "lead", "id": f"l{i}", "created_at": "2026-03-01T09:00:00Z", "setter": "m"},
+            {
+                "type": "touch",
+                "id": f"t{i}",
+                "lead": f"l{i}",
+                "member": "m",
+                "at": "2026-03-01T09:10:00Z",
+            },
+            {
+                "type": "call",
+                "id": f"c{i}",
+                "lead": f"l{i}",
+                "scheduled_for": "2026-03-03T10:00:00Z",
+                "closer": "m",
+            },
+            {
+                "type": "outcome",
+                "id": f"o{i}",
+                "call": f"c{i}",
+                "result": "no_sale",
+                "at": "2026-03-03T11:00:00Z",
+            },
+        ]
+    # Per record: its own lookup and its write (a touch and an outcome also read what
+    # they named before); the invariants are refreshed once, not per record.
+    with django_assert_max_num_queries(3 + 2 * 81 + 2 * 20 + 10):
+        import_file(ws, records)
+    assert Lead.objects.filter(workspace=ws, first_contact_at__isnull=False).count() == 20
+    assert Call.objects.filter(workspace=ws, outcome="no_sale").count() == 20
