@@ -249,6 +249,15 @@ def test_the_periodic_task_purges_expired_keys_only(setup):
     ]
 
 
+def test_the_purge_runs_every_hour_on_the_beat_schedule(settings):
+    from config.celery import app
+
+    entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-idempotency-keys"]
+    assert entry["task"] == "tokens.tasks.purge_expired_idempotency_keys"
+    assert entry["schedule"] == timedelta(hours=1)
+    assert entry["task"] in app.tasks
+
+
 # --- PostgreSQL: concurrency ---------------------------------------------------------------
 
 
