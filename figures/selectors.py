@@ -18,6 +18,7 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import (
     BigIntegerField,
     CharField,
@@ -51,6 +52,7 @@ from workspaces.models import (
     Sale,
     Touch,
     WebinarEvent,
+    Workspace,
 )
 
 from . import envelope as fields
@@ -737,6 +739,56 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
 # --- /funnel --------------------------------------------------------------------------
 
 
+def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=None) -> list:
+    """How many of the cohort reached each stage, every earlier stage first, in one query.
+
+    Stage k's time for a lead is its earliest event at stage k at or after its time at
+    stage k-1. Each step is a materialised CTE over the leads that reached the step
+    before, so each lead costs one indexed (funnel, lead, at) lookup per stage; plain
+    correlated subqueries nested k deep would be re-evaluated at every level.
+    """
+    quote = connection.ops.quote_name
+    table = quote(FunnelEvent._meta.db_table)
+    at_param = connection.ops.adapt_datetimefield_value
+    workspace_id = Workspace._meta.pk.get_db_prep_value(workspace.pk, connection)
+    params: list = [funnel.pk, stages[0].pk, workspace_id, funnel.pk, stages[0].pk]
+    params += [at_param(period.start), at_param(period.end)]
+    member_clause = ""
+    if member is not None:
+        member_clause = (
+            f" AND e.{quote('lead_id')} IN (SELECT {quote('id')} FROM "
+            f"{quote(Lead._meta.db_table)} WHERE {quote('setter_id')} = %s)"
+        )
+        params.append(Member._meta.pk.get_db_prep_value(member.pk, connection))
+    params.append(at_param(period.start))
+    lead, at, stage_col = quote("lead_id"), quote("at"), quote("stage_id")
+    funnel_col = quote("funnel_id")
+    # The cohort: leads with a first-stage event in the period whose earliest
+    # first-stage event ever is in it (one indexed lookup per lead, not a scan of the
+    # funnel's whole history).
+    ctes = [
+        f"s0 AS MATERIALIZED (SELECT x.lead AS lead, x.reached AS reached FROM (SELECT "
+        f"e.{lead} AS lead, (SELECT MIN(p.{at}) FROM {table} p WHERE p.{funnel_col} = %s AND "
+        f"p.{lead} = e.{lead} AND p.{stage_col} = %s) AS reached FROM {table} e "
+        f"WHERE e.{quote('workspace_id')} = %s AND e.{funnel_col} = %s AND e.{stage_col} = %s "
+        f"AND e.{at} >= %s AND e.{at} < %s{member_clause} GROUP BY e.{lead}) x "
+        "WHERE x.reached >= %s)"
+    ]
+    for index, stage in enumerate(stages[1:], start=1):
+        ctes.append(
+            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, (SELECT MIN(e.{at}) FROM "
+            f"{table} e WHERE e.{funnel_col} = %s AND e.{lead} = prev.lead AND "
+            f"e.{stage_col} = %s AND e.{at} >= prev.reached) AS reached FROM s{index - 1} prev "
+            "WHERE prev.reached IS NOT NULL)"
+        )
+        params += [funnel.pk, stage.pk]
+    selects = ", ".join(f"(SELECT COUNT(reached) FROM s{index})" for index in range(len(stages)))
+    sql = f"WITH {', '.join(ctes)} SELECT {selects}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchone())
+
+
 def funnel_figures(*, workspace, period: Period, funnel_key: str | None = None, member=None):
     """One funnel's stages for the cohort of leads that entered its first stage in the period.
 
@@ -762,39 +814,14 @@ def funnel_figures(*, workspace, period: Period, funnel_key: str | None = None, 
         return {"funnel": key, "stages": []}, [
             Note("funnel", NO_DATA_SOURCE, f"The funnel {key} has no stages.")
         ]
-    events = FunnelEvent.objects.filter(workspace=workspace, funnel=funnel)
-    entered = events.filter(stage=stages[0]).filter(_in(period, "at"))
-    cohort = Lead.objects.filter(workspace=workspace, pk__in=entered.values("lead"))
-    if member is not None:
-        cohort = cohort.filter(setter=member)
-    cohort = cohort.annotate(
-        reached_0=Subquery(
-            events.filter(lead=OuterRef("pk"), stage=stages[0]).order_by("at").values("at")[:1]
-        )
-    ).filter(_in(period, "reached_0"))
-    for index, stage in enumerate(stages[1:], start=1):
-        cohort = cohort.annotate(
-            **{
-                f"reached_{index}": Subquery(
-                    events.filter(
-                        lead=OuterRef("pk"), stage=stage, at__gte=OuterRef(f"reached_{index - 1}")
-                    )
-                    .order_by("at")
-                    .values("at")[:1]
-                )
-            }
-        )
-    counts = cohort.aggregate(
-        **{
-            f"stage_{index}": Count("pk", filter=Q(**{f"reached_{index}__isnull": False}))
-            for index in range(len(stages))
-        }
+    counts = _funnel_stage_counts(
+        workspace=workspace, funnel=funnel, stages=stages, period=period, member=member
     )
     ws = workspace
     rows = []
     previous = None
     for index, stage in enumerate(stages):
-        n = counts[f"stage_{index}"]
+        n = counts[index]
         if previous is None:
             stage_rate = fields.rate(
                 "funnel.stage_rate",
