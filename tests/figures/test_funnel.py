@@ -109,3 +109,19 @@ def test_no_funnel_at_all(ws, client_for):
     response = client_for(ws).get("/api/v1/funnel", {"funnel": "vsl"})
     assert response.status_code == 400
     assert response.json()["funnels"] == []
+
+
+def test_restricted_to_a_setters_leads(ws, vsl, make_member):
+    from datetime import date
+
+    from figures.period import Period
+    from figures.selectors import funnel_figures
+    from workspaces.models import FunnelEvent
+
+    setter = make_member(ws, "setter")
+    lead = FunnelEvent.objects.get(stage__key="closed").lead
+    lead.setter = setter
+    lead.save()
+    period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
+    data, _ = funnel_figures(workspace=ws, period=period, member=setter)
+    assert [row["count"].value for row in data["stages"]] == [1, 1, 1, 1, 1]
