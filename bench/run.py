@@ -77,9 +77,16 @@ def parse_args(argv=None):
         help="time budget of each timed phase of one endpoint; a slower endpoint gets fewer runs",
     )  # fmt: skip
     p.add_argument("--only", default="", help="comma-separated endpoint labels")
+    p.add_argument(
+        "--pg-options", default=None,
+        help='PostgreSQL settings for every connection (server, capture, SQL), through libpq\'s '
+        'PGOPTIONS, e.g. "-c jit=off -c random_page_cost=1.1"',
+    )  # fmt: skip
     p.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each miss")
     p.add_argument("--markdown", action="store_true", help="also write bench/out/results.md")
     args = p.parse_args(argv)
+    if args.pg_options is not None:
+        os.environ["PGOPTIONS"] = args.pg_options  # inherited by gunicorn and bench/capture.py
     args.requests = max(1, min(args.requests, 10_000))
     args.warmup = max(0, min(args.warmup, 1_000))
     args.concurrency = max(1, min(args.concurrency, 16))
@@ -379,7 +386,7 @@ def main(argv=None) -> int:
         f"{SQL_RATIO_TARGET:g} (whoami is the framework floor, not held to it); "
         f"large / small <= {SCALE_RATIO_TARGET:g}. {args.requests} timed requests after "
         f"{args.warmup} warm-up, sequential; req/s with {args.concurrency} client threads "
-        f"against {args.workers} gunicorn workers."
+        f"against {args.workers} gunicorn workers. PGOPTIONS: {os.environ.get('PGOPTIONS') or '-'}"
     )
     for result in results:
         for label, r in result["rows"].items():
