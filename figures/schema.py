@@ -1,5 +1,22 @@
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, inline_serializer
+"""OpenAPI pieces of the figures API: error bodies, the Envelope, the Field, parameters.
+
+Descriptions and examples are drawn from the metric registry, so the served description
+says what the code does.
+"""
+
+from types import SimpleNamespace
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import serializers
+
+from . import registry
 
 ErrorBody = inline_serializer(
     "Error",
@@ -50,13 +67,6 @@ ERROR_RESPONSES = {
 
 
 # --- The Envelope, the Field and the figures operations ------------------------------
-
-from types import SimpleNamespace  # noqa: E402
-
-from drf_spectacular.types import OpenApiTypes  # noqa: E402
-from drf_spectacular.utils import OpenApiParameter, extend_schema  # noqa: E402
-
-from . import registry  # noqa: E402
 
 ERROR_404 = OpenApiResponse(
     ErrorBody,
@@ -403,7 +413,6 @@ _EXAMPLE_WORKSPACE = SimpleNamespace(
     currency_exponent=2,
     branding={"labels": {}},
 )
-_EXAMPLE_VALUES = {registry.COUNT: (12, None, None), registry.MONEY: (123450, 123450, 100)}
 
 
 def _example_field(metric_id: str):
