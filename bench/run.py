@@ -84,6 +84,7 @@ def parse_args(argv=None):
     )  # fmt: skip
     p.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each miss")
     p.add_argument("--markdown", action="store_true", help="also write bench/out/results.md")
+    p.add_argument("--report", default=None, help="print the tables of a results.json; no run")
     args = p.parse_args(argv)
     if args.pg_options is not None:
         os.environ["PGOPTIONS"] = args.pg_options  # inherited by gunicorn and bench/capture.py
@@ -333,7 +334,7 @@ def table(results: list[dict], requested: int) -> list[str]:
     lines = []
     head = (
         f"| {'endpoint':<14} | {'p50 ms':>7} | {'p95 ms':>7} | {'req/s':>6} | {'SQL ms':>7} "
-        f"| {'queries':>7} | {'vs SQL':>6} | targets |"
+        f"| {'queries':>7} | {'vs SQL':>6} | {'+ms':>6} | targets |"
     )
     for result in results:
         load = "load average {:.2f} before, {:.2f} after".format(*result["load"])
@@ -341,10 +342,10 @@ def table(results: list[dict], requested: int) -> list[str]:
                   "|" + "|".join("-" * (len(c) + 0) for c in head.split("|")[1:-1]) + "|"]  # fmt: skip
         for label, r in result["rows"].items():
             if r.get("missing"):
-                lines.append(f"| {label:<14} | {'not routed yet':<62} |")
+                lines.append(f"| {label:<14} | {'not routed yet':<71} |")
                 continue
             if "p50" not in r:
-                lines.append(f"| {label:<14} | HTTP {r.get('http_status')} {'':<53} |")
+                lines.append(f"| {label:<14} | HTTP {r.get('http_status')} {'':<62} |")
                 continue
             ratio = r["ratio"]
             checks = [f"p95 {mark(r['p95'] <= P95_TARGET_MS)}"]
@@ -353,7 +354,8 @@ def table(results: list[dict], requested: int) -> list[str]:
             lines.append(
                 f"| {label:<14} | {r['p50']:7.1f} | {r['p95']:7.1f} | {r['rps']:6.1f} "
                 f"| {r['sql_p50']:7.1f} | {r['replayed']:>3}/{r['queries']:<3} "
-                f"| {ratio if ratio is not None else 0:6.2f} | {', '.join(checks)}"
+                f"| {ratio if ratio is not None else 0:6.2f} | {r['p50'] - r['sql_p50']:6.1f} "
+                f"| {', '.join(checks)}"
                 + (f" (only {r['runs']} runs)" if r["runs"] < requested else "")
                 + " |"
             )
@@ -378,13 +380,17 @@ def table(results: list[dict], requested: int) -> list[str]:
 def main(argv=None) -> int:
     args = parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.report:
+        print("\n".join(table(json.loads(Path(args.report).read_text()), args.requests)))
+        return 0
     results = [bench_database(name, args) for name in args.databases.split(",") if name]
     lines = table(results, args.requests)
     print("\n".join(lines))
     print(
         f"\nTargets: p95 <= {P95_TARGET_MS:g} ms; endpoint p50 / its SQL p50 <= "
         f"{SQL_RATIO_TARGET:g} (whoami is the framework floor, not held to it); "
-        f"large / small <= {SCALE_RATIO_TARGET:g}. {args.requests} timed requests after "
+        f"large / small <= {SCALE_RATIO_TARGET:g}; +ms = endpoint p50 - SQL p50. "
+        f"{args.requests} timed requests after "
         f"{args.warmup} warm-up, sequential; req/s with {args.concurrency} client threads "
         f"against {args.workers} gunicorn workers. PGOPTIONS: {os.environ.get('PGOPTIONS') or '-'}"
     )
