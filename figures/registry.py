@@ -35,12 +35,15 @@ NO_DATA_SOURCE = "no-data-source"
 NOTE_CODES = {
     FIGURE_UNAVAILABLE: "A figure has value null; subject is its metric id and reason repeats "
     "its unavailable.reason.",
-    AWAITING_OUTCOME: "Calls past their start have no attendance recorded; rates that need "
-    "attendance leave them out. The reason says how many.",
-    TRUNCATED: "A list was cut by limit; the count figure still covers the whole period.",
-    PERIOD_IN_FUTURE: "Part of the period is after now: figures can still change.",
-    NO_DATA_SOURCE: "Nothing has ever fed this figure in this workspace (for example no webinar "
-    "event ever recorded); zeros mean 'no data', not 'none happened'.",
+    AWAITING_OUTCOME: "Calls past their start have no attendance recorded; the show rate leaves "
+    "them out. Subject calls.show_rate; the reason says how many.",
+    TRUNCATED: "A list was cut by limit; the count figure still covers the whole period. "
+    "Subject: the list (leads).",
+    PERIOD_IN_FUTURE: "Part of the period is after now (always so when to is today): figures "
+    "can still change. Subject: period.",
+    NO_DATA_SOURCE: "Nothing has ever fed this figure in this workspace (no webinar event ever "
+    "recorded, no funnel defined); zeros mean 'no data', not 'none happened'. Subject: webinar "
+    "or funnel.",
 }
 
 
