@@ -270,30 +270,20 @@ def payments_figures(*, workspace, period: Period, member=None) -> dict:
     over_collected = booked["over_collected"] > 0
 
     ws = workspace
-    if over_collected:
-        collection_rate = fields.rate(
-            "payments.collection_rate",
-            collected_to_date,
-            booked["revenue"],
-            workspace=ws,
-            unavailable=DOES_NOT_NEST,
-            reason="A sale closed in the period has more cash collected than its contract value.",
-            side_values=(
-                fields.major_units(collected_to_date, ws),
-                fields.major_units(booked["revenue"], ws),
-            ),
-        )
-    else:
-        collection_rate = fields.rate(
-            "payments.collection_rate",
-            collected_to_date,
-            booked["revenue"],
-            workspace=ws,
-            side_values=(
-                fields.major_units(collected_to_date, ws),
-                fields.major_units(booked["revenue"], ws),
-            ),
-        )
+    collection_rate = fields.rate(
+        "payments.collection_rate",
+        collected_to_date,
+        booked["revenue"],
+        workspace=ws,
+        unavailable=DOES_NOT_NEST if over_collected else None,
+        reason="A sale closed in the period has more cash collected than its contract value."
+        if over_collected
+        else None,
+        side_values=(
+            fields.major_units(collected_to_date, ws),
+            fields.major_units(booked["revenue"], ws),
+        ),
+    )
     return {
         "cash_collected": fields.money("payments.cash_collected", cash, workspace=ws),
         "refunded": fields.money("payments.refunded", refunded, workspace=ws),
