@@ -26,6 +26,7 @@ from django.db.models import (
     DecimalField,
     Exists,
     F,
+    FilteredRelation,
     Max,
     OuterRef,
     Q,
@@ -536,11 +537,17 @@ def _due_window(*, workspace, period: Period, now=None) -> tuple[date, date]:
 def eod_figures(*, workspace, period: Period, member=None, now=None) -> dict:
     first, last_due = _due_window(workspace=workspace, period=period, now=now)
     working = [int(day) for day in (workspace.working_days or [])]
-    in_period = Q(eod_reports__date__gte=period.first_day, eod_reports__date__lte=period.last_day)
+    # Join only the period's reports (the join's ON clause), not each member's history.
+    period_reports = FilteredRelation(
+        "eod_reports",
+        condition=Q(
+            eod_reports__date__gte=period.first_day, eod_reports__date__lte=period.last_day
+        ),
+    )
     due_report = (
-        Q(eod_reports__date__gte=first, eod_reports__date__lte=last_due)
-        & Q(eod_reports__date__iso_week_day__in=[day + 1 for day in working])
-        & (Q(joined_at__isnull=True) | Q(eod_reports__date__gte=F("joined_at")))
+        Q(period_reports__date__lte=last_due)
+        & Q(period_reports__date__iso_week_day__in=[day + 1 for day in working])
+        & (Q(joined_at__isnull=True) | Q(period_reports__date__gte=F("joined_at")))
     )
     reporting = Member.objects.filter(
         workspace=workspace, is_active=True, role__in=sorted(Member.REPORTING_ROLES)
@@ -552,10 +559,12 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> dict:
         reporting = reporting.filter(pk=member.pk)
         reports = reports.filter(member=member)
     rows = list(
-        reporting.annotate(
-            submitted=Count("eod_reports", filter=in_period),
-            on_due_day=Count("eod_reports", filter=due_report),
-        ).order_by("name", "pk")
+        reporting.annotate(period_reports=period_reports)
+        .annotate(
+            submitted=Count("period_reports"),
+            on_due_day=Count("period_reports", filter=due_report),
+        )
+        .order_by("name", "pk")
     )
     submitted_total = reports.count()
 
