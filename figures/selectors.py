@@ -865,9 +865,11 @@ def webinar_figures(*, workspace, period: Period, event_id: str | None = None, m
             )
         registrations = Registration.objects.filter(workspace=workspace, event=event)
     else:
-        registrations = Registration.objects.filter(workspace=workspace).filter(
-            _in(period, "event__starts_at")
-        )
+        # Through the workspace's events of the period (webinar_ws_starts), then their
+        # registrations by event (registration_event_lead).
+        registrations = Registration.objects.filter(
+            workspace=workspace, event__workspace=workspace
+        ).filter(_in(period, "event__starts_at"))
     if member is not None:
         registrations = registrations.filter(lead__setter=member)
     attended = Q(joined_at__isnull=False)
