@@ -158,7 +158,9 @@ def money_major(minor: int | None, exponent: int):
         return None
     if exponent == 0:
         return int(minor)
-    return float(Decimal(minor).scaleb(-exponent))
+    value = Decimal(int(minor)).scaleb(-exponent)
+    # Whole amounts as integers, like the figures API answers them.
+    return int(value) if value == value.to_integral_value() else float(value)
 
 
 # Keys a draft's fields may never carry, and the words that mark a key as money.

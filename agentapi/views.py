@@ -617,13 +617,13 @@ _SALE_ANSWER = {
     "setter_id": None,
     "closed_at": "2026-03-02T15:04:05Z",
     "currency": "USD",
-    "contract_value": 6000.0,
-    "cash_collected": 2000.0,
+    "contract_value": 6000,
+    "cash_collected": 2000,
     "payment_id": "8c0e2a4b-6d8f-4a1c-9e3b-5d7f9a1c3e5b",
     "payment_plan": "split",
     "instalments": [
-        {"due_date": "2026-04-01", "amount": 2000.0},
-        {"due_date": "2026-05-01", "amount": 2000.0},
+        {"due_date": "2026-04-01", "amount": 2000},
+        {"due_date": "2026-05-01", "amount": 2000},
     ],
 }
 _FORM_ERRORS = (*WRITE_ERRORS, 404)
