@@ -4,8 +4,9 @@
     .venv/bin/python bench/run.py --databases bench_large --requests 300
 
 For each database loaded by bench/generate.py (its bench/out/<name>.json holds the
-token and ids) this serves the project with gunicorn on 127.0.0.1 (DEBUG off), and for
-every figures endpoint over the default 30-day period:
+token and ids) this serves the project with gunicorn on 127.0.0.1 (DEBUG off; one server
+per database, on --port, --port + 1, ...), and for every figures endpoint over the default
+30-day period, one database after the other for each endpoint:
 
 1. captures the SQL the endpoint runs, by calling it once in-process (bench/capture.py);
 2. sends warm-up requests, then --requests sequential requests: p50 and p95 latency;
@@ -240,17 +241,16 @@ def percentile(values: list[float], q: float) -> float:
 # --- one database ----------------------------------------------------------------------------
 
 
-def bench_database(name: str, args) -> dict:
+def database_prepare(name: str, args, port: int) -> dict:
+    """Read the load's ids, capture each endpoint's SQL in-process, start a server."""
     info_path = OUT / f"{name}.json"
     if not info_path.exists():
         raise SystemExit(f"{info_path} is missing: run bench/generate.py for {name} first.")
     info = json.loads(info_path.read_text())
-    token = info["token"]
     endpoints = [(label, path.format(lead=info["journey_lead_id"])) for label, path in ENDPOINTS]
     if args.only:
         wanted = set(args.only.split(","))
         endpoints = [e for e in endpoints if e[0] in wanted or e[0] == "whoami"]
-
     capture = subprocess.run(
         [str(BIN / "python"), str(ROOT / "bench" / "capture.py"), str(info_path),
          json.dumps([p for _, p in endpoints])],
@@ -258,69 +258,96 @@ def bench_database(name: str, args) -> dict:
     )  # fmt: skip
     if capture.returncode != 0:
         raise SystemExit(f"Calling the endpoints in-process failed:\n{capture.stderr[-3000:]}")
-    captured = json.loads(capture.stdout)
-
-    rows = {}
-    print(f"\n== {name}: {info['leads']:,} leads, generated {info['generated_at']} ==", flush=True)
+    print(f"{name}: {info['leads']:,} leads, generated {info['generated_at']}", flush=True)
     generated = datetime.fromisoformat(info["generated_at"])
     if datetime.now(UTC) - generated > timedelta(days=2):
         print("  (the records end when they were generated: the 30-day period now holds fewer;"
               " make bench BENCH_REGENERATE=1 loads them again)", flush=True)  # fmt: skip
-    load_before = os.getloadavg()[0]
-    server = Server(info, port=args.port, workers=args.workers)
+    return {
+        "name": name,
+        "info": info,
+        "endpoints": dict(endpoints),
+        "captured": json.loads(capture.stdout),
+        "server": Server(info, port=port, workers=args.workers),
+        "rows": {},
+    }
+
+
+def endpoint_measure(db: dict, label: str, args) -> None:
+    """Measure one endpoint of one database into db["rows"][label]."""
+    info, port, token = db["info"], db["server"].port, db["info"]["token"]
+    path = db["endpoints"][label]
+    cap = db["captured"][path]
+    row = {"path": path, "status": cap["status"]}
+    db["rows"][label] = row
+    prefix = f"  {label:<14} {db['name']:<12}"
+    if cap["status"] is None:
+        row["missing"] = True
+        print(f"{prefix} not routed yet", flush=True)
+        return
+    status, size = request(port, path, token)
+    row["http_status"], row["bytes"] = status, size
+    if status != 200:
+        row["error"] = cap.get("body", "")
+        print(f"{prefix} HTTP {status}: {row['error'][:120]}", flush=True)
+        return
+    budget = args.max_seconds
+    began = time.monotonic()
+    for _ in range(args.warmup):
+        timed(port, path, token)
+        if time.monotonic() - began > budget / 4:
+            break
+    latencies = bounded(partial(timed, port, path, token), args.requests, budget)
+    runs = len(latencies)
+    rps = throughput(port, path, token, runs, args.concurrency)
+    statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
+    sql = sql_times(info["database_url"], statements, runs, min(args.warmup, 3))
+    row.update(
+        runs=runs,
+        p50=statistics.median(latencies),
+        p95=percentile(latencies, 0.95),
+        rps=rps,
+        queries=len(cap["queries"]),
+        replayed=len(statements),
+        sql_p50=statistics.median(sql),
+        sql_p95=percentile(sql, 0.95),
+    )
+    row["ratio"] = row["p50"] / row["sql_p50"] if row["sql_p50"] > 0 else None
+    miss = row["p95"] > P95_TARGET_MS or (
+        label != "whoami" and row["ratio"] is not None and row["ratio"] > SQL_RATIO_TARGET
+    )
+    print(
+        f"{prefix} p50 {row['p50']:7.1f} ms  p95 {row['p95']:7.1f} ms  {rps:6.1f} req/s  "
+        f"SQL {row['sql_p50']:7.1f} ms ({len(statements)} stmts, {runs} runs)",
+        flush=True,
+    )
+    if args.explain and miss and statements:
+        row["explain"] = explain(info["database_url"], statements)
+
+
+def bench(names: list[str], args) -> list[dict]:
+    """Every endpoint on every database, interleaved endpoint by endpoint, so that a change
+    in the machine's load during the run weighs on both sides of the large/small ratio."""
+    dbs = []
     try:
-        server.wait_ready(token)
-        for label, path in endpoints:
-            cap = captured[path]
-            row = {"path": path, "status": cap["status"]}
-            rows[label] = row
-            if cap["status"] is None:
-                row["missing"] = True
-                print(f"  {label:<14} not routed yet", flush=True)
-                continue
-            status, size = request(server.port, path, token)
-            row["http_status"], row["bytes"] = status, size
-            if status != 200:
-                row["error"] = cap.get("body", "")
-                print(f"  {label:<14} HTTP {status}: {row['error'][:120]}", flush=True)
-                continue
-            budget = args.max_seconds
-            began = time.monotonic()
-            for _ in range(args.warmup):
-                timed(server.port, path, token)
-                if time.monotonic() - began > budget / 4:
-                    break
-            latencies = bounded(partial(timed, server.port, path, token), args.requests, budget)
-            runs = len(latencies)
-            rps = throughput(server.port, path, token, runs, args.concurrency)
-            statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
-            sql = sql_times(info["database_url"], statements, runs, min(args.warmup, 3))
-            row.update(
-                runs=runs,
-                p50=statistics.median(latencies),
-                p95=percentile(latencies, 0.95),
-                rps=rps,
-                queries=len(cap["queries"]),
-                replayed=len(statements),
-                sql_p50=statistics.median(sql),
-                sql_p95=percentile(sql, 0.95),
-            )
-            row["ratio"] = row["p50"] / row["sql_p50"] if row["sql_p50"] > 0 else None
-            miss = row["p95"] > P95_TARGET_MS or (
-                label != "whoami" and row["ratio"] is not None and row["ratio"] > SQL_RATIO_TARGET
-            )
-            print(
-                f"  {label:<14} p50 {row['p50']:7.1f} ms  p95 {row['p95']:7.1f} ms  "
-                f"{rps:6.1f} req/s  SQL {row['sql_p50']:7.1f} ms ({len(statements)} stmts)",
-                flush=True,
-            )
-            if args.explain and miss and statements:
-                row["explain"] = explain(info["database_url"], statements)
+        for i, name in enumerate(names):
+            dbs.append(database_prepare(name, args, args.port + i))
+        for db in dbs:
+            db["server"].wait_ready(db["info"]["token"])
+        load_before = os.getloadavg()[0]
+        for label, _ in ENDPOINTS:
+            for db in dbs:
+                if label in db["endpoints"]:
+                    endpoint_measure(db, label, args)
+        load = (load_before, os.getloadavg()[0])
     finally:
-        server.stop()
-    load = (load_before, os.getloadavg()[0])
-    print(f"  load average (1 min) before {load[0]:.2f}, after {load[1]:.2f}", flush=True)
-    return {"name": name, "leads": info["leads"], "rows": rows, "load": load}
+        for db in dbs:
+            db["server"].stop()
+    print(f"load average (1 min) before {load[0]:.2f}, after {load[1]:.2f}", flush=True)
+    return [
+        {"name": db["name"], "leads": db["info"]["leads"], "rows": db["rows"], "load": load}
+        for db in dbs
+    ]
 
 
 # --- the table -------------------------------------------------------------------------------
@@ -383,7 +410,7 @@ def main(argv=None) -> int:
     if args.report:
         print("\n".join(table(json.loads(Path(args.report).read_text()), args.requests)))
         return 0
-    results = [bench_database(name, args) for name in args.databases.split(",") if name]
+    results = bench([name for name in args.databases.split(",") if name], args)
     lines = table(results, args.requests)
     print("\n".join(lines))
     print(
