@@ -742,46 +742,48 @@ def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=No
     """How many of the cohort reached each stage, every earlier stage first, in one query.
 
     Stage k's time for a lead is its earliest event at stage k at or after its time at
-    stage k-1. Each step is a materialised CTE over the leads that reached the step
-    before, so each lead costs one indexed (funnel, lead, at) lookup per stage; plain
-    correlated subqueries nested k deep would be re-evaluated at every level.
+    stage k-1. Every such event is at or after the period's start, so each step joins the
+    leads that reached the step before with the funnel's events of one stage in the
+    indexed range (workspace, funnel, at >= start): set-based, one pass per stage, and
+    each step a materialised CTE so no step is computed twice.
     """
     quote = connection.ops.quote_name
     table = quote(FunnelEvent._meta.db_table)
     at_param = connection.ops.adapt_datetimefield_value
     workspace_id = Workspace._meta.pk.get_db_prep_value(workspace.pk, connection)
-    params: list = [funnel.pk, stages[0].pk, workspace_id, funnel.pk, stages[0].pk]
-    params += [at_param(period.start), at_param(period.end)]
+    start, end = at_param(period.start), at_param(period.end)
+    lead, at, stage_col = quote("lead_id"), quote("at"), quote("stage_id")
+    funnel_col, workspace_col = quote("funnel_id"), quote("workspace_id")
+    in_funnel = f"e.{workspace_col} = %s AND e.{funnel_col} = %s AND e.{stage_col} = %s"
+
+    params: list = [workspace_id, funnel.pk, stages[0].pk, start, end]
     member_clause = ""
     if member is not None:
         member_clause = (
-            f" AND e.{quote('lead_id')} IN (SELECT {quote('id')} FROM "
+            f" AND e.{lead} IN (SELECT {quote('id')} FROM "
             f"{quote(Lead._meta.db_table)} WHERE {quote('setter_id')} = %s)"
         )
         params.append(Member._meta.pk.get_db_prep_value(member.pk, connection))
-    params.append(at_param(period.start))
-    lead, at, stage_col = quote("lead_id"), quote("at"), quote("stage_id")
-    funnel_col = quote("funnel_id")
-    # The cohort: leads with a first-stage event in the period whose earliest
-    # first-stage event ever is in it (one indexed lookup per lead, not a scan of the
-    # funnel's whole history).
+    params += [funnel.pk, stages[0].pk, start]
+    # The cohort: leads whose earliest first-stage event is in the period.
     ctes = [
-        f"s0 AS MATERIALIZED (SELECT x.lead AS lead, x.reached AS reached FROM (SELECT "
-        f"e.{lead} AS lead, (SELECT MIN(p.{at}) FROM {table} p WHERE p.{funnel_col} = %s AND "
-        f"p.{lead} = e.{lead} AND p.{stage_col} = %s) AS reached FROM {table} e "
-        f"WHERE e.{quote('workspace_id')} = %s AND e.{funnel_col} = %s AND e.{stage_col} = %s "
-        f"AND e.{at} >= %s AND e.{at} < %s{member_clause} GROUP BY e.{lead}) x "
-        "WHERE x.reached >= %s)"
+        f"entered AS MATERIALIZED (SELECT e.{lead} AS lead, MIN(e.{at}) AS reached "
+        f"FROM {table} e WHERE {in_funnel} AND e.{at} >= %s AND e.{at} < %s{member_clause} "
+        f"GROUP BY e.{lead})",
+        # One (funnel, lead, at) index probe per lead; LIMIT keeps it a probe rather than
+        # an anti-join over the funnel's whole first-stage history.
+        f"s0 AS MATERIALIZED (SELECT lead, reached FROM entered WHERE (SELECT 1 "
+        f"FROM {table} p WHERE p.{funnel_col} = %s AND p.{lead} = entered.lead AND "
+        f"p.{stage_col} = %s AND p.{at} < %s LIMIT 1) IS NULL)",
     ]
     for index, stage in enumerate(stages[1:], start=1):
         ctes.append(
-            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, (SELECT MIN(e.{at}) FROM "
-            f"{table} e WHERE e.{funnel_col} = %s AND e.{lead} = prev.lead AND "
-            f"e.{stage_col} = %s AND e.{at} >= prev.reached) AS reached FROM s{index - 1} prev "
-            "WHERE prev.reached IS NOT NULL)"
+            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, MIN(e.{at}) AS reached "
+            f"FROM s{index - 1} prev JOIN {table} e ON e.{lead} = prev.lead "
+            f"WHERE {in_funnel} AND e.{at} >= %s AND e.{at} >= prev.reached GROUP BY prev.lead)"
         )
-        params += [funnel.pk, stage.pk]
-    selects = ", ".join(f"(SELECT COUNT(reached) FROM s{index})" for index in range(len(stages)))
+        params += [workspace_id, funnel.pk, stage.pk, start]
+    selects = ", ".join(f"(SELECT COUNT(*) FROM s{index})" for index in range(len(stages)))
     sql = f"WITH {', '.join(ctes)} SELECT {selects}"
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
