@@ -946,21 +946,31 @@ def webinar_figures(*, workspace, period: Period, event_id: str | None = None, m
 
 
 def audit_events_list(*, workspace, period: Period) -> dict:
-    events = AuditEvent.objects.filter(workspace=workspace).filter(_in(period, "at"))
+    events = (
+        AuditEvent.objects.filter(workspace=workspace)
+        .filter(_in(period, "at"))
+        .order_by("-at", "-pk")
+        .values_list(
+            "at",
+            "actor_kind",
+            "actor_id",
+            "actor_label",
+            "action",
+            "target_type",
+            "target_id",
+            "reason",
+        )
+    )
     return {
         "events": [
             {
-                "at": iso(event.at),
-                "actor": {
-                    "kind": event.actor_kind,
-                    "id": event.actor_id,
-                    "label": event.actor_label,
-                },
-                "action": event.action,
-                "target": {"type": event.target_type, "id": event.target_id},
-                "reason": event.reason,
+                "at": iso(at),
+                "actor": {"kind": kind, "id": actor_id, "label": label},
+                "action": action,
+                "target": {"type": target_type, "id": target_id},
+                "reason": reason,
             }
-            for event in events.order_by("-at", "-pk")
+            for at, kind, actor_id, label, action, target_type, target_id, reason in events
         ]
     }
 
