@@ -9,7 +9,9 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import redis
@@ -53,7 +55,7 @@ def _wait_for(predicate, what: str, worker=None):
 
 
 class Worker:
-    def __init__(self, log: Path, extra_env: dict | None = None):
+    def __init__(self, log: Path, queue: str, extra_env: dict | None = None):
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
@@ -71,6 +73,8 @@ class Worker:
                 "worker",
                 "--pool",
                 "solo",
+                "--queues",
+                queue,
                 "--loglevel",
                 "INFO",
                 "--without-gossip",
@@ -108,21 +112,30 @@ class Worker:
                 self.kill()
 
 
+def _reset_producers(broker_url, routes):
+    celery_app.conf.broker_url = broker_url
+    celery_app.conf.task_routes = routes
+    celery_app._pool = None
+    celery_app.amqp._producer_pool = None
+    celery_app.amqp.flush_routes()
+    celery_app.amqp.__dict__.pop("router", None)
+
+
 @pytest.fixture
 def broker(transactional_db):
-    """Tasks go to Redis for real (the shared conftest makes them eager in-process)."""
-    queue = redis.Redis.from_url(BROKER)
-    queue.flushdb()
-    previous = celery_app.conf.broker_url
+    """Tasks go to Redis for real (the shared conftest makes them eager in-process).
+
+    Each test has a queue of its own, so a suite running at the same time on the same Redis
+    database neither takes these tasks nor has its own taken.
+    """
+    queue_name = f"agency-test-{uuid.uuid4().hex}"
+    client = redis.Redis.from_url(BROKER)
+    previous = (celery_app.conf.broker_url, celery_app.conf.task_routes)
     celery_app.conf.task_always_eager = False
-    celery_app.conf.broker_url = BROKER
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    yield queue
-    celery_app.conf.broker_url = previous
-    celery_app._pool = None
-    celery_app.amqp._producer_pool = None
-    queue.flushdb()
+    _reset_producers(BROKER, {"agency.tasks.apply_plan": {"queue": queue_name}})
+    yield SimpleNamespace(name=queue_name, length=lambda: client.llen(queue_name))
+    _reset_producers(*previous)
+    client.delete(queue_name)
 
 
 @pytest.fixture
@@ -130,7 +143,7 @@ def start_worker(broker, tmp_path):
     workers = []
 
     def start(**extra_env):
-        worker = Worker(tmp_path / f"worker-{len(workers)}.log", extra_env)
+        worker = Worker(tmp_path / f"worker-{len(workers)}.log", broker.name, extra_env)
         workers.append(worker)
         return worker
 
@@ -190,7 +203,7 @@ def test_the_task_run_twice_makes_its_changes_once(
     plan_id = _approved_plan(agency_world, write, approver)  # enqueues the first run
     apply_plan.delay(plan_id)
     apply_plan.delay(plan_id)
-    assert broker.llen("celery") == 3
+    assert broker.length() == 3
     worker = start_worker()
     _wait_for(
         lambda: worker.succeeded("applied") + worker.succeeded("skipped:applied") == 3,
