@@ -173,3 +173,25 @@ def test_approval_needs_the_agency_plan(agency_world, write, console):
         or "Agency plan" in page.content.decode()
     )
     assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
+
+
+def test_another_agencys_link_cannot_be_revoked_from_the_console(
+    agency_world, console, make_agency, make_workspace
+):
+    from agency.services import connect_link_create
+    from audit.services import SYSTEM
+
+    other = make_agency(tier="agency")
+    link, url = connect_link_create(
+        agency=other,
+        workspace=make_workspace(agency=other),
+        integrations=["zoom"],
+        expires_in_hours=24,
+        actor=SYSTEM,
+    )
+    path = f"/agency/{agency_world.agency.pk}/connect-links/{link.pk}/revoke"
+    assert console.get(path).status_code == 404
+    assert console.post(path).status_code == 404
+    assert ConnectLink.objects.get(pk=link.pk).revoked_at is None
+    # Nor does the console list it.
+    assert str(link.pk) not in console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
