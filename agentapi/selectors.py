@@ -74,6 +74,16 @@ def change_get(*, workspace, change_id) -> ChangeLogEntry:
 # --- Display and workspaces ----------------------------------------------------------------
 
 
+def _programme_for_display(programme: dict, workspace) -> dict:
+    """Programmes applied by a plan keep their price in minor units; answer major units."""
+    if "price_minor" not in programme:
+        return programme
+    shown = {key: value for key, value in programme.items() if key != "price_minor"}
+    shown["price"] = major_units(programme["price_minor"], workspace)
+    shown["currency"] = workspace.currency
+    return shown
+
+
 def display_for(*, workspace) -> dict:
     branding = workspace.branding or {}
     return {
@@ -83,7 +93,10 @@ def display_for(*, workspace) -> dict:
         "colours": branding.get("colours") or {},
         "labels": branding.get("labels") or {},
         "modules": branding.get("modules") or [],
-        "programmes": branding.get("programmes") or [],
+        "programmes": [
+            _programme_for_display(programme, workspace)
+            for programme in branding.get("programmes") or []
+        ],
         "currency": workspace.currency,
         "timezone": workspace.timezone,
     }

@@ -139,3 +139,12 @@ def test_board_refuses_a_bad_period(team, api):
     response = api(team.sessions["setter"]).get("/api/v1/me/board?from=2026-02-30")
     assert response.status_code == 400
     assert response.json()["field"] == "from"
+
+
+def test_display_answers_a_plan_applied_programme_price_in_major_units(team, api):
+    team.workspace.branding = {"programmes": [{"name": "Accelerator", "price_minor": 199950}]}
+    team.workspace.save()
+    response = api(team.read_token).get("/api/v1/display")
+    assert response.json()["programmes"] == [
+        {"name": "Accelerator", "price": 1999.5, "currency": "USD"}
+    ]
