@@ -581,6 +581,25 @@ class FormView(WorkspaceView):
     def form_data(self, serializer_class, request) -> dict:
         return validated(serializer_class, request.data, context=_money_context(self.workspace))
 
+    def file_lead_form(self, request, serializer_class, file_form):
+        """File a form that names its lead (past-call, DM close) under the request's key."""
+        body = _body(request)
+        lead = self.lead_for(body)
+        draft = self.draft_for(body)
+
+        def perform():
+            filed = file_form(
+                workspace=self.workspace,
+                member=self.principal.member,
+                actor=self.principal.actor,
+                lead=lead,
+                data=self.form_data(serializer_class, request),
+                draft=draft,
+            )
+            return _filed_response(filed)
+
+        return self.idempotent(request, perform)
+
 
 _FORM_DOC = (
     "Needs a member's session token with `data:write` (any role); an API token gets 403 "
@@ -741,23 +760,7 @@ class PastCallFormView(FormView):
         ],
     )
     def post(self, request):
-        body = _body(request)
-        lead = self.lead_for(body)
-        draft = self.draft_for(body)
-
-        def perform():
-            data = self.form_data(PastCallFormSerializer, request)
-            filed = services.form_past_call_file(
-                workspace=self.workspace,
-                member=self.principal.member,
-                actor=self.principal.actor,
-                lead=lead,
-                data=data,
-                draft=draft,
-            )
-            return _filed_response(filed)
-
-        return self.idempotent(request, perform)
+        return self.file_lead_form(request, PastCallFormSerializer, services.form_past_call_file)
 
 
 class DmCloseFormView(FormView):
@@ -787,23 +790,7 @@ class DmCloseFormView(FormView):
         ],
     )
     def post(self, request):
-        body = _body(request)
-        lead = self.lead_for(body)
-        draft = self.draft_for(body)
-
-        def perform():
-            data = self.form_data(DmCloseFormSerializer, request)
-            filed = services.form_dm_close_file(
-                workspace=self.workspace,
-                member=self.principal.member,
-                actor=self.principal.actor,
-                lead=lead,
-                data=data,
-                draft=draft,
-            )
-            return _filed_response(filed)
-
-        return self.idempotent(request, perform)
+        return self.file_lead_form(request, DmCloseFormSerializer, services.form_dm_close_file)
 
 
 class EodFormView(FormView):

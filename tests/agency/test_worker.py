@@ -30,7 +30,12 @@ from .conftest import new_workspace_plan
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
-BROKER = os.environ.get("AGENCY_TEST_BROKER_URL", "redis://127.0.0.1:6379/7")
+# The broker the suite is configured with when it is Redis (the producer side keeps using
+# it), else a Redis database of these tests' own; each test's queue is its own either way.
+_CONFIGURED = os.environ.get("CELERY_BROKER_URL", "")
+BROKER = os.environ.get("AGENCY_TEST_BROKER_URL") or (
+    _CONFIGURED if _CONFIGURED.startswith("redis://") else "redis://127.0.0.1:6379/7"
+)
 # Seconds before a test gives up waiting for the worker (a busy machine starts it slowly);
 # a limit on waiting, not an assertion about time.
 WAIT_LIMIT = 300
