@@ -17,6 +17,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from config.errors import Conflict, InvalidField, Unprocessable
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
+from workspaces.services import calls_outcome_refresh
 
 from .models import ChangeLogEntry, Draft, FormSubmission
 from .serializers import DRAFT_FIELD_SERIALIZERS, money_major, validated
@@ -295,9 +296,11 @@ def form_post_call_file(
                 notes=data.get("notes", ""),
                 at=now,
             )
-            latest = Outcome.objects.filter(call=locked).order_by("-at").first()
-            locked.outcome = latest.result
-        locked.save(update_fields=["attendance", "offer_made", "outcome"])
+        locked.save(update_fields=["attendance", "offer_made"])
+        if outcome is not None:
+            # One definition of "the call's latest outcome", shared with the import.
+            calls_outcome_refresh(workspace=workspace, call_ids=[locked.pk])
+            locked.refresh_from_db(fields=["outcome", "offer_made"])
         if "contract_value" in data:
             sale, sale_answer = _sale_create(
                 workspace=workspace,
