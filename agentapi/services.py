@@ -17,7 +17,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from config.errors import Conflict, InvalidField, Unprocessable
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
-from workspaces.services import calls_outcome_refresh
+from workspaces.services import calls_outcome_refresh, leads_sales_refresh
 
 from .models import ChangeLogEntry, Draft, FormSubmission
 from .serializers import DRAFT_FIELD_SERIALIZERS, money_major, validated
@@ -235,6 +235,7 @@ def _sale_create(*, workspace, lead, call, origin, closed_at, closer, setter, da
             amount=cash,
             status=Payment.Status.SUCCEEDED,
         )
+    leads_sales_refresh(workspace=workspace, lead_ids=[lead.pk])
     exponent = workspace.currency_exponent
     return sale, {
         "id": str(sale.pk),

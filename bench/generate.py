@@ -20,7 +20,9 @@ parses while Python generates, with their secondary indexes and foreign keys dro
 the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants hold:
 Call.outcome is the result of the call's latest outcome, Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
-member. Same --seed, same day: same records.
+member, Lead.has_sale and Lead.cash_collected follow the lead's sales and succeeded
+payments, and FunnelProgress holds each lead's entry and stages reached in order.
+Same --seed, same day: same records.
 
 A read token for the big workspace is minted with tokens.services.token_mint and written
 with the ids the benchmark needs to bench/out/<database>.json.
@@ -78,6 +80,7 @@ BULK_MODELS = [
     ("workspaces", "EodReport"),
     ("workspaces", "Registration"),
     ("workspaces", "FunnelEvent"),
+    ("workspaces", "FunnelProgress"),
     ("audit", "AuditEvent"),
 ]
 
@@ -86,6 +89,7 @@ COLUMNS = {
     "Lead": [
         "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
         "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
+        "has_sale", "cash_collected",
     ],
     "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
     "Call": [
@@ -108,6 +112,7 @@ COLUMNS = {
         "id", "workspace", "external_id", "event", "lead", "registered_at", "joined_at", "left_at",
     ],
     "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
+    "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
     "AuditEvent": [
         "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
         "target_type", "target_id", "reason", "detail",
@@ -361,10 +366,14 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     elif live is not None and live[13] in ("no_sale", "disqualified"):
         status = "lost"
 
+    utm = rng.choices(UTM_TAGS, UTM_WEIGHTS)[0]
+    cash = 0
+    for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
+        cash += sale_write(s, w, rng, new_id, f"{idx}-{j}", lead_id, origin, call_id, at, closer,
+                           sale_setter)  # fmt: skip
     w.row("Lead", (
         lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
-        *rng.choices(UTM_TAGS, UTM_WEIGHTS)[0],
-        ts(first_contact) if first_contact is not None else None,
+        *utm, ts(first_contact) if first_contact is not None else None, bool(sales), cash,
     ))  # fmt: skip
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
@@ -379,17 +388,24 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
             rid, ws, f"r{idx}", event_id, lead_id, ts(registered),
             ts(joined) if joined is not None else None, ts(left) if left is not None else None,
         ))  # fmt: skip
-    for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
-        sale_write(s, w, rng, new_id, f"{idx}-{j}", lead_id, origin, call_id, at, closer,
-                   sale_setter)  # fmt: skip
+    reached = {}  # stage position -> at; a lead has at most one event per stage here
     for position, at in funnel:
         if at <= end:
             w.row("FunnelEvent", (new_id(), ws, f"f{idx}-{position}", lead_id, s.funnel_id,
                                   s.stage_ids[position], ts(at)))  # fmt: skip
+            reached[position] = at
+    if 0 in reached:
+        # Stages reached in order: each at or after the time the one before was reached.
+        depth, last = 1, reached[0]
+        while depth in reached and reached[depth] >= last:
+            last = reached[depth]
+            depth += 1
+        w.row("FunnelProgress", (ws, s.funnel_id, lead_id, ts(reached[0]), depth))
     return bought
 
 
-def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer, setter):
+def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer, setter) -> int:
+    """Write a sale with its instalments, payments and refund; returns the succeeded cash."""
     ws, end = s.ws, s.end
     value = rng.choice(CONTRACT_VALUES)
     plan = rng.choices(["paid_in_full", "split", "financed"], (0.5, 0.35, 0.15))[0]
@@ -418,11 +434,14 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
         if paid <= end:
             payments.append((paid, value, "succeeded"))
     first_ok = None
+    cash = 0
     for j, (paid, amount, status) in enumerate(payments):
         pid = new_id()
         w.row("Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status))
-        if status == "succeeded" and first_ok is None:
-            first_ok = (pid, paid, amount)
+        if status == "succeeded":
+            cash += amount
+            if first_ok is None:
+                first_ok = (pid, paid, amount)
     if first_ok is not None and rng.random() < 0.03:
         pid, paid, amount = first_ok
         at = paid + rng.uniform(5 * DAY, 40 * DAY)
@@ -430,6 +449,7 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
             kind = "chargeback" if rng.random() < 0.2 else "refund"
             refund = amount if rng.random() < 0.7 else amount // 2
             w.row("Refund", (new_id(), ws, f"x{key}", pid, sale_id, kind, ts(at), refund))
+    return cash
 
 
 def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) -> None:

@@ -241,7 +241,16 @@ def rate(
     )
 
 
+class Plain(list):
+    """Rows already in their answer's shape, holding no Field: rendered as they are.
+
+    A long list of records (audit events, leads) is not walked item by item.
+    """
+
+
 def _render(value, notes: list[Note]):
+    if type(value) is Plain:
+        return value
     if isinstance(value, Field):
         notes.extend(value.all_notes())
         return value.as_dict()

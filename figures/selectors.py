@@ -18,7 +18,6 @@ from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
-from django.db import connection
 from django.db.models import (
     BigIntegerField,
     CharField,
@@ -44,6 +43,7 @@ from workspaces.models import (
     EodReport,
     Funnel,
     FunnelEvent,
+    FunnelProgress,
     Lead,
     Member,
     Outcome,
@@ -53,7 +53,6 @@ from workspaces.models import (
     Sale,
     Touch,
     WebinarEvent,
-    Workspace,
 )
 
 from . import envelope as fields
@@ -342,7 +341,7 @@ def leads_list(
         )
     data = {
         "created": fields.count("leads.created", created, workspace=workspace),
-        "leads": [_lead_row(lead) for lead in page],
+        "leads": fields.Plain(_lead_row(lead) for lead in page),
     }
     return data, notes
 
@@ -617,41 +616,34 @@ UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
 
 def attribution_figures(*, workspace, period: Period, member=None) -> dict:
+    """Leads, closes and cash per UTM combination for the leads created in the period.
+
+    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
+    and the cash collected on its sales are kept on the lead by the services.
+    """
     leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at"))
     if member is not None:
         leads = leads.filter(setter=member)
-    lead_ids = leads.values("pk")
-    by_lead = [f"lead__{name}" for name in UTM_FIELDS]
-    by_sale_lead = [f"sale__lead__{name}" for name in UTM_FIELDS]
-
-    lead_counts = leads.order_by().values_list(*UTM_FIELDS).annotate(n=Count("pk"))
-    close_counts = (
-        Sale.objects.filter(workspace=workspace, lead__in=lead_ids)
-        .order_by()
-        .values_list(*by_lead)
-        .annotate(n=Count("lead", distinct=True))
+    grouped = (
+        leads.order_by()
+        .values_list(*UTM_FIELDS)
+        .annotate(
+            n=Count("pk"),
+            closes=Count("pk", filter=Q(has_sale=True)),
+            cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
+        )
     )
-    cash_sums = (
-        Payment.objects.filter(workspace=workspace, status=SUCCEEDED, sale__lead__in=lead_ids)
-        .order_by()
-        .values_list(*by_sale_lead)
-        .annotate(total=Sum("amount"))
-    )
-    closes = {tuple(row[:4]): row[4] for row in close_counts}
-    cash = {tuple(row[:4]): row[4] for row in cash_sums}
-
     ws = workspace
     rows = []
-    for row in sorted(lead_counts, key=lambda r: (-r[4], tuple(_utm(v) for v in r[:4]))):
-        key, n = tuple(row[:4]), row[4]
-        row_closes = closes.get(key, 0)
+    for row in sorted(grouped, key=lambda r: (-r[4], tuple(_utm(v) for v in r[:4]))):
+        key, n, row_closes, row_cash = tuple(row[:4]), row[4], row[5], row[6]
         rows.append(
             {
                 **{name: _utm(value) for name, value in zip(UTM_FIELDS, key, strict=True)},
                 "leads": fields.count("attribution.leads", n, workspace=ws),
                 "closes": fields.count("attribution.closes", row_closes, workspace=ws),
                 "cash_collected": fields.money(
-                    "attribution.cash_collected", cash.get(key, 0), workspace=ws
+                    "attribution.cash_collected", row_cash, workspace=ws
                 ),
                 "close_rate": fields.rate("attribution.close_rate", row_closes, n, workspace=ws),
             }
@@ -741,53 +733,20 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
 def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=None) -> list:
     """How many of the cohort reached each stage, every earlier stage first, in one query.
 
-    Stage k's time for a lead is its earliest event at stage k at or after its time at
-    stage k-1. Every such event is at or after the period's start, so each step joins the
-    leads that reached the step before with the funnel's events of one stage in the
-    indexed range (workspace, funnel, at >= start): set-based, one pass per stage, and
-    each step a materialised CTE so no step is computed twice.
+    The cohort is the leads whose earliest event at the first stage is in the period;
+    the services keep, per lead, that time and how many stages it reached in order
+    (FunnelProgress), so this is one conditional count over the indexed range
+    (workspace, funnel, entered_at).
     """
-    quote = connection.ops.quote_name
-    table = quote(FunnelEvent._meta.db_table)
-    at_param = connection.ops.adapt_datetimefield_value
-    workspace_id = Workspace._meta.pk.get_db_prep_value(workspace.pk, connection)
-    start, end = at_param(period.start), at_param(period.end)
-    lead, at, stage_col = quote("lead_id"), quote("at"), quote("stage_id")
-    funnel_col, workspace_col = quote("funnel_id"), quote("workspace_id")
-    in_funnel = f"e.{workspace_col} = %s AND e.{funnel_col} = %s AND e.{stage_col} = %s"
-
-    params: list = [workspace_id, funnel.pk, stages[0].pk, start, end]
-    member_clause = ""
+    progress = FunnelProgress.objects.filter(workspace=workspace, funnel=funnel).filter(
+        _in(period, "entered_at")
+    )
     if member is not None:
-        member_clause = (
-            f" AND e.{lead} IN (SELECT {quote('id')} FROM "
-            f"{quote(Lead._meta.db_table)} WHERE {quote('setter_id')} = %s)"
-        )
-        params.append(Member._meta.pk.get_db_prep_value(member.pk, connection))
-    params += [funnel.pk, stages[0].pk, start]
-    # The cohort: leads whose earliest first-stage event is in the period.
-    ctes = [
-        f"entered AS MATERIALIZED (SELECT e.{lead} AS lead, MIN(e.{at}) AS reached "
-        f"FROM {table} e WHERE {in_funnel} AND e.{at} >= %s AND e.{at} < %s{member_clause} "
-        f"GROUP BY e.{lead})",
-        # One (funnel, lead, at) index probe per lead; LIMIT keeps it a probe rather than
-        # an anti-join over the funnel's whole first-stage history.
-        f"s0 AS MATERIALIZED (SELECT lead, reached FROM entered WHERE (SELECT 1 "
-        f"FROM {table} p WHERE p.{funnel_col} = %s AND p.{lead} = entered.lead AND "
-        f"p.{stage_col} = %s AND p.{at} < %s LIMIT 1) IS NULL)",
-    ]
-    for index, stage in enumerate(stages[1:], start=1):
-        ctes.append(
-            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, MIN(e.{at}) AS reached "
-            f"FROM s{index - 1} prev JOIN {table} e ON e.{lead} = prev.lead "
-            f"WHERE {in_funnel} AND e.{at} >= %s AND e.{at} >= prev.reached GROUP BY prev.lead)"
-        )
-        params += [workspace_id, funnel.pk, stage.pk, start]
-    selects = ", ".join(f"(SELECT COUNT(*) FROM s{index})" for index in range(len(stages)))
-    sql = f"WITH {', '.join(ctes)} SELECT {selects}"
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return list(cursor.fetchone())
+        progress = progress.filter(lead__setter=member)
+    counts = progress.aggregate(
+        **{f"s{index}": Count("pk", filter=Q(depth__gt=index)) for index in range(len(stages))}
+    )
+    return [counts[f"s{index}"] for index in range(len(stages))]
 
 
 def funnel_figures(*, workspace, period: Period, funnel_key: str | None = None, member=None):
@@ -962,7 +921,7 @@ def audit_events_list(*, workspace, period: Period) -> dict:
         )
     )
     return {
-        "events": [
+        "events": fields.Plain(
             {
                 "at": iso(at),
                 "actor": {"kind": kind, "id": actor_id, "label": label},
@@ -971,7 +930,7 @@ def audit_events_list(*, workspace, period: Period) -> dict:
                 "reason": reason,
             }
             for at, kind, actor_id, label, action, target_type, target_id, reason in events
-        ]
+        )
     }
 
 

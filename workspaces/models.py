@@ -162,6 +162,10 @@ class Lead(WorkspaceRecord):
     utm_content = models.CharField(max_length=200, blank=True)
     # First touch by a member; kept on the lead so speed-to-lead reads one table.
     first_contact_at = models.DateTimeField(null=True, blank=True)
+    # Whether any sale names the lead, and the succeeded payments on its sales (minor
+    # units), kept by the services so attribution reads the period's leads only.
+    has_sale = models.BooleanField(default=False)
+    cash_collected = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [_external_id_unique("lead")]
@@ -313,6 +317,13 @@ class Payment(WorkspaceRecord):
                 name="payment_ws_paid_ok",
                 condition=Q(status="succeeded"),
             ),
+            # The cash on given sales (collection rate, sale history) read from the index.
+            models.Index(
+                fields=["sale"],
+                name="payment_sale_ok",
+                condition=Q(status="succeeded"),
+                include=["amount"],
+            ),
         ]
 
 
@@ -407,6 +418,34 @@ class FunnelEvent(WorkspaceRecord):
         indexes = [
             models.Index(fields=["workspace", "funnel", "at"], name="funnel_event_ws_at"),
             models.Index(fields=["funnel", "lead", "at"], name="funnel_event_lead_at"),
+        ]
+
+
+class FunnelProgress(models.Model):
+    """How far one lead went through one funnel, kept by the services from its events.
+
+    ``entered_at`` is the lead's earliest event at the funnel's first stage; ``depth`` is
+    how many stages it reached in order (stage k counts when an event at stage k comes
+    at or after the time stage k-1 was reached), from 1 to the number of stages.
+    """
+
+    id = models.BigAutoField(primary_key=True)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="+")
+    funnel = models.ForeignKey(Funnel, on_delete=models.CASCADE, related_name="progress")
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="funnel_progress")
+    entered_at = models.DateTimeField()
+    depth = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["funnel", "lead"], name="funnel_progress_lead")
+        ]
+        indexes = [
+            models.Index(
+                fields=["workspace", "funnel", "entered_at"],
+                name="funnel_progress_entered",
+                include=["depth"],
+            )
         ]
 
 

@@ -7,10 +7,15 @@ figures rely on:
 - ``Call.outcome`` is the result of the call's latest Outcome (by ``at``), and
   ``Call.offer_made`` follows the latest outcome that recorded it;
 - ``Call.replaced`` is True iff another call names it in ``rescheduled_from``;
-- ``Lead.first_contact_at`` is the earliest Touch by a member.
+- ``Lead.first_contact_at`` is the earliest Touch by a member;
+- ``Lead.has_sale`` and ``Lead.cash_collected`` follow the lead's sales and their
+  succeeded payments;
+- ``FunnelProgress`` holds, per funnel and lead, when the lead entered the funnel and
+  how many of its stages it reached in order.
 
-A writer refreshes them itself unless called with ``refresh=False``; the import does
-that once for everything it touched, at the end of its transaction.
+A writer refreshes them itself unless told otherwise (``refresh=False``, or a
+``touched`` set that collects the leads to refresh); the import does that once for
+everything it touched, at the end of its transaction.
 """
 
 from __future__ import annotations
@@ -25,8 +30,8 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
-from django.db import IntegrityError, models, transaction
-from django.db.models import Exists, F, Max, Min, OuterRef, Q, Subquery, Value
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import Exists, F, Max, Min, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from audit.services import Actor, audit_record
@@ -37,6 +42,7 @@ from .models import (
     EodReport,
     Funnel,
     FunnelEvent,
+    FunnelProgress,
     FunnelStage,
     Instalment,
     Lead,
@@ -183,10 +189,127 @@ def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | No
     return leads.update(first_contact_at=Subquery(first[:1]))
 
 
+def leads_sales_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
+    """Lead.has_sale and Lead.cash_collected from the lead's sales and their payments."""
+    leads = Lead.objects.filter(workspace=workspace)
+    if lead_ids is not None:
+        lead_ids = list(lead_ids)
+        if not lead_ids:
+            return 0
+        leads = leads.filter(pk__in=lead_ids)
+    cash = (
+        Payment.objects.filter(sale__lead=OuterRef("pk"), status=Payment.Status.SUCCEEDED)
+        .order_by()
+        .values("sale__lead")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    return leads.update(
+        has_sale=Exists(Sale.objects.filter(lead=OuterRef("pk"))),
+        cash_collected=Coalesce(
+            Subquery(cash[:1]), Value(0), output_field=models.BigIntegerField()
+        ),
+    )
+
+
+# Leads per statement when progress is refreshed for given leads (SQLite's bound
+# parameters stay well below its limit).
+_PROGRESS_CHUNK = 500
+
+
+def funnel_progress_refresh(
+    *, workspace: Workspace, lead_ids: Iterable | None = None, funnels: Iterable | None = None
+) -> None:
+    """FunnelProgress of the given leads (all leads when None) in the given funnels.
+
+    Set-based: one statement per funnel (and chunk of leads) walks the stages in order,
+    each step joining the leads that reached the step before to the events of one stage
+    at or after that time.
+    """
+    if funnels is None:
+        funnels = Funnel.objects.filter(workspace=workspace).prefetch_related("stages")
+    if lead_ids is not None:
+        lead_ids = list(lead_ids)
+        if not lead_ids:
+            return
+    for funnel in funnels:
+        stages = list(funnel.stages.all())
+        progress = FunnelProgress.objects.filter(funnel=funnel)
+        if lead_ids is None:
+            chunks = [None]
+        else:
+            chunks = [
+                lead_ids[i : i + _PROGRESS_CHUNK] for i in range(0, len(lead_ids), _PROGRESS_CHUNK)
+            ]
+        for chunk in chunks:
+            (progress if chunk is None else progress.filter(lead__in=chunk)).delete()
+            if stages:
+                funnel_progress_insert(
+                    workspace_id=funnel.workspace_id,
+                    funnel_id=funnel.pk,
+                    stage_ids=[stage.pk for stage in stages],
+                    lead_ids=chunk,
+                )
+
+
+def funnel_progress_insert(
+    *, workspace_id, funnel_id: int, stage_ids: list[int], lead_ids: list | None
+) -> None:
+    """Insert the progress rows of one funnel (stages in order) for the leads (or all)."""
+    quote = connection.ops.quote_name
+    events = quote(FunnelEvent._meta.db_table)
+    lead, at = quote("lead_id"), quote("at")
+    in_stage = f"e.{quote('funnel_id')} = %s AND e.{quote('stage_id')} = %s"
+    lead_pk = Lead._meta.pk
+    params: list = [funnel_id, stage_ids[0]]
+    only = ""
+    if lead_ids is not None:
+        only = f" AND e.{lead} IN ({', '.join(['%s'] * len(lead_ids))})"
+        params += [lead_pk.get_db_prep_value(pk, connection) for pk in lead_ids]
+    steps = [
+        f"s0 AS MATERIALIZED (SELECT e.{lead} AS lead, MIN(e.{at}) AS reached "
+        f"FROM {events} e WHERE {in_stage}{only} GROUP BY e.{lead})"
+    ]
+    for index, stage_id in enumerate(stage_ids[1:], start=1):
+        steps.append(
+            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, MIN(e.{at}) AS reached "
+            f"FROM s{index - 1} prev JOIN {events} e ON e.{lead} = prev.lead "
+            f"WHERE {in_stage} AND e.{at} >= prev.reached GROUP BY prev.lead)"
+        )
+        params += [funnel_id, stage_id]
+    depth = " + ".join(
+        ["1"] + [f"CASE WHEN s{i}.lead IS NULL THEN 0 ELSE 1 END" for i in range(1, len(stage_ids))]
+    )
+    joins = "".join(f" LEFT JOIN s{i} ON s{i}.lead = s0.lead" for i in range(1, len(stage_ids)))
+    columns = ", ".join(
+        quote(name) for name in ("workspace_id", "funnel_id", "lead_id", "entered_at", "depth")
+    )
+    sql = (
+        f"WITH {', '.join(steps)} INSERT INTO {quote(FunnelProgress._meta.db_table)} "
+        f"({columns}) SELECT %s, %s, s0.lead, s0.reached, {depth} FROM s0{joins}"
+    )
+    params += [Workspace._meta.pk.get_db_prep_value(workspace_id, connection), funnel_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
 def workspace_invariants_refresh(*, workspace: Workspace) -> None:
     calls_replaced_refresh(workspace=workspace)
     calls_outcome_refresh(workspace=workspace)
     leads_first_contact_refresh(workspace=workspace)
+    leads_sales_refresh(workspace=workspace)
+    funnel_progress_refresh(workspace=workspace)
+
+
+def _before(model, *, workspace: Workspace, external_id: str | None, path: str):
+    """The value at `path` of the record this external id names now, or None."""
+    if external_id is None:
+        return None
+    return (
+        model.objects.filter(workspace=workspace, external_id=external_id)
+        .values_list(path, flat=True)
+        .first()
+    )
 
 
 # --- writers -------------------------------------------------------------------------
@@ -435,7 +558,9 @@ def sale_upsert(
     setter: Member | None = None,
     payment_plan: str = "",
     instalments: list[tuple[date, int]] | None = None,
+    touched: set | None = None,
 ):
+    """A sale. The leads whose sales changed are refreshed, or added to `touched`."""
     _same_workspace(workspace, "lead", lead)
     _same_workspace(workspace, "call", call)
     _same_workspace(workspace, "closer", closer)
@@ -448,6 +573,7 @@ def sale_upsert(
             "payment_plan",
             f"Unknown payment plan {payment_plan!r}; use paid_in_full, split or financed.",
         )
+    previous_lead = _before(Sale, workspace=workspace, external_id=external_id, path="lead_id")
     sale, created = _upsert(
         Sale,
         workspace=workspace,
@@ -468,7 +594,16 @@ def sale_upsert(
         Instalment.objects.bulk_create(
             [Instalment(sale=sale, due_date=due, amount=amount) for due, amount in instalments]
         )
+    _leads_sales_touch(workspace, {lead.pk, previous_lead}, touched)
     return sale, created
+
+
+def _leads_sales_touch(workspace: Workspace, lead_ids: set, touched: set | None) -> None:
+    lead_ids = lead_ids - {None}
+    if touched is None:
+        leads_sales_refresh(workspace=workspace, lead_ids=lead_ids)
+    else:
+        touched |= lead_ids
 
 
 def payment_upsert(
@@ -479,10 +614,15 @@ def payment_upsert(
     paid_at: datetime,
     amount: int,
     status: str = Payment.Status.SUCCEEDED,
+    touched: set | None = None,
 ):
+    """A payment. The leads whose cash changed are refreshed, or added to `touched`."""
     _same_workspace(workspace, "sale", sale)
     if status not in Payment.Status.values:
         raise RecordInvalid("status", f"Unknown status {status!r}; use succeeded or failed.")
+    previous_lead = _before(
+        Payment, workspace=workspace, external_id=external_id, path="sale__lead_id"
+    )
     payment, created = _upsert(
         Payment,
         workspace=workspace,
@@ -491,6 +631,7 @@ def payment_upsert(
     )
     # A refund names its payment; its sale follows the payment's.
     Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)
+    _leads_sales_touch(workspace, {sale.lead_id, previous_lead}, touched)
     return payment, created
 
 
@@ -638,17 +779,47 @@ def funnel_event_upsert(
     funnel_key: str,
     stage_key: str,
     at: datetime,
+    touched: set | None = None,
 ):
+    """A funnel event. The (funnel, lead) pairs whose progress changed are refreshed,
+    or added to `touched`."""
     _same_workspace(workspace, "lead", lead)
     funnel, stage = funnel_stage_get_or_create(
         workspace=workspace, funnel_key=funnel_key, stage_key=stage_key
     )
-    return _upsert(
+    previous = None
+    if external_id is not None:
+        previous = (
+            FunnelEvent.objects.filter(workspace=workspace, external_id=external_id)
+            .values_list("funnel_id", "lead_id")
+            .first()
+        )
+    event, created = _upsert(
         FunnelEvent,
         workspace=workspace,
         external_id=external_id,
         values={"lead": lead, "funnel": funnel, "stage": stage, "at": at},
     )
+    pairs = {(funnel.pk, lead.pk), previous} - {None}
+    if touched is None:
+        funnels_progress_touch(workspace=workspace, pairs=pairs)
+    else:
+        touched |= pairs
+    return event, created
+
+
+def funnels_progress_touch(*, workspace: Workspace, pairs: Iterable[tuple]) -> None:
+    """Refresh the progress of (funnel id, lead id) pairs, one pass per funnel."""
+    by_funnel: dict = {}
+    for funnel_id, lead_id in pairs:
+        by_funnel.setdefault(funnel_id, set()).add(lead_id)
+    funnels = Funnel.objects.filter(workspace=workspace, pk__in=by_funnel).prefetch_related(
+        "stages"
+    )
+    for funnel in funnels:
+        funnel_progress_refresh(
+            workspace=workspace, lead_ids=by_funnel[funnel.pk], funnels=[funnel]
+        )
 
 
 def commission_rule_upsert(
@@ -951,6 +1122,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             contract_value=r.money("contract_value"),
             payment_plan=r.text("payment_plan"),
             instalments=instalments,
+            touched=touched["sale_leads"],
         )
     if type_ == "payment":
         return payment_upsert(
@@ -960,6 +1132,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             paid_at=r.time("paid_at"),
             amount=r.money("amount"),
             status=r.text("status", default=Payment.Status.SUCCEEDED),
+            touched=touched["sale_leads"],
         )
     if type_ == "refund":
         return refund_upsert(
@@ -1008,6 +1181,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             funnel_key=r.text("funnel", required=True, max_length=64),
             stage_key=r.text("stage", required=True, max_length=64),
             at=r.time("at"),
+            touched=touched["funnel_leads"],
         )
     if type_ == "commission_rule":
         raw = r.data.get("rate")
@@ -1073,7 +1247,13 @@ def records_import(
     order = {name: index for index, name in enumerate(IMPORT_TYPES)}
     parsed.sort(key=lambda line: (order[line.type], line.number))
     counts: Counter = Counter()
-    touched = {"leads": set(), "calls": set(), "reschedules": []}
+    touched = {
+        "leads": set(),
+        "calls": set(),
+        "reschedules": [],
+        "sale_leads": set(),
+        "funnel_leads": set(),
+    }
     line_of_call = {}
     cache = {}
     currency = workspace.currency
@@ -1115,6 +1295,8 @@ def records_import(
         calls_replaced_refresh(workspace=workspace)
         calls_outcome_refresh(workspace=workspace, call_ids=touched["calls"])
         leads_first_contact_refresh(workspace=workspace, lead_ids=touched["leads"])
+        leads_sales_refresh(workspace=workspace, lead_ids=touched["sale_leads"])
+        funnels_progress_touch(workspace=workspace, pairs=touched["funnel_leads"])
 
         result = ImportResult(
             counts={

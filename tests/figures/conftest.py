@@ -1,5 +1,6 @@
 """Factories for the records the figures read; they keep the models' invariants
-(Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at)."""
+(Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at, the lead's sales
+and cash, funnel progress)."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -23,6 +24,7 @@ from workspaces.models import (
     Touch,
     WebinarEvent,
 )
+from workspaces.services import funnels_progress_touch, leads_sales_refresh
 
 
 def at(text, tz="UTC"):
@@ -85,19 +87,23 @@ class Records:
 
     def sale(self, value, when="2026-03-05 12:00", *, lead=None, tz="UTC", **extra):
         closed_at = at(when, tz) if isinstance(when, str) else when
-        return Sale.objects.create(
+        sale = Sale.objects.create(
             workspace=self.ws,
             lead=lead or self.lead(),
             closed_at=closed_at,
             contract_value=value,
             **extra,
         )
+        leads_sales_refresh(workspace=self.ws, lead_ids=[sale.lead_id])
+        return sale
 
     def payment(self, sale, amount, when="2026-03-05 12:00", *, tz="UTC", **extra):
         paid_at = at(when, tz) if isinstance(when, str) else when
-        return Payment.objects.create(
+        payment = Payment.objects.create(
             workspace=self.ws, sale=sale, amount=amount, paid_at=paid_at, **extra
         )
+        leads_sales_refresh(workspace=self.ws, lead_ids=[sale.lead_id])
+        return payment
 
     def refund(self, payment, amount, when, **extra):
         moment = at(when) if isinstance(when, str) else when
@@ -141,13 +147,15 @@ class Records:
         return funnel
 
     def funnel_event(self, funnel, lead, stage, when):
-        return FunnelEvent.objects.create(
+        event = FunnelEvent.objects.create(
             workspace=self.ws,
             funnel=funnel,
             lead=lead,
             stage=funnel.stages.get(key=stage),
             at=at(when) if isinstance(when, str) else when,
         )
+        funnels_progress_touch(workspace=self.ws, pairs=[(funnel.pk, lead.pk)])
+        return event
 
     def rule(self, member, *, basis="cash_collected", slot="closer", rate="0.1"):
         return CommissionRule.objects.create(

@@ -12,6 +12,7 @@ from workspaces.models import (
     EodReport,
     Funnel,
     FunnelEvent,
+    FunnelProgress,
     Instalment,
     Lead,
     Member,
@@ -272,6 +273,13 @@ def test_imports_every_type_and_keeps_the_invariants(make_workspace, import_file
     assert (c2.outcome, c2.offer_made, c1.outcome) == ("closed", True, "")
     lead = Lead.objects.get(external_id="l-1")
     assert lead.first_contact_at == aware("2026-03-01 09:20", "America/New_York")
+    # The succeeded payment only (the refund is the refunds' figure, not the lead's cash).
+    assert (lead.has_sale, lead.cash_collected) == (True, 150050)
+    no_sale = Lead.objects.get(external_id="l-2")
+    assert (no_sale.has_sale, no_sale.cash_collected) == (False, 0)
+    assert list(FunnelProgress.objects.values_list("lead__external_id", "entered_at", "depth")) == [
+        ("l-1", aware("2026-03-01 09:00", "America/New_York"), 3)
+    ]
     assert lead.setter == Member.objects.get(external_id="m-setter")
     assert Lead.objects.get(external_id="l-2").first_contact_at is None
     past = Outcome.objects.get(external_id="o-past")

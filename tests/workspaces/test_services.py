@@ -3,15 +3,20 @@
 import pytest
 
 from tests.conftest import aware
-from workspaces.models import Call, Lead
+from workspaces.models import Call, FunnelProgress, Lead
 from workspaces.services import (
     RecordInvalid,
     call_upsert,
     calls_outcome_refresh,
+    funnel_event_upsert,
+    funnel_progress_refresh,
     lead_upsert,
+    leads_sales_refresh,
     money_to_minor,
     outcome_upsert,
     parse_time,
+    payment_upsert,
+    sale_upsert,
     touch_upsert,
 )
 
@@ -103,6 +108,99 @@ def test_call_outcome_is_its_latest_outcome_by_time(lead):
             workspace=ws, external_id="o3", result="maybe", call=call, at=aware("2026-03-06 11:00")
         )
     assert refused.value.field == "result"
+
+
+def _sales_of(*leads):
+    rows = Lead.objects.filter(pk__in=[lead.pk for lead in leads]).values_list(
+        "pk", "has_sale", "cash_collected"
+    )
+    found = {pk: (has_sale, cash) for pk, has_sale, cash in rows}
+    return [found[lead.pk] for lead in leads]
+
+
+def test_a_leads_sales_and_cash_follow_its_sales_and_succeeded_payments(lead):
+    ws = lead.workspace
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
+    when = aware("2026-03-04 10:00")
+    sale, _ = sale_upsert(
+        workspace=ws, external_id="s", lead=lead, closed_at=when, contract_value=300000
+    )
+    assert _sales_of(lead, other) == [(True, 0), (False, 0)]
+    payment_upsert(workspace=ws, external_id="p1", sale=sale, paid_at=when, amount=100000)
+    payment_upsert(workspace=ws, external_id="p2", sale=sale, paid_at=when, amount=25050)
+    payment_upsert(
+        workspace=ws, external_id="p3", sale=sale, paid_at=when, amount=70000, status="failed"
+    )
+    assert _sales_of(lead, other) == [(True, 125050), (False, 0)]
+    # A payment that fails after all stops counting.
+    payment_upsert(
+        workspace=ws, external_id="p2", sale=sale, paid_at=when, amount=25050, status="failed"
+    )
+    assert _sales_of(lead, other) == [(True, 100000), (False, 0)]
+    # The sale moves to the other lead, and its cash with it.
+    sale_upsert(workspace=ws, external_id="s", lead=other, closed_at=when, contract_value=300000)
+    assert _sales_of(lead, other) == [(False, 0), (True, 100000)]
+    # The columns can be rebuilt from the records alone.
+    Lead.objects.filter(pk__in=[lead.pk, other.pk]).update(has_sale=True, cash_collected=7)
+    assert leads_sales_refresh(workspace=ws) == 2
+    assert _sales_of(lead, other) == [(False, 0), (True, 100000)]
+
+
+def _progress(ws):
+    return sorted(
+        (lead.external_id, entered.isoformat(), depth)
+        for lead, entered, depth in (
+            (row.lead, row.entered_at, row.depth)
+            for row in FunnelProgress.objects.filter(workspace=ws).select_related("lead")
+        )
+    )
+
+
+def test_funnel_progress_counts_the_stages_reached_in_order(lead):
+    ws = lead.workspace
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
+
+    def event(external_id, who, stage, when):
+        funnel_event_upsert(
+            workspace=ws,
+            external_id=external_id,
+            lead=who,
+            funnel_key="vsl",
+            stage_key=stage,
+            at=aware(when),
+        )
+
+    # Stages are made in this order: opt-in, application, booked.
+    event("e1", lead, "opt-in", "2026-03-02 10:00")
+    event("e2", lead, "application", "2026-03-02 11:00")
+    event("e3", other, "booked", "2026-03-02 09:00")
+    assert _progress(ws) == [("l", "2026-03-02T10:00:00+00:00", 2)]
+    # The other lead's booking came before it opted in: it stops at the first stage.
+    event("e4", other, "opt-in", "2026-03-02 12:00")
+    event("e5", other, "application", "2026-03-02 12:00")
+    assert _progress(ws) == [
+        ("l", "2026-03-02T10:00:00+00:00", 2),
+        ("l2", "2026-03-02T12:00:00+00:00", 2),
+    ]
+    event("e6", lead, "booked", "2026-03-03 09:00")
+    # An earlier opt-in moves the lead's entry; its later stages still follow it.
+    event("e7", lead, "opt-in", "2026-03-01 10:00")
+    assert _progress(ws) == [
+        ("l", "2026-03-01T10:00:00+00:00", 3),
+        ("l2", "2026-03-02T12:00:00+00:00", 2),
+    ]
+    # The application moves to the other lead: the first lead stops at opt-in.
+    event("e2", other, "application", "2026-03-02 11:00")
+    assert _progress(ws) == [
+        ("l", "2026-03-01T10:00:00+00:00", 1),
+        ("l2", "2026-03-02T12:00:00+00:00", 2),
+    ]
+    FunnelProgress.objects.filter(workspace=ws).delete()
+    funnel_progress_refresh(workspace=ws)
+    assert _progress(ws) == [
+        ("l", "2026-03-01T10:00:00+00:00", 1),
+        ("l2", "2026-03-02T12:00:00+00:00", 2),
+    ]
 
 
 def test_a_record_of_another_workspace_is_refused(lead, make_workspace):
