@@ -234,6 +234,8 @@ def _sale_create(*, workspace, lead, call, origin, closed_at, closer, setter, da
             paid_at=paid_at,
             amount=cash,
             status=Payment.Status.SUCCEEDED,
+            closer=closer,
+            setter=setter,
         )
     leads_sales_refresh(workspace=workspace, lead_ids=[lead.pk])
     exponent = workspace.currency_exponent

@@ -105,7 +105,9 @@ COLUMNS = {
         "setter", "contract_value", "payment_plan",
     ],
     "Instalment": ["sale", "due_date", "amount"],
-    "Payment": ["id", "workspace", "external_id", "sale", "paid_at", "amount", "status"],
+    "Payment": [
+        "id", "workspace", "external_id", "sale", "paid_at", "amount", "status", "closer", "setter",
+    ],
     "Refund": ["id", "workspace", "external_id", "payment", "sale", "kind", "at", "amount"],
     "EodReport": ["id", "workspace", "external_id", "member", "date", "submitted_at", "fields"],
     "Registration": [
@@ -437,7 +439,8 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
     cash = 0
     for j, (paid, amount, status) in enumerate(payments):
         pid = new_id()
-        w.row("Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status))
+        w.row("Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status, closer,
+                          setter))  # fmt: skip
         if status == "succeeded":
             cash += amount
             if first_ok is None:

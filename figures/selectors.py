@@ -675,7 +675,7 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
         ),
     ).order_by("name", "pk")
     if member is not None:
-        payments = payments.filter(_slots(member, "sale__"))
+        payments = payments.filter(_slots(member))
         sales = sales.filter(_slots(member))
         refunds = refunds.filter(_slots(member, "sale__"))
 
@@ -697,7 +697,8 @@ def commission_figures(*, workspace, period: Period, member=None) -> dict:
         return totals
 
     basis_totals = {
-        CommissionRule.Basis.CASH_COLLECTED: per_slot(payments, "sale__", "amount"),
+        # Payments carry their sale's closer and setter: no join to the sales.
+        CommissionRule.Basis.CASH_COLLECTED: per_slot(payments, "", "amount"),
         CommissionRule.Basis.REVENUE_BOOKED: per_slot(sales, "", "contract_value"),
     }
     refund_totals = per_slot(refunds, "sale__", "amount")

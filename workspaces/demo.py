@@ -535,6 +535,8 @@ class _RecordsBuilder:
                 paid_at=paid_at,
                 amount=amount,
                 status=status,
+                closer_id=sale.closer_id,
+                setter_id=sale.setter_id,
             )
         )
 

@@ -308,6 +308,14 @@ class Payment(WorkspaceRecord):
     paid_at = models.DateTimeField()
     amount = models.BigIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.SUCCEEDED)
+    # The sale's closer and setter, kept by the services, so cash per member reads the
+    # period's payments alone.
+    closer = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
+    setter = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_index=False
+    )
 
     class Meta:
         constraints = [_external_id_unique("payment")]

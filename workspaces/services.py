@@ -9,7 +9,7 @@ figures rely on:
 - ``Call.replaced`` is True iff another call names it in ``rescheduled_from``;
 - ``Lead.first_contact_at`` is the earliest Touch by a member;
 - ``Lead.has_sale`` and ``Lead.cash_collected`` follow the lead's sales and their
-  succeeded payments;
+  succeeded payments, and ``Payment.closer``/``setter`` are its sale's;
 - ``FunnelProgress`` holds, per funnel and lead, when the lead entered the funnel and
   how many of its stages it reached in order.
 
@@ -594,6 +594,10 @@ def sale_upsert(
         Instalment.objects.bulk_create(
             [Instalment(sale=sale, due_date=due, amount=amount) for due, amount in instalments]
         )
+    if not created:
+        Payment.objects.filter(sale=sale).exclude(
+            closer_id=sale.closer_id, setter_id=sale.setter_id
+        ).update(closer_id=sale.closer_id, setter_id=sale.setter_id)
     _leads_sales_touch(workspace, {lead.pk, previous_lead}, touched)
     return sale, created
 
@@ -627,7 +631,14 @@ def payment_upsert(
         Payment,
         workspace=workspace,
         external_id=external_id,
-        values={"sale": sale, "paid_at": paid_at, "amount": amount, "status": status},
+        values={
+            "sale": sale,
+            "paid_at": paid_at,
+            "amount": amount,
+            "status": status,
+            "closer_id": sale.closer_id,
+            "setter_id": sale.setter_id,
+        },
     )
     # A refund names its payment; its sale follows the payment's.
     Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)

@@ -104,7 +104,9 @@ def test_board_answers_the_members_own_figures(team, api, django_assert_max_num_
         closed_at=now - timedelta(days=2),
         contract_value=250000,
     )
-    Payment.objects.create(workspace=ws, sale=sale, paid_at=now - timedelta(days=2), amount=100000)
+    Payment.objects.create(
+        workspace=ws, sale=sale, paid_at=now - timedelta(days=2), amount=100000, closer=closer
+    )
     EodReport.objects.create(
         workspace=ws, member=closer, date=today - timedelta(days=1), submitted_at=now, fields={}
     )

@@ -100,7 +100,13 @@ class Records:
     def payment(self, sale, amount, when="2026-03-05 12:00", *, tz="UTC", **extra):
         paid_at = at(when, tz) if isinstance(when, str) else when
         payment = Payment.objects.create(
-            workspace=self.ws, sale=sale, amount=amount, paid_at=paid_at, **extra
+            workspace=self.ws,
+            sale=sale,
+            amount=amount,
+            paid_at=paid_at,
+            closer_id=sale.closer_id,
+            setter_id=sale.setter_id,
+            **extra,
         )
         leads_sales_refresh(workspace=self.ws, lead_ids=[sale.lead_id])
         return payment

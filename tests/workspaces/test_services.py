@@ -146,6 +146,29 @@ def test_a_leads_sales_and_cash_follow_its_sales_and_succeeded_payments(lead):
     assert _sales_of(lead, other) == [(False, 0), (True, 100000)]
 
 
+def test_a_payment_carries_its_sales_closer_and_setter(lead, make_member):
+    ws = lead.workspace
+    closer, other = make_member(ws, "closer"), make_member(ws, "closer")
+    setter = make_member(ws, "setter")
+    when = aware("2026-03-04 10:00")
+    sale, _ = sale_upsert(
+        workspace=ws,
+        external_id="s",
+        lead=lead,
+        closed_at=when,
+        contract_value=1000,
+        closer=closer,
+        setter=setter,
+    )
+    payment, _ = payment_upsert(workspace=ws, external_id="p", sale=sale, paid_at=when, amount=1)
+    assert (payment.closer_id, payment.setter_id) == (closer.pk, setter.pk)
+    sale_upsert(
+        workspace=ws, external_id="s", lead=lead, closed_at=when, contract_value=1000, closer=other
+    )
+    payment.refresh_from_db()
+    assert (payment.closer_id, payment.setter_id) == (other.pk, None)
+
+
 def _progress(ws):
     return sorted(
         (lead.external_id, entered.isoformat(), depth)
