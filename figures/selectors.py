@@ -745,7 +745,7 @@ def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=No
     if member is not None:
         progress = progress.filter(lead__setter=member)
     counts = progress.aggregate(
-        **{f"s{index}": Count("pk", filter=Q(depth__gt=index)) for index in range(len(stages))}
+        **{f"s{index}": Count("depth", filter=Q(depth__gt=index)) for index in range(len(stages))}
     )
     return [counts[f"s{index}"] for index in range(len(stages))]
 
@@ -842,9 +842,8 @@ def webinar_figures(*, workspace, period: Period, event_id: str | None = None, m
         & (Q(left_at__isnull=True) | Q(left_at__gt=pitch))
     )
     booked_after = Exists(
-        Call.objects.filter(
-            workspace=workspace, lead=OuterRef("lead"), booked_at__gte=OuterRef("event__starts_at")
-        )
+        # A lead's calls are its workspace's: one probe of call_lead_booked, index only.
+        Call.objects.filter(lead=OuterRef("lead"), booked_at__gte=OuterRef("event__starts_at"))
     )
     counts = registrations.annotate(booked_after=booked_after).aggregate(
         registrations=Count("pk"),

@@ -197,7 +197,8 @@ class Call(WorkspaceRecord):
         SHOWED = "showed"
         NO_SHOW = "no_show"
 
-    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="calls")
+    # Indexed by call_lead_booked below, which also serves lookups by lead alone.
+    lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="calls", db_index=False)
     booked_at = models.DateTimeField()
     scheduled_for = models.DateTimeField()
     closer = models.ForeignKey(
@@ -226,6 +227,7 @@ class Call(WorkspaceRecord):
                 condition=Q(replaced=False),
             ),
             models.Index(fields=["workspace", "booked_at"], name="call_ws_booked"),
+            models.Index(fields=["lead", "booked_at"], name="call_lead_booked"),
         ]
 
 
