@@ -41,6 +41,10 @@ def _check_browser(request, principal) -> None:
         )
 
 
+def _renderer_context_drop(response):
+    response.renderer_context = None
+
+
 class ServiceView(APIView):
     """Authentication and browser rules shared by every route."""
 
@@ -54,6 +58,17 @@ class ServiceView(APIView):
         _check_browser(request, principal)
         self.principal = principal
         self.check_access(principal, kwargs)
+
+    def dispatch(self, request, *args, **kwargs):
+        response = super().dispatch(request, *args, **kwargs)
+        # The view keeps its response, whose renderer context holds the view and the
+        # response itself: reference cycles that leave every answer (a long list of rows
+        # included) to the garbage collector's full passes. Once the answer is rendered,
+        # nothing needs them, and refcounting frees the data as soon as it is sent.
+        self.response = None
+        if hasattr(response, "add_post_render_callback"):
+            response.add_post_render_callback(_renderer_context_drop)
+        return response
 
     def check_access(self, principal, kwargs) -> None:
         raise NotImplementedError
