@@ -102,7 +102,7 @@ COLUMNS = {
     ],
     "Sale": [
         "id", "workspace", "external_id", "lead", "call", "origin", "closed_at", "closer",
-        "setter", "contract_value", "payment_plan",
+        "setter", "contract_value", "payment_plan", "cash_collected",
     ],
     "Instalment": ["sale", "due_date", "amount"],
     "Payment": [
@@ -412,8 +412,6 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
     value = rng.choice(CONTRACT_VALUES)
     plan = rng.choices(["paid_in_full", "split", "financed"], (0.5, 0.35, 0.15))[0]
     sale_id = new_id()
-    w.row("Sale", (sale_id, ws, f"s{key}", lead_id, call_id, origin, ts(closed), closer, setter,
-                   value, plan))  # fmt: skip
     payments = []
     if plan == "split":
         parts = 3
@@ -445,6 +443,8 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
             cash += amount
             if first_ok is None:
                 first_ok = (pid, paid, amount)
+    w.row("Sale", (sale_id, ws, f"s{key}", lead_id, call_id, origin, ts(closed), closer, setter,
+                   value, plan, cash))  # fmt: skip
     if first_ok is not None and rng.random() < 0.03:
         pid, paid, amount = first_ok
         at = paid + rng.uniform(5 * DAY, 40 * DAY)

@@ -26,7 +26,6 @@ from django.db.models import (
     Exists,
     F,
     FilteredRelation,
-    Max,
     OuterRef,
     Q,
     Subquery,
@@ -247,25 +246,14 @@ def payments_figures(*, workspace, period: Period, member=None) -> dict:
 
     cash = _sum(payments.filter(_in(period, "paid_at")), "amount")
     refunded = _sum(refunds, "amount")
+    # Cash collected to date on the period's sales: each sale keeps the sum of its
+    # succeeded payments, so a sale with more cash than its contract value shows.
     booked = sales.aggregate(
         sales=Count("pk"),
         revenue=Coalesce(Sum("contract_value"), 0, output_field=BigIntegerField()),
+        collected=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
+        over_collected=Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
     )
-    # Cash collected to date on the period's sales, summed per sale in one grouped pass
-    # over their payments, so a sale with more cash than its contract value shows.
-    per_sale = (
-        Payment.objects.filter(status=SUCCEEDED, sale__workspace=workspace)
-        .filter(_in(period, "sale__closed_at"))
-        .filter(_slots(member, "sale__") if member is not None else Q())
-        .order_by()
-        .values("sale")
-        .annotate(on_sale=Sum("amount"), contract=Max("sale__contract_value"))
-        .aggregate(
-            collected=Coalesce(Sum("on_sale"), 0, output_field=BigIntegerField()),
-            over_collected=Count("sale", filter=Q(on_sale__gt=F("contract"))),
-        )
-    )
-    booked.update(per_sale)
     collected_to_date = booked["collected"]
     over_collected = booked["over_collected"] > 0
 

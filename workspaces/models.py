@@ -289,6 +289,9 @@ class Sale(WorkspaceRecord):
     )
     contract_value = models.BigIntegerField(help_text="Minor units of the workspace currency.")
     payment_plan = models.CharField(max_length=20, choices=PaymentPlan.choices, blank=True)
+    # The succeeded payments on the sale (minor units), kept by the services, so the
+    # collection rate reads the period's sales alone.
+    cash_collected = models.BigIntegerField(default=0)
 
     class Meta:
         constraints = [_external_id_unique("sale")]

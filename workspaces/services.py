@@ -8,8 +8,9 @@ figures rely on:
   ``Call.offer_made`` follows the latest outcome that recorded it;
 - ``Call.replaced`` is True iff another call names it in ``rescheduled_from``;
 - ``Lead.first_contact_at`` is the earliest Touch by a member;
-- ``Lead.has_sale`` and ``Lead.cash_collected`` follow the lead's sales and their
-  succeeded payments, and ``Payment.closer``/``setter`` are its sale's;
+- ``Sale.cash_collected`` is the sum of its succeeded payments; ``Lead.has_sale`` and
+  ``Lead.cash_collected`` follow the lead's sales; ``Payment.closer``/``setter`` are its
+  sale's;
 - ``FunnelProgress`` holds, per funnel and lead, when the lead entered the funnel and
   how many of its stages it reached in order.
 
@@ -190,25 +191,34 @@ def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | No
 
 
 def leads_sales_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
-    """Lead.has_sale and Lead.cash_collected from the lead's sales and their payments."""
+    """The cash of the leads' sales, then Lead.has_sale and Lead.cash_collected."""
     leads = Lead.objects.filter(workspace=workspace)
+    sales = Sale.objects.filter(workspace=workspace)
     if lead_ids is not None:
         lead_ids = list(lead_ids)
         if not lead_ids:
             return 0
         leads = leads.filter(pk__in=lead_ids)
-    cash = (
-        Payment.objects.filter(sale__lead=OuterRef("pk"), status=Payment.Status.SUCCEEDED)
+        sales = sales.filter(lead__in=lead_ids)
+    money = models.BigIntegerField()
+    paid = (
+        Payment.objects.filter(sale=OuterRef("pk"), status=Payment.Status.SUCCEEDED)
         .order_by()
-        .values("sale__lead")
+        .values("sale")
         .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    sales.update(cash_collected=Coalesce(Subquery(paid[:1]), Value(0), output_field=money))
+    cash = (
+        Sale.objects.filter(lead=OuterRef("pk"))
+        .order_by()
+        .values("lead")
+        .annotate(total=Sum("cash_collected"))
         .values("total")
     )
     return leads.update(
         has_sale=Exists(Sale.objects.filter(lead=OuterRef("pk"))),
-        cash_collected=Coalesce(
-            Subquery(cash[:1]), Value(0), output_field=models.BigIntegerField()
-        ),
+        cash_collected=Coalesce(Subquery(cash[:1]), Value(0), output_field=money),
     )
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from tests.conftest import aware
-from workspaces.models import Call, FunnelProgress, Lead
+from workspaces.models import Call, FunnelProgress, Lead, Sale
 from workspaces.services import (
     RecordInvalid,
     call_upsert,
@@ -118,7 +118,7 @@ def _sales_of(*leads):
     return [found[lead.pk] for lead in leads]
 
 
-def test_a_leads_sales_and_cash_follow_its_sales_and_succeeded_payments(lead):
+def test_sale_and_lead_cash_follow_the_succeeded_payments(lead):
     ws = lead.workspace
     other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
     when = aware("2026-03-04 10:00")
@@ -132,18 +132,24 @@ def test_a_leads_sales_and_cash_follow_its_sales_and_succeeded_payments(lead):
         workspace=ws, external_id="p3", sale=sale, paid_at=when, amount=70000, status="failed"
     )
     assert _sales_of(lead, other) == [(True, 125050), (False, 0)]
+    sale.refresh_from_db()
+    assert sale.cash_collected == 125050
     # A payment that fails after all stops counting.
     payment_upsert(
         workspace=ws, external_id="p2", sale=sale, paid_at=when, amount=25050, status="failed"
     )
     assert _sales_of(lead, other) == [(True, 100000), (False, 0)]
+    sale.refresh_from_db()
+    assert sale.cash_collected == 100000
     # The sale moves to the other lead, and its cash with it.
     sale_upsert(workspace=ws, external_id="s", lead=other, closed_at=when, contract_value=300000)
     assert _sales_of(lead, other) == [(False, 0), (True, 100000)]
     # The columns can be rebuilt from the records alone.
     Lead.objects.filter(pk__in=[lead.pk, other.pk]).update(has_sale=True, cash_collected=7)
+    Sale.objects.filter(pk=sale.pk).update(cash_collected=7)
     assert leads_sales_refresh(workspace=ws) == 2
     assert _sales_of(lead, other) == [(False, 0), (True, 100000)]
+    assert Sale.objects.get(pk=sale.pk).cash_collected == 100000
 
 
 def test_a_payment_carries_its_sales_closer_and_setter(lead, make_member):
