@@ -20,8 +20,10 @@ parses while Python generates, with their secondary indexes and foreign keys dro
 the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants hold:
 Call.outcome is the result of the call's latest outcome, Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
-member, Lead.has_sale and Lead.cash_collected follow the lead's sales and succeeded
-payments, and FunnelProgress holds each lead's entry and stages reached in order.
+member, Sale.cash_collected and Lead.cash_collected are the succeeded payments, payments
+carry their sale's closer and setter, Registration.booked_after says whether the lead
+booked a call after the event started, and FunnelProgress holds each lead's entry and
+stages reached in order.
 Same --seed, same day: same records.
 
 A read token for the big workspace is minted with tokens.services.token_mint and written
@@ -112,6 +114,7 @@ COLUMNS = {
     "EodReport": ["id", "workspace", "external_id", "member", "date", "submitted_at", "fields"],
     "Registration": [
         "id", "workspace", "external_id", "event", "lead", "registered_at", "joined_at", "left_at",
+        "booked_after",
     ],
     "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
     "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
@@ -385,10 +388,12 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
         w.row("Outcome", (oid, ws, f"o{idx}-{j}", call_id, olead, member, result, offer,
                           "", "", ts(at)))  # fmt: skip
     if registration is not None:
-        rid, event_id, registered, joined, left, _ = registration
+        rid, event_id, registered, joined, left, starts = registration
+        booked_after = any(call[4] >= ts(starts) for call in calls)  # call[4]: booked_at
         w.row("Registration", (
             rid, ws, f"r{idx}", event_id, lead_id, ts(registered),
             ts(joined) if joined is not None else None, ts(left) if left is not None else None,
+            booked_after,
         ))  # fmt: skip
     reached = {}  # stage position -> at; a lead has at most one event per stage here
     for position, at in funnel:

@@ -23,7 +23,6 @@ from django.db.models import (
     CharField,
     Count,
     DecimalField,
-    Exists,
     F,
     FilteredRelation,
     OuterRef,
@@ -829,11 +828,9 @@ def webinar_figures(*, workspace, period: Period, event_id: str | None = None, m
         & Q(event__pitch_at__isnull=False, joined_at__lte=pitch)
         & (Q(left_at__isnull=True) | Q(left_at__gt=pitch))
     )
-    booked_after = Exists(
-        # A lead's calls are its workspace's: one probe of call_lead_booked, index only.
-        Call.objects.filter(lead=OuterRef("lead"), booked_at__gte=OuterRef("event__starts_at"))
-    )
-    counts = registrations.annotate(booked_after=booked_after).aggregate(
+    # Whether the lead booked a call at or after the event's start is kept on the
+    # registration by the services.
+    counts = registrations.aggregate(
         registrations=Count("pk"),
         attended=Count("pk", filter=attended),
         stayed=Count("pk", filter=stayed),

@@ -389,6 +389,8 @@ class Registration(WorkspaceRecord):
     registered_at = models.DateTimeField()
     joined_at = models.DateTimeField(null=True, blank=True)
     left_at = models.DateTimeField(null=True, blank=True)
+    # Whether the lead booked a call at or after the event's start, kept by the services.
+    booked_after = models.BooleanField(default=False)
 
     class Meta:
         constraints = [_external_id_unique("registration")]

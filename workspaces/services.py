@@ -10,7 +10,8 @@ figures rely on:
 - ``Lead.first_contact_at`` is the earliest Touch by a member;
 - ``Sale.cash_collected`` is the sum of its succeeded payments; ``Lead.has_sale`` and
   ``Lead.cash_collected`` follow the lead's sales; ``Payment.closer``/``setter`` are its
-  sale's;
+  sale's; ``Registration.booked_after`` says whether the lead booked a call at or after
+  the event's start;
 - ``FunnelProgress`` holds, per funnel and lead, when the lead entered the funnel and
   how many of its stages it reached in order.
 
@@ -222,6 +223,22 @@ def leads_sales_refresh(*, workspace: Workspace, lead_ids: Iterable | None = Non
     )
 
 
+def registrations_booked_refresh(
+    *, workspace: Workspace, lead_ids: Iterable | None = None, event_ids: Iterable | None = None
+) -> int:
+    """Registration.booked_after for the leads' or events' registrations (all when both
+    are None)."""
+    registrations = Registration.objects.filter(workspace=workspace)
+    if lead_ids is not None or event_ids is not None:
+        lead_ids, event_ids = list(lead_ids or ()), list(event_ids or ())
+        if not lead_ids and not event_ids:
+            return 0
+        registrations = registrations.filter(Q(lead__in=lead_ids) | Q(event__in=event_ids))
+    starts = WebinarEvent.objects.filter(pk=OuterRef(OuterRef("event"))).values("starts_at")
+    booked = Call.objects.filter(lead=OuterRef("lead"), booked_at__gte=Subquery(starts[:1]))
+    return registrations.update(booked_after=Exists(booked))
+
+
 # Leads per statement when progress is refreshed for given leads (SQLite's bound
 # parameters stay well below its limit).
 _PROGRESS_CHUNK = 500
@@ -309,6 +326,7 @@ def workspace_invariants_refresh(*, workspace: Workspace) -> None:
     leads_first_contact_refresh(workspace=workspace)
     leads_sales_refresh(workspace=workspace)
     funnel_progress_refresh(workspace=workspace)
+    registrations_booked_refresh(workspace=workspace)
 
 
 def _before(model, *, workspace: Workspace, external_id: str | None, path: str):
@@ -469,7 +487,9 @@ def call_upsert(
     attendance: str = "",
     offer_made: bool | None = None,
     refresh: bool = True,
+    touched: set | None = None,
 ):
+    """A call. Without `refresh`, the leads whose bookings changed go to `touched`."""
     _same_workspace(workspace, "lead", lead)
     _same_workspace(workspace, "closer", closer)
     _same_workspace(workspace, "setter", setter)
@@ -494,10 +514,15 @@ def call_upsert(
     }
     if offer_made is not None:
         values["offer_made"] = offer_made
+    previous_lead = _before(Call, workspace=workspace, external_id=external_id, path="lead_id")
     call, created = _upsert(Call, workspace=workspace, external_id=external_id, values=values)
+    leads = {lead.pk, previous_lead} - {None}
     if refresh:
         calls_replaced_refresh(workspace=workspace)
         calls_outcome_refresh(workspace=workspace, call_ids=[call.pk])
+        registrations_booked_refresh(workspace=workspace, lead_ids=leads)
+    elif touched is not None:
+        touched |= leads
     return call, created
 
 
@@ -733,15 +758,24 @@ def webinar_event_upsert(
     name: str,
     starts_at: datetime,
     pitch_at: datetime | None = None,
+    touched: set | None = None,
 ):
+    """A webinar event. When its start moves, its registrations are refreshed (or the
+    event goes to `touched`)."""
     if pitch_at is not None and pitch_at < starts_at:
         raise RecordInvalid("pitch_at", "The pitch cannot come before the event starts.")
-    return _upsert(
+    event, created = _upsert(
         WebinarEvent,
         workspace=workspace,
         external_id=external_id,
         values={"name": name, "starts_at": starts_at, "pitch_at": pitch_at},
     )
+    if not created:
+        if touched is None:
+            registrations_booked_refresh(workspace=workspace, event_ids=[event.pk])
+        else:
+            touched.add(event.pk)
+    return event, created
 
 
 def registration_upsert(
@@ -753,14 +787,16 @@ def registration_upsert(
     registered_at: datetime,
     joined_at: datetime | None = None,
     left_at: datetime | None = None,
+    touched: set | None = None,
 ):
+    """A registration; its booked_after is refreshed (or its lead goes to `touched`)."""
     _same_workspace(workspace, "event", event)
     _same_workspace(workspace, "lead", lead)
     if left_at is not None and joined_at is None:
         raise RecordInvalid("joined_at", "A registrant who left must have joined.")
     if left_at is not None and left_at < joined_at:
         raise RecordInvalid("left_at", "left_at cannot come before joined_at.")
-    return _upsert(
+    registration, created = _upsert(
         Registration,
         workspace=workspace,
         external_id=external_id,
@@ -772,6 +808,11 @@ def registration_upsert(
             "left_at": left_at,
         },
     )
+    if touched is None:
+        registrations_booked_refresh(workspace=workspace, lead_ids=[lead.pk])
+    else:
+        touched.add(lead.pk)
+    return registration, created
 
 
 def funnel_stage_get_or_create(*, workspace: Workspace, funnel_key: str, stage_key: str):
@@ -1085,6 +1126,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             attendance=r.text("attendance"),
             offer_made=r.boolean("offer_made"),
             refresh=False,
+            touched=touched["booking_leads"],
         )
         touched["calls"].add(call.pk)
         if r.has("rescheduled_from"):
@@ -1183,6 +1225,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             name=r.text("name", required=True),
             starts_at=r.time("starts_at"),
             pitch_at=r.time("pitch_at", required=False),
+            touched=touched["events"],
         )
     if type_ == "registration":
         return registration_upsert(
@@ -1193,6 +1236,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             registered_at=r.time("registered_at"),
             joined_at=r.time("joined_at", required=False),
             left_at=r.time("left_at", required=False),
+            touched=touched["booking_leads"],
         )
     if type_ == "funnel_event":
         return funnel_event_upsert(
@@ -1274,6 +1318,8 @@ def records_import(
         "reschedules": [],
         "sale_leads": set(),
         "funnel_leads": set(),
+        "booking_leads": set(),
+        "events": set(),
     }
     line_of_call = {}
     cache = {}
@@ -1318,6 +1364,9 @@ def records_import(
         leads_first_contact_refresh(workspace=workspace, lead_ids=touched["leads"])
         leads_sales_refresh(workspace=workspace, lead_ids=touched["sale_leads"])
         funnels_progress_touch(workspace=workspace, pairs=touched["funnel_leads"])
+        registrations_booked_refresh(
+            workspace=workspace, lead_ids=touched["booking_leads"], event_ids=touched["events"]
+        )
 
         result = ImportResult(
             counts={

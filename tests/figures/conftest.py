@@ -24,7 +24,11 @@ from workspaces.models import (
     Touch,
     WebinarEvent,
 )
-from workspaces.services import funnels_progress_touch, leads_sales_refresh
+from workspaces.services import (
+    funnels_progress_touch,
+    leads_sales_refresh,
+    registrations_booked_refresh,
+)
 
 
 def at(text, tz="UTC"):
@@ -64,6 +68,7 @@ class Records:
         if rescheduled_from is not None:
             Call.objects.filter(pk=rescheduled_from.pk).update(replaced=True)
             rescheduled_from.replaced = True
+        registrations_booked_refresh(workspace=self.ws, lead_ids=[lead.pk])
         return call
 
     def outcome(self, result, *, call=None, lead=None, member=None, when=None, **extra):
@@ -137,7 +142,7 @@ class Records:
         )
 
     def registration(self, event, *, lead=None, joined=None, left=None):
-        return Registration.objects.create(
+        registration = Registration.objects.create(
             workspace=self.ws,
             event=event,
             lead=lead or self.lead(),
@@ -145,6 +150,8 @@ class Records:
             joined_at=at(joined) if joined else None,
             left_at=at(left) if left else None,
         )
+        registrations_booked_refresh(workspace=self.ws, lead_ids=[registration.lead_id])
+        return registration
 
     def funnel(self, key="vsl", stages=("opt-in", "application", "booked", "taken", "closed")):
         funnel = Funnel.objects.create(workspace=self.ws, key=key, name=key.upper())

@@ -277,6 +277,8 @@ def test_imports_every_type_and_keeps_the_invariants(make_workspace, import_file
     assert (lead.has_sale, lead.cash_collected) == (True, 150050)
     no_sale = Lead.objects.get(external_id="l-2")
     assert (no_sale.has_sale, no_sale.cash_collected) == (False, 0)
+    # c-2 was booked the day after the webinar l-1 registered for.
+    assert Registration.objects.get(external_id="reg-1").booked_after is True
     assert list(FunnelProgress.objects.values_list("lead__external_id", "entered_at", "depth")) == [
         ("l-1", aware("2026-03-01 09:00", "America/New_York"), 3)
     ]
@@ -632,9 +634,9 @@ def test_the_import_reads_each_named_record_once(
                 "at": "2026-03-03T11:00:00Z",
             },
         ]
-    # Per record: its own lookup and its write (a touch and an outcome also read what
-    # they named before); the invariants are refreshed once, not per record.
-    with django_assert_max_num_queries(3 + 2 * 81 + 2 * 20 + 10):
+    # Per record: its own lookup and its write (a touch, a call and an outcome also read
+    # what they named before); the invariants are refreshed once, not per record.
+    with django_assert_max_num_queries(3 + 2 * 81 + 3 * 20 + 10):
         import_file(ws, records)
     assert Lead.objects.filter(workspace=ws, first_contact_at__isnull=False).count() == 20
     assert Call.objects.filter(workspace=ws, outcome="no_sale").count() == 20

@@ -16,8 +16,10 @@ from workspaces.services import (
     outcome_upsert,
     parse_time,
     payment_upsert,
+    registration_upsert,
     sale_upsert,
     touch_upsert,
+    webinar_event_upsert,
 )
 
 pytestmark = pytest.mark.django_db
@@ -173,6 +175,51 @@ def test_a_payment_carries_its_sales_closer_and_setter(lead, make_member):
     )
     payment.refresh_from_db()
     assert (payment.closer_id, payment.setter_id) == (other.pk, None)
+
+
+def test_a_registration_knows_whether_its_lead_booked_after_the_event(lead):
+    ws = lead.workspace
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
+    event, _ = webinar_event_upsert(
+        workspace=ws, external_id="w", name="Live", starts_at=aware("2026-03-05 18:00")
+    )
+    registration, _ = registration_upsert(
+        workspace=ws,
+        external_id="r",
+        event=event,
+        lead=lead,
+        registered_at=aware("2026-03-02 10:00"),
+        joined_at=aware("2026-03-05 18:01"),
+    )
+
+    def booked_after():
+        registration.refresh_from_db()
+        return registration.booked_after
+
+    assert booked_after() is False
+    times = {"scheduled_for": aware("2026-03-09 10:00")}
+    call_upsert(
+        workspace=ws, external_id="c1", lead=lead, booked_at=aware("2026-03-04 10:00"), **times
+    )
+    assert booked_after() is False  # booked before the event
+    call_upsert(
+        workspace=ws, external_id="c2", lead=lead, booked_at=aware("2026-03-05 19:00"), **times
+    )
+    assert booked_after() is True
+    # The event moves after that booking.
+    webinar_event_upsert(
+        workspace=ws, external_id="w", name="Live", starts_at=aware("2026-03-06 18:00")
+    )
+    assert booked_after() is False
+    call_upsert(
+        workspace=ws, external_id="c2", lead=lead, booked_at=aware("2026-03-06 19:00"), **times
+    )
+    assert booked_after() is True
+    # The booking was the other lead's after all.
+    call_upsert(
+        workspace=ws, external_id="c2", lead=other, booked_at=aware("2026-03-06 19:00"), **times
+    )
+    assert booked_after() is False
 
 
 def _progress(ws):
