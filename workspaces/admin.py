@@ -69,7 +69,21 @@ class MemberAdmin(admin.ModelAdmin):
     raw_id_fields = ("workspace", "user")
 
 
-class RecordAdmin(admin.ModelAdmin):
+class ReadOnlyMixin:
+    """Sales records arrive through the API and the import, whose services keep the
+    values the figures rely on and audit every write: here they are only read."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class RecordAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Shared settings of the sales records: big tables, so foreign keys are raw ids."""
 
     list_select_related = ("workspace",)
@@ -129,7 +143,7 @@ class OutcomeAdmin(RecordAdmin):
     raw_id_fields = ("workspace", "call", "lead", "member")
 
 
-class InstalmentInline(admin.TabularInline):
+class InstalmentInline(ReadOnlyMixin, admin.TabularInline):
     model = Instalment
     extra = 0
 
@@ -191,13 +205,13 @@ class RegistrationAdmin(RecordAdmin):
     raw_id_fields = ("workspace", "event", "lead")
 
 
-class FunnelStageInline(admin.TabularInline):
+class FunnelStageInline(ReadOnlyMixin, admin.TabularInline):
     model = FunnelStage
     extra = 0
 
 
 @admin.register(Funnel)
-class FunnelAdmin(admin.ModelAdmin):
+class FunnelAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("key", "name", "workspace")
     list_select_related = ("workspace",)
     search_fields = ("key", "name", "workspace__slug")

@@ -61,3 +61,27 @@ def test_audit_events_are_read_only(staff_client, make_workspace, workspace_toke
         staff_client.post(reverse("admin:audit_auditevent_delete", args=[event.pk])).status_code
         == 403
     )
+
+
+def test_sales_records_are_read_only(staff_client, make_workspace):
+    from tests.conftest import aware
+    from workspaces.services import lead_upsert, payment_upsert, sale_upsert
+
+    ws = make_workspace()
+    lead, _ = lead_upsert(workspace=ws, external_id="l", created_at=aware("2026-03-01 09:00"))
+    sale, _ = sale_upsert(
+        workspace=ws, external_id="s", lead=lead, closed_at=aware("2026-03-02"), contract_value=10
+    )
+    payment, _ = payment_upsert(
+        workspace=ws, external_id="p", sale=sale, paid_at=aware("2026-03-02"), amount=10
+    )
+    url = reverse("admin:workspaces_payment_change", args=[payment.pk])
+    assert staff_client.get(url).status_code == 200
+    staff_client.post(url, {"status": "failed", "amount": 999})
+    payment.refresh_from_db()
+    lead.refresh_from_db()
+    assert (payment.status, payment.amount, lead.cash_collected) == ("succeeded", 10, 10)
+    assert staff_client.get(reverse("admin:workspaces_payment_add")).status_code == 403
+    delete = reverse("admin:workspaces_sale_delete", args=[sale.pk])
+    assert staff_client.post(delete, {"post": "yes"}).status_code == 403
+    assert staff_client.get(reverse("admin:workspaces_funnel_add")).status_code == 403
