@@ -48,3 +48,17 @@ def test_events_newest_first(ws, make_workspace, client_for, django_assert_max_n
             "reason": "",
         },
     ]
+
+
+def test_times_are_written_as_everywhere_else(ws, client_for):
+    # Microseconds only when there are any; a time given in another zone is read in UTC.
+    event(ws, "2026-03-02 10:00:00.250000", "a")
+    event(ws, "2026-03-02 10:00:00.000001", "b")
+    event(ws, "2026-03-02 23:30", "c")
+    AuditEvent.objects.filter(action="c").update(at=aware("2026-03-03 00:30", "Europe/Paris"))
+    body = client_for(ws).get("/api/v1/audit-events", {"from": "2026-03-01", "to": "2026-03-05"})
+    assert [(e["action"], e["at"]) for e in body.json()["data"]["events"]] == [
+        ("c", "2026-03-02T23:30:00Z"),
+        ("a", "2026-03-02T10:00:00.250000Z"),
+        ("b", "2026-03-02T10:00:00.000001Z"),
+    ]
