@@ -6,10 +6,11 @@
 For each database loaded by bench/generate.py (its bench/out/<name>.json holds the
 token and ids) this serves the project with gunicorn on 127.0.0.1 (DEBUG off; one server
 per database, on --port, --port + 1, ...), and for every figures endpoint over the default
-30-day period, one database after the other for each endpoint:
+30-day period, the databases taking turns request by request:
 
 1. captures the SQL the endpoint runs, by calling it once in-process (bench/capture.py);
-2. sends warm-up requests, then --requests sequential requests: p50 and p95 latency;
+2. sends warm-up requests, then --requests sequential requests to each database, in
+   turn: p50 and p95 latency (fewer, at least 3, past --max-seconds per database);
 3. sends --requests more from --concurrency client threads: requests per second;
 4. runs the captured SELECT statements directly with psycopg, --requests times: their
    p50, and the ratio endpoint p50 / SQL p50.
@@ -21,6 +22,7 @@ Results are also written to bench/out/results.json (and results.md with --markdo
 """
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -156,17 +158,6 @@ def request(port: int, path: str, token: str) -> tuple[int, int]:
         conn.close()
 
 
-def bounded(measure, runs: int, seconds: float) -> list[float]:
-    """Up to `runs` measurements, fewer (at least 3) when they take longer than `seconds`."""
-    began = time.monotonic()
-    values = []
-    for _ in range(runs):
-        values.append(measure())
-        if len(values) >= 3 and time.monotonic() - began > seconds:
-            break
-    return values
-
-
 def timed(port: int, path: str, token: str) -> float:
     began = time.perf_counter()
     request(port, path, token)
@@ -197,19 +188,27 @@ def throughput(port: int, path: str, token: str, total: int, threads: int) -> fl
 # --- the SQL, directly -----------------------------------------------------------------------
 
 
-def sql_times(url: str, statements: list[str], runs: int, warmup: int) -> list[float]:
+def sql_times(targets: list[tuple[str, list[str]]], runs: int, warmup: int) -> list[list[float]]:
+    """Run each target's statements directly, the targets taking turns; the times of each
+    target's runs after the warm-up, in ms."""
     import psycopg
 
-    times = []
-    with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
-        cur = conn.cursor()
+    times = [[] for _ in targets]
+    with contextlib.ExitStack() as stack:
+        cursors = [
+            stack.enter_context(
+                psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True)
+            ).cursor()
+            for url, _statements in targets
+        ]
         for i in range(warmup + runs):
-            began = time.perf_counter()
-            for statement in statements:
-                cur.execute(statement.encode())
-                cur.fetchall()
-            if i >= warmup:
-                times.append((time.perf_counter() - began) * 1000)
+            for values, cur, (_url, statements) in zip(times, cursors, targets, strict=True):
+                began = time.perf_counter()
+                for statement in statements:
+                    cur.execute(statement.encode())
+                    cur.fetchall()
+                if i >= warmup:
+                    values.append((time.perf_counter() - began) * 1000)
     return times
 
 
@@ -273,61 +272,87 @@ def database_prepare(name: str, args, port: int) -> dict:
     }
 
 
-def endpoint_measure(db: dict, label: str, args) -> None:
-    """Measure one endpoint of one database into db["rows"][label]."""
-    info, port, token = db["info"], db["server"].port, db["info"]["token"]
-    path = db["endpoints"][label]
-    cap = db["captured"][path]
-    row = {"path": path, "status": cap["status"]}
-    db["rows"][label] = row
-    prefix = f"  {label:<14} {db['name']:<12}"
-    if cap["status"] is None:
-        row["missing"] = True
-        print(f"{prefix} not routed yet", flush=True)
+def endpoint_measure(dbs: list[dict], label: str, args) -> None:
+    """Measure one endpoint on every database into db["rows"][label].
+
+    The databases take turns request by request (and statement run by statement run), so
+    a burst of load on the machine falls on all of them alike and the large/small ratio
+    compares the workspaces, not the moments they were measured at.
+    """
+    live = []
+    for db in dbs:
+        if label not in db["endpoints"]:
+            continue
+        port, token = db["server"].port, db["info"]["token"]
+        path = db["endpoints"][label]
+        cap = db["captured"][path]
+        row = {"path": path, "status": cap["status"]}
+        db["rows"][label] = row
+        prefix = f"  {label:<14} {db['name']:<12}"
+        if cap["status"] is None:
+            row["missing"] = True
+            print(f"{prefix} not routed yet", flush=True)
+            continue
+        status, size = request(port, path, token)
+        row["http_status"], row["bytes"] = status, size
+        if status != 200:
+            row["error"] = cap.get("body", "")
+            print(f"{prefix} HTTP {status}: {row['error'][:120]}", flush=True)
+            continue
+        statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
+        live.append((db, row, prefix, partial(timed, port, path, token), statements))
+    if not live:
         return
-    status, size = request(port, path, token)
-    row["http_status"], row["bytes"] = status, size
-    if status != 200:
-        row["error"] = cap.get("body", "")
-        print(f"{prefix} HTTP {status}: {row['error'][:120]}", flush=True)
-        return
-    budget = args.max_seconds
+    budget = args.max_seconds * len(live)
     began = time.monotonic()
     for _ in range(args.warmup):
-        timed(port, path, token)
+        for _db, _row, _prefix, measure, _statements in live:
+            measure()
         if time.monotonic() - began > budget / 4:
             break
-    latencies = bounded(partial(timed, port, path, token), args.requests, budget)
-    runs = len(latencies)
-    rps = throughput(port, path, token, runs, args.concurrency)
-    statements = [q for q in cap["queries"] if q.lstrip().upper().startswith(REPLAYED)]
-    sql = sql_times(info["database_url"], statements, runs, min(args.warmup, 3))
-    row.update(
-        runs=runs,
-        p50=statistics.median(latencies),
-        p95=percentile(latencies, 0.95),
-        rps=rps,
-        queries=len(cap["queries"]),
-        replayed=len(statements),
-        sql_p50=statistics.median(sql),
-        sql_p95=percentile(sql, 0.95),
+    latencies = [[] for _ in live]
+    began = time.monotonic()
+    for _ in range(args.requests):
+        for values, (_db, _row, _prefix, measure, _statements) in zip(latencies, live, strict=True):
+            values.append(measure())
+        if len(latencies[0]) >= 3 and time.monotonic() - began > budget:
+            break
+    runs = len(latencies[0])
+    sql = sql_times(
+        [(db["info"]["database_url"], statements) for db, _r, _p, _m, statements in live],
+        runs,
+        min(args.warmup, 3),
     )
-    row["ratio"] = row["p50"] / row["sql_p50"] if row["sql_p50"] > 0 else None
-    miss = row["p95"] > P95_TARGET_MS or (
-        label != "whoami" and row["ratio"] is not None and row["ratio"] > SQL_RATIO_TARGET
-    )
-    print(
-        f"{prefix} p50 {row['p50']:7.1f} ms  p95 {row['p95']:7.1f} ms  {rps:6.1f} req/s  "
-        f"SQL {row['sql_p50']:7.1f} ms ({len(statements)} stmts, {runs} runs)",
-        flush=True,
-    )
-    if args.explain and miss and statements:
-        row["explain"] = explain(info["database_url"], statements)
+    for (db, row, prefix, _measure, statements), values, sql_values in zip(
+        live, latencies, sql, strict=True
+    ):
+        port, token = db["server"].port, db["info"]["token"]
+        rps = throughput(port, row["path"], token, runs, args.concurrency)
+        row.update(
+            runs=runs,
+            p50=statistics.median(values),
+            p95=percentile(values, 0.95),
+            rps=rps,
+            queries=len(db["captured"][row["path"]]["queries"]),
+            replayed=len(statements),
+            sql_p50=statistics.median(sql_values),
+            sql_p95=percentile(sql_values, 0.95),
+        )
+        row["ratio"] = row["p50"] / row["sql_p50"] if row["sql_p50"] > 0 else None
+        miss = row["p95"] > P95_TARGET_MS or (
+            label != "whoami" and row["ratio"] is not None and row["ratio"] > SQL_RATIO_TARGET
+        )
+        print(
+            f"{prefix} p50 {row['p50']:7.1f} ms  p95 {row['p95']:7.1f} ms  {rps:6.1f} req/s  "
+            f"SQL {row['sql_p50']:7.1f} ms ({len(statements)} stmts, {runs} runs)",
+            flush=True,
+        )
+        if args.explain and miss and statements:
+            row["explain"] = explain(db["info"]["database_url"], statements)
 
 
 def bench(names: list[str], args) -> list[dict]:
-    """Every endpoint on every database, interleaved endpoint by endpoint, so that a change
-    in the machine's load during the run weighs on both sides of the large/small ratio."""
+    """Every endpoint on every database, the databases taking turns request by request."""
     dbs = []
     try:
         for i, name in enumerate(names):
@@ -336,9 +361,7 @@ def bench(names: list[str], args) -> list[dict]:
             db["server"].wait_ready(db["info"]["token"])
         load_before = os.getloadavg()[0]
         for label, _ in ENDPOINTS:
-            for db in dbs:
-                if label in db["endpoints"]:
-                    endpoint_measure(db, label, args)
+            endpoint_measure(dbs, label, args)
         load = (load_before, os.getloadavg()[0])
     finally:
         for db in dbs:
