@@ -15,8 +15,8 @@ figures rely on:
 - ``FunnelProgress`` holds, per funnel and lead, when the lead entered the funnel and
   how many of its stages it reached in order.
 
-A writer refreshes them itself unless told otherwise (``refresh=False``, or a
-``touched`` set that collects the leads to refresh); the import does that once for
+A writer refreshes them itself unless given a ``touched`` set, which collects what to
+refresh instead (a call also takes ``refresh=False``); the import does that once for
 everything it touched, at the end of its transaction.
 """
 
@@ -353,22 +353,19 @@ def workspace_invariants_refresh(*, workspace: Workspace) -> None:
     registrations_booked_refresh(workspace=workspace)
 
 
-def _before(model, *, workspace: Workspace, external_id: str | None, path: str):
-    """The value at `path` of the record this external id names now, or None."""
-    if external_id is None:
-        return None
-    return (
-        model.objects.filter(workspace=workspace, external_id=external_id)
-        .values_list(path, flat=True)
-        .first()
-    )
-
-
 # --- writers -------------------------------------------------------------------------
 
 
 def _upsert(model, *, workspace: Workspace, external_id: str | None, values: dict):
     """Create the record, or update the one with this external id. Returns (obj, created)."""
+    obj, created, _before = _upsert_changes(
+        model, workspace=workspace, external_id=external_id, values=values
+    )
+    return obj, created
+
+
+def _upsert_changes(model, *, workspace: Workspace, external_id: str | None, values: dict):
+    """As _upsert, and what the update changed: (obj, created, {attname: value before})."""
     obj = None
     if external_id is not None:
         # A unique lookup: no ordering needed (first() would add one).
@@ -376,8 +373,9 @@ def _upsert(model, *, workspace: Workspace, external_id: str | None, values: dic
             iter(model.objects.filter(workspace=workspace, external_id=external_id)[:1]), None
         )
     if obj is None:
-        return model.objects.create(workspace=workspace, external_id=external_id, **values), True
-    changed = []
+        obj = model.objects.create(workspace=workspace, external_id=external_id, **values)
+        return obj, True, {}
+    before = {}
     for name, value in values.items():
         model_field = model._meta.get_field(name)
         if model_field.is_relation:
@@ -385,11 +383,21 @@ def _upsert(model, *, workspace: Workspace, external_id: str | None, values: dic
             name = model_field.attname
             value = value.pk if isinstance(value, models.Model) else value
         if getattr(obj, name) != value:
+            before[name] = getattr(obj, name)
             setattr(obj, name, value)
-            changed.append(name)
-    if changed:
-        obj.save(update_fields=changed)
-    return obj, False
+    if before:
+        obj.save(update_fields=list(before))
+    return obj, False, before
+
+
+def _refresh_or_collect(keys: set, touched: set | None, refresh) -> None:
+    """Refresh the values kept for these keys now, or add them to the caller's `touched`
+    set (the import refreshes once, at the end)."""
+    keys = keys - {None}
+    if touched is None:
+        refresh(keys)
+    else:
+        touched |= keys
 
 
 def _same_workspace(workspace: Workspace, field: str, *objs) -> None:
@@ -475,25 +483,23 @@ def touch_upsert(
     at: datetime,
     member: Member | None = None,
     channel: str = "",
-    refresh: bool = True,
+    touched: set | None = None,
 ):
+    """A touch. The leads whose first contact may change are refreshed, or added to
+    `touched`."""
     _same_workspace(workspace, "lead", lead)
     _same_workspace(workspace, "member", member)
-    previous_lead = None
-    if refresh and external_id is not None:
-        previous_lead = (
-            Touch.objects.filter(workspace=workspace, external_id=external_id)
-            .values_list("lead_id", flat=True)
-            .first()
-        )
-    touch, created = _upsert(
+    touch, created, before = _upsert_changes(
         Touch,
         workspace=workspace,
         external_id=external_id,
         values={"lead": lead, "at": at, "member": member, "channel": channel},
     )
-    if refresh:
-        leads_first_contact_refresh(workspace=workspace, lead_ids={lead.pk, previous_lead} - {None})
+    _refresh_or_collect(
+        {lead.pk, before.get("lead_id")},
+        touched,
+        lambda ids: leads_first_contact_refresh(workspace=workspace, lead_ids=ids),
+    )
     return touch, created
 
 
@@ -538,9 +544,10 @@ def call_upsert(
     }
     if offer_made is not None:
         values["offer_made"] = offer_made
-    previous_lead = _before(Call, workspace=workspace, external_id=external_id, path="lead_id")
-    call, created = _upsert(Call, workspace=workspace, external_id=external_id, values=values)
-    leads = {lead.pk, previous_lead} - {None}
+    call, created, before = _upsert_changes(
+        Call, workspace=workspace, external_id=external_id, values=values
+    )
+    leads = {lead.pk, before.get("lead_id")} - {None}
     if refresh:
         calls_replaced_refresh(workspace=workspace)
         calls_outcome_refresh(workspace=workspace, call_ids=[call.pk])
@@ -562,8 +569,10 @@ def outcome_upsert(
     offer_made: bool | None = None,
     reason: str = "",
     notes: str = "",
-    refresh: bool = True,
+    touched: set | None = None,
 ):
+    """An outcome. The calls whose latest outcome may change are refreshed, or added to
+    `touched`."""
     _same_workspace(workspace, "call", call)
     _same_workspace(workspace, "lead", lead)
     _same_workspace(workspace, "member", member)
@@ -576,14 +585,7 @@ def outcome_upsert(
     if call is not None:
         lead = lead or call.lead
         member = member or call.closer
-    previous_call = None
-    if refresh and external_id is not None:
-        previous_call = (
-            Outcome.objects.filter(workspace=workspace, external_id=external_id)
-            .values_list("call_id", flat=True)
-            .first()
-        )
-    outcome, created = _upsert(
+    outcome, created, before = _upsert_changes(
         Outcome,
         workspace=workspace,
         external_id=external_id,
@@ -598,9 +600,11 @@ def outcome_upsert(
             "at": at,
         },
     )
-    if refresh:
-        ids = {previous_call, call.pk if call else None} - {None}
-        calls_outcome_refresh(workspace=workspace, call_ids=ids)
+    _refresh_or_collect(
+        {before.get("call_id"), call.pk if call else None},
+        touched,
+        lambda ids: calls_outcome_refresh(workspace=workspace, call_ids=ids),
+    )
     return outcome, created
 
 
@@ -632,8 +636,7 @@ def sale_upsert(
             "payment_plan",
             f"Unknown payment plan {payment_plan!r}; use paid_in_full, split or financed.",
         )
-    previous_lead = _before(Sale, workspace=workspace, external_id=external_id, path="lead_id")
-    sale, created = _upsert(
+    sale, created, before = _upsert_changes(
         Sale,
         workspace=workspace,
         external_id=external_id,
@@ -653,20 +656,14 @@ def sale_upsert(
         Instalment.objects.bulk_create(
             [Instalment(sale=sale, due_date=due, amount=amount) for due, amount in instalments]
         )
-    if not created:
-        Payment.objects.filter(sale=sale).exclude(
-            closer_id=sale.closer_id, setter_id=sale.setter_id
-        ).update(closer_id=sale.closer_id, setter_id=sale.setter_id)
-    _leads_sales_touch(workspace, {lead.pk, previous_lead}, touched)
+    if "closer_id" in before or "setter_id" in before:
+        Payment.objects.filter(sale=sale).update(closer_id=sale.closer_id, setter_id=sale.setter_id)
+    _refresh_or_collect(
+        {lead.pk, before.get("lead_id")},
+        touched,
+        lambda ids: leads_sales_refresh(workspace=workspace, lead_ids=ids),
+    )
     return sale, created
-
-
-def _leads_sales_touch(workspace: Workspace, lead_ids: set, touched: set | None) -> None:
-    lead_ids = lead_ids - {None}
-    if touched is None:
-        leads_sales_refresh(workspace=workspace, lead_ids=lead_ids)
-    else:
-        touched |= lead_ids
 
 
 def payment_upsert(
@@ -683,10 +680,7 @@ def payment_upsert(
     _same_workspace(workspace, "sale", sale)
     if status not in Payment.Status.values:
         raise RecordInvalid("status", f"Unknown status {status!r}; use succeeded or failed.")
-    previous_lead = _before(
-        Payment, workspace=workspace, external_id=external_id, path="sale__lead_id"
-    )
-    payment, created = _upsert(
+    payment, created, before = _upsert_changes(
         Payment,
         workspace=workspace,
         external_id=external_id,
@@ -701,7 +695,17 @@ def payment_upsert(
     )
     # A refund names its payment; its sale follows the payment's.
     Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)
-    _leads_sales_touch(workspace, {sale.lead_id, previous_lead}, touched)
+    previous_lead = None
+    if "sale_id" in before:
+        # The payment moved from another sale: that sale's lead loses its cash.
+        previous_lead = (
+            Sale.objects.filter(pk=before["sale_id"]).values_list("lead_id", flat=True).first()
+        )
+    _refresh_or_collect(
+        {sale.lead_id, previous_lead},
+        touched,
+        lambda ids: leads_sales_refresh(workspace=workspace, lead_ids=ids),
+    )
     return payment, created
 
 
@@ -788,17 +792,18 @@ def webinar_event_upsert(
     event goes to `touched`)."""
     if pitch_at is not None and pitch_at < starts_at:
         raise RecordInvalid("pitch_at", "The pitch cannot come before the event starts.")
-    event, created = _upsert(
+    event, created, before = _upsert_changes(
         WebinarEvent,
         workspace=workspace,
         external_id=external_id,
         values={"name": name, "starts_at": starts_at, "pitch_at": pitch_at},
     )
-    if not created:
-        if touched is None:
-            registrations_booked_refresh(workspace=workspace, event_ids=[event.pk])
-        else:
-            touched.add(event.pk)
+    if "starts_at" in before:
+        _refresh_or_collect(
+            {event.pk},
+            touched,
+            lambda ids: registrations_booked_refresh(workspace=workspace, event_ids=ids),
+        )
     return event, created
 
 
@@ -832,10 +837,11 @@ def registration_upsert(
             "left_at": left_at,
         },
     )
-    if touched is None:
-        registrations_booked_refresh(workspace=workspace, lead_ids=[lead.pk])
-    else:
-        touched.add(lead.pk)
+    _refresh_or_collect(
+        {lead.pk},
+        touched,
+        lambda ids: registrations_booked_refresh(workspace=workspace, lead_ids=ids),
+    )
     return registration, created
 
 
@@ -873,24 +879,19 @@ def funnel_event_upsert(
     funnel, stage = funnel_stage_get_or_create(
         workspace=workspace, funnel_key=funnel_key, stage_key=stage_key
     )
-    previous = None
-    if external_id is not None:
-        previous = (
-            FunnelEvent.objects.filter(workspace=workspace, external_id=external_id)
-            .values_list("funnel_id", "lead_id")
-            .first()
-        )
-    event, created = _upsert(
+    event, created, before = _upsert_changes(
         FunnelEvent,
         workspace=workspace,
         external_id=external_id,
         values={"lead": lead, "funnel": funnel, "stage": stage, "at": at},
     )
-    pairs = {(funnel.pk, lead.pk), previous} - {None}
-    if touched is None:
-        funnels_progress_touch(workspace=workspace, pairs=pairs)
-    else:
-        touched |= pairs
+    # The (funnel, lead) pair the event counted for before, when it moved.
+    previous = (before.get("funnel_id", funnel.pk), before.get("lead_id", lead.pk))
+    _refresh_or_collect(
+        {(funnel.pk, lead.pk), previous},
+        touched,
+        lambda pairs: funnels_progress_touch(workspace=workspace, pairs=pairs),
+    )
     return event, created
 
 
@@ -1115,22 +1116,15 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             utm_content=r.text("utm_content"),
         )
     if type_ == "touch":
-        previous = (
-            Touch.objects.filter(workspace=ws, external_id=external_id)
-            .values_list("lead_id", flat=True)
-            .first()
-        )
-        touch, created = touch_upsert(
+        return touch_upsert(
             workspace=ws,
             external_id=external_id,
             lead=r.ref(Lead, "lead"),
             at=r.time("at"),
             member=r.ref(Member, "member", required=False),
             channel=r.text("channel", max_length=40),
-            refresh=False,
+            touched=touched["leads"],
         )
-        touched["leads"].update({previous, touch.lead_id} - {None})
-        return touch, created
     if type_ == "call":
         scheduled_for = r.time("scheduled_for")
         rescheduled_from = None
@@ -1158,12 +1152,7 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
         return call, created
     if type_ == "outcome":
         call = r.ref(Call, "call", required=False)
-        previous = (
-            Outcome.objects.filter(workspace=ws, external_id=external_id)
-            .values_list("call_id", flat=True)
-            .first()
-        )
-        outcome, created = outcome_upsert(
+        return outcome_upsert(
             workspace=ws,
             external_id=external_id,
             result=r.text("result", required=True),
@@ -1174,10 +1163,8 @@ def _write(reader: _Reader, type_: str, external_id: str, touched: dict):
             offer_made=r.boolean("offer_made"),
             reason=r.text("reason"),
             notes=r.text("notes", max_length=10000),
-            refresh=False,
+            touched=touched["calls"],
         )
-        touched["calls"].update({previous, outcome.call_id} - {None})
-        return outcome, created
     if type_ == "sale":
         call = r.ref(Call, "call", required=False)
         lead = r.ref(Lead, "lead", required=call is None) or call.lead
