@@ -148,20 +148,18 @@ def parse_date(value, *, field: str, tz: ZoneInfo) -> date:
 # --- invariants ----------------------------------------------------------------------
 
 
-def _rows_lock(model, ids) -> None:
+def _rows_lock(rows) -> None:
     """Wait for the other transactions that refresh these rows' values, so the refresh
     that follows reads their records once committed (its statements take a snapshot
     after the wait). FOR NO KEY UPDATE, in primary-key order: it does not conflict with
     the key-share locks that inserting a child record takes. PostgreSQL only (SQLite
-    runs one writer at a time), and only inside a transaction, which holds the lock
-    until it commits.
+    runs one writer at a time; the queryset is then never run), and only inside a
+    transaction, which holds the lock until it commits.
     """
-    if not ids or not connection.features.has_select_for_update:
+    if not connection.features.has_select_for_update or not connection.in_atomic_block:
         return
-    if not connection.in_atomic_block:
-        return
-    rows = model.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
-    list(rows.values_list("pk", flat=True))
+    locked = rows.select_for_update(no_key=True).order_by("pk")
+    list(locked.values_list("pk", flat=True))
 
 
 def calls_replaced_refresh(*, workspace: Workspace) -> int:
@@ -197,7 +195,7 @@ def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | No
         if not lead_ids:
             return 0
         leads = leads.filter(pk__in=lead_ids)
-        _rows_lock(Lead, lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
     first = (
         Touch.objects.filter(lead=OuterRef("pk"), member__isnull=False)
         .order_by()
@@ -218,7 +216,7 @@ def leads_sales_refresh(*, workspace: Workspace, lead_ids: Iterable | None = Non
             return 0
         leads = leads.filter(pk__in=lead_ids)
         sales = sales.filter(lead__in=lead_ids)
-        _rows_lock(Lead, lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
     money = models.BigIntegerField()
     paid = (
         Payment.objects.filter(sale=OuterRef("pk"), status=Payment.Status.SUCCEEDED)
@@ -252,10 +250,12 @@ def registrations_booked_refresh(
         if not lead_ids and not event_ids:
             return 0
         registrations = registrations.filter(Q(lead__in=lead_ids) | Q(event__in=event_ids))
-        _rows_lock(Lead, lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
         # An event whose start is moving in another transaction: wait for its new time.
         _rows_lock(
-            WebinarEvent, set(event_ids) | set(registrations.values_list("event", flat=True))
+            WebinarEvent.objects.filter(
+                Q(pk__in=event_ids) | Q(pk__in=registrations.values("event"))
+            )
         )
     starts = WebinarEvent.objects.filter(pk=OuterRef(OuterRef("event"))).values("starts_at")
     booked = Call.objects.filter(lead=OuterRef("lead"), booked_at__gte=Subquery(starts[:1]))
@@ -282,7 +282,7 @@ def funnel_progress_refresh(
         lead_ids = list(lead_ids)
         if not lead_ids:
             return
-        _rows_lock(Lead, lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
     for funnel in funnels:
         stages = list(funnel.stages.all())
         progress = FunnelProgress.objects.filter(funnel=funnel)
