@@ -1,11 +1,13 @@
 """Fixtures shared by every test module: tenants, members, tokens and an API client."""
 
 import itertools
+import threading
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import connection
 from oauth2_provider.models import get_application_model
 from rest_framework.test import APIClient
 
@@ -16,6 +18,37 @@ from tokens.services import session_token_mint, token_mint
 from workspaces.models import Agency, Member, Workspace
 
 _counter = itertools.count(1)
+
+
+def at_once(count: int, work) -> list:
+    """Run work(n) for n in 0..count-1 in threads released together, each on its own
+    database connection (PostgreSQL tests of concurrency). Returns the results in the
+    order the threads finished; an error met in a thread is raised here.
+    """
+    barrier = threading.Barrier(count)
+    results, errors = [], []
+    lock = threading.Lock()
+
+    def run(n):
+        try:
+            barrier.wait()
+            result = work(n)
+            with lock:
+                results.append(result)
+        except Exception as error:  # noqa: BLE001 - raised below, in the test's thread
+            with lock:
+                errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+    return results
 
 
 @pytest.fixture(autouse=True)

@@ -1,13 +1,11 @@
 """Two applies of one plan at once (PostgreSQL row locks): one applies, the other is refused."""
 
-import threading
-
 import pytest
-from django.db import connection
 from rest_framework.test import APIClient
 
 from agency.models import Plan
 from agency.services import PAUSE_SECONDS_ENV
+from tests.conftest import at_once
 from workspaces.models import Member, Workspace
 
 from .conftest import new_workspace_plan
@@ -21,29 +19,21 @@ def test_concurrent_applies_make_the_changes_once(agency_world, write, monkeypat
     # Hold the first apply inside its transaction for a moment so the second one queues on
     # the plan's row lock.
     monkeypatch.setenv(PAUSE_SECONDS_ENV, "0.5")
-    answers = {}
-    start = threading.Barrier(2)
 
-    def apply(name):
-        try:
-            client = APIClient()
-            client.credentials(HTTP_AUTHORIZATION=f"Bearer {agency_world.full}")
-            start.wait()
-            response = client.post(
-                f"/api/v1/plans/{plan_id}/apply",
-                {},
-                format="json",
-                HTTP_IDEMPOTENCY_KEY=f"apply-{name}",
-            )
-            answers[name] = (response.status_code, response.json())
-        finally:
-            connection.close()
+    names = ("one", "two")
 
-    threads = [threading.Thread(target=apply, args=(name,)) for name in ("one", "two")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    def apply(n):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {agency_world.full}")
+        response = client.post(
+            f"/api/v1/plans/{plan_id}/apply",
+            {},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=f"apply-{names[n]}",
+        )
+        return names[n], (response.status_code, response.json())
+
+    answers = dict(at_once(2, apply))
 
     statuses = sorted(status for status, _ in answers.values())
     assert statuses == [200, 409]

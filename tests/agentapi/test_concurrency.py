@@ -1,14 +1,13 @@
 """Forms filed at the same moment by several requests (PostgreSQL: real concurrency)."""
 
-import threading
 import uuid
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tests.conftest import at_once
 from workspaces.models import EodReport, Lead, Outcome
 
 from .conftest import new_key
@@ -18,25 +17,12 @@ pytestmark = pytest.mark.postgres
 
 def _together(count, send):
     """Run send(n) in count threads released at once; the answers, in any order."""
-    barrier = threading.Barrier(count)
-    answers = []
-    lock = threading.Lock()
 
-    def run(n):
-        try:
-            barrier.wait()
-            response = send(n)
-            with lock:
-                answers.append((response.status_code, response.json()))
-        finally:
-            connection.close()
+    def answer(n):
+        response = send(n)
+        return response.status_code, response.json()
 
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
+    return at_once(count, answer)
 
 
 def _client(token):

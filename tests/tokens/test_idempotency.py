@@ -14,6 +14,7 @@ from agentapi import services as agent_services
 from agentapi.models import ChangeLogEntry
 from audit.models import AuditEvent
 from config.errors import ApiError, Forbidden
+from tests.conftest import at_once
 from tokens import idempotency
 from tokens.models import ApiToken, IdempotencyRecord
 from tokens.tasks import purge_expired_idempotency_keys
@@ -276,30 +277,12 @@ def _slow_change_create(monkeypatch, seconds=0.3):
 def test_twenty_concurrent_requests_with_one_key_write_once(transactional_db, setup, monkeypatch):
     _workspace, token = setup
     _slow_change_create(monkeypatch)
-    barrier = threading.Barrier(20)
-    answers = []
-    lock = threading.Lock()
 
-    def send():
-        try:
-            barrier.wait()
-            response = _post(token, CHANGE_LOG, BODY, "concurrent-key-1")
-            with lock:
-                answers.append(
-                    (
-                        response.status_code,
-                        response.json(),
-                        response.has_header("Idempotent-Replayed"),
-                    )
-                )
-        finally:
-            connection.close()
+    def send(_n):
+        response = _post(token, CHANGE_LOG, BODY, "concurrent-key-1")
+        return response.status_code, response.json(), response.has_header("Idempotent-Replayed")
 
-    threads = [threading.Thread(target=send) for _ in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(20, send)
 
     assert len(answers) == 20
     assert ChangeLogEntry.objects.count() == 1
@@ -369,24 +352,12 @@ def test_twenty_concurrent_filings_of_one_form_write_one_sale(
         "contract_value": "100",
         "cash_collected": "40",
     }
-    barrier = threading.Barrier(20)
-    answers = []
-    lock = threading.Lock()
 
     def send(n):
-        try:
-            barrier.wait()
-            response = _post(session, "/api/v1/forms/post-call", body, f"form-key-{n:03d}")
-            with lock:
-                answers.append((response.status_code, response.json()))
-        finally:
-            connection.close()
+        response = _post(session, "/api/v1/forms/post-call", body, f"form-key-{n:03d}")
+        return response.status_code, response.json()
 
-    threads = [threading.Thread(target=send, args=(n,)) for n in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    answers = at_once(20, send)
     assert [status for status, _ in answers] == [201] * 20
     assert all(answer == answers[0][1] for _, answer in answers)
     assert (Outcome.objects.count(), Sale.objects.count()) == (1, 1)

@@ -5,12 +5,10 @@ whether it booked after a webinar) from the records committed when it looks: the
 one to look must see everybody's records, whatever the order.
 """
 
-import threading
-
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 
-from tests.conftest import aware
+from tests.conftest import at_once, aware
 from workspaces.models import FunnelProgress, Lead, Registration, Sale
 from workspaces.services import (
     call_upsert,
@@ -29,25 +27,12 @@ WRITERS = 8
 
 def _together(write):
     """Run write(n) in WRITERS threads released at once, each in its own transaction."""
-    barrier = threading.Barrier(WRITERS)
-    errors = []
 
-    def run(n):
-        try:
-            barrier.wait()
-            with transaction.atomic():
-                write(n)
-        except Exception as error:  # noqa: BLE001 - reported below
-            errors.append(error)
-        finally:
-            connection.close()
+    def in_transaction(n):
+        with transaction.atomic():
+            write(n)
 
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert errors == []
+    at_once(WRITERS, in_transaction)
 
 
 @pytest.fixture
