@@ -330,7 +330,8 @@ class Payment(WorkspaceRecord):
                 name="payment_ws_paid_ok",
                 condition=Q(status="succeeded"),
             ),
-            # The cash on given sales (collection rate, sale history) read from the index.
+            # The succeeded cash of given sales (the refresh of Sale.cash_collected) read
+            # from the index alone.
             models.Index(
                 fields=["sale"],
                 name="payment_sale_ok",
