@@ -5,6 +5,7 @@ the checks."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
 
@@ -32,13 +33,13 @@ RATE_LIMITED_EXAMPLE = OpenApiExample(
 )
 RATE_LIMIT_HEADERS = {
     "RateLimit-Policy": {
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "pattern": r'^"(read|write|anonymous)";q=\d+;w=\d+$'},
         "description": "The request's quota policy (IETF draft-ietf-httpapi-ratelimit-headers): "
         'its name (`"read"`, `"write"` or `"anonymous"`), `q` the requests allowed and `w` '
         'the window in seconds, e.g. `"read";q=1200;w=60`. Absent when the limit is off.',
     },
     "RateLimit": {
-        "schema": {"type": "string"},
+        "schema": {"type": "string", "pattern": r'^"(read|write|anonymous)";r=\d+;t=\d+$'},
         "description": "Where the request's counter stands: the policy's name, `r` the "
         'requests left in the window and `t` the seconds until it resets, e.g. `"read";r=1187;'
         "t=42`. Absent when the limit is off.",
@@ -88,10 +89,21 @@ class ServiceAutoSchema(AutoSchema):
         )
         return {**bodies, "429": self._get_response_for_code(answer, "429", direction=direction)}
 
+    def _header_refs(self, definitions: dict) -> dict:
+        """The headers as references to components/headers, defined once per description."""
+        refs = {}
+        for name, definition in definitions.items():
+            component = ResolvedComponent(
+                name=name, type=ResolvedComponent.HEADER, object=name, schema=definition
+            )
+            self.registry.register_on_missing(component)
+            refs[name] = component.ref
+        return refs
+
     def _get_response_headers_for_code(self, status_code, direction="response"):
         headers = super()._get_response_headers_for_code(status_code, direction)
         if self._counts_requests():
-            headers = {**headers, **RATE_LIMIT_HEADERS}
+            headers = {**headers, **self._header_refs(RATE_LIMIT_HEADERS)}
             if str(status_code) == "429":
-                headers.update(RETRY_AFTER_HEADER)
+                headers.update(self._header_refs(RETRY_AFTER_HEADER))
         return headers
