@@ -172,10 +172,27 @@ def test_another_person_cannot_see_nor_accept_it(
     assert Invitation.objects.get().state == "pending"
 
 
-def test_the_worker_invites_the_same_way(agency_world, write, outsider, django_user_model):
+def test_the_worker_invites_the_same_way(
+    agency_world, write, outsider, django_user_model, django_capture_on_commit_callbacks
+):
     plan_id = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
-    Plan.objects.filter(pk=plan_id).update(state=Plan.State.APPROVED)
-    assert apply_plan(plan_id) == "applied"
+    assert (
+        write(
+            agency_world.no_apply, "POST", f"/api/v1/plans/{plan_id}/request-approval"
+        ).status_code
+        == 200
+    )
+    approver = django_user_model.objects.create_user("ops", "ops@northwind.test", "pw-12345678")
+    agency_world.agency.users.add(approver)
+    console = Client()
+    console.force_login(approver)
+    # Approval enqueues the task on commit; here it runs in-process, as the worker runs it.
+    with django_capture_on_commit_callbacks(execute=True):
+        decided = console.post(
+            f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}
+        )
+    assert decided.status_code == 302
+    assert Plan.objects.get(pk=plan_id).state == "applied"
     assert apply_plan(plan_id) == "skipped:applied"
     plan = Plan.objects.get(pk=plan_id)
     assert plan.result["invited"] == [{"email": "ana@acme.test", "role": "closer"}]
