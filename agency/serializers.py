@@ -309,6 +309,18 @@ class PlanMemberTokenSerializer(PlanMemberSerializer):
     token = serializers.CharField(help_text="A member session token, valid 30 days.")
 
 
+INVITED_HELP = (
+    "Team emails that already have an account in the service: never linked and given no "
+    "token; each person becomes a member with the role only when they accept the "
+    "invitation after signing in."
+)
+
+
+class PlanInvitedSerializer(serializers.Serializer):
+    email = serializers.EmailField()
+    role = serializers.CharField()
+
+
 class PlanConnectLinkSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     integrations = serializers.ListField(child=serializers.CharField())
@@ -323,6 +335,11 @@ class PlanResultSerializer(serializers.Serializer):
     changes = PlanChangeSerializer(many=True)
     workspace_id = serializers.UUIDField(required=False, allow_null=True)
     members = PlanMemberSerializer(many=True, required=False)
+    invited = PlanInvitedSerializer(
+        many=True,
+        required=False,
+        help_text=INVITED_HELP,
+    )
     connect_links = PlanConnectLinkSerializer(many=True, required=False)
 
 
@@ -331,6 +348,7 @@ class PlanAppliedResultSerializer(serializers.Serializer):
     workspace_id = serializers.UUIDField(allow_null=True)
     members = PlanMemberSerializer(many=True)
     member_tokens = PlanMemberTokenSerializer(many=True)
+    invited = PlanInvitedSerializer(many=True, help_text=INVITED_HELP)
     connect_links = PlanConnectLinkWithUrlSerializer(many=True)
 
 

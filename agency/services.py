@@ -26,6 +26,7 @@ from config.errors import Conflict, InvalidField, PaymentRequired
 from tokens.crypto import encrypt_text
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
+from workspaces.invitations import invitation_create
 from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
 
 from .integrations import INTEGRATIONS, integration_get
@@ -337,11 +338,14 @@ def _embedded_app_for(workspace: Workspace, redirect_uri: str | None) -> Embedde
     return EmbeddedApp.objects.create(workspace=workspace, application=application)
 
 
-def _user_for(email: str):
+def _account_exists(email: str) -> bool:
+    """Whether the email has an account anywhere in the service (any tenant)."""
+    return get_user_model().objects.filter(email__iexact=email).exists()
+
+
+def _new_user(email: str):
+    """A new account for a new team member's email; it signs in through the embedded app."""
     User = get_user_model()
-    user = User.objects.filter(email__iexact=email).order_by("pk").first()
-    if user is not None:
-        return user
     fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
     username = email if fits else None
     user = User(username=username or f"{email[:120]}-{secrets.token_hex(4)}", email=email)
@@ -378,7 +382,9 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
 
     Each change is checked again now; one that has become blocked is skipped and the
     result says why. New members get a session token each when mint_member_tokens (the
-    API's apply, which can show them once); the worker's apply makes none.
+    API's apply, which can show them once); the worker's apply makes none. A team email
+    that already has an account is invited instead (result.invited): it is not linked,
+    gets no token, and becomes a member only when its owner accepts after signing in.
     """
     applied = AppliedPlan(plan=None)
     with transaction.atomic():
@@ -456,14 +462,28 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
             )
 
         members = []
+        invited = []
         team = [c["detail"] for c in ready if c["op"] == "member.add"]
         app = None
         if workspace is not None and (team or created is not None):
             app = _embedded_app_for(workspace, settings_changes.get("embedded_redirect_uri"))
         for person in team:
+            if _account_exists(person["email"]):
+                # Never linked without its owner: they accept the invitation after signing in.
+                invitation_create(
+                    workspace=workspace,
+                    email=person["email"],
+                    name=person["name"],
+                    role=person["role"],
+                    plan_id=plan.pk,
+                    actor=actor,
+                    agency=agency,
+                )
+                invited.append({"email": person["email"], "role": person["role"]})
+                continue
             member = Member.objects.create(
                 workspace=workspace,
-                user=_user_for(person["email"]),
+                user=_new_user(person["email"]),
                 name=person["name"],
                 email=person["email"],
                 role=person["role"],
@@ -517,6 +537,7 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
             "changes": changes,
             "workspace_id": str(workspace.pk) if workspace is not None else None,
             "members": members,
+            "invited": invited,
             "connect_links": links,
         }
         plan.save(update_fields=["state", "workspace", "applied_at", "updated_at", "result"])
@@ -531,6 +552,7 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
                 "applied": sum(1 for c in changes if c["status"] == "applied"),
                 "blocked": sum(1 for c in changes if c["status"] == "blocked"),
                 "member_tokens_issued": bool(applied.member_tokens),
+                "invited": len(invited),
             },
         )
     applied.plan = plan

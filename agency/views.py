@@ -176,6 +176,9 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
         "is checked again; a blocked one is skipped and the result says why. New members' "
         "session tokens (`result.member_tokens`, valid 30 days) and the connect links' URLs "
         "are in this answer only; a retry with the same Idempotency-Key answers the same. "
+        "A team email that already has an account in the service is never linked and gets "
+        "no token: it is listed in `result.invited` and becomes a member only when that "
+        "person accepts the invitation after signing in. "
         "A token without config:apply gets 403 scope.missing with approval 'request': ask "
         "for approval instead.",
         auth=SECURITY,

@@ -5,6 +5,7 @@ the only place that turns it into ``{"error": {"reason", "message"}, ...extra}``
 """
 
 import logging
+import math
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -87,6 +88,17 @@ class Unprocessable(ApiError):
     reason = "unprocessable"
 
 
+class RateLimited(ApiError):
+    """Over the request rate; retry_after is in seconds."""
+
+    status_code = 429
+    reason = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: int, **extra):
+        super().__init__(message, **extra)
+        self.retry_after = retry_after
+
+
 def _first_field_error(detail, prefix: str = "") -> tuple[str, str]:
     """Walk a DRF ValidationError detail down to its first (dotted field, message)."""
     if isinstance(detail, dict):
@@ -128,8 +140,7 @@ def exception_handler(exc, context):
     elif isinstance(exc, drf_exceptions.PermissionDenied):
         error = Forbidden(str(exc.detail))
     elif isinstance(exc, drf_exceptions.Throttled):
-        error = ApiError(str(exc.detail), reason="rate_limited")
-        error.status_code = 429
+        error = RateLimited(str(exc.detail), retry_after=math.ceil(exc.wait or 1))
     elif isinstance(exc, drf_exceptions.APIException):
         error = ApiError(str(exc.detail), reason="error")
         error.status_code = exc.status_code
@@ -141,4 +152,6 @@ def exception_handler(exc, context):
         headers["WWW-Authenticate"] = (
             f'Bearer resource_metadata="{settings.BASE_URL}/.well-known/oauth-protected-resource"'
         )
+    if isinstance(error, RateLimited):
+        headers["Retry-After"] = str(error.retry_after)
     return Response(error.body(), status=error.status_code, headers=headers)

@@ -6,6 +6,7 @@ CELERY_BROKER_URL, SECRET_KEY, BASE_URL, DEBUG=false and ALLOWED_HOSTS.
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -226,7 +227,7 @@ OAUTH2_PROVIDER = {
 
 CORS_ALLOW_ALL_ORIGINS = False
 CORS_URLS_REGEX = r"^/(api|o)/.*$"
-CORS_EXPOSE_HEADERS = ["Idempotent-Replayed"]
+CORS_EXPOSE_HEADERS = ["Idempotent-Replayed", "RateLimit-Policy", "RateLimit", "Retry-After"]
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
 CORS_ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 CORS_ALLOW_CREDENTIALS = False
@@ -251,6 +252,42 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(hours=1),
     },
 }
+
+# --- Shared cache and request rates --------------------------------------------------
+
+# The request-rate counters live here, shared by every web worker: Redis at CACHE_URL, or
+# at CELERY_BROKER_URL when that is Redis; the embedded default counts in process memory.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if not CACHE_URL and os.environ.get("CELERY_BROKER_URL", "").startswith(("redis://", "rediss://")):
+    CACHE_URL = os.environ["CELERY_BROKER_URL"]
+if CACHE_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "KEY_PREFIX": "sf",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+RATE_PATTERN = re.compile(r"^\d+/(s|sec|second|m|min|minute|h|hour|d|day)$")
+
+
+def env_rate(name: str, default: str) -> str:
+    """A request rate such as "1200/min", or "off"."""
+    value = os.environ.get(name, default).strip().lower()
+    if value != "off" and not RATE_PATTERN.match(value):
+        raise ImproperlyConfigured(f"{name} must look like 1200/min (per s, min, h or day) or off.")
+    return value
+
+
+RATE_LIMIT_READ = env_rate("RATE_LIMIT_READ", "1200/min")
+RATE_LIMIT_WRITE = env_rate("RATE_LIMIT_WRITE", "300/min")
+RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")
+# How many proxies in front of the service add to X-Forwarded-For: the client address is
+# the one the last of them saw. 0 (the default) takes the connection's address.
+REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))
 
 # --- The service's own settings -------------------------------------------------------
 

@@ -52,6 +52,12 @@ def at_once(count: int, work) -> list:
 
 
 @pytest.fixture(autouse=True)
+def _rate_limits_off(settings):
+    """No request rates, except where a test sets its own (tests/tokens/test_rate_limits.py)."""
+    settings.RATE_LIMIT_READ = settings.RATE_LIMIT_WRITE = settings.RATE_LIMIT_ANON = "off"
+
+
+@pytest.fixture(autouse=True)
 def _eager_celery():
     """Tasks run in-process unless a test starts a real worker itself."""
     previous = celery_app.conf.task_always_eager

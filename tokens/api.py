@@ -10,10 +10,11 @@ import uuid
 
 from rest_framework.views import APIView
 
-from config.errors import Forbidden, NotFound, Unauthenticated
+from config.errors import Forbidden, NotFound, RateLimited, Unauthenticated
 from workspaces.models import Workspace
 
 from .idempotency import idempotent_write
+from .throttling import ServiceRateThrottle
 
 AGENCY_TOKEN_NOT_ACCEPTED = (
     "Agency tokens reach plans, blueprints, connect links and the workspace-named "
@@ -46,18 +47,48 @@ def _renderer_context_drop(response):
 
 
 class ServiceView(APIView):
-    """Authentication and browser rules shared by every route."""
+    """Authentication, request rates and browser rules shared by every route."""
 
     required_scope = "read"
+    throttle_classes = [ServiceRateThrottle]
+
+    def perform_authentication(self, request):
+        # A refused token is answered 401 only after the request has been counted against
+        # its client address (DRF runs the throttles after this).
+        self.accepted_principal = None
+        self.authentication_error = None
+        try:
+            request.user  # noqa: B018 (runs the authentication)
+        except Unauthenticated as error:
+            self.authentication_error = error
+            return
+        self.accepted_principal = request.auth
 
     def initial(self, request, *args, **kwargs):
+        self.rate_state = None
         super().initial(request, *args, **kwargs)
-        principal = request.auth
+        if self.authentication_error is not None:
+            raise self.authentication_error
+        principal = self.accepted_principal
         if principal is None:
             raise Unauthenticated()
         _check_browser(request, principal)
         self.principal = principal
         self.check_access(principal, kwargs)
+
+    def throttled(self, request, wait):
+        state = self.rate_state
+        raise RateLimited(
+            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
+        )
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        state = getattr(self, "rate_state", None)
+        if state is not None:
+            for name, value in state.headers().items():
+                response[name] = value
+        return response
 
     def dispatch(self, request, *args, **kwargs):
         response = super().dispatch(request, *args, **kwargs)

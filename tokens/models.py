@@ -117,3 +117,29 @@ class EmbeddedApp(models.Model):
 
     def __str__(self):
         return f"{self.application.name} ({self.workspace})"
+
+
+class RedeemedCode(models.Model):
+    """An authorization code exchanged for tokens, kept (as a digest) to detect a replay.
+
+    A code presented again means it leaked: the tokens issued from it are revoked
+    (RFC 6749, section 4.1.2).
+    """
+
+    digest = models.CharField(max_length=80, unique=True)
+    application = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_APPLICATION_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    # The refresh token family started by the code: every token refreshed from it.
+    token_family = models.UUIDField(null=True, blank=True)
+    access_token = models.ForeignKey(
+        settings.OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    redeemed_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    def __str__(self):
+        return f"code redeemed at {self.redeemed_at:%Y-%m-%d %H:%M}"

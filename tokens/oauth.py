@@ -9,19 +9,29 @@ What this adds to the toolkit's defaults:
   gets a page saying so, and no code is issued.
 - A refresh is refused once the person is no longer an active member.
 - Each sign-in (a code exchanged for tokens) is recorded as an audit event.
+- A code presented a second time revokes every token issued from it (RFC 6749, 4.1.2).
+- Every authorization response redirect carries ``iss`` (RFC 9207), errors included.
 """
 
+import hashlib
+from datetime import timedelta
+
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.shortcuts import render
+from django.utils import timezone
 from oauth2_provider.exceptions import OAuthToolkitError
+from oauth2_provider.models import get_access_token_model, get_refresh_token_model
+from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 from oauth2_provider.oauth2_validators import OAuth2Validator
+from oauth2_provider.settings import oauth2_settings
 from oauth2_provider.views import AuthorizationView, TokenView
 from oauthlib.oauth2.rfc6749 import errors
 
 from audit.services import Actor, audit_record
 from workspaces.models import Member
 
-from .models import EmbeddedApp
+from .models import EmbeddedApp, RedeemedCode, token_digest
 
 PKCE_METHOD = "S256"
 
@@ -139,6 +149,12 @@ class EmbeddedAuthorizationView(AuthorizationView):
         )
         return context
 
+    def redirect(self, redirect_to, application):
+        # Every authorization response names its issuer (RFC 9207), errors included: the
+        # toolkit adds it to a granted code only.
+        issuer = oauth2_settings.oauth2_authorization_server_issuer(self.request)
+        return super().redirect(_add_iss_to_redirect(redirect_to, issuer), application)
+
     # --- helpers -----------------------------------------------------------------------
 
     @staticmethod
@@ -172,6 +188,52 @@ class EmbeddedAuthorizationView(AuthorizationView):
         )
 
 
+def _remember_redeemed(token, request) -> None:
+    """Keep the code's digest and what it issued, so that a replay can revoke it."""
+    access_token = (
+        get_access_token_model()
+        .objects.filter(token_checksum=hashlib.sha256(token["access_token"].encode()).hexdigest())
+        .first()
+    )
+    refresh_token = get_refresh_token_model().objects.filter(access_token=access_token).first()
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            RedeemedCode.objects.create(
+                digest=token_digest(request.code),
+                application=request.client,
+                token_family=refresh_token.token_family if refresh_token else None,
+                access_token=access_token,
+                redeemed_at=now,
+            )
+    except IntegrityError:
+        # The same code redeemed twice at once: the other exchange keeps its tokens.
+        raise errors.InvalidGrantError(request=request) from None
+    keep = timedelta(seconds=oauth2_settings.REFRESH_TOKEN_EXPIRE_SECONDS)
+    RedeemedCode.objects.filter(redeemed_at__lt=now - keep).delete()
+
+
+def _revoke_redeemed(redemption: RedeemedCode) -> None:
+    """A code presented again has leaked: revoke every token issued from it."""
+    with transaction.atomic():
+        get_refresh_token_model().revoke_family(redemption.token_family)
+        if redemption.access_token_id is not None:
+            get_access_token_model().objects.filter(pk=redemption.access_token_id).delete()
+        embedded_app = (
+            EmbeddedApp.objects.select_related("workspace")
+            .filter(application_id=redemption.application_id)
+            .first()
+        )
+        audit_record(
+            actor=Actor(kind="system", label="authorization server"),
+            action="session.code_replayed",
+            target_type="oauth_application",
+            target_id=redemption.application_id,
+            workspace=embedded_app.workspace if embedded_app else None,
+            detail={"redeemed_at": redemption.redeemed_at.isoformat()},
+        )
+
+
 class EmbeddedAppValidator(OAuth2Validator):
     """Binds every token to the API audience and checks membership on refresh."""
 
@@ -188,6 +250,14 @@ class EmbeddedAppValidator(OAuth2Validator):
             return False
         return _active_member(application=client, user=request.user) is not None
 
+    def validate_code(self, client_id, code, client, request, *args, **kwargs):
+        if super().validate_code(client_id, code, client, request, *args, **kwargs):
+            return True
+        redeemed = RedeemedCode.objects.filter(digest=token_digest(code), application=client)
+        for redemption in redeemed:
+            _revoke_redeemed(redemption)
+        return False
+
     def _save_bearer_token(self, token, request, *args, **kwargs):
         super()._save_bearer_token(token, request, *args, **kwargs)
         if request.grant_type != "authorization_code":
@@ -198,6 +268,7 @@ class EmbeddedAppValidator(OAuth2Validator):
                 description="The signed-in person is not an active member of this workspace.",
                 request=request,
             )
+        _remember_redeemed(token, request)
         audit_record(
             actor=Actor(kind="member", id=str(member.pk), label=member.email),
             action="session.signed_in",

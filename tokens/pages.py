@@ -304,6 +304,6 @@ def signed_in_home(request):
     destinations = [
         reverse("settings-tokens", args=[m.workspace_id]) for m in places["admin_memberships"]
     ] + [f"/agency/{agency.pk}/" for agency in places["agencies"]]
-    if len(destinations) == 1:
+    if len(destinations) == 1 and not places["invitations"]:
         return redirect(destinations[0])
     return render(request, "tokens/home.html", places)

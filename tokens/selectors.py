@@ -2,6 +2,7 @@
 
 from django.db.models import QuerySet
 
+from workspaces.invitations import invitations_pending_for
 from workspaces.models import Agency, Member
 
 from .models import ApiToken, EmbeddedApp
@@ -33,7 +34,8 @@ def member_for_user(*, workspace, user) -> Member | None:
 
 
 def user_places(*, user) -> dict:
-    """Where a signed-in person can go: workspaces they administer and their agencies."""
+    """Where a signed-in person can go: workspaces they administer, their agencies, and the
+    invitations waiting for their answer."""
     memberships = list(
         Member.objects.filter(user=user, is_active=True, workspace__archived_at__isnull=True)
         .select_related("workspace")
@@ -44,4 +46,5 @@ def user_places(*, user) -> dict:
         "memberships": memberships,
         "admin_memberships": [m for m in memberships if m.role in TOKEN_ADMIN_ROLES],
         "agencies": agencies,
+        "invitations": list(invitations_pending_for(user=user)),
     }

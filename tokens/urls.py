@@ -3,7 +3,7 @@
 from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
-from . import pages
+from . import invitations, pages
 from .oauth import EmbeddedAuthorizationView, EmbeddedTokenView
 
 authorize = EmbeddedAuthorizationView.as_view()
@@ -30,6 +30,17 @@ urlpatterns = [
     path("", include((oauth_urlpatterns, "oauth2_provider"))),
     path("accounts/login/", pages.LoginView.as_view(), name="login"),
     path("accounts/logout/", pages.LogoutView.as_view(), name="logout"),
+    path("invitations/", invitations.invitation_list, name="invitations"),
+    path(
+        "invitations/<uuid:invitation_id>/accept",
+        invitations.invitation_accept,
+        name="invitation-accept",
+    ),
+    path(
+        "invitations/<uuid:invitation_id>/decline",
+        invitations.invitation_decline,
+        name="invitation-decline",
+    ),
     path("settings/<uuid:workspace_id>/tokens/", pages.workspace_tokens, name="settings-tokens"),
     path(
         "settings/<uuid:workspace_id>/tokens/<uuid:token_id>/revoke/",

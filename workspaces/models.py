@@ -133,6 +133,51 @@ class Member(models.Model):
         return self.role in self.WORKSPACE_WIDE_ROLES
 
 
+class Invitation(models.Model):
+    """A place in a workspace offered to a person who already has an account.
+
+    Nobody's existing account is linked to a workspace without them: the person whose
+    email it is accepts (and becomes a member with the role) or declines after signing in.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    name = models.CharField(max_length=200, blank=True)
+    role = models.CharField(max_length=20, choices=Member.Role.choices)
+    # The plan that invited the person (an agency's plan; kept as its id so that tenancy
+    # does not depend on the agency app).
+    plan_id = models.UUIDField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workspace", "email"],
+                condition=Q(state="pending"),
+                name="invitation_pending_once",
+            ),
+        ]
+        indexes = [models.Index(fields=["email", "state"], name="invitation_email_state")]
+        ordering = ["created_at"]
+
+    def __str__(self):
+        return f"invitation of {self.email} to {self.workspace_id} ({self.state})"
+
+
 class WorkspaceRecord(models.Model):
     """Common columns of every sales record: its workspace and the source's own id."""
 

@@ -1,7 +1,7 @@
 """OAuth 2 sign-in for embedded apps, done as a browser and an app would do it."""
 
 import hashlib
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.conf import settings
@@ -85,6 +85,7 @@ def test_full_sign_in_issues_a_token_bound_to_the_api(oauth_app, api):
     assert set(params) == {"code", "state", "iss"}
     assert params["state"] == "state-123"
     assert params["iss"] == BASE
+    assert parse_qs(urlsplit(location).query)["iss"] == [BASE]  # once
 
     response = exchange(oauth_app.client_id, params["code"], verifier)
     assert response.status_code == 200
@@ -204,6 +205,7 @@ def test_authorization_requests_that_break_the_rules_are_refused(
         "error": error,
         "error_description": description,
         "state": "state-123",
+        "iss": BASE,
     }
     assert Grant.objects.count() == 0
 
@@ -216,6 +218,7 @@ def test_a_second_resource_is_refused(oauth_app):
     response = client.get(url)
     assert response.status_code == 302
     assert query_of(response["Location"])["error"] == "invalid_target"
+    assert query_of(response["Location"])["iss"] == BASE
 
 
 @pytest.mark.parametrize(
@@ -296,6 +299,7 @@ def test_a_tampered_consent_form_is_refused(oauth_app, tamper, error):
     response = allow(client, page, **tamper)
     assert response.status_code == 302
     assert query_of(response["Location"])["error"] == error
+    assert query_of(response["Location"])["iss"] == BASE
     assert Grant.objects.count() == 0
 
 
@@ -306,7 +310,12 @@ def test_cancelling_the_consent_answers_access_denied(oauth_app):
     fields = hidden_fields(page.content.decode(), "authorizationForm")
     response = client.post("/o/authorize/", fields)
     assert response.status_code == 302
-    assert query_of(response["Location"]) == {"error": "access_denied", "state": "state-123"}
+    assert response["Location"].startswith(REDIRECT_URI + "?")
+    assert query_of(response["Location"]) == {
+        "error": "access_denied",
+        "state": "state-123",
+        "iss": BASE,
+    }
 
 
 def test_the_consent_form_needs_its_csrf_token(oauth_app):
@@ -331,13 +340,41 @@ def code_for(oauth_app, member=None):
     return query_of(redirect["Location"])["code"], verifier
 
 
-def test_a_code_is_used_once(oauth_app):
+def test_a_code_is_used_once_and_a_replay_revokes_what_it_issued(oauth_app, api):
     code, verifier = code_for(oauth_app)
-    assert exchange(oauth_app.client_id, code, verifier).status_code == 200
+    first = exchange(oauth_app.client_id, code, verifier)
+    assert first.status_code == 200
+    tokens = first.json()
+    assert api(tokens["access_token"]).get("/api/v1/whoami").status_code == 200
+    # Refreshed once: the refreshed tokens came from the code too.
+    refreshed = refresh(oauth_app.client_id, tokens["refresh_token"]).json()
+    assert api(refreshed["access_token"]).get("/api/v1/whoami").status_code == 200
+
     again = exchange(oauth_app.client_id, code, verifier)
     assert again.status_code == 400
     assert again.json() == {"error": "invalid_grant"}
-    assert AccessToken.objects.count() == 1
+    for access_token in (tokens["access_token"], refreshed["access_token"]):
+        whoami = api(access_token).get("/api/v1/whoami")
+        assert whoami.status_code == 401
+        assert whoami.json()["error"]["reason"] == "unauthenticated"
+    assert AccessToken.objects.count() == 0
+    assert RefreshToken.objects.filter(revoked__isnull=True).count() == 0
+    assert refresh(oauth_app.client_id, refreshed["refresh_token"]).status_code == 400
+    event = AuditEvent.objects.get(action="session.code_replayed")
+    assert (event.workspace_id, event.target_id) == (
+        oauth_app.workspace.pk,
+        str(oauth_app.app.application.pk),
+    )
+
+
+def test_a_replayed_code_leaves_other_sign_ins_alone(oauth_app, api):
+    code, verifier = code_for(oauth_app)
+    other_code, other_verifier = code_for(oauth_app)
+    tokens = exchange(oauth_app.client_id, code, verifier).json()
+    other = exchange(oauth_app.client_id, other_code, other_verifier).json()
+    assert exchange(oauth_app.client_id, code, verifier).status_code == 400
+    assert api(tokens["access_token"]).get("/api/v1/whoami").status_code == 401
+    assert api(other["access_token"]).get("/api/v1/whoami").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -549,7 +586,9 @@ def test_a_session_token_from_a_listed_origin_is_answered_with_cors_headers(sess
     )
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == APP_ORIGIN
-    assert response["Access-Control-Expose-Headers"] == "Idempotent-Replayed"
+    assert response["Access-Control-Expose-Headers"] == (
+        "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After"
+    )
 
 
 @pytest.mark.parametrize(
@@ -613,7 +652,9 @@ def test_preflight_from_a_listed_origin_is_answered(oauth_app, client, path):
             "authorization, content-type, idempotency-key"
         )
         assert response["Access-Control-Allow-Methods"] == "GET, POST, PUT, PATCH, DELETE, OPTIONS"
-        assert response["Access-Control-Expose-Headers"] == "Idempotent-Replayed"
+        assert response["Access-Control-Expose-Headers"] == (
+            "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After"
+        )
         assert "Access-Control-Allow-Credentials" not in response
 
 

@@ -1,0 +1,119 @@
+"""Request rates of the API, counted in the shared cache.
+
+An accepted token has two counters, one for reads (safe methods) and one for writes,
+keyed by the token's id; a request without an accepted token (none, or one refused
+with 401) counts against its client address. Each counter is a fixed window of the
+rate's period, incremented atomically in the cache (Redis in production), so every web
+worker shares it.
+
+Every answer of a limited route says where its counter stands, in the fields of the
+IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers):
+
+    RateLimit-Policy: "read";q=1200;w=60
+    RateLimit: "read";r=1187;t=42
+
+and a refused request answers 429 rate_limited with Retry-After.
+"""
+
+import logging
+import math
+from dataclasses import dataclass
+
+from django.conf import settings
+from rest_framework.throttling import SimpleRateThrottle
+
+logger = logging.getLogger(__name__)
+
+# Policy name -> the setting that holds its rate ("1200/min", or "off").
+POLICY_SETTINGS = {
+    "read": "RATE_LIMIT_READ",
+    "write": "RATE_LIMIT_WRITE",
+    "anonymous": "RATE_LIMIT_ANON",
+}
+PERIOD_WORDS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+
+
+def parse_rate_setting(value: str | None) -> str | None:
+    """A rate as DRF writes it, or None when the limit is off (or not set)."""
+    value = (value or "").strip().lower()
+    if value in {"", "off", "none"}:
+        return None
+    return value
+
+
+@dataclass(frozen=True)
+class RateState:
+    policy: str
+    limit: int
+    window: int
+    remaining: int
+    reset: int
+
+    def headers(self) -> dict[str, str]:
+        return {
+            "RateLimit-Policy": f'"{self.policy}";q={self.limit};w={self.window}',
+            "RateLimit": f'"{self.policy}";r={self.remaining};t={self.reset}',
+        }
+
+    def describe(self) -> str:
+        period = PERIOD_WORDS.get(self.window, f"{self.window} seconds")
+        who = {
+            "read": "This token may make {n} reads a {p}",
+            "write": "This token may make {n} writes a {p}",
+            "anonymous": "Requests without an accepted token may make {n} requests a {p} "
+            "per client address",
+        }[self.policy]
+        return who.format(n=self.limit, p=period)
+
+
+class ServiceRateThrottle(SimpleRateThrottle):
+    """The one throttle of every API route; it leaves its counter's state on the view."""
+
+    cache_format = "ratelimit:%(scope)s:%(ident)s:%(window)d"
+
+    def __init__(self):
+        # The rate depends on the request (read, write or anonymous): chosen per request.
+        self.rate = None
+
+    def policy_for(self, request, view) -> tuple[str, str]:
+        """(policy, identity) of the request's counter."""
+        principal = getattr(view, "accepted_principal", None)
+        if principal is None:
+            return "anonymous", f"address:{self.get_ident(request)}"
+        token = principal.api_token or principal.access_token
+        kind = "api" if principal.api_token is not None else "session"
+        policy = "read" if request.method in ("GET", "HEAD", "OPTIONS") else "write"
+        return policy, f"{kind}:{token.pk}"
+
+    def allow_request(self, request, view):
+        policy, ident = self.policy_for(request, view)
+        rate = parse_rate_setting(getattr(settings, POLICY_SETTINGS[policy], None))
+        if rate is None:
+            return True
+        limit, window = self.parse_rate(rate)
+        now = self.timer()
+        start = int(now // window) * window
+        key = self.cache_format % {"scope": policy, "ident": ident, "window": start}
+        try:
+            self.cache.add(key, 0, window)
+            try:
+                count = self.cache.incr(key)
+            except ValueError:  # expired between the two calls
+                self.cache.set(key, 1, window)
+                count = 1
+        except Exception:
+            # A cache that cannot be reached does not take the API down with it.
+            logger.exception("rate limit counter %s unavailable; request allowed", key)
+            return True
+        reset = max(1, math.ceil(start + window - now))
+        view.rate_state = RateState(
+            policy=policy,
+            limit=limit,
+            window=window,
+            remaining=max(0, limit - count),
+            reset=reset,
+        )
+        return count <= limit
+
+    def wait(self):
+        return None  # the view reads the reset from its rate_state
