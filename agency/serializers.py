@@ -11,6 +11,7 @@ from rest_framework import serializers
 
 from config.errors import InvalidField
 from workspaces.models import Member
+from workspaces.validators import logo_url, origin_normalise
 
 KEY_PATTERN = re.compile(r"[a-z0-9-]{1,64}")
 SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
@@ -100,24 +101,26 @@ def _parse_settings(value, field: str = "settings") -> dict:
                 )
             clean[key] = sorted(set(days))
         elif key == "logo":
-            if not isinstance(item, str):
-                raise InvalidField(name, f"{name} must be a string (an image URL, or empty).")
-            clean[key] = item.strip()
+            clean[key] = logo_url(item, field=name)
         elif key in {"colours", "labels"}:
             clean[key] = _string_map(item, name)
         elif key == "modules":
             clean[key] = _string_list(item, name, max_length=64)
-        elif key in {"embedded_origins", "embedded_redirect_uri"}:
-            urls = [item] if key == "embedded_redirect_uri" else _list(item, name)
-            for index, url in enumerate(urls):
-                label = name if key == "embedded_redirect_uri" else f"{name}.{index}"
-                if not isinstance(url, str):
-                    raise InvalidField(label, f"{label} must be a URL string.")
-                try:
-                    URLValidator(schemes=["http", "https"])(url)
-                except ValidationError:
-                    raise InvalidField(label, f"{label} must be an http(s) URL.") from None
-            clean[key] = item if key == "embedded_redirect_uri" else [u.rstrip("/") for u in item]
+        elif key == "embedded_origins":
+            # The rule of the settings page: the same origins, normalised the same way.
+            origins = [
+                origin_normalise(origin, field=f"{name}.{index}")
+                for index, origin in enumerate(_list(item, name))
+            ]
+            clean[key] = list(dict.fromkeys(origins))
+        elif key == "embedded_redirect_uri":
+            if not isinstance(item, str):
+                raise InvalidField(name, f"{name} must be a URL string.")
+            try:
+                URLValidator(schemes=["http", "https"])(item)
+            except ValidationError:
+                raise InvalidField(name, f"{name} must be an http(s) URL.") from None
+            clean[key] = item
     return clean
 
 
@@ -361,11 +364,19 @@ class PlanSettingsSerializer(serializers.Serializer):
     name = serializers.CharField(required=False)
     timezone = serializers.CharField(required=False)
     working_days = serializers.ListField(child=serializers.IntegerField(), required=False)
-    logo = serializers.CharField(required=False)
+    logo = serializers.CharField(
+        required=False, help_text="An https URL of the logo image, or empty for none."
+    )
     colours = serializers.DictField(child=serializers.CharField(), required=False)
     labels = serializers.DictField(child=serializers.CharField(), required=False)
     modules = serializers.ListField(child=serializers.CharField(), required=False)
-    embedded_origins = serializers.ListField(child=serializers.URLField(), required=False)
+    embedded_origins = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Origins of the embedded apps, as the settings page takes them: "
+        "https://host[:port] (http on localhost or 127.0.0.1 only), no path; kept with the "
+        "host in lowercase and without a trailing slash or default port.",
+    )
     embedded_redirect_uri = serializers.URLField(required=False)
 
 

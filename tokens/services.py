@@ -1,4 +1,3 @@
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -8,10 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
-from oauth2_provider.settings import oauth2_settings
 
 from audit.services import Actor, audit_record
 from config.errors import InvalidField
+from workspaces.validators import origin_normalise
 
 from .models import (
     AGENCY_PREFIX,
@@ -148,28 +147,6 @@ def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> st
 
 
 # --- Embedded apps: allowed origins and the OAuth application ---------------------------
-
-_LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
-ORIGIN_PATTERN = re.compile(r"^(https?)://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$")
-
-
-def origin_normalise(value: str) -> str:
-    """An origin as browsers send it (scheme://host[:port]), or InvalidField."""
-    origin = (value or "").strip().rstrip("/").lower()
-    match = ORIGIN_PATTERN.match(origin)
-    if match is None:
-        raise InvalidField(
-            "origins",
-            f"{value.strip()!r} is not an origin: write scheme://host or scheme://host:port, "
-            "with no path, e.g. https://app.example.com.",
-        )
-    scheme, _, port = match.groups()
-    if port and not 0 < int(port[1:]) < 65536:
-        raise InvalidField("origins", f"{value.strip()!r} has a port out of range.")
-    http_allowed = "http" in oauth2_settings.ALLOWED_REDIRECT_URI_SCHEMES
-    if scheme == "http" and not http_allowed and match.group(2) not in _LOOPBACK_HOSTS:
-        raise InvalidField("origins", f"{value.strip()!r} must use https.")
-    return origin
 
 
 def workspace_origins_set(*, actor: Actor, workspace, origins) -> list[str]:
