@@ -592,4 +592,33 @@ def error_responses(*codes: int, scope: str = "read", approval: bool = False) ->
             ],
         ),
     }
+    if 422 in codes:
+        # Every write, and only a write, reads a body (and may answer 422 for a reused key).
+        catalogue[400] = OpenApiResponse(
+            AgencyErrorSerializer,
+            description=catalogue[400].description
+            + " A body over 1 MiB answers `invalid_body`; a body nested deeper than 32 levels, "
+            "or with a NUL character (\\u0000) in any text, answers `invalid_field` naming "
+            "the member.",
+            examples=[
+                *catalogue[400].examples,
+                OpenApiExample(
+                    "invalid_body",
+                    _error(
+                        "invalid_body",
+                        "The body is larger than the limit of 1 MiB (1048576 bytes); send less "
+                        "at once.",
+                        field="body",
+                    ),
+                ),
+                OpenApiExample(
+                    "invalid_field (NUL)",
+                    _error(
+                        "invalid_field",
+                        "team.0.name holds a NUL character (\\u0000); remove it.",
+                        field="team.0.name",
+                    ),
+                ),
+            ],
+        )
     return {code: catalogue[code] for code in codes}
