@@ -5,11 +5,12 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator, validate_email
+from django.core.validators import validate_email
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from config.errors import InvalidField
+from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
 
@@ -114,13 +115,8 @@ def _parse_settings(value, field: str = "settings") -> dict:
             ]
             clean[key] = list(dict.fromkeys(origins))
         elif key == "embedded_redirect_uri":
-            if not isinstance(item, str):
-                raise InvalidField(name, f"{name} must be a URL string.")
-            try:
-                URLValidator(schemes=["http", "https"])(item)
-            except ValidationError:
-                raise InvalidField(name, f"{name} must be an http(s) URL.") from None
-            clean[key] = item
+            # The rule of the settings page's redirect URIs: exact, and https in production.
+            clean[key] = redirect_uri_check(item, field=name)
     return clean
 
 

@@ -188,6 +188,21 @@ def _redirect_uris_validated(redirect_uris, application) -> str:
     return application.redirect_uris
 
 
+def redirect_uri_check(uri, *, field: str) -> str:
+    """One redirect URI under the rule of the settings page, for an app not made yet."""
+    if not isinstance(uri, str):
+        raise InvalidField(field, f"{field} must be a URL string.")
+    application = get_application_model()(
+        name="check",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+    )
+    try:
+        return _redirect_uris_validated([uri], application)
+    except InvalidField as error:
+        raise InvalidField(field, error.message) from None
+
+
 def embedded_app_create(*, actor: Actor, workspace, name: str, redirect_uris) -> EmbeddedApp:
     """A workspace's embedded app: a public OAuth client (PKCE), consent always asked."""
     name = (name or "").strip()

@@ -208,3 +208,38 @@ def test_origins_and_logo_kept_by_an_old_blueprint_are_blocked_and_not_applied(a
     assert workspace.embedded_origins == []
     assert workspace.branding.get("logo") == ""
     assert workspace.branding["labels"] == {"calls": "Demos"}
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        "https://app.acme.test/callback#done",
+        "https://app.acme.test/*",
+        "ftp://app.acme.test/cb",
+        "",
+    ],
+)
+def test_a_redirect_uri_follows_the_rule_of_the_settings_page(agency_world, write, uri):
+    body = _settings_plan(agency_world.workspace, embedded_redirect_uri=uri)
+    response = write(agency_world.full, "POST", "/api/v1/plans", body)
+    assert response.status_code == 400, response.json()
+    assert response.json()["field"] == "settings.embedded_redirect_uri"
+    assert Plan.objects.count() == 0
+
+
+def test_an_http_redirect_uri_is_refused_where_the_settings_page_refuses_it(
+    agency_world, write, settings
+):
+    # With DEBUG off, OAuth redirect URIs are https only, in the settings page and plans alike.
+    settings.OAUTH2_PROVIDER = {
+        **settings.OAUTH2_PROVIDER,
+        "ALLOWED_REDIRECT_URI_SCHEMES": ["https"],
+    }
+    body = _settings_plan(
+        agency_world.workspace, embedded_redirect_uri="http://insecure.example/callback"
+    )
+    response = write(agency_world.full, "POST", "/api/v1/plans", body)
+    assert response.status_code == 400, response.json()
+    assert response.json()["field"] == "settings.embedded_redirect_uri"
+    body["settings"]["embedded_redirect_uri"] = "https://app.acme.test/callback"
+    assert write(agency_world.full, "POST", "/api/v1/plans", body).status_code == 201
