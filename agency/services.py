@@ -292,6 +292,8 @@ def plan_decide(*, plan: Plan, user, approve: bool, reason: str = "") -> Plan:
     reason = (reason or "").strip()
     if not approve and not reason:
         raise InvalidField("reason", "Say why the plan is declined.")
+    if "\x00" in reason:
+        raise InvalidField("reason", "The reason holds a NUL character; remove it.")
     if approve:
         _require_agency_plan(plan.agency)
     with transaction.atomic():

@@ -551,3 +551,15 @@ def test_the_apps_page_reads_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(6):
         response = client.get(apps_url(team["workspace"]))
     assert response.content.decode().count('<code class="client-id">') == 3
+
+
+def test_a_revoke_reason_with_a_nul_still_revokes(team, workspace_token):
+    workspace_token(team["workspace"], name="Dashboard")
+    token = ApiToken.objects.get()
+    client = client_for(team["admin"])
+    url = f"/settings/{team['workspace'].pk}/tokens/{token.pk}/revoke/"
+    response = client.post(url, {"csrfmiddlewaretoken": csrf(client, url), "reason": "old\x00box"})
+    assert response.status_code == 302
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+    assert AuditEvent.objects.get(action="token.revoked").reason == "oldbox"
