@@ -32,7 +32,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=True,
-    description="8 to 200 characters, unique to the write. A retry with the same key and "
+    description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
     "the same request answers the first answer again with `Idempotent-Replayed: true` and "
     "does not repeat the write; the same key with another request answers 422 "
     "`refused.idempotency_key_reused`. Keys expire after 24 hours.",
