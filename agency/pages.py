@@ -86,10 +86,9 @@ def connect_link_make(request, agency_id):
         (w for w in context["workspaces"] if str(w.pk) == request.POST.get("workspace")), None
     )
     keys = [key for key in request.POST.getlist("integrations") if key in INTEGRATIONS]
-    try:
-        hours = int(request.POST.get("expires_in_hours", "72"))
-    except ValueError:
-        hours = 0
+    # ASCII digits only: int() also takes other scripts' digits, signs and underscores.
+    raw_hours = request.POST.get("expires_in_hours", "72").strip()
+    hours = int(raw_hours) if raw_hours.isascii() and raw_hours.isdigit() else 0
     problems = []
     if workspace is None:
         problems.append("Choose one of the agency's workspaces.")

@@ -5,12 +5,14 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from django.core.exceptions import ValidationError
-from django.core.validators import URLValidator, validate_email
+from django.core.validators import validate_email
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
 from config.errors import InvalidField
+from tokens.services import redirect_uri_check
 from workspaces.models import Member
+from workspaces.validators import logo_url, origin_normalise
 
 KEY_PATTERN = re.compile(r"[a-z0-9-]{1,64}")
 SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
@@ -100,24 +102,21 @@ def _parse_settings(value, field: str = "settings") -> dict:
                 )
             clean[key] = sorted(set(days))
         elif key == "logo":
-            if not isinstance(item, str):
-                raise InvalidField(name, f"{name} must be a string (an image URL, or empty).")
-            clean[key] = item.strip()
+            clean[key] = logo_url(item, field=name)
         elif key in {"colours", "labels"}:
             clean[key] = _string_map(item, name)
         elif key == "modules":
             clean[key] = _string_list(item, name, max_length=64)
-        elif key in {"embedded_origins", "embedded_redirect_uri"}:
-            urls = [item] if key == "embedded_redirect_uri" else _list(item, name)
-            for index, url in enumerate(urls):
-                label = name if key == "embedded_redirect_uri" else f"{name}.{index}"
-                if not isinstance(url, str):
-                    raise InvalidField(label, f"{label} must be a URL string.")
-                try:
-                    URLValidator(schemes=["http", "https"])(url)
-                except ValidationError:
-                    raise InvalidField(label, f"{label} must be an http(s) URL.") from None
-            clean[key] = item if key == "embedded_redirect_uri" else [u.rstrip("/") for u in item]
+        elif key == "embedded_origins":
+            # The rule of the settings page: the same origins, normalised the same way.
+            origins = [
+                origin_normalise(origin, field=f"{name}.{index}")
+                for index, origin in enumerate(_list(item, name))
+            ]
+            clean[key] = list(dict.fromkeys(origins))
+        elif key == "embedded_redirect_uri":
+            # The rule of the settings page's redirect URIs: exact, and https in production.
+            clean[key] = redirect_uri_check(item, field=name)
     return clean
 
 
@@ -379,11 +378,19 @@ class PlanSettingsSerializer(serializers.Serializer):
     name = serializers.CharField(required=False)
     timezone = serializers.CharField(required=False)
     working_days = serializers.ListField(child=serializers.IntegerField(), required=False)
-    logo = serializers.CharField(required=False)
+    logo = serializers.CharField(
+        required=False, help_text="An https URL of the logo image, or empty for none."
+    )
     colours = serializers.DictField(child=serializers.CharField(), required=False)
     labels = serializers.DictField(child=serializers.CharField(), required=False)
     modules = serializers.ListField(child=serializers.CharField(), required=False)
-    embedded_origins = serializers.ListField(child=serializers.URLField(), required=False)
+    embedded_origins = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Origins of the embedded apps, as the settings page takes them: "
+        "https://host[:port] (http on localhost or 127.0.0.1 only), no path; kept with the "
+        "host in lowercase and without a trailing slash or default port.",
+    )
     embedded_redirect_uri = serializers.URLField(required=False)
 
 
@@ -599,4 +606,33 @@ def error_responses(*codes: int, scope: str = "read", approval: bool = False) ->
             ],
         ),
     }
+    if 422 in codes:
+        # Every write, and only a write, reads a body (and may answer 422 for a reused key).
+        catalogue[400] = OpenApiResponse(
+            AgencyErrorSerializer,
+            description=catalogue[400].description
+            + " A body over 1 MiB answers `invalid_body`; a body nested deeper than 32 levels, "
+            "or with a NUL character (\\u0000) in any text, answers `invalid_field` naming "
+            "the member.",
+            examples=[
+                *catalogue[400].examples,
+                OpenApiExample(
+                    "invalid_body",
+                    _error(
+                        "invalid_body",
+                        "The body is larger than the limit of 1 MiB (1048576 bytes); send less "
+                        "at once.",
+                        field="body",
+                    ),
+                ),
+                OpenApiExample(
+                    "invalid_field (NUL)",
+                    _error(
+                        "invalid_field",
+                        "team.0.name holds a NUL character (\\u0000); remove it.",
+                        field="team.0.name",
+                    ),
+                ),
+            ],
+        )
     return {code: catalogue[code] for code in codes}

@@ -28,6 +28,7 @@ from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
 from workspaces.invitations import invitation_create
 from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
+from workspaces.validators import logo_url, origin_normalise
 
 from .integrations import INTEGRATIONS, integration_get
 from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
@@ -101,6 +102,22 @@ def _change(op, target, detail, blocked=None) -> dict:
     return change
 
 
+def _setting_refused(key: str, value) -> tuple[str, str] | None:
+    """Origins and logo kept by a blueprint saved before today's rules are checked again."""
+    try:
+        if key == "logo":
+            logo_url(value, field="settings.logo")
+        else:
+            for index, origin in enumerate(value or []):
+                if origin_normalise(origin, field=f"settings.{key}.{index}") != origin:
+                    raise InvalidField(
+                        f"settings.{key}.{index}", f"{origin!r} is not written as an origin."
+                    )
+    except InvalidField as error:
+        return ("logo_invalid" if key == "logo" else "origin_invalid", error.message)
+    return None
+
+
 def _price_minor(price: str, exponent: int) -> int | None:
     amount = Decimal(price)
     minor = amount.scaleb(exponent)
@@ -150,6 +167,8 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
         problem = workspace_blocked
         if not problem and key == "timezone" and not _timezone_known(value):
             problem = ("timezone_unknown", f"The timezone {value!r} is not an IANA name.")
+        if not problem and key in {"embedded_origins", "logo"}:
+            problem = _setting_refused(key, value)
         changes.append(
             _change("settings.update", f"settings.{key}", {"key": key, "value": value}, problem)
         )
@@ -274,6 +293,8 @@ def plan_decide(*, plan: Plan, user, approve: bool, reason: str = "") -> Plan:
     reason = (reason or "").strip()
     if not approve and not reason:
         raise InvalidField("reason", "Say why the plan is declined.")
+    if "\x00" in reason:
+        raise InvalidField("reason", "The reason holds a NUL character; remove it.")
     if approve:
         _require_agency_plan(plan.agency)
     with transaction.atomic():

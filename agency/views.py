@@ -19,7 +19,7 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     str,
     OpenApiParameter.HEADER,
     required=True,
-    description="8 to 200 characters, unique to the write. A retry with the same key "
+    description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key "
     "answers the first answer (with Idempotent-Replayed: true) and does not repeat the write.",
 )
 SECURITY = [{"agencyBearer": []}]

@@ -32,7 +32,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     OpenApiTypes.STR,
     OpenApiParameter.HEADER,
     required=True,
-    description="8 to 200 characters, unique to the write. A retry with the same key and "
+    description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
     "the same request answers the first answer again with `Idempotent-Replayed: true` and "
     "does not repeat the write; the same key with another request answers 422 "
     "`refused.idempotency_key_reused`. Keys expire after 24 hours.",
@@ -133,12 +133,38 @@ _EXAMPLES = {
 }
 
 
+# What any body must be (config/parsers.py, config/errors.py), shown on the writes' 400.
+BODY_LIMITS_TEXT = (
+    " A body over 1 MiB answers `invalid_body`; a body nested deeper than 32 levels, or "
+    "with a NUL character (\\u0000) in any text, answers `invalid_field` naming the member."
+)
+_BODY_EXAMPLES = [
+    _example(
+        "invalid_body",
+        "invalid_body",
+        "The body is larger than the limit of 1 MiB (1048576 bytes); send less at once.",
+        field="body",
+    ),
+    _example(
+        "invalid_field (NUL)",
+        "invalid_field",
+        "fields.notes holds a NUL character (\\u0000); remove it.",
+        field="fields.notes",
+    ),
+]
+
+
 def errors(*statuses, extra: dict | None = None) -> dict:
     """The error answers of a route, with examples; extra adds or replaces examples."""
+    # Every write, and only a write, may answer 422 for a reused Idempotency-Key.
+    reads_a_body = 422 in statuses
     answers = {}
     for status in statuses:
         examples = list(_EXAMPLES.get(status, []))
         description = _STATUS_TEXT[status]
+        if status == 400 and reads_a_body:
+            examples += _BODY_EXAMPLES
+            description += BODY_LIMITS_TEXT
         if extra and status in extra:
             description, more = extra[status]
             examples = more + examples

@@ -10,6 +10,7 @@ from figures.envelope import Field, major_units
 from figures.period import Period
 from figures.selectors import key_figures
 from workspaces.models import Call, Lead, Member
+from workspaces.validators import logo_is_safe
 
 from .models import ChangeLogEntry, Draft
 
@@ -89,7 +90,8 @@ def display_for(*, workspace) -> dict:
     return {
         "workspace_id": workspace.pk,
         "name": workspace.name,
-        "logo": branding.get("logo") or "",
+        # Only an https logo is shown, whatever was stored before the rule.
+        "logo": branding.get("logo") if logo_is_safe(branding.get("logo")) else "",
         "colours": branding.get("colours") or {},
         "labels": branding.get("labels") or {},
         "modules": branding.get("modules") or [],

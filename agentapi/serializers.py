@@ -20,7 +20,7 @@ from .models import ChangeLogEntry, Draft
 
 # Largest amount accepted, in minor units: far beyond any sale, well inside BigInteger.
 MAX_MINOR_UNITS = 10**13
-MONEY_PATTERN = re.compile(r"^\d+(\.\d+)?$")
+MONEY_PATTERN = re.compile(r"^\d+(\.\d+)?$", re.ASCII)
 SALE_FIELDS = ("contract_value", "cash_collected", "payment_plan", "instalments")
 EOD_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 EOD_TEXT_MAX = 5000
@@ -86,16 +86,41 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+# An offset as ISO 8601 writes it: hours 00 to 23, minutes 00 to 59.
+OFFSET_PATTERN = re.compile(r"(?:Z|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)", re.IGNORECASE)
+# The end of a time that names an offset, well formed or not.
+OFFSET_TAIL = re.compile(r"[T ].*?\s*(Z|[+-][0-9:]*)\Z", re.IGNORECASE)
+
+
 class AwareDateTimeField(serializers.DateTimeField):
     """An ISO 8601 time with an offset; a time without one is ambiguous and refused."""
 
     def to_internal_value(self, value):
         if isinstance(value, str):
-            parsed = parse_datetime(value.strip())
-            if parsed is not None and parsed.tzinfo is None:
+            text = value.strip()
+            example = "e.g. 2026-03-01T09:30:00+01:00"
+            if not text.isascii():
                 raise serializers.ValidationError(
-                    "Give the time with an offset, e.g. 2026-03-01T09:30:00+01:00."
+                    f"Write the time in ASCII digits and letters only, {example}."
                 )
+            tail = OFFSET_TAIL.search(text)
+            if tail is None:
+                raise serializers.ValidationError(f"Give the time with an offset, {example}.")
+            if not OFFSET_PATTERN.fullmatch(tail.group(1)):
+                raise serializers.ValidationError(
+                    f"{tail.group(1)!r} is not an offset: hours 00 to 23 and minutes 00 to "
+                    f"59, {example}, or Z."
+                )
+            try:
+                parsed = parse_datetime(text)
+            except ValueError:
+                parsed = None
+            if parsed is None:
+                raise serializers.ValidationError(
+                    f"{text!r} is not a valid ISO 8601 time; give one like "
+                    "2026-03-01T09:30:00+01:00."
+                )
+            value = text
         return super().to_internal_value(value)
 
 

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
 from figures.envelope import envelope_build
-from figures.period import period_from_query
+from figures.period import WHOLE_NUMBER, period_from_query
 from figures.schema import FieldSerializer, NotesSerializer
 from figures.selectors import member_board
 from tokens.api import WorkspaceView
@@ -545,7 +545,8 @@ class CompareAroundChangeView(WorkspaceView):
     def _days(raw) -> int:
         if raw is None or raw == "":
             return COMPARE_DEFAULT_DAYS
-        if not raw.isdigit() or not 1 <= int(raw) <= COMPARE_MAX_DAYS:
+        # ASCII digits only: str.isdigit() and int() also take "²" or "١٤".
+        if not WHOLE_NUMBER.fullmatch(raw) or not 1 <= int(raw) <= COMPARE_MAX_DAYS:
             raise InvalidParameter(
                 "days", f"days must be a whole number from 1 to {COMPARE_MAX_DAYS}, not {raw!r}."
             )

@@ -8,7 +8,7 @@ import logging
 import math
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
@@ -72,6 +72,21 @@ class InvalidField(ApiError):
         super().__init__(message, field=field, **extra)
 
 
+class BodyTooLarge(ApiError):
+    """A body over DATA_UPLOAD_MAX_MEMORY_SIZE, refused before it is read."""
+
+    status_code = 400
+    reason = "invalid_body"
+
+    def __init__(self):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        size = f"{limit // 1024 // 1024} MiB" if limit % (1024 * 1024) == 0 else f"{limit} bytes"
+        super().__init__(
+            f"The body is larger than the limit of {size} ({limit} bytes); send less at once.",
+            field="body",
+        )
+
+
 class PaymentRequired(ApiError):
     status_code = 402
     reason = "tier.upgrade_required"
@@ -118,6 +133,8 @@ def exception_handler(exc, context):
         exc = NotFound()
     elif isinstance(exc, PermissionDenied):
         exc = Forbidden()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = BodyTooLarge()
 
     if isinstance(exc, ApiError):
         error = exc

@@ -138,7 +138,7 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["tokens.authentication.BearerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "EXCEPTION_HANDLER": "config.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "tokens.schema.ServiceAutoSchema",
     "UNAUTHENTICATED_USER": None,
@@ -296,6 +296,9 @@ REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))
 FIELD_ENCRYPTION_KEY = os.environ.get("FIELD_ENCRYPTION_KEY", "")
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+# A larger body answers 400 invalid_body before it is read (config.errors).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 LOGGING = {
     "version": 1,

@@ -37,5 +37,6 @@ urlpatterns = [
     path("", views.home, name="home"),
 ]
 
+handler400 = "config.views.bad_request"
 handler404 = "config.views.not_found"
 handler500 = "config.views.server_error"

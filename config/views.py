@@ -1,5 +1,9 @@
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.views import defaults
+
+from .errors import ApiError, BodyTooLarge
 
 
 def home(request):
@@ -21,6 +25,17 @@ def not_found(request, exception=None):
             status=404,
         )
     return render(request, "404.html", status=404)
+
+
+def bad_request(request, exception=None):
+    """Django's own 400s (a body over the limit met outside a DRF view, a bad host...)."""
+    if _wants_json(request):
+        if isinstance(exception, RequestDataTooBig):
+            error = BodyTooLarge()
+        else:
+            error = ApiError("The request cannot be read: check its headers and body.")
+        return JsonResponse(error.body(), status=400)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request):

@@ -9,6 +9,7 @@ daylight-saving change (a day may last 23 or 25 hours).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -18,6 +19,11 @@ from django.utils import timezone
 from config.errors import InvalidParameter
 
 DEFAULT_DAYS = 30
+
+# Query values are read in ASCII digits only: str.isdigit(), int() and
+# date.fromisoformat() also take superscripts, other scripts' digits or week dates.
+WHOLE_NUMBER = re.compile(r"[0-9]+")
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def workspace_zone(workspace) -> ZoneInfo:
@@ -79,7 +85,7 @@ def _parse_day(params, name: str) -> date | None:
     if raw is None or raw == "":
         return None
     try:
-        if len(raw) != 10:
+        if not DAY.fullmatch(raw):
             raise ValueError
         return date.fromisoformat(raw)
     except ValueError:

@@ -14,7 +14,7 @@ from tokens.api import WorkspaceView
 
 from . import schema, selectors
 from .envelope import envelope_build
-from .period import period_from_query
+from .period import WHOLE_NUMBER, period_from_query
 from .schema import ERROR_RESPONSES
 
 
@@ -60,10 +60,10 @@ def _int_param(params, name: str, *, default: int, low: int, high: int | None, c
     raw = params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.") from None
+    # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".
+    if not WHOLE_NUMBER.fullmatch(raw):
+        raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.")
+    value = int(raw)
     if value < low or (high is not None and value > high and not cap):
         raise InvalidParameter(
             name, f"{name} must be between {low} and {high}; {raw!r} cannot be used."

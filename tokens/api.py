@@ -75,6 +75,9 @@ class ServiceView(APIView):
         _check_browser(request, principal)
         self.principal = principal
         self.check_access(principal, kwargs)
+        # No id or key holds a NUL, and a database refuses to even look one up.
+        if any("\x00" in str(value) for value in kwargs.values()):
+            raise NotFound()
 
     def throttled(self, request, wait):
         state = self.rate_state

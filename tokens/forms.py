@@ -92,7 +92,8 @@ class OriginsForm(forms.Form):
     origins = LinesField(
         required=False,
         label="Allowed origins",
-        help_text="One a line, as scheme://host[:port], e.g. https://app.example.com.",
+        help_text="One a line, as https://host[:port], e.g. https://app.example.com "
+        "(http on localhost or 127.0.0.1 only).",
     )
 
 

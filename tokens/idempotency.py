@@ -51,6 +51,11 @@ def _key(request) -> str:
             f"The Idempotency-Key header must be {MIN_LENGTH} to {MAX_LENGTH} characters long.",
             field="Idempotency-Key",
         )
+    if not (key.isascii() and key.isprintable()):
+        raise IdempotencyKeyRequired(
+            "The Idempotency-Key header must be printable ASCII characters, e.g. a UUID.",
+            field="Idempotency-Key",
+        )
     return key
 
 

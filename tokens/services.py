@@ -1,4 +1,3 @@
-import re
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -8,10 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
-from oauth2_provider.settings import oauth2_settings
 
 from audit.services import Actor, audit_record
 from config.errors import InvalidField
+from workspaces.validators import origin_normalise
 
 from .models import (
     AGENCY_PREFIX,
@@ -99,6 +98,8 @@ def token_mint(
 
 
 def token_revoke(*, actor: Actor, token: ApiToken, reason: str = "") -> ApiToken:
+    # A revocation never fails for its note: a NUL, which no database column holds, is dropped.
+    reason = (reason or "").replace("\x00", "")
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().get(pk=token.pk)
         if token.revoked_at is None:
@@ -149,28 +150,6 @@ def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> st
 
 # --- Embedded apps: allowed origins and the OAuth application ---------------------------
 
-_LOOPBACK_HOSTS = {"localhost", "127.0.0.1", "[::1]"}
-ORIGIN_PATTERN = re.compile(r"^(https?)://([a-z0-9.-]+|\[[0-9a-f:.]+\])(:[0-9]{1,5})?$")
-
-
-def origin_normalise(value: str) -> str:
-    """An origin as browsers send it (scheme://host[:port]), or InvalidField."""
-    origin = (value or "").strip().rstrip("/").lower()
-    match = ORIGIN_PATTERN.match(origin)
-    if match is None:
-        raise InvalidField(
-            "origins",
-            f"{value.strip()!r} is not an origin: write scheme://host or scheme://host:port, "
-            "with no path, e.g. https://app.example.com.",
-        )
-    scheme, _, port = match.groups()
-    if port and not 0 < int(port[1:]) < 65536:
-        raise InvalidField("origins", f"{value.strip()!r} has a port out of range.")
-    http_allowed = "http" in oauth2_settings.ALLOWED_REDIRECT_URI_SCHEMES
-    if scheme == "http" and not http_allowed and match.group(2) not in _LOOPBACK_HOSTS:
-        raise InvalidField("origins", f"{value.strip()!r} must use https.")
-    return origin
-
 
 def workspace_origins_set(*, actor: Actor, workspace, origins) -> list[str]:
     """Replace the origins from which the workspace's embedded apps may call the API."""
@@ -209,6 +188,21 @@ def _redirect_uris_validated(redirect_uris, application) -> str:
         messages = error.message_dict.get("redirect_uris") or [str(error)]
         raise InvalidField("redirect_uris", messages[0]) from None
     return application.redirect_uris
+
+
+def redirect_uri_check(uri, *, field: str) -> str:
+    """One redirect URI under the rule of the settings page, for an app not made yet."""
+    if not isinstance(uri, str):
+        raise InvalidField(field, f"{field} must be a URL string.")
+    application = get_application_model()(
+        name="check",
+        client_type="public",
+        authorization_grant_type="authorization-code",
+    )
+    try:
+        return _redirect_uris_validated([uri], application)
+    except InvalidField as error:
+        raise InvalidField(field, error.message) from None
 
 
 def embedded_app_create(*, actor: Actor, workspace, name: str, redirect_uris) -> EmbeddedApp:

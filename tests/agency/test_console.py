@@ -195,3 +195,33 @@ def test_another_agencys_link_cannot_be_revoked_from_the_console(
     assert ConnectLink.objects.get(pk=link.pk).revoked_at is None
     # Nor does the console list it.
     assert str(link.pk) not in console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+
+
+def test_a_decline_reason_with_a_nul_is_refused_and_the_plan_waits(agency_world, write, console):
+    plan_id = _waiting_plan(agency_world, write)
+    page = console.post(
+        f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide",
+        {"decline": "1", "reason": "Not\x00now"},
+        follow=True,
+    )
+    assert page.status_code == 200
+    assert "NUL character" in page.content.decode()
+    plan = Plan.objects.get(pk=plan_id)
+    assert (plan.state, plan.decision_reason) == ("waiting_for_approval", "")
+
+
+@pytest.mark.parametrize("hours", ["\u0662\u0664", "+24", "2_4", "0", "721"])
+def test_make_a_link_refuses_hours_that_are_not_1_to_720_in_ascii_digits(
+    agency_world, console, hours
+):
+    page = console.post(
+        f"/agency/{agency_world.agency.pk}/connect-links/",
+        {
+            "workspace": str(agency_world.workspace.pk),
+            "integrations": ["stripe"],
+            "expires_in_hours": hours,
+        },
+        follow=True,
+    )
+    assert "The link lasts 1 to 720 hours." in page.content.decode()
+    assert ConnectLink.objects.count() == 0

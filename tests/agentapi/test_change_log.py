@@ -80,6 +80,13 @@ def test_owner_session_writes_as_the_member(team, api):
     [
         ({"effective_at": "2026-03-01T09:00:00"}, "effective_at"),
         ({"effective_at": "March 1st"}, "effective_at"),
+        # An offset's minutes run 00 to 59 and its hours 00 to 23.
+        ({"effective_at": "2026-01-01T10:00:00+05:60"}, "effective_at"),
+        ({"effective_at": "2026-01-01T10:00:00+23:60"}, "effective_at"),
+        ({"effective_at": "2026-01-01T10:00:00-24:00"}, "effective_at"),
+        ({"effective_at": "2026-01-01T10:00:00+9900"}, "effective_at"),
+        ({"effective_at": "2026-01-01T10:00:60+00:00"}, "effective_at"),
+        ({"effective_at": "2026-01-01T1\uff10:00:00+00:00"}, "effective_at"),
         ({"kind": "mood"}, "kind"),
         ({"title": ""}, "title"),
         ({"title": "x" * 201}, "title"),
@@ -255,7 +262,10 @@ def test_compare_difference_is_null_when_a_side_is_null(team, api):
     assert "figure-unavailable" in codes
 
 
-@pytest.mark.parametrize("days", ["0", "91", "abc", "1.5", "-3"])
+# Superscript and other scripts' digits pass str.isdigit() (and some pass int()).
+@pytest.mark.parametrize(
+    "days", ["0", "91", "abc", "1.5", "-3", "\u00b2", "\u0661\u0664", "+5", "1_0", "\uff15"]
+)
 def test_compare_refuses_days_outside_1_to_90(team, api, days):
     change = _entry(team.workspace, timezone.now(), "x")
     response = api(team.read_token).get(f"/api/v1/change-log/{change.pk}/compare?days={days}")

@@ -82,7 +82,9 @@ def test_limit_500_lists_500(ws, rec, client_for):
     assert len(body["data"]["leads"]) == 100
 
 
-@pytest.mark.parametrize("limit", ["0", "-3", "ten", "2.5"])
+@pytest.mark.parametrize(
+    "limit", ["0", "-3", "ten", "2.5", "\u00b2", "\u0661\u0662", "\uff15", "+5", "1_0", " 5"]
+)
 def test_unusable_limit_is_400(limit, ws, client_for):
     response = client_for(ws).get("/api/v1/leads", {**MARCH, "limit": limit})
     assert response.status_code == 400

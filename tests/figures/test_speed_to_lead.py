@@ -59,7 +59,9 @@ def test_nothing_in_the_window(ws, client_for):
     assert body["notes"][0]["subject"] == "speed_to_lead.contacted_rate"
 
 
-@pytest.mark.parametrize("within", ["0", "10081", "-5", "two", "1.5"])
+@pytest.mark.parametrize(
+    "within", ["0", "10081", "-5", "two", "1.5", "\uff15", "\u0661\u0662", "+60", "6_0"]
+)
 def test_unusable_window_is_400(within, ws, client_for):
     response = client_for(ws).get("/api/v1/speed-to-lead", {"withinMinutes": within})
     assert response.status_code == 400

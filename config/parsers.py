@@ -1,0 +1,138 @@
+"""The JSON parser of both APIs: what any body must be before a view reads it.
+
+DRF parses a body only when a view reads ``request.data``, after the token, browser,
+scope and role checks, so these 400s keep their place in the order of checks. Django
+refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE before it is parsed (see config.errors).
+
+Beyond JSON syntax, a body may not nest deeper than MAX_DEPTH levels (the standard
+decoder recurses and gives up near a thousand levels), nor hold text that a database
+cannot store: a NUL character (PostgreSQL text and jsonb refuse it) or half of a
+surrogate pair (not Unicode at all). Every member is checked once here, keys included,
+so no view or serializer has to know.
+"""
+
+import json
+from json.decoder import scanstring
+
+from rest_framework import parsers
+from rest_framework.exceptions import ParseError
+from rest_framework.utils.json import strict_constant
+
+from .errors import InvalidField
+
+MAX_DEPTH = 32
+
+
+def _dotted(path) -> str:
+    return ".".join(str(part) for part in path) or "body"
+
+
+def _too_deep(path) -> InvalidField:
+    field = _dotted(path)
+    return InvalidField(
+        field,
+        f"{field} is nested deeper than {MAX_DEPTH} levels of objects and arrays; "
+        "send a flatter body.",
+    )
+
+
+def _text_problem(text: str) -> str | None:
+    if text.isascii():
+        return "a NUL character (\\u0000)" if "\x00" in text else None
+    if "\x00" in text:
+        return "a NUL character (\\u0000)"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "half of a surrogate pair, which is not Unicode text"
+    return None
+
+
+def _bad_text(path, problem: str, *, in_key: bool = False) -> InvalidField:
+    field = _dotted(path)
+    if in_key:
+        parent = _dotted(path[:-1]) if len(path) > 1 else "the body"
+        return InvalidField(field, f"A member name in {parent} holds {problem}; remove it.")
+    return InvalidField(field, f"{field} holds {problem}; remove it.")
+
+
+def body_check(data) -> None:
+    """Refuse a parsed body nested deeper than MAX_DEPTH or holding unstorable text.
+
+    Iterative, members in document order; the first problem names its dotted field.
+    """
+    stack = [(data, (), 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_DEPTH:
+                raise _too_deep(path)
+            for key in value:
+                problem = _text_problem(key)
+                if problem:
+                    raise _bad_text((*path, key), problem, in_key=True)
+            stack.extend((item, (*path, key), depth + 1) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            if depth > MAX_DEPTH:
+                raise _too_deep(path)
+            stack.extend(
+                (value[index], (*path, index), depth + 1) for index in reversed(range(len(value)))
+            )
+        elif isinstance(value, str):
+            problem = _text_problem(value)
+            if problem:
+                raise _bad_text(path, problem)
+
+
+def deep_path(text: str) -> tuple:
+    """The path to the first object or array nested deeper than MAX_DEPTH, read from the
+    JSON text without recursion (for a body too deep for the decoder itself)."""
+    # Each open container: [is_object, current key or index, a key comes next].
+    open_containers: list[list] = []
+    position, length = 0, len(text)
+    while position < length:
+        char = text[position]
+        if char in "{[":
+            if len(open_containers) == MAX_DEPTH:
+                return tuple(container[1] for container in open_containers)
+            is_object = char == "{"
+            open_containers.append([is_object, None if is_object else 0, is_object])
+        elif char in "}]":
+            if open_containers:
+                open_containers.pop()
+        elif char == ",":
+            if open_containers:
+                container = open_containers[-1]
+                if container[0]:
+                    container[2] = True
+                else:
+                    container[1] += 1
+        elif char == '"':
+            string, position = scanstring(text, position + 1)
+            if open_containers and open_containers[-1][0] and open_containers[-1][2]:
+                open_containers[-1][1:] = [string, False]
+            continue
+        position += 1
+    return ()
+
+
+class JSONParser(parsers.JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        encoding = parsers.get_encoding(parser_context or {})
+        try:
+            text = stream.read().decode(encoding)
+        except UnicodeDecodeError as error:
+            raise ParseError(f"JSON parse error - {error}") from None
+        parse_constant = strict_constant if self.strict else None
+        try:
+            data = json.loads(text, parse_constant=parse_constant)
+        except RecursionError:
+            try:
+                path = deep_path(text)
+            except ValueError:
+                path = ()
+            raise _too_deep(path) from None
+        except ValueError as error:
+            raise ParseError(f"JSON parse error - {error}") from None
+        body_check(data)
+        return data
