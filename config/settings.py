@@ -1,15 +1,20 @@
 """Settings, read from the environment.
 
-With no environment at all the service runs embedded: a SQLite file in the project
-folder and Celery tasks run eagerly in the web process. Production sets DATABASE_URL,
-CELERY_BROKER_URL, SECRET_KEY, BASE_URL, DEBUG=false and ALLOWED_HOSTS.
+With no database or broker set, the service runs embedded: a SQLite file in the project
+folder and Celery tasks run eagerly in the web process. DEBUG is off unless set; with it off,
+SECRET_KEY and FIELD_ENCRYPTION_KEY must be set (`make run` sets development values
+itself). Production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
+FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS.
 """
 
+import base64
+import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -29,13 +34,38 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (a long random string, e.g. "
+            '`python -c "import secrets; print(secrets.token_urlsafe(50))"`).'
+        )
     SECRET_KEY = "embedded-development-key-not-for-production"
+
+# Fernet keys for integration credentials and stored answers that carried a secret, comma-
+# separated: the first encrypts, every one decrypts (put a new key first to rotate).
+FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", [])
+if not FIELD_ENCRYPTION_KEYS:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "FIELD_ENCRYPTION_KEY must be set when DEBUG is off: one or more Fernet keys, "
+            'comma-separated, the newest first (`python -c "from cryptography.fernet import '
+            'Fernet; print(Fernet.generate_key().decode())"`).'
+        )
+    # Development only: a key derived from SECRET_KEY.
+    _digest = hashlib.sha256(("field-encryption:" + SECRET_KEY).encode()).digest()
+    FIELD_ENCRYPTION_KEYS = [base64.urlsafe_b64encode(_digest).decode()]
+for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
+    try:
+        Fernet(_key)
+    except ValueError as _error:
+        raise ImproperlyConfigured(
+            f"FIELD_ENCRYPTION_KEY: key {_position} is not a Fernet key (32 url-safe "
+            "base64-encoded bytes)."
+        ) from _error
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 API_AUDIENCE = f"{BASE_URL}/api/v1"
@@ -55,6 +85,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "oauth2_provider",
+    "axes",
+    "csp",
     "workspaces",
     "tokens",
     "audit",
@@ -72,6 +104,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -111,6 +146,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default, builds them on their key columns alone, which is all it needs.
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
+AUTHENTICATION_BACKENDS = [
+    # django-axes refuses a locked-out account or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "tokens.signin.EmailOrUsernameBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -127,9 +168,58 @@ LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
+# --- Transport security, from BASE_URL's scheme ----------------------------------------
+
+# An https BASE_URL turns on the HTTPS redirect, HSTS and Secure cookies; a plain-http one
+# (a staging box, a local production-like run) none of them, whatever DEBUG is, so that
+# signing in works there. Behind a TLS-terminating proxy, X-Forwarded-Proto says https.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+HTTPS = BASE_URL.startswith("https://")
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles and images from the service only,
+# no inline script or style, never framed. The API docs pages relax it for themselves
+# (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# --- Sign-in lockout (django-axes) -------------------------------------------------------
+
+# After 10 failures for one account or from one address within 15 minutes, sign-in is
+# refused for 15 minutes (every sign-in form: the app's, the OAuth flow's, the admin's).
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
+AXES_USERNAME_CALLABLE = "tokens.signin.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "tokens.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "tokens.signin.locked_out"
+# Attempts made while locked out do not extend the lock: it ends 15 minutes after it began.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not clear the failures: that would let one valid account reset the count
+# of an address that guesses other accounts' passwords.
+AXES_RESET_ON_SUCCESS = False
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_ENABLE_ADMIN = True
+AXES_VERBOSE = False
+# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
+# service faces the clients and the peer address is theirs).
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 # --- REST framework and the API descriptions ---------------------------------------
 
@@ -254,9 +344,6 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- The service's own settings -------------------------------------------------------
 
-# Fernet key for integration credentials and stored answers that carried a secret.
-# Derived from SECRET_KEY when not given, so the embedded default works out of the box.
-FIELD_ENCRYPTION_KEY = os.environ.get("FIELD_ENCRYPTION_KEY", "")
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
 
