@@ -348,9 +348,19 @@ CELERY_BEAT_SCHEDULE = {
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
 
+# No log line carries a connect link's secret (config/log_filters.py): the filter sits on
+# the loggers that write request paths (before any handler, Django's own included) and on
+# the console handler (whatever else reaches it). gunicorn's access log stays off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "config.log_filters.RedactSecrets"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]},
+    },
+    "loggers": {
+        name: {"filters": ["redact_secrets"]}
+        for name in ("django.request", "django.server", "django.security.csrf")
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
