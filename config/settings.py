@@ -217,6 +217,8 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = False
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
 AXES_ENABLE_ADMIN = True
+# Successful sign-ins are not logged here (no row per sign-in with its address).
+AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
 # How many reverse proxies in front of the service append to X-Forwarded-For (0: the
 # service faces the clients and the peer address is theirs).
