@@ -40,7 +40,8 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, BASE_URL).
+# Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
+# FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
 serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput
