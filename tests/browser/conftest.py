@@ -27,6 +27,7 @@ SCREENSHOTS_DIR = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SCREENSHOTS = frozenset(
     {
         "login.png",
+        "login-locked.png",
         "oauth-consent.png",
         "oauth-refused.png",
         "workspace-tokens.png",

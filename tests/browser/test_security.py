@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from tests.test_settings import FERNET_A, loaded
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PASSWORD, sign_in
+from .conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PASSWORD, shot, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +29,23 @@ def test_the_public_pages_and_the_sign_in_page(page):
     page.fill("#id_password", "wrong-password")
     page.click("#sign-in")
     assert page.is_visible("text=That email and password do not match an account.")
+
+
+def test_ten_failed_sign_ins_lock_the_form_with_a_message(page, make_user):
+    person = make_user("ann@northwind.test")
+    page.goto("/accounts/login/")
+    for _ in range(9):
+        sign_in(page, person.email, "wrong-password")
+        assert page.is_visible("text=That email and password do not match an account.")
+    sign_in(page, person.email, "wrong-password")
+    page.goto("/accounts/login/")
+    sign_in(page, person.email)
+    assert page.text_content("#locked-out").strip() == (
+        "Too many failed sign-ins for this account or from this address: signing in is "
+        "locked for 15 minutes. Wait 15 minutes, then try again."
+    )
+    assert urlsplit(page.url).path == "/accounts/login/"
+    shot(page, "login-locked.png")
 
 
 @pytest.mark.parametrize(
