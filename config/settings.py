@@ -1,14 +1,13 @@
 """Settings, read from the environment.
 
 With no database or broker set, the service runs embedded: a SQLite file in the project
-folder and Celery tasks run eagerly in the web process. DEBUG is off unless set; with it off,
-SECRET_KEY and FIELD_ENCRYPTION_KEY must be set (`make run` sets development values
-itself). Production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
-FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS.
+folder and Celery tasks run eagerly in the web process. DEBUG is off unless set, and
+SECRET_KEY and FIELD_ENCRYPTION_KEY must always be set: no key is embedded here
+(config/settings_dev.py sets development values for `make run` and the tests). Production
+sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, FIELD_ENCRYPTION_KEY, BASE_URL and
+ALLOWED_HOSTS.
 """
 
-import base64
-import hashlib
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -36,28 +35,24 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 DEBUG = env_bool("DEBUG", False)
 
+# No key is embedded here: config.settings_dev sets development values for a laptop.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "SECRET_KEY must be set when DEBUG is off (a long random string, e.g. "
-            '`python -c "import secrets; print(secrets.token_urlsafe(50))"`).'
-        )
-    SECRET_KEY = "embedded-development-key-not-for-production"
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set (a long random string, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`); on a laptop, use '
+        "DJANGO_SETTINGS_MODULE=config.settings_dev."
+    )
 
 # Fernet keys for integration credentials and stored answers that carried a secret, comma-
 # separated: the first encrypts, every one decrypts (put a new key first to rotate).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", [])
 if not FIELD_ENCRYPTION_KEYS:
-    if not DEBUG:
-        raise ImproperlyConfigured(
-            "FIELD_ENCRYPTION_KEY must be set when DEBUG is off: one or more Fernet keys, "
-            'comma-separated, the newest first (`python -c "from cryptography.fernet import '
-            'Fernet; print(Fernet.generate_key().decode())"`).'
-        )
-    # Development only: a key derived from SECRET_KEY.
-    _digest = hashlib.sha256(("field-encryption:" + SECRET_KEY).encode()).digest()
-    FIELD_ENCRYPTION_KEYS = [base64.urlsafe_b64encode(_digest).decode()]
+    raise ImproperlyConfigured(
+        "FIELD_ENCRYPTION_KEY must be set: one or more Fernet keys, comma-separated, the "
+        'newest first (`python -c "from cryptography.fernet import Fernet; '
+        'print(Fernet.generate_key().decode())"`).'
+    )
 for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
     try:
         Fernet(_key)

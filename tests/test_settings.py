@@ -53,21 +53,33 @@ def refusal(**env) -> str:
     return result.stderr.strip().splitlines()[-1]
 
 
-def test_with_no_environment_debug_is_off_and_the_service_refuses_to_start():
-    assert refusal() == (
-        "django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set when DEBUG is "
-        'off (a long random string, e.g. `python -c "import secrets; '
-        'print(secrets.token_urlsafe(50))"`).'
-    )
+NO_SECRET_KEY = (
+    "django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set (a long random "
+    'string, e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`); on a '
+    "laptop, use DJANGO_SETTINGS_MODULE=config.settings_dev."
+)
+NO_ENCRYPTION_KEY = (
+    "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY must be set: one or "
+    "more Fernet keys, comma-separated, the newest first "
+    '(`python -c "from cryptography.fernet import Fernet; '
+    'print(Fernet.generate_key().decode())"`).'
+)
 
 
-def test_debug_off_refuses_to_start_without_the_encryption_key():
-    assert refusal(SECRET_KEY="s" * 50) == (
-        "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY must be set when "
-        "DEBUG is off: one or more Fernet keys, comma-separated, the newest first "
-        '(`python -c "from cryptography.fernet import Fernet; '
-        'print(Fernet.generate_key().decode())"`).'
-    )
+@pytest.mark.parametrize("debug", [None, "false", "true"])
+def test_without_a_secret_key_the_service_refuses_to_start(debug):
+    env = {} if debug is None else {"DEBUG": debug}
+    assert refusal(**env) == NO_SECRET_KEY
+
+
+@pytest.mark.parametrize("debug", [None, "false", "true"])
+def test_without_an_encryption_key_the_service_refuses_to_start(debug):
+    env = {"SECRET_KEY": "s" * 50} if debug is None else {"SECRET_KEY": "s" * 50, "DEBUG": debug}
+    assert refusal(**env) == NO_ENCRYPTION_KEY
+
+
+def test_debug_is_off_unless_set():
+    assert loaded(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=FERNET_A)["DEBUG"] is False
 
 
 def test_an_encryption_key_that_is_not_a_fernet_key_is_refused():
@@ -117,10 +129,11 @@ def test_an_https_base_url_turns_on_the_redirect_hsts_and_secure_cookies(debug):
     }
 
 
-def test_debug_alone_still_runs_with_development_keys():
-    values = loaded(DEBUG="true")
+def test_the_development_settings_turn_debug_on_and_set_public_keys():
+    values = loaded(DJANGO_SETTINGS_MODULE="config.settings_dev")
+    assert values["DEBUG"] is True
     assert values["SECRET_KEY"] == "embedded-development-key-not-for-production"
-    assert len(values["FIELD_ENCRYPTION_KEYS"]) == 1
+    assert values["FIELD_ENCRYPTION_KEYS"] == ["6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M="]
 
 
 # --- The headers, in the running service -----------------------------------------------
