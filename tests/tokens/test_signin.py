@@ -155,6 +155,7 @@ def test_the_admin_sign_in_is_locked_too(db):
     assert response.status_code == 429
     assert LOCKED in response.content.decode()
     assert not signed_in(client)
+    assert '<a href="/admin/login/" id="back-to-sign-in">' in response.content.decode()
     assert AccessAttempt.objects.get().path_info == "/admin/login/"
     assert staff.is_staff
 
