@@ -352,12 +352,31 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {"redact_secrets": {"()": "config.log_filters.RedactSecrets"}},
+    "formatters": {
+        # runserver's request lines, as Django prints them.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["redact_secrets"],
+        },
     },
     "loggers": {
-        name: {"filters": ["redact_secrets"]}
-        for name in ("django.request", "django.server", "django.security.csrf")
+        "django.request": {"filters": ["redact_secrets"]},
+        "django.security.csrf": {"filters": ["redact_secrets"]},
+        "django.server": {
+            "handlers": ["django.server"],
+            "filters": ["redact_secrets"],
+            "level": "INFO",
+            "propagate": False,
+        },
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
