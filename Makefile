@@ -6,6 +6,10 @@ UV := $(BIN)/uv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
+# Development settings (DEBUG on, public development keys) for the commands run on a laptop;
+# `serve` and `worker` use config.settings and need the production environment.
+DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
+
 .PHONY: install run test lint format worker serve bench browser-deps openapi clean
 
 $(BIN)/python:
@@ -19,9 +23,9 @@ install: $(UV)
 	$(UV) sync --frozen --quiet
 
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo --if-absent --summary
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(DEV) $(BIN)/python manage.py migrate --noinput
+	$(DEV) $(BIN)/python manage.py seed_demo --if-absent --summary
+	$(DEV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 test: install
 	$(BIN)/python -m pytest
@@ -29,14 +33,15 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python manage.py check
-	$(BIN)/python manage.py makemigrations --check --dry-run
+	$(DEV) $(BIN)/python manage.py check
+	$(DEV) $(BIN)/python manage.py makemigrations --check --dry-run
 
 format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, BASE_URL).
+# Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
+# FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
 serve: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py collectstatic --noinput
@@ -58,8 +63,8 @@ browser-deps:
 
 # Regenerates the committed copies of both API descriptions (a test compares them).
 openapi: install
-	$(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
-	$(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
+	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
+	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
 
 # Performance benchmark of the figures API (a measurement, not a test; see docs/performance.md).
 # Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.

@@ -21,7 +21,7 @@ def main() -> int:
     info = json.loads(Path(sys.argv[1]).read_text())
     paths = json.loads(sys.argv[2])
     os.environ["DATABASE_URL"] = info["database_url"]
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     os.environ["LOG_LEVEL"] = "ERROR"
     for name in ("ALLOWED_HOSTS", "SECRET_KEY"):
         os.environ.pop(name, None)

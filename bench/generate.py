@@ -181,7 +181,7 @@ def _libpq_url(url: str) -> str:
 
 def django_setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
 

@@ -22,6 +22,7 @@ Results are also written to bench/out/results.json (and results.md with --markdo
 """
 
 import argparse
+import base64
 import contextlib
 import http.client
 import json
@@ -108,6 +109,7 @@ class Server:
             DATABASE_URL=info["database_url"],
             DEBUG="false",
             SECRET_KEY=secrets.token_urlsafe(48),
+            FIELD_ENCRYPTION_KEY=base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
             ALLOWED_HOSTS=HOST,
             BASE_URL=f"http://{HOST}:{port}",
             LOG_LEVEL="WARNING",

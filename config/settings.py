@@ -1,8 +1,11 @@
 """Settings, read from the environment.
 
-With no environment at all the service runs embedded: a SQLite file in the project
-folder and Celery tasks run eagerly in the web process. Production sets DATABASE_URL,
-CELERY_BROKER_URL, SECRET_KEY, BASE_URL, DEBUG=false and ALLOWED_HOSTS.
+With no database or broker set, the service runs embedded: a SQLite file in the project
+folder and Celery tasks run eagerly in the web process. DEBUG is off unless set, and
+SECRET_KEY and FIELD_ENCRYPTION_KEY must always be set: no key is embedded here
+(config/settings_dev.py sets development values for `make run` and the tests). Production
+sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, FIELD_ENCRYPTION_KEY, BASE_URL and
+ALLOWED_HOSTS.
 """
 
 import os
@@ -11,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -30,13 +34,34 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
+# No key is embedded here: config.settings_dev sets development values for a laptop.
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    SECRET_KEY = "embedded-development-key-not-for-production"
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set (a long random string, e.g. "
+        '`python -c "import secrets; print(secrets.token_urlsafe(50))"`); on a laptop, use '
+        "DJANGO_SETTINGS_MODULE=config.settings_dev."
+    )
+
+# Fernet keys for integration credentials and stored answers that carried a secret, comma-
+# separated: the first encrypts, every one decrypts (put a new key first to rotate).
+FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", [])
+if not FIELD_ENCRYPTION_KEYS:
+    raise ImproperlyConfigured(
+        "FIELD_ENCRYPTION_KEY must be set: one or more Fernet keys, comma-separated, the "
+        'newest first (`python -c "from cryptography.fernet import Fernet; '
+        'print(Fernet.generate_key().decode())"`).'
+    )
+for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
+    try:
+        Fernet(_key)
+    except ValueError as _error:
+        raise ImproperlyConfigured(
+            f"FIELD_ENCRYPTION_KEY: key {_position} is not a Fernet key (32 url-safe "
+            "base64-encoded bytes)."
+        ) from _error
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 API_AUDIENCE = f"{BASE_URL}/api/v1"
@@ -56,6 +81,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "oauth2_provider",
+    "axes",
+    "csp",
     "workspaces",
     "tokens",
     "audit",
@@ -73,6 +100,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,6 +142,12 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # default, builds them on their key columns alone, which is all it needs.
 SILENCED_SYSTEM_CHECKS = ["models.W040"]
 
+AUTHENTICATION_BACKENDS = [
+    # django-axes refuses a locked-out account or address before any password is checked.
+    "axes.backends.AxesStandaloneBackend",
+    "tokens.signin.EmailOrUsernameBackend",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
@@ -123,14 +159,66 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/accounts/login/"
 
+# --- Transport security, from BASE_URL's scheme ----------------------------------------
+
+# An https BASE_URL turns on the HTTPS redirect, HSTS and Secure cookies; a plain-http one
+# (a staging box, a local production-like run) none of them, whatever DEBUG is, so that
+# signing in works there. Behind a TLS-terminating proxy, X-Forwarded-Proto says https.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SESSION_COOKIE_SECURE = not DEBUG
-CSRF_COOKIE_SECURE = not DEBUG
+HTTPS = BASE_URL.startswith("https://")
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = HTTPS
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): scripts, styles and images from the service only,
+# no inline script or style, never framed. The API docs pages relax it for themselves
+# (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
+# --- Sign-in lockout (django-axes) -------------------------------------------------------
+
+# After 10 failures for one account or from one address within 15 minutes, sign-in is
+# refused for 15 minutes (every sign-in form: the app's, the OAuth flow's, the admin's).
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
+AXES_USERNAME_CALLABLE = "tokens.signin.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "tokens.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "tokens.signin.locked_out"
+# Attempts made while locked out do not extend the lock: it ends 15 minutes after it began.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success does not clear the failures: that would let one valid account reset the count
+# of an address that guesses other accounts' passwords.
+AXES_RESET_ON_SUCCESS = False
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_ENABLE_ADMIN = True
+# Successful sign-ins are not logged here (no row per sign-in with its address).
+AXES_DISABLE_ACCESS_LOG = True
+AXES_VERBOSE = False
+# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
+# service faces the clients and the peer address is theirs).
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 # --- REST framework and the API descriptions ---------------------------------------
 
@@ -285,24 +373,49 @@ def env_rate(name: str, default: str) -> str:
 RATE_LIMIT_READ = env_rate("RATE_LIMIT_READ", "1200/min")
 RATE_LIMIT_WRITE = env_rate("RATE_LIMIT_WRITE", "300/min")
 RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")
-# How many proxies in front of the service add to X-Forwarded-For: the client address is
-# the one the last of them saw. 0 (the default) takes the connection's address.
-REST_FRAMEWORK["NUM_PROXIES"] = int(os.environ.get("RATE_LIMIT_PROXIES", "0"))
+# Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 
 # --- The service's own settings -------------------------------------------------------
 
-# Fernet key for integration credentials and stored answers that carried a secret.
-# Derived from SECRET_KEY when not given, so the embedded default works out of the box.
-FIELD_ENCRYPTION_KEY = os.environ.get("FIELD_ENCRYPTION_KEY", "")
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
 
 # A larger body answers 400 invalid_body before it is read (config.errors).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
+# No log line carries a connect link's secret (config/log_filters.py): the filter sits on
+# the loggers that write request paths (before any handler, Django's own included) and on
+# the console handler (whatever else reaches it). gunicorn's access log stays off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact_secrets": {"()": "config.log_filters.RedactSecrets"}},
+    "formatters": {
+        # runserver's request lines, as Django prints them.
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]},
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["redact_secrets"],
+        },
+    },
+    "loggers": {
+        "django.request": {"filters": ["redact_secrets"]},
+        "django.security.csrf": {"filters": ["redact_secrets"]},
+        "django.server": {
+            "handlers": ["django.server"],
+            "filters": ["redact_secrets"],
+            "level": "INFO",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

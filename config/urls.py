@@ -1,12 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import (
-    SpectacularJSONAPIView,
-    SpectacularRedocView,
-    SpectacularSwaggerView,
-)
+from drf_spectacular.views import SpectacularJSONAPIView
 
 from . import openapi, views
+from .docs import RedocView, SwaggerView
 
 figures_schema = SpectacularJSONAPIView.as_view(
     urlconf="config.urls_figures", custom_settings=openapi.FIGURES
@@ -18,15 +15,13 @@ agent_schema = SpectacularJSONAPIView.as_view(
 urlpatterns = [
     path("api/v1/openapi.json", figures_schema, name="schema-figures"),
     path("openapi/agent.json", agent_schema, name="schema-agent"),
-    path(
-        "api/docs/", SpectacularSwaggerView.as_view(url_name="schema-figures"), name="docs-figures"
-    ),
+    path("api/docs/", SwaggerView.as_view(url_name="schema-figures"), name="docs-figures"),
     path(
         "api/docs/agent/",
-        SpectacularSwaggerView.as_view(url_name="schema-agent"),
+        SwaggerView.as_view(url_name="schema-agent"),
         name="docs-agent",
     ),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema-figures"), name="redoc"),
+    path("api/redoc/", RedocView.as_view(url_name="schema-figures"), name="redoc"),
     path("", include("config.urls_figures")),
     path("", include("config.urls_agent")),
     path("admin/", admin.site.urls),

@@ -1,23 +1,26 @@
-"""Symmetric encryption for secrets the service must keep readable (Fernet)."""
+"""Symmetric encryption for secrets the service must keep readable (Fernet).
 
-import base64
-import hashlib
+FIELD_ENCRYPTION_KEY holds one or more keys: the first encrypts, every one decrypts
+(`MultiFernet`). To rotate, put a new key first, run `manage.py rotate_field_encryption`,
+then drop the old key.
+"""
+
 import json
 from functools import cache
 
-from cryptography.fernet import Fernet
+from cryptography.fernet import Fernet, MultiFernet
 from django.conf import settings
 from rest_framework.utils.encoders import JSONEncoder
 
 
 @cache
-def _fernet() -> Fernet:
-    key = settings.FIELD_ENCRYPTION_KEY
-    if not key:
-        # Embedded default: a key derived from SECRET_KEY, so nothing needs setting up.
-        digest = hashlib.sha256(("field-encryption:" + settings.SECRET_KEY).encode()).digest()
-        key = base64.urlsafe_b64encode(digest).decode()
-    return Fernet(key)
+def _fernet() -> MultiFernet:
+    return MultiFernet([Fernet(key) for key in settings.FIELD_ENCRYPTION_KEYS])
+
+
+def reset_keys() -> None:
+    """Forget the keys read from the settings (a test that changes them calls this)."""
+    _fernet.cache_clear()
 
 
 def encrypt_json(value) -> bytes:
@@ -36,3 +39,8 @@ def encrypt_text(value: str) -> bytes:
 
 def decrypt_text(blob: bytes) -> str:
     return _fernet().decrypt(bytes(blob)).decode("utf-8")
+
+
+def rotate(blob: bytes) -> bytes:
+    """The same secret encrypted again with the first key."""
+    return _fernet().rotate(bytes(blob))

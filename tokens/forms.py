@@ -1,7 +1,7 @@
 """Forms of the sign-in and settings pages."""
 
 from django import forms
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import authenticate
 from django.contrib.auth.forms import AuthenticationForm
 
 from .models import AGENCY_SCOPES, WORKSPACE_SCOPES
@@ -34,26 +34,13 @@ class EmailAuthenticationForm(AuthenticationForm):
         identifier = (self.cleaned_data.get("username") or "").strip()
         password = self.cleaned_data.get("password")
         if identifier and password:
-            self.user_cache = self._authenticate(identifier, password)
+            # One call: the backends try the email and the username (tokens.signin), and
+            # django-axes counts one attempt.
+            self.user_cache = authenticate(self.request, username=identifier, password=password)
             if self.user_cache is None:
                 raise self.get_invalid_login_error()
             self.confirm_login_allowed(self.user_cache)
         return self.cleaned_data
-
-    def _authenticate(self, identifier, password):
-        user = authenticate(self.request, username=identifier, password=password)
-        if user is not None:
-            return user
-        usernames = (
-            get_user_model()
-            .objects.filter(email__iexact=identifier)
-            .values_list("username", flat=True)[:5]
-        )
-        for username in usernames:
-            user = authenticate(self.request, username=username, password=password)
-            if user is not None:
-                return user
-        return None
 
 
 class TokenMintForm(forms.Form):

@@ -2,7 +2,7 @@
 
 Every page needs a signed-in person; workspace settings need an active owner or admin
 membership of that workspace, agency pages need the person to be one of the agency's
-users. Every write goes through a service in tokens.services, which records its audit
+users. To anyone else a workspace or agency does not exist (404). Every write goes through a service in tokens.services, which records its audit
 event.
 """
 
@@ -64,12 +64,19 @@ def _actor(request) -> Actor:
 
 
 def _admin_workspace(request, workspace_id) -> Workspace:
+    """The workspace, if the signed-in person is an active owner or admin of it.
+
+    Someone who is not an active member gets the plain 404 page, as for an unknown id (the
+    API answers the same): nothing tells them the workspace exists or what it is called. A
+    member with another role gets the 403 page: they know the workspace already, and it
+    tells them whom to ask.
+    """
     workspace = Workspace.active.filter(pk=workspace_id).first()
     if workspace is None:
         raise Http404("No workspace has that id.")
     member = selectors.member_for_user(workspace=workspace, user=request.user)
     if member is None:
-        raise PageForbidden(f"You are not a member of {workspace.name}.")
+        raise Http404("No workspace has that id.")
     if member.role not in selectors.TOKEN_ADMIN_ROLES:
         raise PageForbidden(
             f"Only an owner or admin of {workspace.name} manages its settings; "
@@ -79,11 +86,11 @@ def _admin_workspace(request, workspace_id) -> Workspace:
 
 
 def _user_agency(request, agency_id) -> Agency:
-    agency = Agency.objects.filter(pk=agency_id).first()
+    """The agency, if the signed-in person is one of its users; anyone else gets the plain
+    404 page, as for an unknown id."""
+    agency = Agency.objects.filter(pk=agency_id, users=request.user).first()
     if agency is None:
         raise Http404("No agency has that id.")
-    if not agency.users.filter(pk=request.user.pk).exists():
-        raise PageForbidden(f"You are not one of {agency.name}'s users.")
     return agency
 
 

@@ -225,3 +225,45 @@ def test_make_a_link_refuses_hours_that_are_not_1_to_720_in_ascii_digits(
     )
     assert "The link lasts 1 to 720 hours." in page.content.decode()
     assert ConnectLink.objects.count() == 0
+
+
+@pytest.mark.parametrize("who", ["outsider", "unknown id"])
+def test_every_console_page_answers_an_outsider_with_the_plain_404_page(
+    who, agency_world, write, django_user_model
+):
+    from agency.services import connect_link_create, user_actor
+
+    plan_id = _waiting_plan(agency_world, write)
+    owner = django_user_model.objects.create_user("own", "own@northwind.test", "pw-123456789")
+    link, _ = connect_link_create(
+        agency=agency_world.agency,
+        workspace=agency_world.workspace,
+        integrations=["stripe"],
+        expires_in_hours=24,
+        actor=user_actor(owner),
+    )
+    stranger = django_user_model.objects.create_user("x", "x@example.test", "pw-123456789")
+    client = Client()
+    client.force_login(stranger)
+    agency_id = (
+        agency_world.agency.pk if who == "outsider" else "00000000-0000-0000-0000-000000000000"
+    )
+    base = f"/agency/{agency_id}"
+    answers = [
+        client.get(f"{base}/"),
+        client.post(f"{base}/plans/{plan_id}/decide", {"approve": "1"}),
+        client.post(
+            f"{base}/connect-links/",
+            {"workspace": str(agency_world.workspace.pk), "integrations": ["stripe"]},
+        ),
+        client.get(f"{base}/connect-links/{link.pk}/revoke"),
+        client.post(f"{base}/connect-links/{link.pk}/revoke", {"confirm-revoke": ""}),
+    ]
+    for response in answers:
+        assert response.status_code == 404
+        html = response.content.decode()
+        assert "Nothing lives at this address." in html
+        assert "Northwind Agency" not in html
+    assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
+    assert ConnectLink.objects.count() == 1
+    assert ConnectLink.objects.get().revoked_at is None

@@ -27,6 +27,7 @@ SCREENSHOTS_DIR = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SCREENSHOTS = frozenset(
     {
         "login.png",
+        "login-locked.png",
         "oauth-consent.png",
         "oauth-refused.png",
         "workspace-tokens.png",
@@ -79,13 +80,37 @@ def chromium():
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+class BrowserErrors:
+    """What the browser reports while a test runs: content-security-policy violations (the
+    console's "Refused to ..." errors) and uncaught script errors. A page test fails on any."""
+
+    def __init__(self, context):
+        self.messages = []
+        context.on("console", self._console)
+        context.on("weberror", lambda error: self.messages.append(f"script: {error.error}"))
+
+    def _console(self, message):
+        if message.type == "error" and (
+            "Content Security Policy" in message.text or "Refused to" in message.text
+        ):
+            self.messages.append(f"{message.location.get('url', '')}: {message.text}")
+
+
 @pytest.fixture
-def page(chromium, live_server):
+def browser_errors():
+    return {}
+
+
+@pytest.fixture
+def page(chromium, live_server, browser_errors):
     context = chromium.new_context(viewport=DESKTOP, base_url=live_server.url)
     context.set_default_timeout(15_000)
+    errors = BrowserErrors(context)
+    browser_errors["messages"] = errors.messages
     page = context.new_page()
     yield page
     context.close()
+    assert errors.messages == [], "the browser reported errors:\n" + "\n".join(errors.messages)
 
 
 def shot(page, name: str) -> None:

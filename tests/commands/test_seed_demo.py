@@ -4,6 +4,7 @@ from collections import Counter
 import pytest
 from django.contrib.auth import authenticate
 from django.db import connection
+from django.test import RequestFactory
 from oauth2_provider.models import get_application_model
 
 from tokens.models import ApiToken
@@ -140,7 +141,9 @@ def test_members_and_agency_users_can_sign_in(seed_demo):
         assert workspace.embedded_origins == [ws["embedded_app"]["origin"]]
         assert app.embedded_app.workspace == workspace
         for entry in ws["members"]:
-            user = authenticate(username=entry["email"], password=entry["password"])
+            user = authenticate(
+                sign_in_request(), username=entry["email"], password=entry["password"]
+            )
             member = Member.objects.get(pk=entry["id"])
             assert user is not None and member.user == user
             assert (member.workspace_id, member.role, member.email) == (
@@ -154,11 +157,18 @@ def test_members_and_agency_users_can_sign_in(seed_demo):
         user = agency.users.get()
         assert (
             authenticate(
-                username=user.username, password=demo["workspaces"][0]["members"][0]["password"]
+                sign_in_request(),
+                username=user.username,
+                password=demo["workspaces"][0]["members"][0]["password"],
             )
             == user
         )
         assert user.username == user.email
+
+
+def sign_in_request():
+    """authenticate() needs the request: django-axes counts attempts per address."""
+    return RequestFactory().post("/accounts/login/")
 
 
 def _counts(demo):

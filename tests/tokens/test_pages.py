@@ -293,27 +293,66 @@ def test_other_roles_get_a_403_page(team, role, page, workspace_token):
     assert ApiToken.objects.count() == 1
 
 
-def test_a_non_member_gets_a_403_page(team, make_workspace, make_member):
+NOT_FOUND_PAGE = "Nothing lives at this address."
+
+
+def assert_plain_404(response, *names):
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert NOT_FOUND_PAGE in html
+    for name in names:
+        assert name not in html
+
+
+@pytest.mark.parametrize("page", ["tokens", "apps"])
+def test_a_non_member_gets_the_plain_404_page(team, make_workspace, make_member, page):
     outsider = make_member(make_workspace(), "owner")
-    response = client_for(outsider).get(tokens_url(team["workspace"]))
-    assert response.status_code == 403
-    assert "You are not a member of Northwind Sales." in response.content.decode()
+    client = client_for(outsider)
+    url = f"/settings/{team['workspace'].pk}/{page}/"
+    assert_plain_404(client.get(url), "Northwind Sales")
+    response = client.post(
+        url,
+        {
+            "csrfmiddlewaretoken": csrf(client, tokens_url(outsider.workspace)),
+            "action": "origins",
+            "origins": "https://evil.example.com",
+            "name": "x",
+            "scopes": ["read"],
+        },
+    )
+    assert_plain_404(response, "Northwind Sales")
+    assert ApiToken.objects.count() == 0
+    team["workspace"].refresh_from_db()
+    assert team["workspace"].embedded_origins == []
 
 
-def test_an_inactive_owner_gets_a_403_page(team):
+def test_a_non_member_cannot_reach_the_revoke_page(
+    team, make_workspace, make_member, workspace_token
+):
+    workspace_token(team["workspace"], name="Dashboard")
+    token = ApiToken.objects.get()
+    outsider = make_member(make_workspace(), "owner")
+    response = client_for(outsider).get(
+        f"/settings/{team['workspace'].pk}/tokens/{token.pk}/revoke/"
+    )
+    assert_plain_404(response, "Northwind Sales", "Dashboard")
+
+
+def test_an_inactive_owner_gets_the_plain_404_page(team):
     team["owner"].is_active = False
     team["owner"].save()
-    assert client_for(team["owner"]).get(tokens_url(team["workspace"])).status_code == 403
+    assert_plain_404(client_for(team["owner"]).get(tokens_url(team["workspace"])), "Northwind")
 
 
 def test_an_unknown_or_archived_workspace_is_404(team):
     from django.utils import timezone
 
     client = client_for(team["owner"])
-    assert client.get("/settings/00000000-0000-0000-0000-000000000000/tokens/").status_code == 404
+    assert_plain_404(client.get("/settings/00000000-0000-0000-0000-000000000000/tokens/"))
+    assert_plain_404(client.get("/settings/00000000-0000-0000-0000-000000000000/apps/"))
     team["workspace"].archived_at = timezone.now()
     team["workspace"].save()
-    assert client.get(tokens_url(team["workspace"])).status_code == 404
+    assert_plain_404(client.get(tokens_url(team["workspace"])), "Northwind Sales")
 
 
 # --- Agency tokens -----------------------------------------------------------------------
@@ -373,20 +412,25 @@ def test_agency_pages_refuse_a_workspace_scope(agency_user):
     assert ApiToken.objects.count() == 0
 
 
-def test_someone_not_among_the_agency_users_gets_a_403_page(agency_user, team, make_agency):
+def test_someone_not_among_the_agency_users_gets_the_plain_404_page(
+    agency_user, team, make_agency, agency_token
+):
     agency, user = agency_user
     client = client_for(team["owner"])
     url = f"/agency/{agency.pk}/tokens/"
-    assert client.get(url).status_code == 403
+    assert_plain_404(client.get(url), "Acme Agency")
     token = csrf(client, tokens_url(team["workspace"]))
     response = client.post(url, {"csrfmiddlewaretoken": token, "name": "x", "scopes": ["read"]})
-    assert response.status_code == 403
+    assert_plain_404(response, "Acme Agency")
     assert ApiToken.objects.count() == 0
-    # An agency user does not reach another agency either.
-    other = make_agency()
-    response = client_for(user).get(f"/agency/{other.pk}/tokens/")
-    assert response.status_code == 403
-    assert "You are not one of" in response.content.decode()
+    agency_token(agency)
+    revoke = client.get(f"/agency/{agency.pk}/tokens/{ApiToken.objects.get().pk}/revoke/")
+    assert_plain_404(revoke, "Acme Agency")
+    # An agency user does not reach another agency either, nor an unknown id.
+    other = make_agency(name="Other Agency")
+    assert_plain_404(client_for(user).get(f"/agency/{other.pk}/tokens/"), "Other Agency")
+    unknown = "/agency/00000000-0000-0000-0000-000000000000/tokens/"
+    assert_plain_404(client_for(user).get(unknown))
 
 
 def test_an_agency_token_of_another_agency_cannot_be_revoked(

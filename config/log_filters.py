@@ -1,0 +1,30 @@
+"""Log filters: no secret carried in a path reaches a log line.
+
+A connect link's secret is its path (`/connect/<secret>`): Django's request logger writes
+the path of every 4xx and 5xx ("Not Found: /connect/..."), its CSRF logger the path of a
+refused form, and runserver the request line of every request. `RedactSecrets` rewrites
+the message (and a traceback's text) of each record that passes it, before any handler
+formats it.
+"""
+
+import logging
+import re
+
+SECRET_IN_PATH = re.compile(r"(/connect/)[^/\s?#\"'<>]+")
+REDACTED = r"\1[redacted]"
+
+
+def redact(text: str) -> str:
+    return SECRET_IN_PATH.sub(REDACTED, text)
+
+
+class RedactSecrets(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "/connect/" in message:
+            record.msg, record.args = redact(message), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text and "/connect/" in record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        return True

@@ -1,0 +1,124 @@
+"""No log line carries a connect link's secret: Django's request and CSRF loggers, the
+development server's request lines, and tracebacks."""
+
+import logging
+from unittest import mock
+
+import pytest
+from django.test import Client
+
+from agency.services import connect_link_create, user_actor
+from config.log_filters import RedactSecrets
+
+pytestmark = pytest.mark.django_db
+
+UNKNOWN = "Zm9vYmFyLXVua25vd24tc2VjcmV0LXZhbHVlLTEyMzQ"
+
+
+@pytest.fixture
+def link_secret(agency_world, django_user_model):
+    owner = django_user_model.objects.create_user("own", "own@northwind.test", "pw-123456789")
+    _, url = connect_link_create(
+        agency=agency_world.agency,
+        workspace=agency_world.workspace,
+        integrations=["stripe"],
+        expires_in_hours=24,
+        actor=user_actor(owner),
+    )
+    return url.rsplit("/", 1)[1]
+
+
+def logged(caplog) -> str:
+    lines = []
+    for record in caplog.records:
+        lines.append(record.getMessage())
+        if record.exc_text:
+            lines.append(record.exc_text)
+    return "\n".join(lines)
+
+
+def test_a_404_on_an_unknown_link_logs_no_secret(caplog):
+    caplog.set_level(logging.INFO)
+    response = Client().get(f"/connect/{UNKNOWN}")
+    assert response.status_code == 404
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        ("django.request", "Not Found: /connect/[redacted]")
+    ]
+    assert UNKNOWN not in logged(caplog)
+
+
+def test_a_400_on_a_real_link_logs_no_secret(caplog, link_secret):
+    caplog.set_level(logging.INFO)
+    client = Client()
+    response = client.post(f"/connect/{link_secret}", {"integration": "stripe"})
+    assert response.status_code == 400
+    assert ("django.request", "Bad Request: /connect/[redacted]") in [
+        (r.name, r.getMessage()) for r in caplog.records
+    ]
+    assert link_secret not in logged(caplog)
+
+
+def test_a_refused_csrf_token_logs_no_secret(caplog, link_secret):
+    caplog.set_level(logging.INFO)
+    response = Client(enforce_csrf_checks=True).post(
+        f"/connect/{link_secret}", {"integration": "stripe"}
+    )
+    assert response.status_code == 403
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        (
+            "django.security.csrf",
+            "Forbidden (CSRF cookie not set.): /connect/[redacted]",
+        )
+    ]
+    assert link_secret not in logged(caplog)
+
+
+def test_a_405_logs_no_secret(caplog, link_secret):
+    caplog.set_level(logging.INFO)
+    assert Client().put(f"/connect/{link_secret}").status_code == 405
+    assert [(r.name, r.getMessage()) for r in caplog.records] == [
+        ("django.request", "Method Not Allowed (PUT): /connect/[redacted]")
+    ]
+
+
+def test_a_server_error_logs_no_secret_in_the_message_or_the_traceback(caplog, link_secret):
+    caplog.set_level(logging.INFO)
+    client = Client(raise_request_exception=False)
+    with mock.patch(
+        "agency.pages.selectors.connect_link_by_secret",
+        side_effect=RuntimeError(f"lookup failed for /connect/{link_secret}"),
+    ):
+        assert client.get(f"/connect/{link_secret}").status_code == 500
+    record = next(r for r in caplog.records if r.name == "django.request")
+    assert record.getMessage() == "Internal Server Error: /connect/[redacted]"
+    assert "RuntimeError: lookup failed for /connect/[redacted]" in record.exc_text
+    assert link_secret not in logged(caplog)
+
+
+def test_the_development_servers_request_lines_log_no_secret(caplog):
+    caplog.set_level(logging.INFO)
+    # As django.core.servers.basehttp.WSGIRequestHandler.log_message writes them.
+    logging.getLogger("django.server").info(
+        '"%s" %s %s', f"GET /connect/{UNKNOWN}?integration=stripe HTTP/1.1", "200", "1234"
+    )
+    assert caplog.records[-1].getMessage() == (
+        '"GET /connect/[redacted]?integration=stripe HTTP/1.1" 200 1234'
+    )
+
+
+def test_the_console_handler_redacts_what_any_logger_writes():
+    from django.conf import settings
+
+    handler = settings.LOGGING["handlers"]["console"]
+    assert handler["filters"] == ["redact_secrets"]
+    record = logging.LogRecord(
+        "anything",
+        logging.WARNING,
+        __file__,
+        1,
+        "link %s",
+        (f"https://x/connect/{UNKNOWN}/",),
+        None,
+    )
+    assert RedactSecrets().filter(record) is True
+    assert record.getMessage() == "link https://x/connect/[redacted]/"

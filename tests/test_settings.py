@@ -1,0 +1,161 @@
+"""Settings read from the environment: the keys production must set, and transport
+security derived from BASE_URL's scheme (whatever DEBUG is)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FERNET_A = "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE="
+FERNET_B = "QkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkJCQkI="
+NAMES = [
+    "DEBUG",
+    "SECRET_KEY",
+    "FIELD_ENCRYPTION_KEYS",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SESSION_COOKIE_SECURE",
+    "CSRF_COOKIE_SECURE",
+]
+READ = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    f"print(json.dumps({{name: getattr(settings, name) for name in {NAMES!r}}}))"
+)
+
+
+def load(**env) -> subprocess.CompletedProcess:
+    """Import config.settings in a fresh process with only the given environment."""
+    clean = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    return subprocess.run(
+        [sys.executable, "-c", READ],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def loaded(**env) -> dict:
+    result = load(**env)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def refusal(**env) -> str:
+    result = load(**env)
+    assert result.returncode != 0
+    return result.stderr.strip().splitlines()[-1]
+
+
+NO_SECRET_KEY = (
+    "django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set (a long random "
+    'string, e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`); on a '
+    "laptop, use DJANGO_SETTINGS_MODULE=config.settings_dev."
+)
+NO_ENCRYPTION_KEY = (
+    "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY must be set: one or "
+    "more Fernet keys, comma-separated, the newest first "
+    '(`python -c "from cryptography.fernet import Fernet; '
+    'print(Fernet.generate_key().decode())"`).'
+)
+
+
+@pytest.mark.parametrize("debug", [None, "false", "true"])
+def test_without_a_secret_key_the_service_refuses_to_start(debug):
+    env = {} if debug is None else {"DEBUG": debug}
+    assert refusal(**env) == NO_SECRET_KEY
+
+
+@pytest.mark.parametrize("debug", [None, "false", "true"])
+def test_without_an_encryption_key_the_service_refuses_to_start(debug):
+    env = {"SECRET_KEY": "s" * 50} if debug is None else {"SECRET_KEY": "s" * 50, "DEBUG": debug}
+    assert refusal(**env) == NO_ENCRYPTION_KEY
+
+
+def test_debug_is_off_unless_set():
+    assert loaded(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=FERNET_A)["DEBUG"] is False
+
+
+def test_an_encryption_key_that_is_not_a_fernet_key_is_refused():
+    assert refusal(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=f"{FERNET_A}, not-a-key") == (
+        "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY: key 2 is not a "
+        "Fernet key (32 url-safe base64-encoded bytes)."
+    )
+
+
+def test_the_encryption_key_is_a_list_newest_first():
+    values = loaded(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=f" {FERNET_B} ,{FERNET_A}")
+    assert values["DEBUG"] is False
+    assert values["FIELD_ENCRYPTION_KEYS"] == [FERNET_B, FERNET_A]
+
+
+@pytest.mark.parametrize("debug", ["false", "true"])
+def test_a_plain_http_base_url_has_no_https_redirect_hsts_or_secure_cookies(debug):
+    values = loaded(
+        DEBUG=debug,
+        SECRET_KEY="s" * 50,
+        FIELD_ENCRYPTION_KEY=FERNET_A,
+        BASE_URL="http://staging.example.test:8000",
+    )
+    assert {name: values[name] for name in NAMES[3:]} == {
+        "SECURE_SSL_REDIRECT": False,
+        "SECURE_HSTS_SECONDS": 0,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
+        "SESSION_COOKIE_SECURE": False,
+        "CSRF_COOKIE_SECURE": False,
+    }
+
+
+@pytest.mark.parametrize("debug", ["false", "true"])
+def test_an_https_base_url_turns_on_the_redirect_hsts_and_secure_cookies(debug):
+    values = loaded(
+        DEBUG=debug,
+        SECRET_KEY="s" * 50,
+        FIELD_ENCRYPTION_KEY=FERNET_A,
+        BASE_URL="https://figures.example.com",
+    )
+    assert {name: values[name] for name in NAMES[3:]} == {
+        "SECURE_SSL_REDIRECT": True,
+        "SECURE_HSTS_SECONDS": 31536000,
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+        "SESSION_COOKIE_SECURE": True,
+        "CSRF_COOKIE_SECURE": True,
+    }
+
+
+def test_the_development_settings_turn_debug_on_and_set_public_keys():
+    values = loaded(DJANGO_SETTINGS_MODULE="config.settings_dev")
+    assert values["DEBUG"] is True
+    assert values["SECRET_KEY"] == "embedded-development-key-not-for-production"
+    assert values["FIELD_ENCRYPTION_KEYS"] == ["6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M="]
+
+
+# --- The headers, in the running service -----------------------------------------------
+
+
+@pytest.fixture
+def https(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.SECURE_HSTS_SECONDS = 31536000
+    settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+
+
+def test_https_redirects_plain_http_and_sends_hsts(client, https, db):
+    response = client.get("/accounts/login/")
+    assert response.status_code == 301
+    assert response["Location"] == "https://testserver/accounts/login/"
+    secure = client.get("/accounts/login/", secure=True)
+    assert secure.status_code == 200
+    assert secure["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+
+
+def test_behind_the_proxy_a_forwarded_https_request_is_not_redirected(client, https, db):
+    response = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
+    assert response.status_code == 200
+    assert response["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"

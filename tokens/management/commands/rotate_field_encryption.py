@@ -1,0 +1,24 @@
+"""Encrypt the stored secrets again with the first key of FIELD_ENCRYPTION_KEY."""
+
+from django.core.management.base import BaseCommand
+
+from audit.services import Actor
+from tokens.services import field_encryption_rotate
+
+ROTATE_ACTOR = Actor(
+    kind="command", id="rotate_field_encryption", label="manage.py rotate_field_encryption"
+)
+
+
+class Command(BaseCommand):
+    help = (
+        "After putting a new key first in FIELD_ENCRYPTION_KEY, encrypt every stored secret "
+        "with it; then the old keys can be removed."
+    )
+
+    def handle(self, *args, **options):
+        counts = field_encryption_rotate(actor=ROTATE_ACTOR)
+        self.stdout.write(
+            f"Encrypted again with the first key: {counts['integration_connections']} "
+            f"integration credentials, {counts['idempotency_keys']} stored answers."
+        )
