@@ -9,6 +9,7 @@ PORT ?= 8000
 # Development settings (DEBUG on, public development keys) for the commands run on a laptop;
 # `serve` and `worker` use config.settings and need the production environment.
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
+PROD := DJANGO_SETTINGS_MODULE=config.settings
 
 .PHONY: install run test lint format worker serve bench browser-deps openapi clean
 
@@ -43,12 +44,12 @@ format: install
 # Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
 # FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
 serve: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py collectstatic --noinput
-	$(BIN)/gunicorn config.wsgi --workers 3 --bind $(HOST):$(PORT)
+	$(PROD) $(BIN)/python manage.py migrate --noinput
+	$(PROD) $(BIN)/python manage.py collectstatic --noinput
+	$(PROD) $(BIN)/gunicorn config.wsgi --workers 3 --bind $(HOST):$(PORT)
 
 worker: install
-	$(BIN)/celery -A config worker --beat --loglevel INFO
+	$(PROD) $(BIN)/celery -A config worker --beat --loglevel INFO
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache

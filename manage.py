@@ -4,7 +4,9 @@ import sys
 
 
 def main():
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # By hand on a laptop, the development settings; production processes (make serve,
+    # make worker, config.wsgi, config.asgi, Celery) read config.settings.
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)
