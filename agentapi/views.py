@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
 from figures.envelope import envelope_build
 from figures.period import period_from_query
-from figures.schema import FieldSerializer, NotesSerializer
+from figures.schema import field_serializer, notes_serializer
 from figures.selectors import member_board
 from tokens.api import WorkspaceView
 
@@ -169,7 +169,7 @@ _BOARD_DATA = inline_serializer(
         "calls": inline_serializer(
             "BoardCalls",
             {
-                key: FieldSerializer
+                key: field_serializer()
                 for key in (
                     "booked",
                     "cancelled",
@@ -187,14 +187,14 @@ _BOARD_DATA = inline_serializer(
         "payments": inline_serializer(
             "BoardPayments",
             {
-                key: FieldSerializer
+                key: field_serializer()
                 for key in ("sales", "revenue_booked", "cash_collected", "refunded", "net_cash")
             },
         ),
-        "commission": inline_serializer("BoardCommission", {"owed": FieldSerializer}),
+        "commission": inline_serializer("BoardCommission", {"owed": field_serializer()}),
         "eod": inline_serializer(
             "BoardEod",
-            {key: FieldSerializer for key in ("expected", "submitted", "compliance_rate")},
+            {key: field_serializer() for key in ("expected", "submitted", "compliance_rate")},
         ),
     },
 )
@@ -211,7 +211,7 @@ def _envelope_serializer(name: str, data, period):
             "workspace": _ENVELOPE_WORKSPACE,
             "period": period,
             "data": data,
-            "notes": NotesSerializer,
+            "notes": notes_serializer(),
         },
     )
 
@@ -450,8 +450,8 @@ _COMPARE_SIDE = inline_serializer(
 _COMPARE_ROW = inline_serializer(
     "CompareFigure",
     {
-        "before": FieldSerializer,
-        "after": FieldSerializer,
+        "before": field_serializer(),
+        "after": field_serializer(),
         "difference": serializers.FloatField(
             allow_null=True,
             help_text="after - before, in the figure's unit (money in major units, a rate "

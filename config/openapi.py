@@ -25,3 +25,48 @@ AGENT = {
     ),
     "SECURITY": [{"bearer": []}, {"agencyBearer": []}],
 }
+
+
+def nullable_references(result, generator, request, public):
+    """A nullable member whose schema is a reference, written so that null validates.
+
+    The generator writes `{"allOf": [{"$ref": …}], "nullable": true}`; OpenAPI 3.0.3 gives
+    `nullable` no effect without a `type` beside it, so a strict validator (and a client
+    generated from the description) refuses the null that the answer holds. This writes
+    `{"oneOf": [{"$ref": …}, {"$ref": "#/components/schemas/NullEnum"}]}` instead, the form
+    the generator itself uses for nullable choices.
+    """
+
+    def rewrite(node):
+        if isinstance(node, dict):
+            refs = node.get("allOf")
+            if (
+                node.get("nullable") is True
+                and "type" not in node
+                and isinstance(refs, list)
+                and len(refs) == 1
+                and "$ref" in refs[0]
+            ):
+                rest = {k: v for k, v in node.items() if k not in ("allOf", "nullable")}
+                node = {"oneOf": [refs[0], {"$ref": "#/components/schemas/NullEnum"}], **rest}
+                rewrite.used = True
+            return {key: rewrite(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [rewrite(value) for value in node]
+        return node
+
+    rewrite.used = False
+    result = rewrite(result)
+    if rewrite.used:
+        schemas = result.setdefault("components", {}).setdefault("schemas", {})
+        schemas.setdefault("NullEnum", {"enum": [None]})
+        result["components"]["schemas"] = dict(sorted(schemas.items()))
+    return result
+
+
+_HOOKS = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "config.openapi.nullable_references",
+]
+FIGURES["POSTPROCESSING_HOOKS"] = _HOOKS
+AGENT["POSTPROCESSING_HOOKS"] = _HOOKS

@@ -116,3 +116,75 @@ def test_interactive_docs_are_served_without_a_cdn(client, db):
     html = response.content.decode()
     assert "/static/drf_spectacular_sidecar/" in html
     assert "cdn" not in html.lower()
+
+
+def _schemas(copy: str) -> dict:
+    return json.loads((DOCS / copy).read_text())["components"]["schemas"]
+
+
+@pytest.mark.parametrize("copy", ["figures.json", "agent.json"])
+def test_the_field_lists_both_sides_and_neither_is_required(copy):
+    field = _schemas(copy)["Field"]
+    assert set(field["properties"]) == {
+        "metric",
+        "label",
+        "unit",
+        "value",
+        "currency",
+        "numerator",
+        "denominator",
+        "unavailable",
+    }
+    assert sorted(field["required"]) == ["label", "metric", "unavailable", "unit", "value"]
+    for side in ("numerator", "denominator"):
+        assert field["properties"][side]["allOf"] == [{"$ref": "#/components/schemas/FieldSide"}]
+        assert "title" not in field["properties"][side]
+
+
+def test_every_figure_of_an_answer_is_described():
+    schemas = _schemas("figures.json")
+    calls = schemas["ListCallFiguresData"]
+    figures = {
+        "booked",
+        "cancelled",
+        "taken",
+        "no_show",
+        "awaiting_outcome",
+        "upcoming",
+        "closed",
+        "show_rate",
+        "close_rate",
+        "offer_rate",
+    }
+    assert set(calls["properties"]) == figures
+    assert set(calls["required"]) == figures
+    assert all(
+        member == {"$ref": "#/components/schemas/Field"} for member in calls["properties"].values()
+    )
+    eod_row = schemas["EodMemberRow"]["properties"]
+    assert {"id", "name", "email", "role", "expected", "submitted", "compliance_rate"} <= set(
+        eod_row
+    )
+
+
+@pytest.mark.parametrize("copy", ["figures.json", "agent.json"])
+def test_a_nullable_reference_lets_null_through(copy):
+    """`nullable` beside a lone allOf has no effect in OpenAPI 3.0.3: null is spelled out."""
+    schemas = _schemas(copy)
+    assert schemas["NullEnum"] == {"enum": [None]}
+    assert schemas["Field"]["properties"]["unavailable"]["oneOf"] == [
+        {"$ref": "#/components/schemas/Unavailable"},
+        {"$ref": "#/components/schemas/NullEnum"},
+    ]
+
+    def nullable_without_type(node):
+        if isinstance(node, dict):
+            if node.get("nullable") is True and "type" not in node:
+                yield node
+            for value in node.values():
+                yield from nullable_without_type(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from nullable_without_type(value)
+
+    assert list(nullable_without_type(schemas)) == []
