@@ -443,8 +443,8 @@ class WorkspaceChangeLogView(ChangeLogBase):
 _COMPARE_SIDE = inline_serializer(
     "CompareSide",
     {
-        "from": serializers.DateTimeField(),
-        "to": serializers.DateTimeField(help_text="Excluded."),
+        "from": serializers.DateTimeField(help_text="A UTC time, included."),
+        "to": serializers.DateTimeField(help_text="A UTC time, excluded."),
     },
 )
 _COMPARE_ROW = inline_serializer(
@@ -471,18 +471,22 @@ _COMPARE_DATA = inline_serializer(
         ),
     },
 )
-_INSTANT_PERIOD = inline_serializer(
+_COMPARE_PERIOD = inline_serializer(
     "ComparePeriod",
     {
-        "from": serializers.DateTimeField(),
-        "to": serializers.DateTimeField(),
+        "from": serializers.DateField(
+            help_text="The local day (workspace timezone) the before window starts on."
+        ),
+        "to": serializers.DateField(
+            help_text="The last local day the after window touches, included."
+        ),
     },
 )
 
 
 _COMPARE_EXAMPLE = {
     "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
-    "period": {"from": "2026-02-15T05:00:00+00:00", "to": "2026-03-15T05:00:00+00:00"},
+    "period": {"from": "2026-02-15", "to": "2026-03-15"},
     "data": {
         "change": _CHANGE_ANSWER,
         "days": 14,
@@ -517,8 +521,11 @@ class CompareAroundChangeView(WorkspaceView):
         summary="Key figures before and after a change",
         description="The key figures of the N days before the entry's effective_at and of the "
         "N days from it ([effective_at - N days, effective_at) and [effective_at, effective_at "
-        "+ N days)), side by side, each a Field, with the difference after - before. days is "
-        "1 to 90, default 14; anything else answers 400 naming days.",
+        "+ N days)), side by side, each a Field, with the difference after - before. "
+        "`data.before` and `data.after` give each window's from and to as UTC times; the "
+        "envelope's `period` is in dates, as everywhere: the local days (workspace timezone) "
+        "the two windows touch, both included. days is 1 to 90, default 14; anything else "
+        "answers 400 naming days.",
         parameters=[
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
@@ -529,7 +536,7 @@ class CompareAroundChangeView(WorkspaceView):
             ),
         ],
         responses={
-            200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _INSTANT_PERIOD),
+            200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _COMPARE_PERIOD),
             **errors(*READ_ERRORS, 404),
         },
         examples=[response_example("Before and after (abridged)", _COMPARE_EXAMPLE)],
