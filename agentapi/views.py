@@ -530,9 +530,9 @@ class CompareAroundChangeView(WorkspaceView):
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
                 "days",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 1, "maximum": COMPARE_MAX_DAYS},
                 OpenApiParameter.QUERY,
-                description="1 to 90, default 14.",
+                description=f"1 to {COMPARE_MAX_DAYS}, default {COMPARE_DEFAULT_DAYS}.",
             ),
         ],
         responses={

@@ -64,9 +64,36 @@ def nullable_references(result, generator, request, public):
     return result
 
 
+def closed_request_bodies(result, generator, request, public):
+    """Request bodies name every member they take: the API answers 400 naming any other
+    (PRODUCT.md §6), so each request object says `additionalProperties: false`. Free-form
+    members (a draft's or a report's `fields`) keep their own open schema."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if (
+            name.endswith("Request")
+            and schema.get("type") == "object"
+            and "properties" in schema
+            and "additionalProperties" not in schema
+        ):
+            schema["additionalProperties"] = False
+    return result
+
+
+def empty_query_values(result, generator, request, public):
+    """Every query parameter left empty (`?to=`) is read as left out: each says so."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "query":
+                    parameter["allowEmptyValue"] = True
+    return result
+
+
 _HOOKS = [
     "drf_spectacular.hooks.postprocess_schema_enums",
     "config.openapi.nullable_references",
+    "config.openapi.closed_request_bodies",
+    "config.openapi.empty_query_values",
 ]
 FIGURES["POSTPROCESSING_HOOKS"] = _HOOKS
 AGENT["POSTPROCESSING_HOOKS"] = _HOOKS

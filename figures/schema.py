@@ -377,7 +377,7 @@ TO = OpenApiParameter(
 )
 LIMIT = OpenApiParameter(
     "limit",
-    OpenApiTypes.INT,
+    {"type": "integer", "minimum": 1},
     OpenApiParameter.QUERY,
     required=False,
     description="Leads listed, 1 to 500, default 100. A larger number is capped at 500, not "
@@ -385,7 +385,7 @@ LIMIT = OpenApiParameter(
 )
 WITHIN_MINUTES = OpenApiParameter(
     "withinMinutes",
-    OpenApiTypes.INT,
+    {"type": "integer", "minimum": 1, "maximum": 10080},
     OpenApiParameter.QUERY,
     required=False,
     description="Window in minutes, 1 to 10080, default 120; outside it answers 400.",
