@@ -6,7 +6,7 @@ UV := $(BIN)/uv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint format worker serve bench browser-deps openapi clean
+.PHONY: install run test lint format worker serve bench browser-deps openapi fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,14 @@ browser-deps:
 openapi: install
 	$(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
 	$(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
+
+# Schemathesis against both served API descriptions on a live server over PostgreSQL (a fresh
+# database, dropped afterwards): fails on any 5xx and any answer outside its description.
+# FUZZ_PG names the PostgreSQL server; FUZZ_ARGS passes e.g. --max-examples 200 --seed 1.
+FUZZ_PG ?= postgres://postgres@127.0.0.1:5432
+FUZZ_ARGS ?=
+fuzz: install
+	$(BIN)/python scripts/fuzz.py --pg $(FUZZ_PG) $(FUZZ_ARGS)
 
 # Performance benchmark of the figures API (a measurement, not a test; see docs/performance.md).
 # Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.
