@@ -392,7 +392,10 @@ class _ShapeSerializer(serializers.Serializer):
     team = PlanTeamMemberSerializer(many=True, required=False)
     programmes = PlanProgrammeSerializer(many=True, required=False)
     integrations = serializers.ListField(
-        child=serializers.ChoiceField(choices=INTEGRATION_KEYS), required=False
+        child=serializers.CharField(max_length=40),
+        required=False,
+        help_text="Integration keys to connect: " + ", ".join(INTEGRATION_KEYS) + ". Any other "
+        "key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).",
     )
 
 

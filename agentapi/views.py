@@ -525,7 +525,8 @@ class CompareAroundChangeView(WorkspaceView):
         "`data.before` and `data.after` give each window's from and to as UTC times; the "
         "envelope's `period` is in dates, as everywhere: the local days (workspace timezone) "
         "the two windows touch, both included. days is 1 to 90, default 14; anything else "
-        "answers 400 naming days.",
+        "answers 400 naming days, as do windows that would reach past the calendar (an entry "
+        "dated near year 1 or 9999).",
         parameters=[
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
@@ -544,7 +545,16 @@ class CompareAroundChangeView(WorkspaceView):
     def get(self, request, id):  # noqa: A002 (the path parameter's name)
         change = selectors.change_get(workspace=self.workspace, change_id=id)
         days = self._days(request.query_params.get("days"))
-        period, data = selectors.change_compare(workspace=self.workspace, change=change, days=days)
+        try:
+            period, data = selectors.change_compare(
+                workspace=self.workspace, change=change, days=days
+            )
+        except OverflowError:
+            raise InvalidParameter(
+                "days",
+                f"{days} days before or after this entry's effective_at fall outside the dates "
+                "this service can read.",
+            ) from None
         data = {"change": ChangeEntrySerializer(change).data, **data}
         return Response(envelope_build(workspace=self.workspace, period=period, data=data))
 

@@ -95,7 +95,14 @@ def period_from_query(*, workspace, params, now: datetime | None = None) -> Peri
                 f"({last_day.isoformat()}): send to as well.",
             )
     if first_day is None:
-        first_day = last_day - timedelta(days=DEFAULT_DAYS - 1)
+        try:
+            first_day = last_day - timedelta(days=DEFAULT_DAYS - 1)
+        except OverflowError:
+            raise InvalidParameter(
+                "to",
+                f"to is too early: the period would start {DEFAULT_DAYS - 1} days before the "
+                "first day this service can read; send from as well.",
+            ) from None
     if first_day > last_day:
         raise InvalidParameter(
             "from", f"from ({first_day.isoformat()}) is after to ({last_day.isoformat()})."

@@ -282,6 +282,32 @@ def test_compare_period_is_the_local_days_the_windows_touch_and_the_windows_are_
     assert body["data"]["days"] == int(days)
 
 
+@pytest.mark.parametrize(
+    ("zone", "effective_at"),
+    [
+        ("UTC", datetime(1, 1, 1, tzinfo=UTC)),
+        ("Asia/Tokyo", datetime(1, 1, 2, tzinfo=UTC)),
+        ("UTC", datetime(9999, 12, 31, 23, tzinfo=UTC)),
+        ("America/New_York", datetime(9999, 12, 30, tzinfo=UTC)),
+    ],
+)
+def test_compare_near_the_ends_of_the_calendar_answers_400_naming_days(
+    make_workspace, workspace_token, api, zone, effective_at
+):
+    workspace = make_workspace(timezone=zone)
+    change = _entry(workspace, effective_at, "Far away")
+    response = api(workspace_token(workspace)).get(f"/api/v1/change-log/{change.pk}/compare?days=3")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": {
+            "reason": "invalid_parameter",
+            "message": "3 days before or after this entry's effective_at fall outside the dates "
+            "this service can read.",
+        },
+        "field": "days",
+    }
+
+
 def test_compare_difference_is_null_when_a_side_is_null(team, api):
     change = _entry(team.workspace, timezone.now() - timedelta(days=30), "Script")
     response = api(team.read_token).get(f"/api/v1/change-log/{change.pk}/compare")
