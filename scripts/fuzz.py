@@ -22,6 +22,7 @@ import argparse
 import http.client
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -29,7 +30,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,8 +49,8 @@ def parse_args(argv=None):
     p.add_argument(
         "--max-examples",
         type=int,
-        default=int(os.environ.get("FUZZ_MAX_EXAMPLES", "25")),
-        help="Cases per operation and phase, at most (default: $FUZZ_MAX_EXAMPLES or 25).",
+        default=int(os.environ.get("FUZZ_MAX_EXAMPLES", "200")),
+        help="Cases per operation and phase, at most (default: $FUZZ_MAX_EXAMPLES or 200).",
     )
     p.add_argument("--seed", type=int, default=None, help="Schemathesis seed (default: random).")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers (default 2).")
@@ -143,7 +143,10 @@ class Server:
         self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
             [str(BIN / "gunicorn"), "config.wsgi", "--workers", str(workers),
-             "--bind", f"{HOST}:{port}", "--log-level", "warning", "--timeout", "60"],
+             "--bind", f"{HOST}:{port}", "--log-level", "warning", "--timeout", "60",
+             # The request line's length is the HTTP server's limit, not the application's:
+             # without this, a long generated query answers gunicorn's HTML 414.
+             "--limit-request-line", "0"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
         )  # fmt: skip
@@ -241,57 +244,41 @@ def render_config(ids: dict, report_dir: Path) -> Path:
 
 
 def run_schemathesis(name, url, *, env, args, config, report_dir: Path) -> tuple[int, dict]:
-    junit = report_dir / f"{name}.xml"
     command = [
         str(BIN / "schemathesis"), "--config-file", str(config), "--no-color",
         "run", url, "--max-examples", str(args.max_examples),
-        "--report", "junit,vcr", "--report-junit-path", str(junit),
-        "--report-vcr-path", str(report_dir / f"{name}.vcr.yaml"),
+        "--report", "junit", "--report-junit-path", str(report_dir / f"{name}.xml"),
     ]  # fmt: skip
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     print(f"\n== {name}: {url} ==", flush=True)
-    status = subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
-    return status, junit_summary(junit)
+    lines = []
+    with subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    ) as proc:
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            lines.append(line.rstrip("\n"))
+    sys.stdout.flush()
+    return proc.returncode, summary_of(lines)
 
 
-def junit_summary(path: Path) -> dict:
-    """Operations and failures by kind, from Schemathesis' JUnit report."""
-    import xml.etree.ElementTree as ET
-
-    summary = {"operations": 0, "failed_operations": 0, "kinds": Counter()}
-    if not path.exists():
-        return summary
-    for case in ET.parse(path).getroot().iter("testcase"):
-        summary["operations"] += 1
-        problems = list(case.iter("failure")) + list(case.iter("error"))
-        if problems:
-            summary["failed_operations"] += 1
-        for problem in problems:
-            text = (problem.get("message") or "") + "\n" + (problem.text or "")
-            for line in text.splitlines():
-                line = line.strip()
-                if line.startswith(("- ", "Failed", "Runtime Error")) or line in KINDS:
-                    kind = line.lstrip("- ").strip()
-                    if kind in KINDS or kind.startswith("Runtime Error"):
-                        summary["kinds"][kind] += 1
+def summary_of(lines: list[str]) -> dict:
+    """Cases and failures by kind, from the summary Schemathesis prints."""
+    summary = {"cases": None, "passed": None, "kinds": {}, "errors": {}}
+    for index, line in enumerate(lines):
+        text = line.strip()
+        if text == "Test cases:" and index + 1 < len(lines):
+            counts = lines[index + 1].strip()
+            if match := re.match(r"(\d+) generated", counts):
+                summary["cases"] = int(match.group(1))
+            if match := re.search(r"(\d+) passed", counts):
+                summary["passed"] = int(match.group(1))
+        elif match := re.match(r"^\S+\s+(ST\d+ [^:]+): (\d+)$", text):
+            summary["kinds"][match.group(1)] = int(match.group(2))
+        elif match := re.match(r"^\S+\s+(\w[\w ]*Error): (\d+)$", text):
+            summary["errors"][match.group(1)] = int(match.group(2))
     return summary
-
-
-# The headings Schemathesis gives each kind of failure.
-KINDS = {
-    "Server error",
-    "Undocumented HTTP status code",
-    "Undocumented Content-Type",
-    "Response violates schema",
-    "Missing Content-Type header",
-    "Malformed media type",
-    "JSON deserialization error",
-    "Missing header not rejected",
-    "Unsupported methods",
-    "Missing required headers",
-    "Response header does not conform to the schema",
-}
 
 
 def main(argv=None) -> int:
@@ -331,21 +318,19 @@ def main(argv=None) -> int:
 
 
 def report(results: dict, report_dir: Path, seconds: float) -> int:
-    print(f"\n== fuzz summary ({seconds:.0f} s; reports in {report_dir}) ==")
-    failed = False
+    print(f"\n== fuzz summary ({seconds:.0f} s; reports and server log in {report_dir}) ==")
+    failed = len(results) < len(DESCRIPTIONS)
     for name, (status, summary) in results.items():
-        kinds = ", ".join(f"{kind}: {n}" for kind, n in sorted(summary["kinds"].items()))
+        found = {**summary["kinds"], **summary["errors"]}
+        kinds = "; ".join(f"{kind}: {n}" for kind, n in sorted(found.items())) or "no failure"
         print(
-            f"{name}: exit {status}; {summary['operations']} operations, "
-            f"{summary['failed_operations']} with failures{'; ' + kinds if kinds else ''}"
+            f"{name}: {summary['cases']} cases, {summary['passed']} passed; {kinds} (exit {status})"
         )
         failed |= status != 0
     log = report_dir / "server.log"
-    errors = [line for line in log.read_text().splitlines() if "Traceback" in line or " ERROR " in line] if log.exists() else []  # fmt: skip
-    if errors:
-        print(f"server log: {len(errors)} error lines (see {log})")
-    if len(results) < len(DESCRIPTIONS):
-        failed = True
+    if log.exists():
+        errors = sum("Traceback" in line for line in log.read_text().splitlines())
+        print(f"server log: {errors} tracebacks")
     print("FAILED" if failed else "OK: no server error, every answer within its description")
     return 1 if failed else 0
 
