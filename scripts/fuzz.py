@@ -281,8 +281,13 @@ def summary_of(lines: list[str]) -> dict:
     return summary
 
 
+def _stop(signum, frame):
+    raise SystemExit(f"stopped by signal {signum}")  # runs the clean-up below
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
+    signal.signal(signal.SIGTERM, _stop)
     report_dir = Path(args.report_dir)
     shutil.rmtree(report_dir, ignore_errors=True)
     report_dir.mkdir(parents=True)
