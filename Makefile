@@ -11,7 +11,7 @@ PORT ?= 8000
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install run test lint format worker serve bench browser-deps openapi clean
+.PHONY: install run test lint format worker serve bench browser-deps openapi fuzz clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,14 @@ browser-deps:
 openapi: install
 	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
 	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
+
+# Schemathesis against both served API descriptions on a live server over PostgreSQL (a fresh
+# database, dropped afterwards): fails on any 5xx and any answer outside its description.
+# FUZZ_PG names the PostgreSQL server; FUZZ_ARGS passes e.g. --max-examples 200 --seed 1.
+FUZZ_PG ?= postgres://postgres@127.0.0.1:5432
+FUZZ_ARGS ?=
+fuzz: install
+	$(BIN)/python scripts/fuzz.py --pg $(FUZZ_PG) $(FUZZ_ARGS)
 
 # Performance benchmark of the figures API (a measurement, not a test; see docs/performance.md).
 # Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.

@@ -377,7 +377,12 @@ class PlanWorkspaceSerializer(serializers.Serializer):
 class PlanSettingsSerializer(serializers.Serializer):
     name = serializers.CharField(required=False)
     timezone = serializers.CharField(required=False)
-    working_days = serializers.ListField(child=serializers.IntegerField(), required=False)
+    working_days = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=6),
+        min_length=1,
+        required=False,
+        help_text="Weekday numbers, 0 (Monday) to 6 (Sunday).",
+    )
     logo = serializers.CharField(
         required=False, help_text="An https URL of the logo image, or empty for none."
     )
@@ -402,7 +407,9 @@ class PlanTeamMemberSerializer(serializers.Serializer):
 
 class PlanProgrammeSerializer(serializers.Serializer):
     name = serializers.CharField()
-    price = serializers.DecimalField(20, 3, help_text="Major units of the workspace currency.")
+    price = serializers.DecimalField(
+        20, 3, min_value=0, help_text="Major units of the workspace currency."
+    )
 
 
 class _ShapeSerializer(serializers.Serializer):
@@ -410,7 +417,10 @@ class _ShapeSerializer(serializers.Serializer):
     team = PlanTeamMemberSerializer(many=True, required=False)
     programmes = PlanProgrammeSerializer(many=True, required=False)
     integrations = serializers.ListField(
-        child=serializers.ChoiceField(choices=INTEGRATION_KEYS), required=False
+        child=serializers.CharField(max_length=40),
+        required=False,
+        help_text="Integration keys to connect: " + ", ".join(INTEGRATION_KEYS) + ". Any other "
+        "key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).",
     )
 
 
@@ -447,7 +457,9 @@ class AgencyWorkspaceListSerializer(serializers.Serializer):
 
 
 class ConnectLinkBodySerializer(serializers.Serializer):
-    integrations = serializers.ListField(child=serializers.ChoiceField(choices=INTEGRATION_KEYS))
+    integrations = serializers.ListField(
+        child=serializers.ChoiceField(choices=INTEGRATION_KEYS), min_length=1
+    )
     expires_in_hours = serializers.IntegerField(min_value=1, max_value=720, default=72)
 
 

@@ -8,6 +8,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.response import Response
 
 from config.errors import NotFound
+from tokens import idempotency
 from tokens.api import AgencyView
 
 from . import selectors, serializers, services
@@ -16,7 +17,7 @@ from .models import Blueprint, ConnectLink, Plan
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": idempotency.MIN_LENGTH, "maxLength": idempotency.MAX_LENGTH},
     OpenApiParameter.HEADER,
     required=True,
     description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key "

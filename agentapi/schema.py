@@ -5,6 +5,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from tokens import idempotency
+
 
 class ErrorDetailSerializer(serializers.Serializer):
     reason = serializers.CharField()
@@ -29,7 +31,7 @@ def _example(name: str, reason: str, message: str, **extra) -> OpenApiExample:
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
-    OpenApiTypes.STR,
+    {"type": "string", "minLength": idempotency.MIN_LENGTH, "maxLength": idempotency.MAX_LENGTH},
     OpenApiParameter.HEADER,
     required=True,
     description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "

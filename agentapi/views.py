@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
 from figures.envelope import envelope_build
 from figures.period import WHOLE_NUMBER, period_from_query
-from figures.schema import FieldSerializer, NotesSerializer
+from figures.schema import field_serializer, notes_serializer
 from figures.selectors import member_board
 from tokens.api import WorkspaceView
 
@@ -169,7 +169,7 @@ _BOARD_DATA = inline_serializer(
         "calls": inline_serializer(
             "BoardCalls",
             {
-                key: FieldSerializer
+                key: field_serializer()
                 for key in (
                     "booked",
                     "cancelled",
@@ -187,14 +187,14 @@ _BOARD_DATA = inline_serializer(
         "payments": inline_serializer(
             "BoardPayments",
             {
-                key: FieldSerializer
+                key: field_serializer()
                 for key in ("sales", "revenue_booked", "cash_collected", "refunded", "net_cash")
             },
         ),
-        "commission": inline_serializer("BoardCommission", {"owed": FieldSerializer}),
+        "commission": inline_serializer("BoardCommission", {"owed": field_serializer()}),
         "eod": inline_serializer(
             "BoardEod",
-            {key: FieldSerializer for key in ("expected", "submitted", "compliance_rate")},
+            {key: field_serializer() for key in ("expected", "submitted", "compliance_rate")},
         ),
     },
 )
@@ -211,7 +211,7 @@ def _envelope_serializer(name: str, data, period):
             "workspace": _ENVELOPE_WORKSPACE,
             "period": period,
             "data": data,
-            "notes": NotesSerializer,
+            "notes": notes_serializer(),
         },
     )
 
@@ -443,15 +443,15 @@ class WorkspaceChangeLogView(ChangeLogBase):
 _COMPARE_SIDE = inline_serializer(
     "CompareSide",
     {
-        "from": serializers.DateTimeField(),
-        "to": serializers.DateTimeField(help_text="Excluded."),
+        "from": serializers.DateTimeField(help_text="A UTC time, included."),
+        "to": serializers.DateTimeField(help_text="A UTC time, excluded."),
     },
 )
 _COMPARE_ROW = inline_serializer(
     "CompareFigure",
     {
-        "before": FieldSerializer,
-        "after": FieldSerializer,
+        "before": field_serializer(),
+        "after": field_serializer(),
         "difference": serializers.FloatField(
             allow_null=True,
             help_text="after - before, in the figure's unit (money in major units, a rate "
@@ -471,18 +471,22 @@ _COMPARE_DATA = inline_serializer(
         ),
     },
 )
-_INSTANT_PERIOD = inline_serializer(
+_COMPARE_PERIOD = inline_serializer(
     "ComparePeriod",
     {
-        "from": serializers.DateTimeField(),
-        "to": serializers.DateTimeField(),
+        "from": serializers.DateField(
+            help_text="The local day (workspace timezone) the before window starts on."
+        ),
+        "to": serializers.DateField(
+            help_text="The last local day the after window touches, included."
+        ),
     },
 )
 
 
 _COMPARE_EXAMPLE = {
     "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
-    "period": {"from": "2026-02-15T05:00:00+00:00", "to": "2026-03-15T05:00:00+00:00"},
+    "period": {"from": "2026-02-15", "to": "2026-03-15"},
     "data": {
         "change": _CHANGE_ANSWER,
         "days": 14,
@@ -517,19 +521,23 @@ class CompareAroundChangeView(WorkspaceView):
         summary="Key figures before and after a change",
         description="The key figures of the N days before the entry's effective_at and of the "
         "N days from it ([effective_at - N days, effective_at) and [effective_at, effective_at "
-        "+ N days)), side by side, each a Field, with the difference after - before. days is "
-        "1 to 90, default 14; anything else answers 400 naming days.",
+        "+ N days)), side by side, each a Field, with the difference after - before. "
+        "`data.before` and `data.after` give each window's from and to as UTC times; the "
+        "envelope's `period` is in dates, as everywhere: the local days (workspace timezone) "
+        "the two windows touch, both included. days is 1 to 90, default 14; anything else "
+        "answers 400 naming days, as do windows that would reach past the calendar (an entry "
+        "dated near year 1 or 9999).",
         parameters=[
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
                 "days",
-                OpenApiTypes.INT,
+                {"type": "integer", "minimum": 1, "maximum": COMPARE_MAX_DAYS},
                 OpenApiParameter.QUERY,
-                description="1 to 90, default 14.",
+                description=f"1 to {COMPARE_MAX_DAYS}, default {COMPARE_DEFAULT_DAYS}.",
             ),
         ],
         responses={
-            200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _INSTANT_PERIOD),
+            200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _COMPARE_PERIOD),
             **errors(*READ_ERRORS, 404),
         },
         examples=[response_example("Before and after (abridged)", _COMPARE_EXAMPLE)],
@@ -537,7 +545,16 @@ class CompareAroundChangeView(WorkspaceView):
     def get(self, request, id):  # noqa: A002 (the path parameter's name)
         change = selectors.change_get(workspace=self.workspace, change_id=id)
         days = self._days(request.query_params.get("days"))
-        period, data = selectors.change_compare(workspace=self.workspace, change=change, days=days)
+        try:
+            period, data = selectors.change_compare(
+                workspace=self.workspace, change=change, days=days
+            )
+        except OverflowError:
+            raise InvalidParameter(
+                "days",
+                f"{days} days before or after this entry's effective_at fall outside the dates "
+                "this service can read.",
+            ) from None
         data = {"change": ChangeEntrySerializer(change).data, **data}
         return Response(envelope_build(workspace=self.workspace, period=period, data=data))
 

@@ -25,3 +25,75 @@ AGENT = {
     ),
     "SECURITY": [{"bearer": []}, {"agencyBearer": []}],
 }
+
+
+def nullable_references(result, generator, request, public):
+    """A nullable member whose schema is a reference, written so that null validates.
+
+    The generator writes `{"allOf": [{"$ref": …}], "nullable": true}`; OpenAPI 3.0.3 gives
+    `nullable` no effect without a `type` beside it, so a strict validator (and a client
+    generated from the description) refuses the null that the answer holds. This writes
+    `{"oneOf": [{"$ref": …}, {"$ref": "#/components/schemas/NullEnum"}]}` instead, the form
+    the generator itself uses for nullable choices.
+    """
+
+    def rewrite(node):
+        if isinstance(node, dict):
+            refs = node.get("allOf")
+            if (
+                node.get("nullable") is True
+                and "type" not in node
+                and isinstance(refs, list)
+                and len(refs) == 1
+                and "$ref" in refs[0]
+            ):
+                rest = {k: v for k, v in node.items() if k not in ("allOf", "nullable")}
+                node = {"oneOf": [refs[0], {"$ref": "#/components/schemas/NullEnum"}], **rest}
+                rewrite.used = True
+            return {key: rewrite(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [rewrite(value) for value in node]
+        return node
+
+    rewrite.used = False
+    result = rewrite(result)
+    if rewrite.used:
+        schemas = result.setdefault("components", {}).setdefault("schemas", {})
+        schemas.setdefault("NullEnum", {"enum": [None]})
+        result["components"]["schemas"] = dict(sorted(schemas.items()))
+    return result
+
+
+def closed_request_bodies(result, generator, request, public):
+    """Request bodies name every member they take: the API answers 400 naming any other
+    (PRODUCT.md §6), so each request object says `additionalProperties: false`. Free-form
+    members (a draft's or a report's `fields`) keep their own open schema."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if (
+            name.endswith("Request")
+            and schema.get("type") == "object"
+            and "properties" in schema
+            and "additionalProperties" not in schema
+        ):
+            schema["additionalProperties"] = False
+    return result
+
+
+def empty_query_values(result, generator, request, public):
+    """Every query parameter left empty (`?to=`) is read as left out: each says so."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "query":
+                    parameter["allowEmptyValue"] = True
+    return result
+
+
+_HOOKS = [
+    "drf_spectacular.hooks.postprocess_schema_enums",
+    "config.openapi.nullable_references",
+    "config.openapi.closed_request_bodies",
+    "config.openapi.empty_query_values",
+]
+FIGURES["POSTPROCESSING_HOOKS"] = _HOOKS
+AGENT["POSTPROCESSING_HOOKS"] = _HOOKS

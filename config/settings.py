@@ -227,6 +227,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.JsonAnswers",
     "EXCEPTION_HANDLER": "config.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "tokens.schema.ServiceAutoSchema",
     "UNAUTHENTICATED_USER": None,

@@ -40,13 +40,12 @@ def local_today(workspace, now: datetime | None = None) -> date:
 
 @dataclass(frozen=True)
 class Period:
-    """A half-open UTC range [start, end), with the local days it covers when day-based."""
+    """A half-open UTC range [start, end), with the local days it touches."""
 
     start: datetime
     end: datetime
     first_day: date
     last_day: date
-    day_based: bool = True
 
     @classmethod
     def of_days(cls, *, workspace, first_day: date, last_day: date) -> Period:
@@ -68,16 +67,11 @@ class Period:
             end=end.astimezone(UTC),
             first_day=start.astimezone(zone).date(),
             last_day=last_instant.astimezone(zone).date(),
-            day_based=False,
         )
 
     def as_dict(self) -> dict:
-        if self.day_based:
-            return {"from": self.first_day.isoformat(), "to": self.last_day.isoformat()}
-        return {
-            "from": self.start.isoformat().replace("+00:00", "Z"),
-            "to": self.end.isoformat().replace("+00:00", "Z"),
-        }
+        """The Envelope's period: local days, both included, whatever the range's ends."""
+        return {"from": self.first_day.isoformat(), "to": self.last_day.isoformat()}
 
 
 def _parse_day(params, name: str) -> date | None:
@@ -107,7 +101,14 @@ def period_from_query(*, workspace, params, now: datetime | None = None) -> Peri
                 f"({last_day.isoformat()}): send to as well.",
             )
     if first_day is None:
-        first_day = last_day - timedelta(days=DEFAULT_DAYS - 1)
+        try:
+            first_day = last_day - timedelta(days=DEFAULT_DAYS - 1)
+        except OverflowError:
+            raise InvalidParameter(
+                "to",
+                f"to is too early: the period would start {DEFAULT_DAYS - 1} days before the "
+                "first day this service can read; send from as well.",
+            ) from None
     if first_day > last_day:
         raise InvalidParameter(
             "from", f"from ({first_day.isoformat()}) is after to ({last_day.isoformat()})."

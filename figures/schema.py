@@ -80,55 +80,63 @@ ERROR_404 = OpenApiResponse(
     ],
 )
 
-SideSerializer = inline_serializer(
-    "FieldSide",
-    {
-        "label": serializers.CharField(),
-        "value": serializers.FloatField(allow_null=True),
-    },
-)
 
-FieldSerializer = inline_serializer(
-    "Field",
-    {
-        "metric": serializers.ChoiceField(
-            choices=sorted(registry.METRICS), help_text="Metric registry id."
-        ),
-        "label": serializers.CharField(
-            help_text="Display label; the workspace's own label when it sets one."
-        ),
-        "unit": serializers.ChoiceField(choices=[registry.COUNT, registry.MONEY, registry.RATE]),
-        "value": serializers.FloatField(
-            allow_null=True,
-            help_text="Counts are integers; money is in major units of the workspace currency "
-            "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals. null whenever the "
-            "figure cannot be drawn honestly; then `unavailable` says why.",
-        ),
-        "currency": serializers.CharField(required=False, help_text="Money figures only."),
-        "numerator": SideSerializer,
-        "denominator": SideSerializer,
-        "unavailable": inline_serializer(
-            "Unavailable",
-            {
-                "code": serializers.ChoiceField(choices=sorted(registry.UNAVAILABLE_CODES)),
-                "reason": serializers.CharField(),
-            },
-            allow_null=True,
-        ),
-    },
-)
+# Classes, not instances: a serializer instance bound to two members describes only one of
+# them (under the other's title), so each member gets its own instance of one class.
 
-NotesSerializer = inline_serializer(
-    "Note",
-    many=True,
-    fields={
-        "subject": serializers.CharField(
-            help_text="A metric id for figure-unavailable; otherwise what the note is about."
-        ),
-        "code": serializers.ChoiceField(choices=sorted(registry.NOTE_CODES)),
-        "reason": serializers.CharField(),
-    },
-)
+
+class FieldSideSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    value = serializers.FloatField(allow_null=True)
+
+
+class UnavailableSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=sorted(registry.UNAVAILABLE_CODES))
+    reason = serializers.CharField()
+
+
+class FieldSerializer(serializers.Serializer):
+    metric = serializers.ChoiceField(
+        choices=sorted(registry.METRICS), help_text="Metric registry id."
+    )
+    label = serializers.CharField(
+        help_text="Display label; the workspace's own label when it sets one."
+    )
+    unit = serializers.ChoiceField(choices=[registry.COUNT, registry.MONEY, registry.RATE])
+    value = serializers.FloatField(
+        allow_null=True,
+        help_text="Counts are integers; money is in major units of the workspace currency "
+        "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals. null whenever the "
+        "figure cannot be drawn honestly; then `unavailable` says why.",
+    )
+    currency = serializers.CharField(required=False, help_text="Money figures only.")
+    numerator = FieldSideSerializer(
+        required=False,
+        help_text="Rates and averages only: what is counted (a rate is numerator / denominator).",
+    )
+    denominator = FieldSideSerializer(
+        required=False, help_text="Rates and averages only: what it is counted against."
+    )
+    unavailable = UnavailableSerializer(
+        allow_null=True, help_text="Why the value is null; null when there is a value."
+    )
+
+
+class NoteSerializer(serializers.Serializer):
+    subject = serializers.CharField(
+        help_text="A metric id for figure-unavailable; otherwise what the note is about."
+    )
+    code = serializers.ChoiceField(choices=sorted(registry.NOTE_CODES))
+    reason = serializers.CharField()
+
+
+def field_serializer(**kwargs) -> FieldSerializer:
+    return FieldSerializer(**kwargs)
+
+
+def notes_serializer() -> NoteSerializer:
+    return NoteSerializer(many=True)
+
 
 _WORKSPACE = inline_serializer(
     "EnvelopeWorkspace", {"id": serializers.CharField(), "currency": serializers.CharField()}
@@ -154,13 +162,13 @@ def _envelope(name: str, data_members: dict | None):
             "workspace": _WORKSPACE,
             "period": _PERIOD,
             "data": data,
-            "notes": NotesSerializer,
+            "notes": notes_serializer(),
         },
     )
 
 
 def _fields(*keys):
-    return {key: FieldSerializer for key in keys}
+    return {key: field_serializer() for key in keys}
 
 
 def _rows(name: str, members: dict):
@@ -212,7 +220,7 @@ DATA_MEMBERS = {
         "collection_rate",
     ),
     "leads": {
-        "created": FieldSerializer,
+        "created": field_serializer(),
         "leads": serializers.ListField(
             child=serializers.DictField(),
             help_text="Newest first, at most `limit`: id, created_at, name, email, source, "
@@ -277,7 +285,7 @@ DATA_MEMBERS = {
                 **_MEMBER,
                 "role": serializers.CharField(),
                 "rule": serializers.DictField(allow_null=True),
-                "owed": FieldSerializer,
+                "owed": field_serializer(),
             },
         )
     },
@@ -369,7 +377,7 @@ TO = OpenApiParameter(
 )
 LIMIT = OpenApiParameter(
     "limit",
-    OpenApiTypes.INT,
+    {"type": "integer", "minimum": 1},
     OpenApiParameter.QUERY,
     required=False,
     description="Leads listed, 1 to 500, default 100. A larger number is capped at 500, not "
@@ -377,7 +385,7 @@ LIMIT = OpenApiParameter(
 )
 WITHIN_MINUTES = OpenApiParameter(
     "withinMinutes",
-    OpenApiTypes.INT,
+    {"type": "integer", "minimum": 1, "maximum": 10080},
     OpenApiParameter.QUERY,
     required=False,
     description="Window in minutes, 1 to 10080, default 120; outside it answers 400.",

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.test import Client
 from oauth2_provider.models import get_application_model
 from rest_framework.test import APIClient
 
@@ -16,6 +17,8 @@ from config.celery import app as celery_app
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint, token_mint
 from workspaces.models import Agency, Member, Workspace
+
+from . import contract
 
 _counter = itertools.count(1)
 
@@ -55,6 +58,31 @@ def at_once(count: int, work) -> list:
 def _rate_limits_off(settings):
     """No request rates, except where a test sets its own (tests/tokens/test_rate_limits.py)."""
     settings.RATE_LIMIT_READ = settings.RATE_LIMIT_WRITE = settings.RATE_LIMIT_ANON = "off"
+
+
+@pytest.fixture(autouse=True)
+def _answers_match_the_served_descriptions(request, monkeypatch):
+    """Every answer of an API route that a test receives through Django's test client (the
+    APIClient included) is checked against the served description: the test that got an
+    answer outside it fails there (see tests/contract.py). A test marked server_fault makes
+    the server fail on purpose: its 5xx answers need only the error shape."""
+    send = Client.request
+    server_fault = request.node.get_closest_marker("server_fault") is not None
+
+    def checked(self, **environ):
+        response = send(self, **environ)
+        path = environ.get("PATH_INFO", "")
+        if contract.is_checked(path):
+            contract.check(
+                environ.get("REQUEST_METHOD", "GET"),
+                path,
+                environ.get("QUERY_STRING", ""),
+                response,
+                server_fault=server_fault,
+            )
+        return response
+
+    monkeypatch.setattr(Client, "request", checked)
 
 
 @pytest.fixture(autouse=True)

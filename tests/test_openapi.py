@@ -116,3 +116,141 @@ def test_interactive_docs_are_served_without_a_cdn(client, db):
     html = response.content.decode()
     assert "/static/drf_spectacular_sidecar/" in html
     assert "cdn" not in html.lower()
+
+
+def _schemas(copy: str) -> dict:
+    return json.loads((DOCS / copy).read_text())["components"]["schemas"]
+
+
+@pytest.mark.parametrize("copy", ["figures.json", "agent.json"])
+def test_the_field_lists_both_sides_and_neither_is_required(copy):
+    field = _schemas(copy)["Field"]
+    assert set(field["properties"]) == {
+        "metric",
+        "label",
+        "unit",
+        "value",
+        "currency",
+        "numerator",
+        "denominator",
+        "unavailable",
+    }
+    assert sorted(field["required"]) == ["label", "metric", "unavailable", "unit", "value"]
+    for side in ("numerator", "denominator"):
+        assert field["properties"][side]["allOf"] == [{"$ref": "#/components/schemas/FieldSide"}]
+        assert "title" not in field["properties"][side]
+
+
+def test_every_figure_of_an_answer_is_described():
+    schemas = _schemas("figures.json")
+    calls = schemas["ListCallFiguresData"]
+    figures = {
+        "booked",
+        "cancelled",
+        "taken",
+        "no_show",
+        "awaiting_outcome",
+        "upcoming",
+        "closed",
+        "show_rate",
+        "close_rate",
+        "offer_rate",
+    }
+    assert set(calls["properties"]) == figures
+    assert set(calls["required"]) == figures
+    assert all(
+        member == {"$ref": "#/components/schemas/Field"} for member in calls["properties"].values()
+    )
+    eod_row = schemas["EodMemberRow"]["properties"]
+    assert {"id", "name", "email", "role", "expected", "submitted", "compliance_rate"} <= set(
+        eod_row
+    )
+
+
+@pytest.mark.parametrize("copy", ["figures.json", "agent.json"])
+def test_a_nullable_reference_lets_null_through(copy):
+    """`nullable` beside a lone allOf has no effect in OpenAPI 3.0.3: null is spelled out."""
+    schemas = _schemas(copy)
+    assert schemas["NullEnum"] == {"enum": [None]}
+    assert schemas["Field"]["properties"]["unavailable"]["oneOf"] == [
+        {"$ref": "#/components/schemas/Unavailable"},
+        {"$ref": "#/components/schemas/NullEnum"},
+    ]
+
+    def nullable_without_type(node):
+        if isinstance(node, dict):
+            if node.get("nullable") is True and "type" not in node:
+                yield node
+            for value in node.values():
+                yield from nullable_without_type(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from nullable_without_type(value)
+
+    assert list(nullable_without_type(schemas)) == []
+
+
+def _operations(copy: str):
+    schema = json.loads((DOCS / copy).read_text())
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            yield path, method, operation
+
+
+@pytest.mark.parametrize("copy", ["figures.json", "agent.json"])
+def test_parameters_state_the_bounds_the_service_enforces(copy):
+    bounds = {}
+    for path, method, operation in _operations(copy):
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "query":
+                # An empty value reads as left out, on every route.
+                assert parameter["allowEmptyValue"] is True, (path, parameter["name"])
+            bounds[(method, path, parameter["name"])] = parameter["schema"]
+    if copy == "figures.json":
+        assert bounds[("get", "/api/v1/speed-to-lead", "withinMinutes")] == {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 10080,
+        }
+        assert bounds[("get", "/api/v1/leads", "limit")] == {"type": "integer", "minimum": 1}
+    else:
+        assert bounds[("get", "/api/v1/change-log/{id}/compare", "days")] == {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 90,
+        }
+        keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
+        assert len(keys) == 13
+        assert all(key == {"type": "string", "minLength": 8, "maxLength": 200} for key in keys)
+
+
+def test_request_bodies_refuse_members_they_do_not_name():
+    schemas = _schemas("agent.json")
+    requests = {name: schema for name, schema in schemas.items() if name.endswith("Request")}
+    assert {"ChangeCreateRequest", "PostCallFormRequest", "PlanBodyRequest"} <= set(requests)
+    for name, schema in requests.items():
+        assert schema["additionalProperties"] is False, name
+    # Free-form members stay open.
+    assert schemas["DraftCreateRequest"]["properties"]["fields"]["additionalProperties"] == {}
+
+
+def test_an_empty_query_value_reads_as_left_out(make_workspace, workspace_token, api):
+    workspace = make_workspace()
+    client = api(workspace_token(workspace))
+    empty = client.get("/api/v1/calls?from=&to=").json()
+    assert empty["period"] == client.get("/api/v1/calls").json()["period"]
+    assert (
+        client.get("/api/v1/speed-to-lead?withinMinutes=").json()["data"]["within_minutes"] == 120
+    )
+
+
+@pytest.mark.parametrize("accept", ["text/html", "application/xml", "image/png;q=1"])
+@pytest.mark.parametrize("path", ["/api/v1/calls", "/api/v1/change-log"])
+def test_answers_are_json_whatever_the_accept_header(
+    accept, path, make_workspace, workspace_token, api
+):
+    client = api(workspace_token(make_workspace()), HTTP_ACCEPT=accept)
+    response = client.get(path)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert "period" in response.json()

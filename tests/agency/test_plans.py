@@ -446,3 +446,23 @@ def test_a_slug_taken_by_another_transaction_during_apply_blocks_it(
     ]
     assert Workspace.objects.filter(slug="acme").count() == 1
     assert Member.objects.filter(email="ana@acme.test").count() == 0
+
+
+def test_a_blueprint_keeps_an_unknown_integration_and_a_plan_blocks_it(agency_world, write):
+    """The answer echoes the key as asked (the description says any key, not an enum)."""
+    blueprint = {"name": "Lean", "integrations": ["calendly", "mailchimp"]}
+    saved = write(agency_world.full, "PUT", "/api/v1/templates/lean", blueprint)
+    assert saved.status_code == 201
+    assert saved.json()["integrations"] == ["calendly", "mailchimp"]
+    plan = write(
+        agency_world.full, "POST", "/api/v1/plans", new_workspace_plan(blueprint="lean")
+    ).json()
+    connects = [
+        (c["target"], c["status"], c.get("code"))
+        for c in plan["result"]["changes"]
+        if c["op"] == "integration.connect"
+    ]
+    assert connects[:2] == [
+        ("calendly", "ready", None),
+        ("mailchimp", "blocked", "integration_unknown"),
+    ]

@@ -250,6 +250,71 @@ def test_compare_puts_the_key_figures_side_by_side_with_the_difference(
     assert body["workspace"]["id"] == str(ws.pk)
 
 
+@pytest.mark.parametrize(
+    ("zone", "effective_at", "days", "period", "before", "after"),
+    [
+        # New York, UTC-5: the windows are whole UTC hours that end at 22:00 local, and the
+        # after window ends an hour before daylight saving time starts there (2026-03-08).
+        (
+            "America/New_York",
+            "2026-03-01T03:00:00+00:00",
+            "7",
+            {"from": "2026-02-21", "to": "2026-03-07"},
+            {"from": "2026-02-22T03:00:00Z", "to": "2026-03-01T03:00:00Z"},
+            {"from": "2026-03-01T03:00:00Z", "to": "2026-03-08T03:00:00Z"},
+        ),
+        # Kolkata, UTC+05:30, a change at local midnight: the after window ends at the next
+        # local midnight (excluded), so its last day is the change's own day.
+        (
+            "Asia/Kolkata",
+            "2026-03-01T00:00:00+05:30",
+            "1",
+            {"from": "2026-02-28", "to": "2026-03-01"},
+            {"from": "2026-02-27T18:30:00Z", "to": "2026-02-28T18:30:00Z"},
+            {"from": "2026-02-28T18:30:00Z", "to": "2026-03-01T18:30:00Z"},
+        ),
+    ],
+)
+def test_compare_period_is_the_local_days_the_windows_touch_and_the_windows_are_utc(
+    make_workspace, workspace_token, api, zone, effective_at, days, period, before, after
+):
+    workspace = make_workspace(timezone=zone)
+    change = _entry(workspace, datetime.fromisoformat(effective_at), "Price up")
+    token = workspace_token(workspace)
+    response = api(token).get(f"/api/v1/change-log/{change.pk}/compare?days={days}")
+    assert response.status_code == 200, response.json()
+    body = response.json()
+    assert body["period"] == period
+    assert (body["data"]["before"], body["data"]["after"]) == (before, after)
+    assert body["data"]["days"] == int(days)
+
+
+@pytest.mark.parametrize(
+    ("zone", "effective_at"),
+    [
+        ("UTC", datetime(1, 1, 1, tzinfo=UTC)),
+        ("Asia/Tokyo", datetime(1, 1, 2, tzinfo=UTC)),
+        ("UTC", datetime(9999, 12, 31, 23, tzinfo=UTC)),
+        ("America/New_York", datetime(9999, 12, 30, tzinfo=UTC)),
+    ],
+)
+def test_compare_near_the_ends_of_the_calendar_answers_400_naming_days(
+    make_workspace, workspace_token, api, zone, effective_at
+):
+    workspace = make_workspace(timezone=zone)
+    change = _entry(workspace, effective_at, "Far away")
+    response = api(workspace_token(workspace)).get(f"/api/v1/change-log/{change.pk}/compare?days=3")
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": {
+            "reason": "invalid_parameter",
+            "message": "3 days before or after this entry's effective_at fall outside the dates "
+            "this service can read.",
+        },
+        "field": "days",
+    }
+
+
 def test_compare_difference_is_null_when_a_side_is_null(team, api):
     change = _entry(team.workspace, timezone.now() - timedelta(days=30), "Script")
     response = api(team.read_token).get(f"/api/v1/change-log/{change.pk}/compare")

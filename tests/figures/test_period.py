@@ -22,6 +22,9 @@ pytestmark = pytest.mark.django_db
         ({"to": "2026-03-0\u0661"}, "to"),
         ({"from": "2026-03-05", "to": "2026-03-04"}, "from"),
         ({"from": "2026-03-05", "to": "9999-12-31"}, "to"),
+        # The default from (to - 29 days) would fall before the first day there is.
+        ({"to": "0001-01-01"}, "to"),
+        ({"to": "0001-01-29"}, "to"),
     ],
 )
 def test_unusable_dates_answer_400_naming_the_parameter(params, field, ws, client_for):

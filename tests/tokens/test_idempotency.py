@@ -155,6 +155,7 @@ def _fail_with(monkeypatch, error):
 
 
 @pytest.mark.django_db
+@pytest.mark.server_fault
 @pytest.mark.parametrize(
     ("error", "status"),
     [
@@ -178,6 +179,7 @@ def test_a_failed_write_leaves_nothing_and_a_retry_runs(setup, monkeypatch, erro
 
 
 @pytest.mark.django_db
+@pytest.mark.server_fault
 def test_a_crash_after_the_records_are_written_rolls_them_back(
     make_workspace, make_member, session_token, monkeypatch
 ):

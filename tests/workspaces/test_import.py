@@ -1,5 +1,6 @@
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from django.core.management.base import CommandError
@@ -475,6 +476,41 @@ def test_bad_lines_are_named(make_workspace, import_file, line, message):
     with pytest.raises(CommandError) as refused:
         import_file(ws, [line])
     assert message in str(refused.value)
+
+
+def test_a_past_call_outcome_without_its_lead_is_refused(make_workspace, import_file):
+    """An outcome with no call is a past call's: it must name its lead (PRODUCT.md §9)."""
+    ws = make_workspace()
+    records = [
+        {"type": "lead", "id": "l-1", "name": "Lee", "created_at": "2026-03-01T09:00:00Z"},
+        {
+            "type": "outcome",
+            "id": "o-past",
+            "result": "no_sale",
+            "reason": "price",
+            "at": "2026-03-05T10:00:00Z",
+        },
+    ]
+    with pytest.raises(CommandError) as refused:
+        import_file(ws, records)
+    message = str(refused.value)
+    assert "line 2, field 'lead'" in message
+    assert "Nothing was imported" in message
+    assert set(counts(ws).values()) == {0}
+    records[1]["lead"] = "l-1"
+    import_file(ws, records)
+    past = Outcome.objects.get(workspace=ws, external_id="o-past")
+    assert (past.call, past.lead.external_id, past.result) == (None, "l-1", "no_sale")
+
+
+def test_the_example_file_of_the_docs_imports(make_workspace, import_file):
+    text = (Path(__file__).resolve().parents[2] / "docs" / "import.md").read_text()
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    ws = make_workspace(currency="USD")
+    import_file(ws, example.strip().splitlines())
+    past = Outcome.objects.get(workspace=ws, external_id="o-2")
+    assert (past.call, past.lead.external_id, past.member.external_id) == (None, "l-1", "m-1")
+    assert Outcome.objects.get(workspace=ws, external_id="o-1").call.external_id == "c-1"
 
 
 def test_a_rate_outside_zero_to_one_is_refused(make_workspace, import_file):
