@@ -431,6 +431,12 @@ def _leads_data(counts: dict, workspace) -> dict:
     return {"created": fields.count("leads.created", counts["created"], workspace=workspace)}
 
 
+def leads_figures(*, workspace, period: Period, member=None) -> dict:
+    """leads.created of /leads, without its list."""
+    counts = _leads_counts(workspace=workspace, period=period, member=member)
+    return _leads_data(counts, workspace)
+
+
 def leads_list(
     *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
 ) -> tuple[dict, list[Note]]:
