@@ -77,3 +77,9 @@ def change_class(change) -> str:
 def path_of(*parts) -> str:
     """A dotted path into an API answer: {% path_of "data.members" 2 "owed" as p %}."""
     return ".".join(str(part) for part in parts)
+
+
+@register.filter
+def words(value: str) -> str:
+    """cash_collected -> cash collected."""
+    return str(value).replace("_", " ")
