@@ -23,6 +23,7 @@ from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
 from .periods import CHOICES, period_pick
+from .templatetags.figure_display import cells_html
 
 ATTRIBUTION_SORTS = {
     "source": lambda row: (
@@ -81,12 +82,35 @@ def overview(request, workspace_id):
             f"role is {member.role}. Your own figures are on your board: "
             f"{reverse('dashboard-board', args=[workspace.pk])}"
         )
+    return overview_page(request, workspace, member)
+
+
+def overview_page(request, workspace, member):
+    """The overview of a workspace for a member allowed to see it (bench/overview.py times
+    this: every figure, series and table of the page, rendered)."""
     picked = period_pick(workspace=workspace, params=request.GET)
     figures = selectors.overview(workspace=workspace, picked=picked)
     sort = request.GET.get("sort", "leads")
     descending = request.GET.get("dir", "desc") != "asc"
     rows = [{**row, "index": n} for n, row in enumerate(figures["attribution"]["data"]["rows"])]
     rows = _sorted_attribution(rows, sort, descending)
+    attribution_api = figures["attribution"]["api"]
+    for row in rows:
+        row["cells"] = cells_html(
+            (row[key], attribution_api, f"data.rows.{row['index']}.{key}")
+            for key in ("leads", "closes", "cash_collected", "close_rate")
+        )
+    eod_api = figures["eod"]["api"]
+    for index, row in enumerate(figures["eod"]["data"]["members"]):
+        row["cells"] = cells_html(
+            (row[key], eod_api, f"data.members.{index}.{key}")
+            for key in ("expected", "submitted", "compliance_rate")
+        )
+    for chart in (figures["cash_chart"], figures["calls_chart"]):
+        for row in chart["rows"]:
+            row["html"] = cells_html(
+                (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
+            )
     base = {"range": picked.choice, **picked.query()}
     sort_links = {
         name: "?"
@@ -98,6 +122,8 @@ def overview(request, workspace_id):
         **_picker(request, picked),
         **figures,
         "attribution_rows": rows,
+        "waiting_shown": figures["waiting"]["data"]["leads"][: selectors.WAITING_SHOWN],
+        "waiting_more": max(0, len(figures["waiting"]["data"]["leads"]) - selectors.WAITING_SHOWN),
         "sort": sort,
         "descending": descending,
         "sort_links": sort_links,

@@ -9,6 +9,7 @@ import json
 
 from django import template
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
 register = template.Library()
 
@@ -83,3 +84,11 @@ def path_of(*parts) -> str:
 def words(value: str) -> str:
     """cash_collected -> cash collected."""
     return str(value).replace("_", " ")
+
+
+def cells_html(cells) -> str:
+    """<td> cells of (field, api, path) triples, built in Python: the long tables of the
+    overview (a series per day, attribution, EOD) would cost a template tag per cell."""
+    return mark_safe(  # noqa: S308 - every part is built by format_html
+        "".join(f"<td>{figure(field, api, path)}</td>" for field, api, path in cells)
+    )
