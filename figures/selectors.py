@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db import connections
 from django.db.models import (
     BigIntegerField,
     CharField,
@@ -28,6 +29,7 @@ from django.db.models import (
     F,
     FilteredRelation,
     Func,
+    IntegerField,
     OuterRef,
     Q,
     Subquery,
@@ -58,7 +60,7 @@ from workspaces.models import (
 
 from . import envelope as fields
 from .envelope import Note
-from .period import Period, local_today, workspace_zone
+from .period import Period, local_midnight, local_today, workspace_zone
 from .registry import (
     AWAITING_OUTCOME,
     DOES_NOT_NEST,
@@ -119,22 +121,45 @@ INTERVALS = ("day", "week", "month")
 class Buckets:
     """Group an aggregate by the local day, week (from Monday) or month of a time column.
 
-    The truncation runs in the database in the workspace's timezone (Trunc with tzinfo:
-    AT TIME ZONE on PostgreSQL, Django's own function on SQLite), so a bucket is a local
-    calendar day whatever its length across a daylight-saving change.
+    `starts` holds each bucket's local start day and the UTC instant it begins (the
+    first one clipped to the period), computed with the workspace's timezone, so a bucket
+    is a local calendar day, week or month whatever its length across a daylight-saving
+    change. PostgreSQL places each record with width_bucket over those instants (a binary
+    search, no per-row timezone conversion); other databases truncate the time in the
+    workspace's timezone (Trunc with tzinfo). Both give the same buckets.
     """
 
     interval: str
     zone: ZoneInfo
+    starts: tuple[tuple[date, datetime], ...]
 
     def key(self, value: datetime) -> date:
         return value.astimezone(self.zone).date()
+
+
+class WidthBucket(Func):
+    """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket."""
+
+    output_field = IntegerField()
+
+    def __init__(self, expression, starts):
+        super().__init__(expression)
+        self.starts = list(starts)
+
+    def as_sql(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"width_bucket({sql}, %s::timestamptz[])", (*params, self.starts)
 
 
 def _totals(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):
     """queryset.aggregate(**aggregates); with buckets, {local bucket start: that dict}."""
     if buckets is None:
         return queryset.aggregate(**aggregates)
+    if connections[queryset.db].vendor == "postgresql":
+        days = [day for day, _ in buckets.starts]
+        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
+        rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket")
+        return {days[row.pop("_bucket") - 1]: row for row in rows.annotate(**aggregates)}
     bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
     rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket").annotate(**aggregates)
     return {buckets.key(row.pop("_bucket")): row for row in rows}
@@ -507,7 +532,10 @@ def series_figures(*, workspace, period: Period, metrics, interval: str, member=
     (_calls_counts, _outcomes_counts, _payments_counts, _leads_counts) grouped by bucket
     instead of taken over the whole period, turned into Fields by the same code.
     """
-    buckets = Buckets(interval, workspace_zone(workspace))
+    zone = workspace_zone(workspace)
+    rows = series_buckets(period, interval)
+    starts = tuple((start, local_midnight(first, zone)) for start, first, _ in rows)
+    buckets = Buckets(interval, zone, starts)
     wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
     common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
     families = {}
@@ -527,7 +555,6 @@ def series_figures(*, workspace, period: Period, metrics, interval: str, member=
     if "leads" in wanted:
         families["leads"] = (_leads_counts(**common), _leads_data)
 
-    rows = series_buckets(period, interval)
     built = {}
     for family, (grouped, build) in families.items():
         empty = _empty_counts(family)
