@@ -139,7 +139,8 @@ def metrics_markdown() -> str:
         "Metrics with a series: every count, money and rate metric of /api/v1/calls, "
         "/api/v1/outcomes and /api/v1/payments, and `leads.created`. A missing or unknown "
         "`metric` answers 400 `invalid_parameter` with `field: metric` and `metrics`: the "
-        "ids that have a series; another `interval` answers 400 with `field: interval`.",
+        "ids that have a series; another `interval`, or a period that would make more than 1000 "
+        "points (for example 3 years by day), answers 400 with `field: interval`.",
         "",
         "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
         "",

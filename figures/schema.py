@@ -500,7 +500,8 @@ INTERVAL = OpenApiParameter(
     enum=["day", "week", "month"],
     description="One point per local day, week (Monday to Sunday) or calendar month of the "
     "workspace timezone; default day. The first and last points are clipped to the period. "
-    "Another value answers 400 naming interval.",
+    "Another value, or a period that would make more than 1000 points, answers 400 naming "
+    "interval.",
 )
 
 

@@ -115,6 +115,7 @@ def _live_calls(*, workspace, period: Period, member=None):
 # --- One aggregate, over the whole period or per local day, week or month -------------
 
 INTERVALS = ("day", "week", "month")
+SERIES_POINTS_MAX = 1000
 
 
 @dataclass(frozen=True)

@@ -217,6 +217,14 @@ class SeriesView(FiguresView):
                 "interval", f"interval must be day, week or month, not {interval!r}."
             )
         period = self.period(request)
+        count = len(selectors.series_buckets(period, interval))
+        if count > selectors.SERIES_POINTS_MAX:
+            raise InvalidParameter(
+                "interval",
+                f"{period.first_day.isoformat()} to {period.last_day.isoformat()} by {interval} "
+                f"makes {count} points; at most {selectors.SERIES_POINTS_MAX} are answered: "
+                "use a longer interval or a shorter period.",
+            )
         points = selectors.series_figures(
             workspace=self.workspace, period=period, metrics=[metric], interval=interval
         )[metric]

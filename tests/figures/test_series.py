@@ -239,3 +239,20 @@ def test_bad_dates_are_400_naming_them(ws, client_for):
     )
     assert response.status_code == 400
     assert response.json()["field"] == "from"
+
+
+def test_more_than_1000_points_is_400_naming_interval(ws, client_for):
+    client = client_for(ws)
+    params = {"metric": "leads.created", "from": "2024-01-01", "to": "2026-09-27"}
+    assert client.get("/api/v1/series", {**params, "interval": "day"}).json() == {
+        "error": {
+            "reason": "invalid_parameter",
+            "message": "2024-01-01 to 2026-09-27 by day makes 1001 points; at most 1000 are "
+            "answered: use a longer interval or a shorter period.",
+        },
+        "field": "interval",
+    }
+    assert client.get("/api/v1/series", {**params, "to": "2026-09-26"}).status_code == 200
+    week = client.get("/api/v1/series", {**params, "interval": "week"})
+    assert week.status_code == 200
+    assert len(week.json()["data"]["points"]) == 143
