@@ -186,9 +186,35 @@ def _calls_aggregates(now) -> dict:
     }
 
 
-def _calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None):
+CALLS_COUNT_KEYS = ("booked", "cancelled", "taken", "no_show", "awaiting", "upcoming",
+                    "closed", "offered", "offer_recorded")  # fmt: skip
+# The counts each /calls figure is built from by _calls_data: a series of one figure
+# counts only those (each conditional count costs a pass over the rows' conditions).
+CALLS_COUNTS_OF = {
+    "booked": {"booked"},
+    "cancelled": {"cancelled"},
+    "taken": {"taken"},
+    "no_show": {"no_show"},
+    "awaiting_outcome": {"awaiting"},
+    "upcoming": {"upcoming"},
+    "closed": {"closed"},
+    "show_rate": {"taken", "no_show", "awaiting"},
+    "close_rate": {"closed", "taken"},
+    "offer_rate": {"offered", "offer_recorded", "taken"},
+}
+
+
+def _calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
+    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
     calls = _live_calls(workspace=workspace, period=period, member=member)
-    return _totals(calls, "scheduled_for", _calls_aggregates(now or timezone.now()), buckets)
+    aggregates = _calls_aggregates(now or timezone.now())
+    if keys is not None:
+        aggregates = {key: aggregates[key] for key in aggregates if key in keys}
+    zero = dict.fromkeys(CALLS_COUNT_KEYS, 0)
+    totals = _totals(calls, "scheduled_for", aggregates, buckets)
+    if buckets is None:
+        return {**zero, **totals}
+    return {start: {**zero, **counts} for start, counts in totals.items()}
 
 
 def _calls_data(counts: dict, workspace) -> dict:
@@ -541,7 +567,10 @@ def series_figures(*, workspace, period: Period, metrics, interval: str, member=
     common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
     families = {}
     if "calls" in wanted:
-        families["calls"] = (_calls_counts(now=now, **common), _calls_data)
+        keys = set().union(
+            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
+        )
+        families["calls"] = (_calls_counts(now=now, keys=keys, **common), _calls_data)
     if "outcomes" in wanted:
         families["outcomes"] = (_outcomes_counts(**common), _outcomes_data)
     if "payments" in wanted:
@@ -573,17 +602,7 @@ def series_figures(*, workspace, period: Period, metrics, interval: str, member=
 def _empty_counts(family: str) -> dict:
     """The aggregate of no record: every count and sum 0."""
     keys = {
-        "calls": (
-            "booked",
-            "cancelled",
-            "taken",
-            "no_show",
-            "awaiting",
-            "upcoming",
-            "closed",
-            "offered",
-            "offer_recorded",
-        ),  # fmt: skip
+        "calls": CALLS_COUNT_KEYS,
         "outcomes": OUTCOME_KEYS,
         "payments": ("cash", "refunded", "sales", "revenue", "collected", "over_collected"),
         "leads": ("created",),

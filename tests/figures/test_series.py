@@ -256,3 +256,12 @@ def test_more_than_1000_points_is_400_naming_interval(ws, client_for):
     week = client.get("/api/v1/series", {**params, "interval": "week"})
     assert week.status_code == 200
     assert len(week.json()["data"]["points"]) == 143
+
+
+def test_every_calls_figure_names_the_counts_it_is_built_from():
+    from figures import selectors
+
+    counts = selectors._calls_aggregates(aware("2026-03-20 12:00"))
+    assert tuple(counts) == selectors.CALLS_COUNT_KEYS
+    calls_metrics = {m.split(".", 1)[1] for m in SERIES_METRICS if m.startswith("calls.")}
+    assert set(selectors.CALLS_COUNTS_OF) == calls_metrics
