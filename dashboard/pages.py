@@ -149,7 +149,15 @@ def board(request, workspace_id):
     picked = period_pick(workspace=workspace, params=request.GET)
     data = selectors.board(workspace=workspace, member=member, period=picked.period)
     data["shown_notes"] = selectors.shown_notes(data["notes"])
-    period_notes = [note for note in data["notes"] if note["subject"] == "period"]
+    # Notes about a figure are shown beside it; the period's and any other at the top.
+    shown_metrics = {
+        field["metric"]
+        for group in ("calls", "payments", "commission", "eod")
+        for field in data["data"][group].values()
+    }
+    period_notes = [note for note in data["notes"] if note["subject"] == "period"] + [
+        note for note in data["shown_notes"] if note["subject"] not in shown_metrics
+    ]
     context = {
         **_nav(workspace, member),
         **_picker(request, picked),

@@ -92,3 +92,9 @@ def cells_html(cells) -> str:
     return mark_safe(  # noqa: S308 - every part is built by format_html
         "".join(f"<td>{figure(field, api, path)}</td>" for field, api, path in cells)
     )
+
+
+@register.filter
+def notes_for(notes, metric: str) -> list:
+    """The notes whose subject is this figure's metric id."""
+    return [note for note in notes or () if note["subject"] == metric]

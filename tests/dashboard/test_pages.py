@@ -232,3 +232,13 @@ def make_user_for_agency(django_user_model):
         return client
 
     return make
+
+
+def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
+    ws = team["workspace"]
+    figures_data.call("2026-03-11 12:00", closer=team["closer"])  # past, no attendance
+    html = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    tile = re.search(r'data-metric="calls.show_rate".*?</article>', html, re.S).group(0)
+    assert "1 call(s) past their start have no attendance recorded" in tile
+    header = html[: html.index('id="board-calls"')]
+    assert "awaiting-outcome" not in header
