@@ -11,7 +11,7 @@ PORT ?= 8000
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install run test lint format worker serve bench browser-deps openapi fuzz clean
+.PHONY: install run test lint format worker serve bench browser-deps openapi fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -83,3 +83,9 @@ bench: install
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_large --leads 1000000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_small --leads 100000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
 	$(BIN)/python bench/run.py --databases bench_large,bench_small $(BENCH_ARGS)
+
+# The charting library the figure pages draw with (uPlot, MIT), copied from its npm package
+# into static/vendor/uplot/ with its licence and version; pages never load it from elsewhere.
+UPLOT_VERSION ?= 1.6.32
+vendor-charts:
+	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent uplot@$(UPLOT_VERSION) >/dev/null && tar xzf uplot-$(UPLOT_VERSION).tgz && cd $(CURDIR) && mkdir -p static/vendor/uplot && cp $$tmp/package/dist/uPlot.iife.min.js $$tmp/package/dist/uPlot.min.css $$tmp/package/LICENSE static/vendor/uplot/ && echo "uplot $(UPLOT_VERSION) $$(npm view uplot@$(UPLOT_VERSION) dist.tarball)" > static/vendor/uplot/VERSION && rm -rf $$tmp

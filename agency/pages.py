@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.errors import ApiError
+from dashboard.selectors import agency_headlines
 from workspaces.models import Agency
 
 from . import selectors, services
@@ -30,9 +31,13 @@ def _agency_for(request, agency_id) -> Agency:
 
 def _overview_context(agency: Agency) -> dict:
     links = list(selectors.connect_link_list(agency=agency))
+    workspaces = list(selectors.agency_workspace_list(agency=agency))
     return {
         "agency": agency,
-        "workspaces": list(selectors.agency_workspace_list(agency=agency)),
+        "workspaces": workspaces,
+        # Each workspace's headline figures for the last 30 days, from the figures API's
+        # selectors.
+        "headlines": agency_headlines(workspaces=workspaces),
         "waiting": list(selectors.plans_waiting(agency=agency)),
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),

@@ -38,6 +38,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -64,7 +65,14 @@ ENDPOINTS = [
     ("funnel", "/api/v1/funnel"),
     ("webinar", "/api/v1/webinar"),
     ("audit-events", "/api/v1/audit-events"),
+    # One figure per day over 90 days (from = 89 days before today in the workspace's zone).
+    ("series-calls-90d", "/api/v1/series?metric=calls.booked&interval=day&from={from90}"),
+    ("series-cash-90d", "/api/v1/series?metric=payments.cash_collected&interval=day&from={from90}"),
+    ("series-outcomes-90d", "/api/v1/series?metric=outcomes.total&interval=day&from={from90}"),
+    ("series-leads-90d", "/api/v1/series?metric=leads.created&interval=day&from={from90}"),
 ]
+# The benchmark workspaces' timezone (bench/generate.py).
+BENCH_ZONE = "America/New_York"
 REPLAYED = ("SELECT", "WITH")
 
 
@@ -252,7 +260,11 @@ def database_prepare(name: str, args, port: int) -> dict:
     if not info_path.exists():
         raise SystemExit(f"{info_path} is missing: run bench/generate.py for {name} first.")
     info = json.loads(info_path.read_text())
-    endpoints = [(label, path.format(lead=info["journey_lead_id"])) for label, path in ENDPOINTS]
+    from90 = (datetime.now(ZoneInfo(BENCH_ZONE)).date() - timedelta(days=89)).isoformat()
+    endpoints = [
+        (label, path.format(lead=info["journey_lead_id"], from90=from90))
+        for label, path in ENDPOINTS
+    ]
     if args.only:
         wanted = set(args.only.split(","))
         endpoints = [e for e in endpoints if e[0] in wanted or e[0] == "whoami"]

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "figures",
     "agentapi",
     "agency",
+    "dashboard",
 ]
 
 MIDDLEWARE = [

@@ -123,6 +123,25 @@ def metrics_markdown() -> str:
             lines += [f"- Null: {metric.null_when or 'never.'}"]
             lines += [f"- Example: {registry.EXAMPLES[metric.id]}", ""]
     lines += [
+        "## /api/v1/series",
+        "",
+        "`GET /api/v1/series?metric=ID&from=&to=&interval=day|week|month` answers one figure "
+        "per local day, week (Monday to Sunday) or calendar month of the period in "
+        '`data.points`, oldest first: `[{"from", "to", "field"}]` with local dates, '
+        "the first and last points clipped to the period. `data` also carries `metric` and "
+        "`interval` (default `day`). Each point's `field` is what the metric's own endpoint "
+        "answers for the point's days: the same aggregate, grouped in the database by the "
+        "local day, week or month of the workspace timezone (a week that crosses a "
+        "daylight-saving change is still Monday 00:00 to Monday 00:00 local). Every day, "
+        "week or month has a point: a count or money figure with no record is 0; a rate "
+        "with an empty denominator is null with `empty-denominator`.",
+        "",
+        "Metrics with a series: every count, money and rate metric of /api/v1/calls, "
+        "/api/v1/outcomes and /api/v1/payments, and `leads.created`. A missing or unknown "
+        "`metric` answers 400 `invalid_parameter` with `field: metric` and `metrics`: the "
+        "ids that have a series; another `interval`, or a period that would make more than 1000 "
+        "points (for example 3 years by day), answers 400 with `field: interval`.",
+        "",
         "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
         "",
         "No figures: `data.lead` and `data.events` (every record of the lead in time order, each "

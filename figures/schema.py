@@ -496,3 +496,105 @@ def figures_operation(operation_id: str, key: str, *, dated: bool = True, extra=
         parameters=[*([FROM, TO] if dated else []), *extra],
         responses=responses,
     )
+
+
+# --- /series ----------------------------------------------------------------------------
+
+INTERVAL = OpenApiParameter(
+    "interval",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=["day", "week", "month"],
+    description="One point per local day, week (Monday to Sunday) or calendar month of the "
+    "workspace timezone; default day. The first and last points are clipped to the period. "
+    "Another value, or a period that would make more than 1000 points, answers 400 naming "
+    "interval.",
+)
+
+
+def _series_metric_parameter():
+    from .selectors import SERIES_METRICS
+
+    return OpenApiParameter(
+        "metric",
+        OpenApiTypes.STR,
+        OpenApiParameter.QUERY,
+        required=True,
+        enum=list(SERIES_METRICS),
+        description="A metric id of the registry: every count, money and rate figure of "
+        "/calls, /outcomes and /payments, and leads.created. A missing or unknown id answers "
+        "400 naming metric, with `metrics`: the ids that have a series.",
+    )
+
+
+SeriesPointSerializer = inline_serializer(
+    "SeriesPoint",
+    many=True,
+    fields={
+        "from": serializers.DateField(help_text="First local day of the point, included."),
+        "to": serializers.DateField(help_text="Last local day of the point, included."),
+        "field": field_serializer(),
+    },
+)
+
+
+def series_operation():
+    from .selectors import SERIES_METRICS
+
+    example_points = [
+        {"from": day_from, "to": day_to, "field": _example_field("payments.cash_collected")}
+        for day_from, day_to in [("2026-03-04", "2026-03-08"), ("2026-03-09", "2026-03-10")]
+    ]
+    example = {
+        "workspace": {"id": _EXAMPLE_WORKSPACE.pk, "currency": "USD"},
+        "period": {"from": "2026-03-04", "to": "2026-03-10"},
+        "data": {
+            "metric": "payments.cash_collected",
+            "interval": "week",
+            "points": example_points,
+        },
+        "notes": [],
+    }
+    description = (
+        "Answers the Envelope: one figure of the metric registry per local day, week or month "
+        "of the period, in `data.points`, oldest first. Each point's `field` is exactly what "
+        "the metric's own endpoint answers for that point's days (the same aggregate, grouped "
+        "in the database by the local day, week or month of the workspace timezone, right "
+        "across daylight-saving changes). Every day, week or month of the period has a point: "
+        "a count or money figure with no record is 0; a rate with an empty denominator is "
+        "null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes "
+        "of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.\n\n"
+        "Metrics: " + ", ".join(f"`{metric}`" for metric in SERIES_METRICS) + "."
+    )
+    return extend_schema(
+        operation_id="getSeries",
+        summary="One figure per day, week or month of the period",
+        description=description,
+        parameters=[_series_metric_parameter(), FROM, TO, INTERVAL],
+        responses={
+            200: OpenApiResponse(
+                inline_serializer(
+                    "GetSeriesEnvelope",
+                    {
+                        "workspace": _WORKSPACE,
+                        "period": _PERIOD,
+                        "data": inline_serializer(
+                            "GetSeriesData",
+                            {
+                                "metric": serializers.ChoiceField(choices=list(SERIES_METRICS)),
+                                "interval": serializers.ChoiceField(
+                                    choices=["day", "week", "month"]
+                                ),
+                                "points": SeriesPointSerializer,
+                            },
+                        ),
+                        "notes": notes_serializer(),
+                    },
+                ),
+                description="The Envelope.",
+                examples=[OpenApiExample("getSeries", example)],
+            ),
+            **ERROR_RESPONSES,
+        },
+    )

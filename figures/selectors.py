@@ -14,10 +14,13 @@ Python only arranges the few grouped rows that come back.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.db import connections
 from django.db.models import (
     BigIntegerField,
     CharField,
@@ -26,12 +29,13 @@ from django.db.models import (
     F,
     FilteredRelation,
     Func,
+    IntegerField,
     OuterRef,
     Q,
     Subquery,
     Sum,
 )
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Trunc
 from django.utils import timezone
 
 from audit.models import AuditEvent
@@ -56,10 +60,11 @@ from workspaces.models import (
 
 from . import envelope as fields
 from .envelope import Note
-from .period import Period, local_today
+from .period import Period, local_midnight, local_today, workspace_zone
 from .registry import (
     AWAITING_OUTCOME,
     DOES_NOT_NEST,
+    METRIC_LIST,
     NO_DATA_SOURCE,
     NO_DENOMINATOR,
     NO_NUMERATOR,
@@ -107,25 +112,112 @@ def _live_calls(*, workspace, period: Period, member=None):
     return calls
 
 
+# --- One aggregate, over the whole period or per local day, week or month -------------
+
+INTERVALS = ("day", "week", "month")
+SERIES_POINTS_MAX = 1000
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """Group an aggregate by the local day, week (from Monday) or month of a time column.
+
+    `starts` holds each bucket's local start day and the UTC instant it begins (the
+    first one clipped to the period), computed with the workspace's timezone, so a bucket
+    is a local calendar day, week or month whatever its length across a daylight-saving
+    change. PostgreSQL places each record with width_bucket over those instants (a binary
+    search, no per-row timezone conversion); other databases truncate the time in the
+    workspace's timezone (Trunc with tzinfo). Both give the same buckets.
+    """
+
+    interval: str
+    zone: ZoneInfo
+    starts: tuple[tuple[date, datetime], ...]
+
+    def key(self, value: datetime) -> date:
+        return value.astimezone(self.zone).date()
+
+
+class WidthBucket(Func):
+    """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket."""
+
+    output_field = IntegerField()
+
+    def __init__(self, expression, starts):
+        super().__init__(expression)
+        self.starts = list(starts)
+
+    def as_sql(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"width_bucket({sql}, %s::timestamptz[])", (*params, self.starts)
+
+
+def _totals(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):
+    """queryset.aggregate(**aggregates); with buckets, {local bucket start: that dict}."""
+    if buckets is None:
+        return queryset.aggregate(**aggregates)
+    if connections[queryset.db].vendor == "postgresql":
+        days = [day for day, _ in buckets.starts]
+        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
+        rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket")
+        return {days[row.pop("_bucket") - 1]: row for row in rows.annotate(**aggregates)}
+    bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
+    rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket").annotate(**aggregates)
+    return {buckets.key(row.pop("_bucket")): row for row in rows}
+
+
 # --- /calls ---------------------------------------------------------------------------
 
 
-def calls_figures(*, workspace, period: Period, member=None, now=None) -> dict:
-    now = now or timezone.now()
+def _calls_aggregates(now) -> dict:
     scheduled = Q(status=Call.Status.SCHEDULED)
     unmarked = scheduled & Q(attendance="")
     taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
-    counts = _live_calls(workspace=workspace, period=period, member=member).aggregate(
-        booked=Count("pk", filter=scheduled),
-        cancelled=Count("pk", filter=Q(status=Call.Status.CANCELLED)),
-        taken=Count("pk", filter=taken),
-        no_show=Count("pk", filter=scheduled & Q(attendance=Call.Attendance.NO_SHOW)),
-        awaiting=Count("pk", filter=unmarked & Q(scheduled_for__lt=now)),
-        upcoming=Count("pk", filter=unmarked & Q(scheduled_for__gte=now)),
-        closed=Count("pk", filter=taken & Q(outcome__in=CLOSED_OUTCOMES)),
-        offered=Count("pk", filter=taken & Q(offer_made=True)),
-        offer_recorded=Count("pk", filter=taken & Q(offer_made__isnull=False)),
-    )
+    return {
+        "booked": Count("pk", filter=scheduled),
+        "cancelled": Count("pk", filter=Q(status=Call.Status.CANCELLED)),
+        "taken": Count("pk", filter=taken),
+        "no_show": Count("pk", filter=scheduled & Q(attendance=Call.Attendance.NO_SHOW)),
+        "awaiting": Count("pk", filter=unmarked & Q(scheduled_for__lt=now)),
+        "upcoming": Count("pk", filter=unmarked & Q(scheduled_for__gte=now)),
+        "closed": Count("pk", filter=taken & Q(outcome__in=CLOSED_OUTCOMES)),
+        "offered": Count("pk", filter=taken & Q(offer_made=True)),
+        "offer_recorded": Count("pk", filter=taken & Q(offer_made__isnull=False)),
+    }
+
+
+CALLS_COUNT_KEYS = ("booked", "cancelled", "taken", "no_show", "awaiting", "upcoming",
+                    "closed", "offered", "offer_recorded")  # fmt: skip
+# The counts each /calls figure is built from by _calls_data: a series of one figure
+# counts only those (each conditional count costs a pass over the rows' conditions).
+CALLS_COUNTS_OF = {
+    "booked": {"booked"},
+    "cancelled": {"cancelled"},
+    "taken": {"taken"},
+    "no_show": {"no_show"},
+    "awaiting_outcome": {"awaiting"},
+    "upcoming": {"upcoming"},
+    "closed": {"closed"},
+    "show_rate": {"taken", "no_show", "awaiting"},
+    "close_rate": {"closed", "taken"},
+    "offer_rate": {"offered", "offer_recorded", "taken"},
+}
+
+
+def _calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
+    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
+    calls = _live_calls(workspace=workspace, period=period, member=member)
+    aggregates = _calls_aggregates(now or timezone.now())
+    if keys is not None:
+        aggregates = {key: aggregates[key] for key in aggregates if key in keys}
+    zero = dict.fromkeys(CALLS_COUNT_KEYS, 0)
+    totals = _totals(calls, "scheduled_for", aggregates, buckets)
+    if buckets is None:
+        return {**zero, **totals}
+    return {start: {**zero, **counts} for start, counts in totals.items()}
+
+
+def _calls_data(counts: dict, workspace) -> dict:
     ws = workspace
     show_notes = []
     if counts["awaiting"]:
@@ -174,30 +266,78 @@ def calls_figures(*, workspace, period: Period, member=None, now=None) -> dict:
     }
 
 
+def calls_figures(*, workspace, period: Period, member=None, now=None) -> dict:
+    counts = _calls_counts(workspace=workspace, period=period, member=member, now=now)
+    return _calls_data(counts, workspace)
+
+
 # --- /outcomes ------------------------------------------------------------------------
 
+OUTCOME_KEYS = (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting")
 
-def outcomes_figures(*, workspace, period: Period, member=None) -> dict:
+
+def _outcomes_counts(*, workspace, period: Period, member=None, buckets=None):
+    """{key: count} of OUTCOME_KEYS (per bucket with buckets): calls by current outcome
+    plus past-call forms dated in the period."""
     calls = _live_calls(workspace=workspace, period=period, member=member)
     scheduled = Q(status=Call.Status.SCHEDULED)
     no_outcome = scheduled & Q(outcome="")
-    per_call = calls.aggregate(
-        cancelled=Count("pk", filter=Q(status=Call.Status.CANCELLED)),
-        no_show=Count("pk", filter=no_outcome & Q(attendance=Call.Attendance.NO_SHOW)),
-        awaiting=Count("pk", filter=no_outcome & ~Q(attendance=Call.Attendance.NO_SHOW)),
-        **{result: Count("pk", filter=scheduled & Q(outcome=result)) for result in OUTCOME_RESULTS},
+    per_call = _totals(
+        calls,
+        "scheduled_for",
+        {
+            "cancelled": Count("pk", filter=Q(status=Call.Status.CANCELLED)),
+            "no_show": Count("pk", filter=no_outcome & Q(attendance=Call.Attendance.NO_SHOW)),
+            "awaiting": Count("pk", filter=no_outcome & ~Q(attendance=Call.Attendance.NO_SHOW)),
+            **{r: Count("pk", filter=scheduled & Q(outcome=r)) for r in OUTCOME_RESULTS},
+        },
+        buckets,
     )
+    past = _past_forms(workspace=workspace, period=period, member=member)
+    past_counts = _totals(
+        past, "at", {key: Count("pk", filter=Q(result=key)) for key in OUTCOME_KEYS}, buckets
+    )
+    zero = dict.fromkeys(OUTCOME_KEYS, 0)
+
+    def add(one: dict, other: dict) -> dict:
+        return {key: one[key] + other[key] for key in OUTCOME_KEYS}
+
+    if buckets is None:
+        return add(per_call, past_counts)
+    return {
+        start: add(per_call.get(start, zero), past_counts.get(start, zero))
+        for start in per_call.keys() | past_counts.keys()
+    }
+
+
+def _past_forms(*, workspace, period: Period, member=None):
     past = Outcome.objects.filter(workspace=workspace, call__isnull=True).filter(_in(period, "at"))
     if member is not None:
         past = past.filter(member=member)
-    past_counts = dict(past.order_by().values_list("result").annotate(n=Count("pk")))
+    return past
+
+
+def _outcomes_data(counts: dict, workspace) -> dict:
+    data = {}
+    for key in OUTCOME_KEYS:
+        data[key] = fields.count(f"outcomes.{key}", counts[key], workspace=workspace)
+    data["total"] = fields.count(
+        "outcomes.total", sum(counts[key] for key in OUTCOME_KEYS), workspace=workspace
+    )
+    return data
+
+
+def outcomes_figures(*, workspace, period: Period, member=None) -> dict:
+    counts = _outcomes_counts(workspace=workspace, period=period, member=member)
+    calls = _live_calls(workspace=workspace, period=period, member=member)
+    past = _past_forms(workspace=workspace, period=period, member=member)
 
     # No-sale reasons: the reason of each call's latest outcome, and of past-call forms.
     latest_reason = Subquery(
         Outcome.objects.filter(call=OuterRef("pk")).order_by("-at").values("reason")[:1]
     )
     call_reasons = (
-        calls.filter(scheduled, outcome="no_sale")
+        calls.filter(status=Call.Status.SCHEDULED, outcome="no_sale")
         .annotate(latest_reason=latest_reason)
         .order_by()
         .values_list("latest_reason")
@@ -211,14 +351,7 @@ def outcomes_figures(*, workspace, period: Period, member=None) -> dict:
         key = reason or NONE_LABEL
         reasons[key] = reasons.get(key, 0) + n
 
-    ws = workspace
-    data = {}
-    total = 0
-    for key in (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting"):
-        value = per_call[key] + past_counts.get(key, 0)
-        total += value
-        data[key] = fields.count(f"outcomes.{key}", value, workspace=ws)
-    data["total"] = fields.count("outcomes.total", total, workspace=ws)
+    data = _outcomes_data(counts, workspace)
     data["no_sale_reasons"] = [
         {"reason": reason, "count": n}
         for reason, n in sorted(reasons.items(), key=lambda item: (-item[1], item[0]))
@@ -228,40 +361,59 @@ def outcomes_figures(*, workspace, period: Period, member=None) -> dict:
 
 # --- /payments ------------------------------------------------------------------------
 
-
-def _sum(queryset, field: str) -> int:
-    return queryset.aggregate(total=Coalesce(Sum(field), 0, output_field=BigIntegerField()))[
-        "total"
-    ]
+_MINOR_SUM = {"output_field": BigIntegerField()}
 
 
-def payments_figures(*, workspace, period: Period, member=None) -> dict:
-    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED)
+def _payments_counts(*, workspace, period: Period, member=None, buckets=None, parts=None):
+    """Cash paid, refunds and the period's sales (per bucket with buckets), each from one
+    aggregate over its own time column. `parts` limits the queries to those named
+    ("cash", "refunds", "sales"); the others read as zero."""
+    parts = parts or {"cash", "refunds", "sales"}
+    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+        _in(period, "paid_at")
+    )
     refunds = Refund.objects.filter(workspace=workspace).filter(_in(period, "at"))
     sales = Sale.objects.filter(workspace=workspace).filter(_in(period, "closed_at"))
     if member is not None:
         payments = payments.filter(_slots(member, "sale__"))
         refunds = refunds.filter(_slots(member, "sale__"))
         sales = sales.filter(_slots(member))
+    zero = {"cash": 0, "refunded": 0, "sales": 0, "revenue": 0, "collected": 0,
+            "over_collected": 0}  # fmt: skip
+    grouped = []
+    if "cash" in parts:
+        cash = {"cash": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
+        grouped.append(_totals(payments, "paid_at", cash, buckets))
+    if "refunds" in parts:
+        refunded = {"refunded": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
+        grouped.append(_totals(refunds, "at", refunded, buckets))
+    if "sales" in parts:
+        # Cash collected to date on the period's sales: each sale keeps the sum of its
+        # succeeded payments, so a sale with more cash than its contract value shows.
+        booked = {
+            "sales": Count("pk"),
+            "revenue": Coalesce(Sum("contract_value"), 0, **_MINOR_SUM),
+            "collected": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
+            "over_collected": Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
+        }
+        grouped.append(_totals(sales, "closed_at", booked, buckets))
+    if buckets is None:
+        return {**zero, **{k: v for part in grouped for k, v in part.items()}}
+    starts = set().union(*(part.keys() for part in grouped))
+    return {
+        start: {**zero, **{k: v for part in grouped for k, v in part.get(start, {}).items()}}
+        for start in starts
+    }
 
-    cash = _sum(payments.filter(_in(period, "paid_at")), "amount")
-    refunded = _sum(refunds, "amount")
-    # Cash collected to date on the period's sales: each sale keeps the sum of its
-    # succeeded payments, so a sale with more cash than its contract value shows.
-    booked = sales.aggregate(
-        sales=Count("pk"),
-        revenue=Coalesce(Sum("contract_value"), 0, output_field=BigIntegerField()),
-        collected=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
-        over_collected=Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
-    )
-    collected_to_date = booked["collected"]
-    over_collected = booked["over_collected"] > 0
 
+def _payments_data(counts: dict, workspace) -> dict:
     ws = workspace
+    collected_to_date = counts["collected"]
+    over_collected = counts["over_collected"] > 0
     collection_rate = fields.rate(
         "payments.collection_rate",
         collected_to_date,
-        booked["revenue"],
+        counts["revenue"],
         workspace=ws,
         unavailable=DOES_NOT_NEST if over_collected else None,
         reason="A sale closed in the period has more cash collected than its contract value."
@@ -269,20 +421,26 @@ def payments_figures(*, workspace, period: Period, member=None) -> dict:
         else None,
         side_values=(
             fields.major_units(collected_to_date, ws),
-            fields.major_units(booked["revenue"], ws),
+            fields.major_units(counts["revenue"], ws),
         ),
     )
+    cash, refunded = counts["cash"], counts["refunded"]
     return {
         "cash_collected": fields.money("payments.cash_collected", cash, workspace=ws),
         "refunded": fields.money("payments.refunded", refunded, workspace=ws),
         "net_cash": fields.money("payments.net_cash", cash - refunded, workspace=ws),
-        "sales": fields.count("payments.sales", booked["sales"], workspace=ws),
-        "revenue_booked": fields.money("payments.revenue_booked", booked["revenue"], workspace=ws),
+        "sales": fields.count("payments.sales", counts["sales"], workspace=ws),
+        "revenue_booked": fields.money("payments.revenue_booked", counts["revenue"], workspace=ws),
         "average_sale": fields.average_money(
-            "payments.average_sale", booked["revenue"], booked["sales"], workspace=ws
+            "payments.average_sale", counts["revenue"], counts["sales"], workspace=ws
         ),
         "collection_rate": collection_rate,
     }
+
+
+def payments_figures(*, workspace, period: Period, member=None) -> dict:
+    counts = _payments_counts(workspace=workspace, period=period, member=member)
+    return _payments_data(counts, workspace)
 
 
 # --- /leads ---------------------------------------------------------------------------
@@ -309,13 +467,33 @@ def _lead_row(lead) -> dict:
     }
 
 
-def leads_list(
-    *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
-) -> tuple[dict, list[Note]]:
+def _leads_created_in(*, workspace, period: Period, member=None):
     leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at"))
     if member is not None:
         leads = leads.filter(setter=member)
-    created = leads.count()
+    return leads
+
+
+def _leads_counts(*, workspace, period: Period, member=None, buckets=None):
+    leads = _leads_created_in(workspace=workspace, period=period, member=member)
+    return _totals(leads, "created_at", {"created": Count("pk")}, buckets)
+
+
+def _leads_data(counts: dict, workspace) -> dict:
+    return {"created": fields.count("leads.created", counts["created"], workspace=workspace)}
+
+
+def leads_figures(*, workspace, period: Period, member=None) -> dict:
+    """leads.created of /leads, without its list."""
+    counts = _leads_counts(workspace=workspace, period=period, member=member)
+    return _leads_data(counts, workspace)
+
+
+def leads_list(
+    *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
+) -> tuple[dict, list[Note]]:
+    leads = _leads_created_in(workspace=workspace, period=period, member=member)
+    created = _leads_counts(workspace=workspace, period=period, member=member)["created"]
     page = list(leads.select_related("setter").order_by("-created_at", "-pk")[:limit])
     notes = []
     if created > len(page):
@@ -328,10 +506,108 @@ def leads_list(
             )
         )
     data = {
-        "created": fields.count("leads.created", created, workspace=workspace),
+        **_leads_data({"created": created}, workspace),
         "leads": fields.Plain(_lead_row(lead) for lead in page),
     }
     return data, notes
+
+
+# --- /series --------------------------------------------------------------------------
+
+SERIES_ENDPOINTS = ("/api/v1/calls", "/api/v1/outcomes", "/api/v1/payments")
+SERIES_METRICS = (
+    *(metric.id for metric in METRIC_LIST if metric.endpoint in SERIES_ENDPOINTS),
+    "leads.created",
+)
+# Which of the payments' three aggregates a metric reads.
+_PAYMENT_PARTS = {"cash_collected": {"cash"}, "refunded": {"refunds"},
+                  "net_cash": {"cash", "refunds"}}  # fmt: skip
+
+
+def _next_start(start: date, interval: str) -> date:
+    if interval == "day":
+        return start + timedelta(days=1)
+    if interval == "week":
+        return start + timedelta(days=7)
+    return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+
+
+def series_buckets(period: Period, interval: str) -> list[tuple[date, date, date]]:
+    """(bucket start, first day, last day) of every day, week (from Monday) or month the
+    period touches; the first and last are clipped to the period."""
+    if interval == "day":
+        start = period.first_day
+    elif interval == "week":
+        start = period.first_day - timedelta(days=period.first_day.weekday())
+    else:
+        start = period.first_day.replace(day=1)
+    buckets = []
+    while start <= period.last_day:
+        following = _next_start(start, interval)
+        first = max(start, period.first_day)
+        last = min(following - timedelta(days=1), period.last_day)
+        buckets.append((start, first, last))
+        start = following
+    return buckets
+
+
+def series_figures(*, workspace, period: Period, metrics, interval: str, member=None, now=None):
+    """{metric id: [{"from", "to", "field"}]} for each metric, one point per local day, week
+    or month of the period; empty buckets included (0, or a null rate with its reason).
+
+    Each metric is the figure its endpoint answers for the bucket: the same aggregate
+    (_calls_counts, _outcomes_counts, _payments_counts, _leads_counts) grouped by bucket
+    instead of taken over the whole period, turned into Fields by the same code.
+    """
+    zone = workspace_zone(workspace)
+    rows = series_buckets(period, interval)
+    starts = tuple((start, local_midnight(first, zone)) for start, first, _ in rows)
+    buckets = Buckets(interval, zone, starts)
+    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
+    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
+    families = {}
+    if "calls" in wanted:
+        keys = set().union(
+            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
+        )
+        families["calls"] = (_calls_counts(now=now, keys=keys, **common), _calls_data)
+    if "outcomes" in wanted:
+        families["outcomes"] = (_outcomes_counts(**common), _outcomes_data)
+    if "payments" in wanted:
+        parts = set().union(
+            *(
+                _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
+                for m in metrics
+                if m.startswith("payments.")
+            )  # fmt: skip
+        )
+        families["payments"] = (_payments_counts(parts=parts, **common), _payments_data)
+    if "leads" in wanted:
+        families["leads"] = (_leads_counts(**common), _leads_data)
+
+    built = {}
+    for family, (grouped, build) in families.items():
+        empty = _empty_counts(family)
+        built[family] = [build(grouped.get(start) or empty, workspace) for start, _, _ in rows]
+    return {
+        metric_id: [
+            {"from": first.isoformat(), "to": last.isoformat(), "field": data[key]}
+            for (_, first, last), data in zip(rows, built[family], strict=True)
+        ]
+        for metric_id in metrics
+        for family, key in [metric_id.split(".", 1)]
+    }
+
+
+def _empty_counts(family: str) -> dict:
+    """The aggregate of no record: every count and sum 0."""
+    keys = {
+        "calls": CALLS_COUNT_KEYS,
+        "outcomes": OUTCOME_KEYS,
+        "payments": ("cash", "refunded", "sales", "revenue", "collected", "over_collected"),
+        "leads": ("created",),
+    }[family]
+    return dict.fromkeys(keys, 0)
 
 
 # --- /leads/{id}/journey --------------------------------------------------------------
@@ -1004,12 +1280,12 @@ def key_figures(*, workspace, start, end, now=None) -> dict:
         period = Period.of_days(workspace=workspace, first_day=start, last_day=end)
     calls = calls_figures(workspace=workspace, period=period, now=now)
     payments = payments_figures(workspace=workspace, period=period)
-    leads = Lead.objects.filter(workspace=workspace).filter(_in(period, "created_at")).count()
+    leads = _leads_data(_leads_counts(workspace=workspace, period=period), workspace)
     return {
         "calls.booked": calls["booked"],
         "calls.show_rate": calls["show_rate"],
         "calls.close_rate": calls["close_rate"],
         "payments.cash_collected": payments["cash_collected"],
         "payments.revenue_booked": payments["revenue_booked"],
-        "leads.created": fields.count("leads.created", leads, workspace=workspace),
+        "leads.created": leads["created"],
     }

@@ -15,5 +15,6 @@ urlpatterns = [
     path("commission", views.CommissionView.as_view(), name="figures-commission"),
     path("funnel", views.FunnelView.as_view(), name="figures-funnel"),
     path("webinar", views.WebinarView.as_view(), name="figures-webinar"),
+    path("series", views.SeriesView.as_view(), name="figures-series"),
     path("audit-events", views.AuditEventsView.as_view(), name="figures-audit-events"),
 ]

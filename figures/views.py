@@ -196,3 +196,37 @@ class AuditEventsView(FiguresView):
         period = self.period(request)
         data = selectors.audit_events_list(workspace=self.workspace, period=period)
         return self.envelope(period=period, data=data)
+
+
+class SeriesView(FiguresView):
+    @schema.series_operation()
+    def get(self, request):
+        params = request.query_params
+        metric = params.get("metric") or ""
+        if metric not in selectors.SERIES_METRICS:
+            raise InvalidParameter(
+                "metric",
+                f"metric must name a figure with a series, not {metric!r}."
+                if metric
+                else "metric is required: name a figure with a series.",
+                metrics=list(selectors.SERIES_METRICS),
+            )
+        interval = params.get("interval") or "day"
+        if interval not in selectors.INTERVALS:
+            raise InvalidParameter(
+                "interval", f"interval must be day, week or month, not {interval!r}."
+            )
+        period = self.period(request)
+        count = len(selectors.series_buckets(period, interval))
+        if count > selectors.SERIES_POINTS_MAX:
+            raise InvalidParameter(
+                "interval",
+                f"{period.first_day.isoformat()} to {period.last_day.isoformat()} by {interval} "
+                f"makes {count} points; at most {selectors.SERIES_POINTS_MAX} are answered: "
+                "use a longer interval or a shorter period.",
+            )
+        points = selectors.series_figures(
+            workspace=self.workspace, period=period, metrics=[metric], interval=interval
+        )[metric]
+        data = {"metric": metric, "interval": interval, "points": points}
+        return self.envelope(period=period, data=data)

@@ -27,6 +27,7 @@ FIGURES_OPERATIONS = {
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
+    "/api/v1/series": "getSeries",
 }
 
 AGENT_ROUTES = {

@@ -19,7 +19,7 @@ from django.views.decorators.cache import never_cache
 
 from audit.services import Actor
 from config.errors import InvalidField
-from workspaces.models import Agency, Workspace
+from workspaces.models import Agency, Member, Workspace
 
 from . import selectors, services
 from .crypto import decrypt_text, encrypt_text
@@ -33,6 +33,7 @@ from .forms import (
 )
 
 MINTED_SESSION_KEY = "tokens.minted"
+WORKSPACE_WIDE_ROLES = Member.WORKSPACE_WIDE_ROLES
 
 
 class PageForbidden(Exception):
@@ -308,8 +309,12 @@ def workspace_apps(request, workspace_id):
 def signed_in_home(request):
     """Send a signed-in person to their one place, or list their places."""
     places = selectors.user_places(user=request.user)
+    # A workspace's figures: the overview for owners, admins and managers, else the board.
     destinations = [
-        reverse("settings-tokens", args=[m.workspace_id]) for m in places["admin_memberships"]
+        reverse("dashboard-overview", args=[m.workspace_id])
+        if m.role in WORKSPACE_WIDE_ROLES
+        else reverse("dashboard-board", args=[m.workspace_id])
+        for m in places["memberships"]
     ] + [f"/agency/{agency.pk}/" for agency in places["agencies"]]
     if len(destinations) == 1 and not places["invitations"]:
         return redirect(destinations[0])

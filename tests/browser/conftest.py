@@ -39,6 +39,12 @@ SCREENSHOTS = frozenset(
         "agency-tokens.png",
         "agency-console-waiting.png",
         "agency-console-applied.png",
+        "overview.png",
+        "overview-phone.png",
+        "overview-null-figure.png",
+        "board-closer.png",
+        "board-closer-phone.png",
+        "lead-journey.png",
     }
 )
 PASSWORD = "correct-horse-battery"

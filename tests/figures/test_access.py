@@ -21,6 +21,7 @@ ROUTES = [
     "/api/v1/funnel",
     "/api/v1/webinar",
     "/api/v1/audit-events",
+    "/api/v1/series?metric=calls.booked",
 ]
 
 

@@ -24,6 +24,7 @@ OPERATION_IDS = {
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
+    "/api/v1/series": "getSeries",
 }
 
 

@@ -55,10 +55,10 @@ def test_sign_in_with_email_and_password_goes_to_the_workspace(team):
     response = sign_in(client, team["owner"].email, "/")
     assert response.status_code == 302
     assert response["Location"] == "/"
-    # One workspace administered: home sends the person straight to its settings.
+    # One workspace: home sends the person straight to its overview.
     home = client.get("/")
     assert home.status_code == 302
-    assert home["Location"] == tokens_url(team["workspace"])
+    assert home["Location"] == f"/app/{team['workspace'].pk}/"
 
 
 def test_sign_in_refuses_a_wrong_password(team):

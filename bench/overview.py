@@ -1,0 +1,79 @@
+"""Time the overview page of a benchmark workspace, rendered on the server.
+
+    .venv/bin/python bench/overview.py bench/out/bench_large.json --runs 60
+    .venv/bin/python bench/overview.py bench/out/bench_large.json --range 90
+
+Renders the overview (every headline figure of the period and the previous one, the daily
+series, the funnel, attribution, commission, EOD and waiting leads, and the template) for
+the workspace's owner in-process, --runs times after --warmup, and prints p50 / p95 in ms.
+Sign-in and the HTTP server are left out (the figures API's own benchmark, bench/run.py,
+measures those); the database is only read.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("info", help="bench/out/<database>.json written by bench/generate.py")
+    parser.add_argument("--runs", type=int, default=60)
+    parser.add_argument("--warmup", type=int, default=5)
+    parser.add_argument("--range", default="30", help="the period picker's choice (7, 30, 90...)")
+    args = parser.parse_args(argv)
+    info = json.loads(Path(args.info).read_text())
+    os.environ["DATABASE_URL"] = info["database_url"]
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
+    os.environ["DEBUG"] = "false"
+    os.environ["LOG_LEVEL"] = "ERROR"
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import AnonymousUser
+    from django.db import connection
+    from django.test import RequestFactory
+    from django.test.utils import CaptureQueriesContext
+
+    from dashboard.pages import overview_page
+    from workspaces.models import Member, Workspace
+
+    workspace = Workspace.objects.get(pk=info["workspace_id"])
+    owner = Member.objects.filter(workspace=workspace, role="owner").first()
+    factory = RequestFactory()
+
+    def render_once():
+        request = factory.get(f"/app/{workspace.pk}/", {"range": args.range})
+        request.user = AnonymousUser()
+        response = overview_page(request, workspace, owner)
+        assert response.status_code == 200, response.status_code
+        return len(response.content)
+
+    for _ in range(args.warmup):
+        size = render_once()
+    with CaptureQueriesContext(connection) as queries:
+        render_once()
+    times = []
+    for _ in range(args.runs):
+        began = time.perf_counter()
+        render_once()
+        times.append((time.perf_counter() - began) * 1000)
+    times.sort()
+    p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
+    print(
+        f"overview range={args.range} of {info['database_url'].rsplit('/', 1)[-1]}: "
+        f"{args.runs} renders, p50 {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, "
+        f"{len(queries.captured_queries)} queries, {size:,} bytes"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

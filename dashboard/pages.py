@@ -1,0 +1,256 @@
+"""The figure pages: a workspace's overview, each member's board and a lead's journey.
+
+Signed-in pages. A workspace is shown only to its active members (anyone else gets the
+404 page, as for an unknown id); the overview and a lead's page to its owners, admins and
+managers, a board to every member. Every number is read through dashboard.selectors,
+which calls the figures API's selectors.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import urlencode
+
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+
+from figures.period import workspace_zone
+from figures.selectors import lead_journey
+from tokens.pages import PageForbidden, settings_page
+from tokens.selectors import member_for_user
+from workspaces.models import Lead, Member, Workspace
+
+from . import selectors
+from .periods import CHOICES, period_pick
+from .templatetags.figure_display import cells_html
+
+ATTRIBUTION_SORTS = {
+    "source": lambda row: (
+        row["utm_source"],
+        row["utm_medium"],
+        row["utm_campaign"],
+        row["utm_content"],
+    ),  # fmt: skip
+    "leads": lambda row: row["leads"]["value"],
+    "closes": lambda row: row["closes"]["value"],
+    "cash": lambda row: row["cash_collected"]["value"],
+    "rate": lambda row: row["close_rate"]["value"],
+}
+
+
+def _membership(request, workspace_id) -> tuple[Workspace, Member]:
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = workspace and member_for_user(workspace=workspace, user=request.user)
+    if member is None:
+        raise Http404("No workspace has that id.")
+    return workspace, member
+
+
+def _nav(workspace, member) -> dict:
+    return {
+        "workspace": workspace,
+        "member": member,
+        "sees_overview": member.role in Member.WORKSPACE_WIDE_ROLES,
+        "sees_settings": member.role in ("owner", "admin"),
+    }
+
+
+def _picker(request, picked) -> dict:
+    return {
+        "picked": picked,
+        "choices": CHOICES,
+        "path": request.path,
+    }
+
+
+def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
+    key = ATTRIBUTION_SORTS.get(sort)
+    if key is None:
+        return rows
+    present = [row for row in rows if key(row) is not None]
+    missing = [row for row in rows if key(row) is None]
+    return sorted(present, key=key, reverse=descending) + missing
+
+
+@settings_page
+def overview(request, workspace_id):
+    workspace, member = _membership(request, workspace_id)
+    if member.role not in Member.WORKSPACE_WIDE_ROLES:
+        raise PageForbidden(
+            f"The overview of {workspace.name} is for its owners, admins and managers; your "
+            f"role is {member.role}. Your own figures are on your board: "
+            f"{reverse('dashboard-board', args=[workspace.pk])}"
+        )
+    return overview_page(request, workspace, member)
+
+
+def overview_page(request, workspace, member):
+    """The overview of a workspace for a member allowed to see it (bench/overview.py times
+    this: every figure, series and table of the page, rendered)."""
+    picked = period_pick(workspace=workspace, params=request.GET)
+    figures = selectors.overview(workspace=workspace, picked=picked)
+    sort = request.GET.get("sort", "leads")
+    descending = request.GET.get("dir", "desc") != "asc"
+    rows = [{**row, "index": n} for n, row in enumerate(figures["attribution"]["data"]["rows"])]
+    rows = _sorted_attribution(rows, sort, descending)
+    attribution_api = figures["attribution"]["api"]
+    for row in rows:
+        row["cells"] = cells_html(
+            (row[key], attribution_api, f"data.rows.{row['index']}.{key}")
+            for key in ("leads", "closes", "cash_collected", "close_rate")
+        )
+    eod_api = figures["eod"]["api"]
+    for index, row in enumerate(figures["eod"]["data"]["members"]):
+        row["cells"] = cells_html(
+            (row[key], eod_api, f"data.members.{index}.{key}")
+            for key in ("expected", "submitted", "compliance_rate")
+        )
+    for chart in (figures["cash_chart"], figures["calls_chart"]):
+        for row in chart["rows"]:
+            row["html"] = cells_html(
+                (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
+            )
+    base = {"range": picked.choice, **picked.query()}
+    sort_links = {
+        name: "?"
+        + urlencode({**base, "sort": name, "dir": "asc" if sort == name and descending else "desc"})
+        for name in ATTRIBUTION_SORTS
+    }
+    context = {
+        **_nav(workspace, member),
+        **_picker(request, picked),
+        **figures,
+        "attribution_rows": rows,
+        "waiting_shown": figures["waiting"]["data"]["leads"][: selectors.WAITING_SHOWN],
+        "waiting_more": max(0, len(figures["waiting"]["data"]["leads"]) - selectors.WAITING_SHOWN),
+        "sort": sort,
+        "descending": descending,
+        "sort_links": sort_links,
+        "cash_json": selectors.chart_json(figures["cash_chart"]),
+        "calls_json": selectors.chart_json(figures["calls_chart"]),
+        "funnel_json": {
+            "labels": [stage["name"] for stage in figures["funnel"]["data"]["stages"]],
+            "series": [
+                {
+                    "label": "Leads",
+                    "values": [s["count"]["value"] for s in figures["funnel"]["data"]["stages"]],
+                }
+            ],
+        },
+        "section": "overview",
+    }
+    return render(request, "dashboard/overview.html", context)
+
+
+@settings_page
+def board(request, workspace_id):
+    workspace, member = _membership(request, workspace_id)
+    picked = period_pick(workspace=workspace, params=request.GET)
+    data = selectors.board(workspace=workspace, member=member, period=picked.period)
+    data["shown_notes"] = selectors.shown_notes(data["notes"])
+    # Notes about a figure are shown beside it; the period's and any other at the top.
+    shown_metrics = {
+        field["metric"]
+        for group in ("calls", "payments", "commission", "eod")
+        for field in data["data"][group].values()
+    }
+    period_notes = [note for note in data["notes"] if note["subject"] == "period"] + [
+        note for note in data["shown_notes"] if note["subject"] not in shown_metrics
+    ]
+    context = {
+        **_nav(workspace, member),
+        **_picker(request, picked),
+        "board": data,
+        "period_notes": period_notes,
+        "section": "board",
+    }
+    return render(request, "dashboard/board.html", context)
+
+
+EVENT_TEXT = {
+    "lead.created": "Lead created",
+    "touch": "Contacted",
+    "webinar.registered": "Registered for a webinar",
+    "webinar.joined": "Joined the webinar",
+    "webinar.left": "Left the webinar",
+    "call.booked": "Call booked",
+    "call.rescheduled": "Call rescheduled",
+    "call.cancelled": "Call cancelled",
+    "call.showed": "Showed up to the call",
+    "call.no_show": "Did not show up to the call",
+    "outcome": "Outcome recorded",
+    "sale": "Sale closed",
+    "payment": "Payment",
+    "refund": "Refund",
+    "chargeback": "Chargeback",
+    "funnel.stage": "Funnel stage reached",
+}
+
+
+def _detail(event: dict) -> str:
+    """The particulars of one journey event, in words."""
+    kind = event["type"]
+    parts = []
+    if kind == "touch":
+        parts.append(f"by {event['channel']}")
+        if event.get("member"):
+            parts.append(f"({event['member']['name']})")
+    elif kind.startswith("webinar."):
+        parts.append(event["event"]["name"])
+    elif kind.startswith("call."):
+        call = event["call"]
+        if kind in ("call.booked", "call.rescheduled"):
+            parts.append(f"for {call['scheduled_for']}")
+        if call.get("closer"):
+            parts.append(f"with {call['closer']['name']}")
+    elif kind == "outcome":
+        parts.append(event["result"].replace("_", " "))
+        if event.get("reason"):
+            parts.append(f"({event['reason']})")
+        if event.get("member"):
+            parts.append(f"by {event['member']['name']}")
+    elif kind == "sale":
+        parts.append(f"{event['contract_value']:,} {event['currency']}")
+        if event.get("closer"):
+            parts.append(f"closed by {event['closer']['name']}")
+    elif kind in ("payment", "refund", "chargeback"):
+        parts.append(f"{event['amount']:,} {event['currency']}")
+        if kind == "payment" and event["status"] != "succeeded":
+            parts.append(f"({event['status']})")
+    elif kind == "funnel.stage":
+        parts.append(f"{event['funnel']}: {event['stage']}")
+    return " ".join(parts)
+
+
+@settings_page
+def lead(request, lead_id):
+    """One lead's journey; the speed-to-lead answer links here (open_url)."""
+    workspace_id = Lead.objects.filter(pk=lead_id).values_list("workspace", flat=True).first()
+    if workspace_id is None:
+        raise Http404("No lead has that id.")
+    workspace, member = _membership(request, workspace_id)
+    if member.role not in Member.WORKSPACE_WIDE_ROLES:
+        raise Http404("No lead has that id.")
+    journey = lead_journey(workspace=workspace, lead_id=lead_id)
+    zone = workspace_zone(workspace)
+    events = [
+        {
+            **event,
+            # Written in the workspace's timezone (the date filter would use the server's).
+            "local": datetime.fromisoformat(event["at"])
+            .astimezone(zone)
+            .strftime("%a %-d %b %Y, %H:%M"),
+            "text": EVENT_TEXT.get(event["type"], event["type"]),
+            "detail": _detail(event),
+        }
+        for event in journey["events"]
+    ]
+    context = {
+        **_nav(workspace, member),
+        "lead": journey["lead"],
+        "events": events,
+        "api": selectors.api_url(f"leads/{lead_id}/journey"),
+        "section": "lead",
+    }
+    return render(request, "dashboard/lead.html", context)

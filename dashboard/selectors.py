@@ -1,0 +1,248 @@
+"""What the figure pages show, read through the figures API's own selectors.
+
+Every figure here is a selector of figures/selectors.py, rendered with
+figures.envelope.envelope_build exactly as the API renders it: a page and the API answer
+the same numbers by construction. Each section also carries the API address that answers
+it, so that a page can say where a number comes from (and a test can ask).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from config.errors import InvalidParameter
+from figures import selectors as figures
+from figures.envelope import envelope_build
+from workspaces.models import Funnel
+
+# (section, data key) of the overview's headline figures, in the order shown.
+HEADLINE = (
+    ("payments", "cash_collected"),
+    ("payments", "revenue_booked"),
+    ("calls", "taken"),
+    ("calls", "show_rate"),
+    ("calls", "close_rate"),
+    ("leads", "created"),
+)
+CASH_CHART = ("payments.cash_collected", "payments.revenue_booked")
+CALLS_CHART = ("calls.booked", "calls.taken", "calls.closed")
+# The speed-to-lead window of the API's default; the page lists the longest waiting first.
+WAITING_MINUTES = 120
+WAITING_SHOWN = 25
+
+
+def api_url(path: str, **params) -> str:
+    return f"/api/v1/{path}" + (f"?{urlencode(params)}" if params else "")
+
+
+def shown_notes(notes: list[dict]) -> list[dict]:
+    """The notes a page shows beside a section: not the period's (shown once, by the
+    period) nor figure-unavailable (each null figure shows its own reason)."""
+    return [
+        note
+        for note in notes
+        if note["subject"] != "period" and note["code"] != "figure-unavailable"
+    ]
+
+
+def _section(workspace, period, data, path: str, params: dict, notes=()) -> dict:
+    """One API answer as a page reads it: the envelope, the address that answers it, and
+    the notes to show beside it."""
+    envelope = envelope_build(workspace=workspace, period=period, data=data, notes=notes)
+    return {
+        **envelope,
+        "api": api_url(path, **params),
+        "shown_notes": shown_notes(envelope["notes"]),
+    }
+
+
+def period_params(period) -> dict:
+    return {"from": period.first_day.isoformat(), "to": period.last_day.isoformat()}
+
+
+def key_sections(*, workspace, period, now=None) -> dict:
+    """/calls, /payments and leads.created of one period, as the API answers them."""
+    params = period_params(period)
+    calls = figures.calls_figures(workspace=workspace, period=period, now=now)
+    payments = figures.payments_figures(workspace=workspace, period=period)
+    leads = figures.leads_figures(workspace=workspace, period=period)
+    return {
+        "calls": _section(workspace, period, calls, "calls", params),
+        "payments": _section(workspace, period, payments, "payments", params),
+        "leads": _section(workspace, period, leads, "leads", params),
+    }
+
+
+def _change(current: dict, previous: dict) -> dict | None:
+    """How a figure moved from the previous period: a difference (percentage points for a
+    rate) and, for counts and money, the relative change; None when either is null."""
+    if current["value"] is None or previous["value"] is None:
+        return None
+    if current["unit"] == "rate":
+        points = round((current["value"] - previous["value"]) * 100, 2)
+        return {"difference": points, "unit": "pp", "relative": None}
+    difference = round(current["value"] - previous["value"], 6)
+    relative = round(difference / previous["value"] * 100, 1) if previous["value"] else None
+    return {"difference": difference, "unit": current["unit"], "relative": relative}
+
+
+def _notes_of(section: dict, metric: str) -> list[dict]:
+    """The envelope's notes about one figure, but the one that repeats its null reason."""
+    return [
+        note
+        for note in section["notes"]
+        if note["subject"] == metric and note["code"] != "figure-unavailable"
+    ]
+
+
+def headline(current: dict, previous: dict) -> list[dict]:
+    rows = []
+    for section, key in HEADLINE:
+        field = current[section]["data"][key]
+        before = previous[section]["data"][key]
+        rows.append(
+            {
+                "field": field,
+                "path": f"data.{key}",
+                "api": current[section]["api"],
+                "previous": before,
+                "previous_api": previous[section]["api"],
+                "change": _change(field, before),
+                "notes": _notes_of(current[section], field["metric"]),
+            }
+        )
+    return rows
+
+
+def _chart(workspace, period, series: dict, metrics, interval="day") -> dict:
+    """Rendered points of several metrics, and the series address of each."""
+    data = {metric: series[metric] for metric in metrics}
+    rendered = envelope_build(workspace=workspace, period=period, data=data)
+    params = period_params(period)
+    first = rendered["data"][metrics[0]]
+    apis = {
+        metric: api_url("series", metric=metric, interval=interval, **params) for metric in metrics
+    }
+    return {
+        "rows": [
+            {
+                "from": point["from"],
+                "to": point["to"],
+                "cells": [
+                    {
+                        "field": rendered["data"][metric][index]["field"],
+                        "api": apis[metric],
+                        "path": f"data.points.{index}.field",
+                    }
+                    for metric in metrics
+                ],
+            }
+            for index, point in enumerate(first)
+        ],
+        "metrics": [
+            {
+                "id": metric,
+                "label": rendered["data"][metric][0]["field"]["label"] if first else metric,
+                "api": apis[metric],
+            }
+            for metric in metrics
+        ],
+        "notes": shown_notes(rendered["notes"]),
+    }
+
+
+def chart_json(chart: dict) -> dict:
+    """What the page's script draws: dates and one list of values per metric."""
+    return {
+        "labels": [row["from"] for row in chart["rows"]],
+        "series": [
+            {
+                "label": metric["label"],
+                "values": [row["cells"][n]["field"]["value"] for row in chart["rows"]],
+            }
+            for n, metric in enumerate(chart["metrics"])
+        ],
+    }
+
+
+def _funnel(workspace, period) -> dict:
+    params = period_params(period)
+    try:
+        data, notes = figures.funnel_figures(workspace=workspace, period=period)
+    except InvalidParameter:
+        # No funnel named vsl here: the workspace's first funnel instead.
+        key = (
+            Funnel.objects.filter(workspace=workspace)
+            .order_by("key")
+            .values_list("key", flat=True)[0]
+        )
+        data, notes = figures.funnel_figures(workspace=workspace, period=period, funnel_key=key)
+        params["funnel"] = key
+    return _section(workspace, period, data, "funnel", params, notes)
+
+
+def overview(*, workspace, picked, now=None) -> dict:
+    period, previous = picked.period, picked.previous
+    params = period_params(period)
+    current = key_sections(workspace=workspace, period=period, now=now)
+    before = key_sections(workspace=workspace, period=previous, now=now)
+    series = figures.series_figures(
+        workspace=workspace,
+        period=period,
+        metrics=[*CASH_CHART, *CALLS_CHART],
+        interval="day",
+        now=now,
+    )
+    attribution = figures.attribution_figures(workspace=workspace, period=period)
+    commission = figures.commission_figures(workspace=workspace, period=period)
+    eod = figures.eod_figures(workspace=workspace, period=period, now=now)
+    waiting = figures.speed_to_lead(workspace=workspace, within_minutes=WAITING_MINUTES, now=now)
+    return {
+        "period_notes": envelope_build(workspace=workspace, period=period, data={}, now=now)[
+            "notes"
+        ],
+        "headline": headline(current, before),
+        "cash_chart": _chart(workspace, period, series, CASH_CHART),
+        "calls_chart": _chart(workspace, period, series, CALLS_CHART),
+        "funnel": _funnel(workspace, period),
+        "attribution": _section(workspace, period, attribution, "attribution", params),
+        "commission": _section(workspace, period, commission, "commission", params),
+        "eod": _section(workspace, period, eod, "eod", params),
+        "waiting": _section(
+            workspace, None, waiting, "speed-to-lead", {"withinMinutes": WAITING_MINUTES}
+        ),
+    }
+
+
+def board(*, workspace, member, period, now=None) -> dict:
+    """The member's own figures, as /api/v1/me/board answers them."""
+    data = figures.member_board(workspace=workspace, member=member, period=period, now=now)
+    return {
+        **envelope_build(workspace=workspace, period=period, data=data, now=now),
+        "api": api_url("me/board", **period_params(period)),
+    }
+
+
+def agency_headlines(*, workspaces, now=None) -> list[dict]:
+    """Each workspace's headline figures for the API's default period (the last 30 days)."""
+    from figures.period import period_from_query
+
+    rows = []
+    for workspace in workspaces:
+        period = period_from_query(workspace=workspace, params={}, now=now)
+        sections = key_sections(workspace=workspace, period=period, now=now)
+        rows.append(
+            {
+                "workspace": workspace,
+                "period": period,
+                "figures": [
+                    {
+                        "field": sections[section]["data"][key],
+                        "api": sections[section]["api"],
+                        "path": f"data.{key}",
+                    }
+                    for section, key in HEADLINE
+                ],
+            }
+        )
+    return rows

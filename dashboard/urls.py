@@ -1,0 +1,9 @@
+from django.urls import path
+
+from . import pages
+
+urlpatterns = [
+    path("app/<uuid:workspace_id>/", pages.overview, name="dashboard-overview"),
+    path("app/<uuid:workspace_id>/board/", pages.board, name="dashboard-board"),
+    path("app/leads/<uuid:lead_id>", pages.lead, name="dashboard-lead"),
+]

@@ -1,0 +1,141 @@
+"""The demo's owner sees the overview with data, changes the period and reads the same
+numbers as the API; a closer sees their board and not the overview; nothing is fetched
+from another host."""
+
+import json
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+
+from workspaces.demo import DEMO_PASSWORD, demo_create
+
+from .conftest import DESKTOP, PHONE, call_api, shot, sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def demo():
+    data, _ = demo_create()
+    return data["workspaces"][0]
+
+
+def member(demo, role):
+    return next(entry for entry in demo["members"] if entry["role"] == role)
+
+
+def shown(page) -> list[dict]:
+    return page.eval_on_selector_all(
+        "[data-metric][data-value]",
+        """elements => elements.map(e => ({
+            metric: e.dataset.metric, api: e.dataset.api, path: e.dataset.path,
+            value: e.dataset.value, text: e.textContent.trim(),
+            visible: !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)}))""",
+    )
+
+
+def resolve(body, path):
+    for part in path.split("."):
+        body = body[int(part)] if isinstance(body, list) else body[part]
+    return body
+
+
+def assert_equal_to_api(live_server, figures, token) -> int:
+    answers = {}
+    for figure in figures:
+        if figure["api"] not in answers:
+            status, body = call_api(live_server, figure["api"], token)
+            assert status == 200, (figure["api"], body)
+            answers[figure["api"]] = body
+        field = resolve(answers[figure["api"]], figure["path"])
+        assert field["metric"] == figure["metric"]
+        assert json.loads(figure["value"]) == field["value"], figure
+    return len(figures)
+
+
+def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server, demo):
+    requests = []
+    page.on("request", lambda request: requests.append(request.url))
+    owner, closer = member(demo, "owner"), member(demo, "closer")
+    read_token = demo["tokens"]["read"]
+
+    page.goto("/accounts/login/?next=/")
+    sign_in(page, owner["email"], DEMO_PASSWORD)
+    overview_path = f"/app/{demo['id']}/"
+    assert urlsplit(page.url).path == overview_path
+    assert page.text_content("h1").strip() == "Northwind Coaching"
+    # The charts are drawn (uPlot's canvas) and the figures hold data.
+    page.wait_for_selector("#cash-chart canvas")
+    page.wait_for_selector("#calls-chart canvas")
+    page.wait_for_selector("#funnel-chart canvas")
+    figures = shown(page)
+    headline = [f for f in figures if f["path"] and f["api"].startswith(("/api/v1/calls",
+                "/api/v1/payments", "/api/v1/leads"))]  # fmt: skip
+    assert len(headline) == 12
+    assert all(f["visible"] for f in headline)
+    leads_created = next(f for f in headline if f["metric"] == "leads.created")
+    assert int(leads_created["value"]) > 0
+    assert assert_equal_to_api(live_server, figures, read_token) > 200
+    shot(page, "overview.png")
+
+    # Another period: the last 7 days, then the numbers are those of the API again.
+    page.select_option("#range", "7")
+    page.click("#apply-period")
+    page.wait_for_selector("#cash-chart canvas")
+    shown_from = page.get_attribute("#period-shown", "data-from")
+    shown_to = page.get_attribute("#period-shown", "data-to")
+    assert "range=7" in page.url
+    figures = shown(page)
+    cash = next(f for f in figures if f["metric"] == "payments.cash_collected")
+    assert cash["api"] == "/api/v1/payments?" + urlencode({"from": shown_from, "to": shown_to})
+    assert assert_equal_to_api(live_server, figures, read_token) > 50
+
+    # A period with no call taken: the close rate is a dash and its reason, never 0.
+    page.fill("#from", "2020-01-01")
+    page.fill("#to", "2020-01-07")
+    assert page.input_value("#range") == "custom"
+    page.click("#apply-period")
+    close = page.locator("#tile-callsclose_rate .big .figure")
+    assert close.get_attribute("data-value") == "null"
+    assert close.text_content().strip() == "— Calls taken: none in the period."
+    assert assert_equal_to_api(live_server, shown(page), read_token) > 0
+    shot(page, "overview-null-figure.png")
+
+    # A lead's journey from the waiting list, or from the API's open_url.
+    status, body = call_api(live_server, "/api/v1/leads?limit=1", read_token)
+    lead_id = body["data"]["leads"][0]["id"]
+    page.goto(f"/app/leads/{lead_id}")
+    assert page.locator("#journey li").count() >= 1
+    assert page.get_attribute("#journey li:first-child", "data-type") == "lead.created"
+    shot(page, "lead-journey.png")
+
+    # At phone width the overview still fits its width.
+    page.set_viewport_size(PHONE)
+    page.goto(overview_path)
+    page.wait_for_selector("#cash-chart canvas")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    shot(page, "overview-phone.png")
+    page.set_viewport_size(DESKTOP)
+
+    # A closer: the board, not the overview.
+    page.click("header button.link")
+    page.goto("/accounts/login/?next=/")
+    sign_in(page, closer["email"], DEMO_PASSWORD)
+    board_path = f"/app/{demo['id']}/board/"
+    assert urlsplit(page.url).path == board_path
+    assert page.locator("#nav-overview").count() == 0
+    board = shown(page)
+    assert len(board) == 19
+    assert assert_equal_to_api(live_server, board, closer["session_token"]) == 19
+    shot(page, "board-closer.png")
+    page.set_viewport_size(PHONE)
+    page.reload()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "board-closer-phone.png")
+    response = page.goto(overview_path)
+    assert response.status == 403
+    assert "Your own figures are on your board" in page.text_content("#reason")
+
+    hosts = {urlsplit(url).netloc for url in requests if not url.startswith("data:")}
+    assert hosts == {urlsplit(live_server.url).netloc}

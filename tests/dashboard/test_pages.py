@@ -1,0 +1,244 @@
+"""The figure pages show exactly what the API answers, to the people they belong to."""
+
+import re
+
+import pytest
+
+from audit.models import AuditEvent
+from workspaces.models import Lead
+
+from .conftest import MARCH, check_against_api, shown_figures, signed_in
+
+pytestmark = pytest.mark.django_db
+
+HEADLINE = {
+    "payments.cash_collected",
+    "payments.revenue_booked",
+    "calls.taken",
+    "calls.show_rate",
+    "calls.close_rate",
+    "leads.created",
+}
+
+
+def overview_url(ws, **params):
+    return f"/app/{ws.pk}/"
+
+
+def test_every_number_on_the_overview_is_the_apis(
+    team, figures_data, api, workspace_token, django_assert_max_num_queries
+):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    with django_assert_max_num_queries(45):
+        response = client.get(f"/app/{ws.pk}/", MARCH)
+    assert response.status_code == 200
+    figures = shown_figures(response.content.decode())
+    reader = api(workspace_token(ws))
+    checked = check_against_api(figures, reader.get)
+    shown = {figure["data-metric"] for figure in figures}
+    assert shown >= HEADLINE
+    assert {"calls.booked", "calls.closed", "funnel.stage_count", "attribution.leads",
+            "commission.owed", "eod.compliance_rate", "speed_to_lead.waiting"} <= shown  # fmt: skip
+    # 6 headline figures twice, 31 days x 5 series, funnel, attribution, commission, EOD...
+    assert checked == len(figures) > 6 * 2 + 31 * 5
+    by_path = {(f["data-api"], f["data-path"]): f for f in figures}
+    cash = by_path[("/api/v1/payments?from=2026-03-01&to=2026-03-31", "data.cash_collected")]
+    assert cash["data-value"] == "2000"
+    assert cash["text"] == "2,000 USD"
+    previous = by_path[("/api/v1/payments?from=2026-01-29&to=2026-02-28", "data.cash_collected")]
+    assert previous["data-value"] == "1000"
+    taken = by_path[("/api/v1/calls?from=2026-03-01&to=2026-03-31", "data.taken")]
+    assert taken["text"] == "3"
+    rate = by_path[("/api/v1/calls?from=2026-03-01&to=2026-03-31", "data.show_rate")]
+    assert (rate["data-value"], rate["text"]) == ("0.75", "75.0%")
+    day = by_path[
+        (
+            "/api/v1/series?metric=calls.taken&interval=day&from=2026-03-01&to=2026-03-31",
+            "data.points.28.field",
+        )  # fmt: skip
+    ]
+    assert day["data-value"] == "1"  # 29 March 23:30 in Berlin
+
+
+def test_the_period_picker_and_the_previous_period(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert 'data-from="2026-03-01" data-to="2026-03-31"' in html
+    assert "compared with the 31 days before: 29 Jan 2026 to 28 Feb 2026" in html
+    cash = re.search(r'id="tile-paymentscash_collected".*?</article>', html, re.S).group(0)
+    assert "+1,000 (+100.0%)" in cash
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", {"range": "7"}).content.decode()
+    assert "(7 days), compared with the 7 days before" in html
+    assert '<option value="7" selected>' in html
+
+
+def test_a_custom_range_that_cannot_be_read_says_why(team):
+    ws = team["workspace"]
+    html = (
+        signed_in(team["owner"])
+        .get(f"/app/{ws.pk}/", {"range": "custom", "from": "2026-03-05", "to": "2026-03-01"})
+        .content.decode()
+    )
+    assert "from (2026-03-05) is after to (2026-03-01)." in html
+    assert '<option value="30" selected>' in html
+
+
+def test_a_null_figure_shows_a_dash_and_its_reason(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    nulls = [f for f in shown_figures(html) if f["data-value"] == "null"]
+    setter_owed = [f for f in nulls if f["data-metric"] == "commission.owed"]
+    assert len(setter_owed) == 1
+    assert setter_owed[0]["text"] == "— Setter Person has no commission rule."
+    # April has no call taken: the close rate is a dash with its reason, never 0.
+    html = (
+        signed_in(team["owner"])
+        .get(f"/app/{ws.pk}/", {"range": "custom", "from": "2026-04-01", "to": "2026-04-05"})
+        .content.decode()
+    )
+    close = [f for f in shown_figures(html) if f["data-metric"] == "calls.close_rate"][0]
+    assert close["data-value"] == "null"
+    assert close["text"] == "— Calls taken: none in the period."
+
+
+def test_the_awaiting_note_is_shown_beside_the_show_rate(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    tile = re.search(r'id="tile-callsshow_rate".*?</article>', html, re.S).group(0)
+    assert "1 call(s) past their start have no attendance recorded" in tile
+
+
+def test_attribution_sorts_by_a_column(team, figures_data):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+
+    def sources(params):
+        html = client.get(f"/app/{ws.pk}/", {**MARCH, **params}).content.decode()
+        return re.findall(r'<tr class="attribution-row"><th scope="row">(\w+) /', html)
+
+    assert sources({"sort": "leads", "dir": "desc"}) == ["google", "facebook"]
+    assert sources({"sort": "leads", "dir": "asc"}) == ["facebook", "google"]
+    assert sources({"sort": "source", "dir": "asc"}) == ["facebook", "google"]
+
+
+def test_waiting_leads_link_to_their_journey(team, figures_data):
+    ws = team["workspace"]
+    waiting = Lead.objects.get(name="Waiting Walter")
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert f'<a href="/app/leads/{waiting.pk}" class="lead-link">Waiting Walter</a>' in html
+
+
+@pytest.mark.parametrize("role", ["owner", "admin", "manager"])
+def test_the_lead_page_tells_the_journey_in_order(team, figures_data, role):
+    ws = team["workspace"]
+    lead = Lead.objects.get(workspace=ws, name="Sally Sale")
+    response = signed_in(team[role]).get(f"/app/leads/{lead.pk}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    types = re.findall(r'<li class="event" data-type="([^"]+)">', html)
+    assert types == [
+        "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
+    ]  # fmt: skip
+    assert 'Sale closed</strong> <span class="detail">4,000 USD closed by Closer Person' in html
+    assert "Sun 1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
+    assert 'Refund</strong> <span class="detail">100 USD' in html
+
+
+def test_a_closer_sees_their_board_and_not_the_overview(team, figures_data):
+    ws = team["workspace"]
+    client = signed_in(team["closer"])
+    response = client.get(f"/app/{ws.pk}/")
+    assert response.status_code == 403
+    assert "Your own figures are on your board" in response.content.decode()
+    assert client.get("/")["Location"] == f"/app/{ws.pk}/board/"
+    board = client.get(f"/app/{ws.pk}/board/", MARCH)
+    assert board.status_code == 200
+    assert 'id="nav-overview"' not in board.content.decode()
+    lead = Lead.objects.filter(workspace=ws).first()
+    assert client.get(f"/app/leads/{lead.pk}").status_code == 404
+
+
+@pytest.mark.parametrize("role", ["owner", "closer", "setter"])
+def test_the_board_is_the_members_own_api_board(team, figures_data, role, api, session_token):
+    ws = team["workspace"]
+    member = team[role]
+    html = signed_in(member).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    figures = shown_figures(html)
+    reader = api(session_token(member))
+    checked = check_against_api(figures, reader.get)
+    assert checked == len(figures) == 10 + 5 + 1 + 3
+    assert all(f["data-api"] == "/api/v1/me/board?from=2026-03-01&to=2026-03-31" for f in figures)
+
+
+def test_outsiders_get_404(team, make_workspace, make_member, figures_data):
+    ws = team["workspace"]
+    stranger = make_member(make_workspace(), "owner")
+    client = signed_in(stranger)
+    lead = Lead.objects.filter(workspace=ws).first()
+    before = AuditEvent.objects.count()
+    for url in (f"/app/{ws.pk}/", f"/app/{ws.pk}/board/", f"/app/leads/{lead.pk}"):
+        assert client.get(url).status_code == 404, url
+    assert AuditEvent.objects.count() == before
+
+
+def test_pages_need_sign_in(team):
+    ws = team["workspace"]
+    response = Client_anonymous().get(f"/app/{ws.pk}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next=/app/{ws.pk}/"
+
+
+def Client_anonymous():  # noqa: N802 - reads as the client it makes
+    from django.test import Client
+
+    return Client()
+
+
+def test_the_agency_console_shows_each_workspaces_last_30_days(
+    make_agency, make_workspace, team, figures_data, api, workspace_token, make_user_for_agency
+):
+    agency = make_agency()
+    ws = team["workspace"]
+    ws.agency = agency
+    ws.save(update_fields=["agency"])
+    second = make_workspace(agency=agency, name="Second")
+    client = make_user_for_agency(agency)
+    html = client.get(f"/agency/{agency.pk}/").content.decode()
+    figures = shown_figures(html)
+    assert len(figures) == 12
+    tokens = {w.pk: api(workspace_token(w)) for w in (ws, second)}
+    rows = re.findall(r'<tr data-workspace-id="([^"]+)">(.*?)</tr>', html, re.S)
+    assert [workspace_id for workspace_id, _ in rows] == sorted(
+        [str(ws.pk), str(second.pk)],
+        key=lambda pk: "Northwind Sales" if pk == str(ws.pk) else "Second",
+    )
+    for workspace_id, row in rows:
+        reader = tokens[next(pk for pk in tokens if str(pk) == workspace_id)]
+        assert check_against_api(shown_figures(row), reader.get) == 6
+    leads = [f for f in shown_figures(rows[0][1]) if f["data-metric"] == "leads.created"]
+    assert leads[0]["data-value"] == "1"  # the waiting lead, created half an hour ago
+
+
+@pytest.fixture
+def make_user_for_agency(django_user_model):
+    def make(agency):
+        from django.test import Client
+
+        user = django_user_model.objects.create_user(username="ops", email="ops@example.test")
+        agency.users.add(user)
+        client = Client()
+        client.force_login(user)
+        return client
+
+    return make
+
+
+def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
+    ws = team["workspace"]
+    figures_data.call("2026-03-11 12:00", closer=team["closer"])  # past, no attendance
+    html = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    tile = re.search(r'data-metric="calls.show_rate".*?</article>', html, re.S).group(0)
+    assert "1 call(s) past their start have no attendance recorded" in tile
+    header = html[: html.index('id="board-calls"')]
+    assert "awaiting-outcome" not in header
