@@ -523,7 +523,12 @@ class CompareAroundChangeView(WorkspaceView):
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
                 "days",
-                OpenApiTypes.INT,
+                {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": COMPARE_MAX_DAYS,
+                    "default": COMPARE_DEFAULT_DAYS,
+                },
                 OpenApiParameter.QUERY,
                 description="1 to 90, default 14.",
             ),
