@@ -5,17 +5,25 @@ uvicorn. The MCP transport needs the ASGI lifespan, which this app answers.
 """
 
 import gc
+import logging
 import os
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# PostgreSQL connections come from a pool here (see DB_POOL in config.settings).
+os.environ.setdefault("DB_POOL", "true")
 
 django_application = get_asgi_application()
 
 from django.conf import settings  # noqa: E402
 
+from config.log_filters import RedactSecrets  # noqa: E402
 from mcpserver.asgi import McpEndpoint  # noqa: E402
+
+# uvicorn's request lines and errors, as Django's own: no secret of a path in them.
+for logger_name in ("uvicorn.access", "uvicorn.error"):
+    logging.getLogger(logger_name).addFilter(RedactSecrets())
 
 if settings.DEBUG:
     # As runserver does in development: the app's own static files.

@@ -5,6 +5,7 @@ tests use transactional_db: what a test writes is committed and visible to the s
 """
 
 import asyncio
+import os
 import socket
 import threading
 import time
@@ -12,13 +13,20 @@ import time
 import httpx2
 import pytest
 import uvicorn
+from django.db import connection
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 
 @pytest.fixture(scope="session")
 def mcp_base_url(django_db_setup, django_db_blocker):
+    # The app turns psycopg's pool on for the processes it starts; the suite's settings are
+    # loaded already, and its other processes (a Celery worker) keep theirs.
+    pool_setting = os.environ.get("DB_POOL")
     from config.asgi import application
+
+    if pool_setting is None:
+        os.environ.pop("DB_POOL", None)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -38,6 +46,19 @@ def mcp_base_url(django_db_setup, django_db_blocker):
         yield f"http://127.0.0.1:{port}"
         server.should_exit = True
         thread.join(timeout=10)
+        _close_server_connections()
+
+
+def _close_server_connections() -> None:
+    """The server's worker threads keep their connections open (CONN_MAX_AGE): end them,
+    so that the test database can be dropped."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture
