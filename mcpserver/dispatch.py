@@ -68,7 +68,7 @@ def _path(operation: Operation, arguments: dict) -> str:
     return path
 
 
-def _request(operation: Operation, arguments: dict, spec: ToolSpec, caller: Caller) -> WSGIRequest:
+def _request(operation: Operation, arguments: dict, caller: Caller) -> WSGIRequest:
     query = {
         name: _query_value(arguments[name])
         for name in operation.query_params
@@ -124,7 +124,7 @@ def operation_call(*, spec: ToolSpec, arguments: dict, caller: Caller) -> Answer
         operation = spec.workspace_operation
     close_old_connections()
     try:
-        return _run(_request(operation, arguments, spec, caller))
+        return _run(_request(operation, arguments, caller))
     except Exception:
         logger.exception("tool %s failed", spec.name)
         error = ApiError("Something went wrong on our side; try again.", reason="server_error")

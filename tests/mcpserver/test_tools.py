@@ -403,3 +403,17 @@ def test_the_protected_resource_metadata_of_the_mcp_server(client):
         "resource_name": "Sales Figures MCP server",
         "resource_documentation": f"{settings.BASE_URL}/api/docs/",
     }
+
+
+def test_tool_calls_count_against_the_token_s_request_rate(team, mcp, settings):
+    settings.RATE_LIMIT_READ = "2/min"
+
+    async def three_calls(client):
+        return [await client.call_tool("whoami", {}) for _ in range(3)]
+
+    first, second, third = mcp(team.read, three_calls)
+    assert first.is_error is False and second.is_error is False
+    assert _reason(third) == "rate_limited"
+    assert third.structured_content["error"]["message"].startswith(
+        "This token may make 2 reads a minute."
+    )
