@@ -2,20 +2,25 @@
 
 Production serves it with gunicorn and uvicorn workers (`make serve`); `make run` with
 uvicorn. The MCP transport needs the ASGI lifespan, which this app answers.
+
+Django's views are synchronous. Its ASGI handler runs each request in a thread of its
+own, so a database connection is never reused and every request connects again; here
+Django's WSGI handler runs instead, on a fixed pool of threads (a2wsgi), so each thread
+keeps its persistent connection (CONN_MAX_AGE) and a REST request takes the same path,
+at the same cost, as under gunicorn's sync workers.
 """
 
 import gc
 import logging
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# PostgreSQL connections come from a pool here (see DB_POOL in config.settings).
-os.environ.setdefault("DB_POOL", "true")
 
-django_application = get_asgi_application()
+django_wsgi = get_wsgi_application()
 
+from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.log_filters import RedactSecrets  # noqa: E402
@@ -27,9 +32,12 @@ for logger_name in ("uvicorn.access", "uvicorn.error"):
 
 if settings.DEBUG:
     # As runserver does in development: the app's own static files.
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
 
-    django_application = ASGIStaticFilesHandler(django_application)
+    django_wsgi = StaticFilesHandler(django_wsgi)
+
+# Requests of one process served at once (each thread keeps one database connection).
+django_application = WSGIMiddleware(django_wsgi, workers=int(os.environ.get("WEB_THREADS", "10")))
 
 MCP_PATHS = {"/mcp", "/mcp/"}
 

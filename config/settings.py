@@ -141,18 +141,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 
-elif env_bool("DB_POOL", False):
-    # Under ASGI each request runs in a context of its own, so a persistent connection is
-    # never reused: every request would connect again. config.asgi turns on psycopg's pool
-    # instead (DB_POOL=true): each process keeps up to DB_POOL_MAX connections open and
-    # lends one to each request. config.wsgi and the commands keep persistent connections.
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": int(os.environ.get("DB_POOL_MIN", "2")),
-        "max_size": int(os.environ.get("DB_POOL_MAX", "10")),
-        "timeout": 10,
-    }
-
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Covering indexes (INCLUDE) serve index-only scans on PostgreSQL; SQLite, the embedded

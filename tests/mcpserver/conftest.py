@@ -5,7 +5,6 @@ tests use transactional_db: what a test writes is committed and visible to the s
 """
 
 import asyncio
-import os
 import socket
 import threading
 import time
@@ -20,13 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 @pytest.fixture(scope="session")
 def mcp_base_url(django_db_setup, django_db_blocker):
-    # The app turns psycopg's pool on for the processes it starts; the suite's settings are
-    # loaded already, and its other processes (a Celery worker) keep theirs.
-    pool_setting = os.environ.get("DB_POOL")
     from config.asgi import application
-
-    if pool_setting is None:
-        os.environ.pop("DB_POOL", None)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
