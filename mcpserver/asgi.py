@@ -56,8 +56,10 @@ def caller_authenticate(headers: dict[str, str], client: str, scheme: str) -> Ca
         close_old_connections()
 
 
-async def _refuse(send, error: ApiError) -> None:
+async def _refuse(send, error: ApiError, allow: str | None = None) -> None:
     headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
+    if allow is not None:
+        headers.append((b"allow", allow.encode()))
     if error.status_code == 401:
         challenge = f'Bearer resource_metadata="{resource_metadata_url()}"'
         headers.append((b"www-authenticate", challenge.encode()))
@@ -108,6 +110,15 @@ class McpEndpoint:
             )
         except ApiError as error:
             await _refuse(send, error)
+            return
+        if scope["method"] != "POST":
+            # Stateless: no stream to open with GET, no session to end with DELETE.
+            error = ApiError(
+                f"Method {scope['method']} is not allowed here: send MCP messages with POST.",
+                reason="method_not_allowed",
+            )
+            error.status_code = 405
+            await _refuse(send, error, allow="POST")
             return
         await self.session_manager.handle_request(
             {**scope, CALLER_SCOPE_KEY: caller}, receive, send

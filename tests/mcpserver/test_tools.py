@@ -5,6 +5,7 @@ reason, and writes follow the idempotency rules."""
 import json
 from types import SimpleNamespace
 
+import httpx2
 import pytest
 from django.conf import settings
 
@@ -417,3 +418,15 @@ def test_tool_calls_count_against_the_token_s_request_rate(team, mcp, settings):
     assert third.structured_content["error"]["message"].startswith(
         "This token may make 2 reads a minute."
     )
+
+
+def test_only_post_is_served(transactional_db, team, mcp_base_url):
+    response = httpx2.get(
+        f"{mcp_base_url}/mcp",
+        headers={"Authorization": f"Bearer {team.read}", "Accept": "text/event-stream"},
+        timeout=10,
+    )
+    assert response.status_code == 405
+    assert response.headers["Allow"] == "POST"
+    assert response.json()["error"]["reason"] == "method_not_allowed"
+    assert httpx2.get(f"{mcp_base_url}/mcp", timeout=10).status_code == 401
