@@ -23,12 +23,12 @@ django_wsgi = get_wsgi_application()
 from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.log_filters import RedactSecrets  # noqa: E402
+from config.log_filters import RedactAccessLine, RedactSecrets  # noqa: E402
 from mcpserver.asgi import McpEndpoint  # noqa: E402
 
 # uvicorn's request lines and errors, as Django's own: no secret of a path in them.
-for logger_name in ("uvicorn.access", "uvicorn.error"):
-    logging.getLogger(logger_name).addFilter(RedactSecrets())
+logging.getLogger("uvicorn.access").addFilter(RedactAccessLine())
+logging.getLogger("uvicorn.error").addFilter(RedactSecrets())
 
 if settings.DEBUG:
     # As runserver does in development: the app's own static files.
