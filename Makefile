@@ -6,6 +6,9 @@ UV := $(BIN)/uv
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
+# `make run` restarts the server when the code or a template changes.
+RELOAD_DIRS := $(foreach dir,config tokens workspaces audit figures agentapi agency mcpserver templates,--reload-dir $(dir))
+
 # Development settings (DEBUG on, public development keys) for the commands run on a laptop;
 # `serve` and `worker` use config.settings and need the production environment.
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
@@ -26,7 +29,7 @@ install: $(UV)
 run: install
 	$(DEV) $(BIN)/python manage.py migrate --noinput
 	$(DEV) $(BIN)/python manage.py seed_demo --if-absent --summary
-	$(DEV) $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(DEV) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload $(RELOAD_DIRS)
 
 test: install
 	$(BIN)/python -m pytest
@@ -43,10 +46,13 @@ format: install
 
 # Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
 # FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
+# The web process is ASGI (config.asgi: /mcp to the MCP server, the rest to Django), run by
+# gunicorn's process manager with uvicorn workers.
+WORKERS ?= 3
 serve: install
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput
-	$(PROD) $(BIN)/gunicorn config.wsgi --workers 3 --bind $(HOST):$(PORT)
+	$(PROD) $(BIN)/gunicorn config.asgi:application --worker-class uvicorn_worker.UvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT)
 
 worker: install
 	$(PROD) $(BIN)/celery -A config worker --beat --loglevel INFO

@@ -531,7 +531,12 @@ class CompareAroundChangeView(WorkspaceView):
             OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
             OpenApiParameter(
                 "days",
-                {"type": "integer", "minimum": 1, "maximum": COMPARE_MAX_DAYS},
+                {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": COMPARE_MAX_DAYS,
+                    "default": COMPARE_DEFAULT_DAYS,
+                },
                 OpenApiParameter.QUERY,
                 description=f"1 to {COMPARE_MAX_DAYS}, default {COMPARE_DEFAULT_DAYS}.",
             ),

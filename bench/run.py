@@ -4,9 +4,11 @@
     .venv/bin/python bench/run.py --databases bench_large --requests 300
 
 For each database loaded by bench/generate.py (its bench/out/<name>.json holds the
-token and ids) this serves the project with gunicorn on 127.0.0.1 (DEBUG off; one server
-per database, on --port, --port + 1, ...), and for every figures endpoint over the default
-30-day period, the databases taking turns request by request:
+token and ids) this serves the project as production does, with gunicorn and uvicorn
+workers on config.asgi (--server wsgi: gunicorn's sync workers on config.wsgi, to compare)
+on 127.0.0.1 (DEBUG off; one server per database, on --port, --port + 1, ...), and for
+every figures endpoint over the default 30-day period, the databases taking turns request
+by request:
 
 1. captures the SQL the endpoint runs, by calling it once in-process (bench/capture.py);
 2. sends warm-up requests, then --requests sequential requests to each database, in
@@ -75,6 +77,12 @@ ENDPOINTS = [
 BENCH_ZONE = "America/New_York"
 REPLAYED = ("SELECT", "WITH")
 
+# gunicorn's arguments for each way of serving the project.
+SERVER_COMMANDS = {
+    "asgi": ["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"],
+    "wsgi": ["config.wsgi"],
+}
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -83,6 +91,12 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=20)
     p.add_argument("--concurrency", type=int, default=2, help="client threads for req/s")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    p.add_argument(
+        "--server", default="asgi",
+        help="asgi: uvicorn workers on config.asgi, as make serve (default); wsgi: sync "
+        "workers on config.wsgi; asgi,wsgi: both at once, taking turns like the databases "
+        "(the ratio table then compares the first two servers of the first database)",
+    )  # fmt: skip
     p.add_argument("--port", type=int, default=8765)
     p.add_argument(
         "--max-seconds", type=float, default=60.0,
@@ -100,6 +114,11 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if args.pg_options is not None:
         os.environ["PGOPTIONS"] = args.pg_options  # inherited by gunicorn and bench/capture.py
+    args.servers = [kind for kind in args.server.split(",") if kind]
+    if not args.servers or any(kind not in SERVER_COMMANDS for kind in args.servers):
+        p.error(
+            f"--server takes {' or '.join(sorted(SERVER_COMMANDS))}, or both separated by a comma"
+        )
     args.requests = max(1, min(args.requests, 10_000))
     args.warmup = max(0, min(args.warmup, 1_000))
     args.concurrency = max(1, min(args.concurrency, 16))
@@ -110,7 +129,7 @@ def parse_args(argv=None):
 
 
 class Server:
-    def __init__(self, info: dict, *, port: int, workers: int):
+    def __init__(self, info: dict, *, port: int, workers: int, kind: str = "asgi"):
         self.port = port
         env = dict(os.environ)
         env.update(
@@ -131,7 +150,7 @@ class Server:
                 raise SystemExit(f"Port {port} on {HOST} is in use; pass --port.")
         self.log = open(OUT / f"gunicorn-{port}.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), "config.wsgi", "--workers", str(workers),
+            [str(BIN / "gunicorn"), *SERVER_COMMANDS[kind], "--workers", str(workers),
              "--bind", f"{HOST}:{port}", "--log-level", "warning"],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -254,7 +273,7 @@ def percentile(values: list[float], q: float) -> float:
 # --- one database ----------------------------------------------------------------------------
 
 
-def database_prepare(name: str, args, port: int) -> dict:
+def database_prepare(name: str, args, port: int, kind: str) -> dict:
     """Read the load's ids, capture each endpoint's SQL in-process, start a server."""
     info_path = OUT / f"{name}.json"
     if not info_path.exists():
@@ -281,11 +300,11 @@ def database_prepare(name: str, args, port: int) -> dict:
         print("  (the records end when they were generated: the 30-day period now holds fewer;"
               " make bench BENCH_REGENERATE=1 loads them again)", flush=True)  # fmt: skip
     return {
-        "name": name,
+        "name": name if len(args.servers) == 1 else f"{name} ({kind})",
         "info": info,
         "endpoints": dict(endpoints),
         "captured": json.loads(capture.stdout),
-        "server": Server(info, port=port, workers=args.workers),
+        "server": Server(info, port=port, workers=args.workers, kind=kind),
         "rows": {},
     }
 
@@ -374,7 +393,8 @@ def bench(names: list[str], args) -> list[dict]:
     dbs = []
     try:
         for i, name in enumerate(names):
-            dbs.append(database_prepare(name, args, args.port + i))
+            for j, kind in enumerate(args.servers):
+                dbs.append(database_prepare(name, args, args.port + 2 * i + j, kind))
         for db in dbs:
             db["server"].wait_ready(db["info"]["token"])
         load_before = os.getloadavg()[0]
@@ -482,7 +502,7 @@ def main(argv=None) -> int:
         f"large / small <= {SCALE_RATIO_TARGET:g}; +ms = endpoint p50 - SQL p50. "
         f"{args.requests} timed requests after "
         f"{args.warmup} warm-up, sequential; req/s with {args.concurrency} client threads "
-        f"against {args.workers} gunicorn workers. PGOPTIONS: {os.environ.get('PGOPTIONS') or '-'}"
+        f"against {args.workers} gunicorn workers ({args.server}). PGOPTIONS: {os.environ.get('PGOPTIONS') or '-'}"
     )
     for result in results:
         for label, r in result["rows"].items():

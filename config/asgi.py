@@ -1,7 +1,73 @@
+"""The service's ASGI application: /mcp to the MCP server, everything else to Django.
+
+Production serves it with gunicorn and uvicorn workers (`make serve`); `make run` with
+uvicorn. The MCP transport needs the ASGI lifespan, which this app answers.
+
+Django's views are synchronous. Its ASGI handler runs each request in a thread of its
+own, so a database connection is never reused and every request connects again; here
+Django's WSGI handler runs instead, on a fixed pool of threads (a2wsgi), so each thread
+keeps its persistent connection (CONN_MAX_AGE) and a REST request takes the same path,
+at the same cost, as under gunicorn's sync workers.
+"""
+
+import gc
+import logging
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-application = get_asgi_application()
+django_wsgi = get_wsgi_application()
+
+from a2wsgi import WSGIMiddleware  # noqa: E402
+from django.conf import settings  # noqa: E402
+
+from config.log_filters import RedactAccessLine, RedactSecrets  # noqa: E402
+from mcpserver.asgi import McpEndpoint  # noqa: E402
+
+# uvicorn's request lines and errors, as Django's own: no secret of a path in them.
+logging.getLogger("uvicorn.access").addFilter(RedactAccessLine())
+logging.getLogger("uvicorn.error").addFilter(RedactSecrets())
+
+if settings.DEBUG:
+    # As runserver does in development: the app's own static files.
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+
+    django_wsgi = StaticFilesHandler(django_wsgi)
+
+# Requests of one process served at once (each thread keeps one database connection).
+django_application = WSGIMiddleware(django_wsgi, workers=int(os.environ.get("WEB_THREADS", "10")))
+
+MCP_PATHS = {"/mcp", "/mcp/"}
+
+mcp_endpoint = McpEndpoint()
+
+
+async def _lifespan(receive, send) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            try:
+                await mcp_endpoint.startup()
+            except Exception as error:  # noqa: BLE001 - reported to the server, which stops
+                await send({"type": "lifespan.startup.failed", "message": str(error)})
+                return
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await mcp_endpoint.shutdown()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "lifespan":
+        await _lifespan(receive, send)
+    elif scope["type"] == "http" and scope["path"] in MCP_PATHS:
+        await mcp_endpoint(scope, receive, send)
+    else:
+        await django_application(scope, receive, send)
+
+
+# As in config.wsgi: what is loaded now lives as long as the process.
+gc.freeze()

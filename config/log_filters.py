@@ -28,3 +28,15 @@ class RedactSecrets(logging.Filter):
         if record.exc_text and "/connect/" in record.exc_text:
             record.exc_text = redact(record.exc_text)
         return True
+
+
+class RedactAccessLine(logging.Filter):
+    """uvicorn's request lines: its formatter reads the record's arguments (client, method,
+    path, version, status), so the path is redacted among them, not in the message."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(
+            isinstance(arg, str) and "/connect/" in arg for arg in record.args
+        ):
+            record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
+        return True

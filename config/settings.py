@@ -65,6 +65,9 @@ for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
 
 BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 API_AUDIENCE = f"{BASE_URL}/api/v1"
+# The MCP server is its own protected resource: a session token names one of the two.
+MCP_AUDIENCE = f"{BASE_URL}/mcp"
+OAUTH_RESOURCES = [API_AUDIENCE, MCP_AUDIENCE]
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [BASE_URL])
@@ -90,6 +93,7 @@ INSTALLED_APPS = [
     "agentapi",
     "agency",
     "dashboard",
+    "mcpserver",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +128,7 @@ TEMPLATES = [
 ]
 
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 DATABASES = {
     "default": dj_database_url.parse(

@@ -16,7 +16,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from . import registry
+from . import registry, selectors
 
 ErrorBody = inline_serializer(
     "Error",
@@ -377,7 +377,8 @@ TO = OpenApiParameter(
 )
 LIMIT = OpenApiParameter(
     "limit",
-    {"type": "integer", "minimum": 1},
+    # No maximum: a larger number is capped, not refused.
+    {"type": "integer", "minimum": 1, "default": selectors.LEADS_LIMIT_DEFAULT},
     OpenApiParameter.QUERY,
     required=False,
     description="Leads listed, 1 to 500, default 100. A larger number is capped at 500, not "
@@ -385,7 +386,12 @@ LIMIT = OpenApiParameter(
 )
 WITHIN_MINUTES = OpenApiParameter(
     "withinMinutes",
-    {"type": "integer", "minimum": 1, "maximum": 10080},
+    {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": selectors.WITHIN_MINUTES_MAX,
+        "default": selectors.WITHIN_MINUTES_DEFAULT,
+    },
     OpenApiParameter.QUERY,
     required=False,
     description="Window in minutes, 1 to 10080, default 120; outside it answers 400.",

@@ -79,6 +79,8 @@ SUCCEEDED = Payment.Status.SUCCEEDED
 DEFAULT_FUNNEL = "vsl"
 LEADS_LIMIT_MAX = 500
 LEADS_LIMIT_DEFAULT = 100
+WITHIN_MINUTES_MAX = 7 * 24 * 60
+WITHIN_MINUTES_DEFAULT = 120
 
 
 def iso(moment: datetime | None) -> str | None:

@@ -136,7 +136,12 @@ class SpeedToLeadView(FiguresView):
     )
     def get(self, request):
         within = _int_param(
-            request.query_params, "withinMinutes", default=120, low=1, high=10080, cap=False
+            request.query_params,
+            "withinMinutes",
+            default=selectors.WITHIN_MINUTES_DEFAULT,
+            low=1,
+            high=selectors.WITHIN_MINUTES_MAX,
+            cap=False,
         )
         data = selectors.speed_to_lead(workspace=self.workspace, within_minutes=within)
         return self.envelope(period=None, data=data)

@@ -22,9 +22,8 @@ AGENCY_TOKEN_NOT_ACCEPTED = (
 )
 
 
-def _check_browser(request, principal) -> None:
-    origin = request.META.get("HTTP_ORIGIN")
-    fetch_site = request.META.get("HTTP_SEC_FETCH_SITE")
+def check_browser(principal, *, origin: str | None, fetch_site: str | None) -> None:
+    """Section 4's browser rules: API tokens never from a page; sessions from listed origins."""
     if origin is None and fetch_site is None:
         return
     if principal.is_api_token:
@@ -72,7 +71,11 @@ class ServiceView(APIView):
         principal = self.accepted_principal
         if principal is None:
             raise Unauthenticated()
-        _check_browser(request, principal)
+        check_browser(
+            principal,
+            origin=request.META.get("HTTP_ORIGIN"),
+            fetch_site=request.META.get("HTTP_SEC_FETCH_SITE"),
+        )
         self.principal = principal
         self.check_access(principal, kwargs)
         # No id or key holds a NUL, and a database refuses to even look one up.

@@ -1,7 +1,9 @@
-"""Bearer authentication for both APIs.
+"""Bearer authentication for both APIs and the MCP server.
 
 One header, three kinds of token: workspace API tokens (svc_), agency tokens (agy_),
-and members' OAuth access tokens from an embedded app. Anything else is 401.
+and members' OAuth access tokens from an embedded app. Anything else is 401. A session
+token is accepted only by the resource it was issued for (its audience): the REST API
+(settings.API_AUDIENCE) or the MCP server (settings.MCP_AUDIENCE).
 """
 
 import hashlib
@@ -19,8 +21,8 @@ from .models import TOKEN_PATTERN, ApiToken, token_digest
 from .principal import Principal
 
 
-def _bearer(request) -> str | None:
-    header = request.META.get("HTTP_AUTHORIZATION")
+def bearer_credential(header: str | None) -> str | None:
+    """The token of an Authorization header; None without one, 401 when malformed."""
     if header is None:
         return None
     scheme, _, credential = header.strip().partition(" ")
@@ -77,7 +79,8 @@ def authenticate_api_token(raw: str) -> Principal:
     return principal
 
 
-def authenticate_session_token(raw: str) -> Principal:
+def authenticate_session_token(raw: str, audience: str | None = None) -> Principal:
+    audience = audience or settings.API_AUDIENCE
     checksum = hashlib.sha256(raw.encode("utf-8")).hexdigest()
     access_token = (
         get_access_token_model()
@@ -87,9 +90,9 @@ def authenticate_session_token(raw: str) -> Principal:
     )
     if access_token is None or access_token.is_expired():
         raise Unauthenticated("This token is not a token of this service, or it has expired.")
-    if settings.API_AUDIENCE not in (access_token.resource or []):
+    if audience not in (access_token.resource or []):
         raise Unauthenticated(
-            f"This access token was not issued for {settings.API_AUDIENCE}: "
+            f"This access token was not issued for {audience}: "
             "sign in again with resource set to it."
         )
     embedded_app = getattr(access_token.application, "embedded_app", None)
@@ -112,15 +115,27 @@ def authenticate_session_token(raw: str) -> Principal:
     )
 
 
+def authenticate_bearer(raw: str, *, audience: str) -> Principal:
+    """The principal of a bearer token presented to the resource `audience`; else 401."""
+    if raw.startswith(("svc_", "agy_")):
+        return authenticate_api_token(raw)
+    return authenticate_session_token(raw, audience)
+
+
+# The attribute of a Django request on which the MCP server leaves the principal it has
+# already authenticated for its own audience; set in-process only, never from a header.
+AUTHENTICATED_PRINCIPAL = "authenticated_principal"
+
+
 class BearerAuthentication(BaseAuthentication):
     def authenticate(self, request):
-        raw = _bearer(request)
+        principal = getattr(request._request, AUTHENTICATED_PRINCIPAL, None)
+        if principal is not None:
+            return principal, principal
+        raw = bearer_credential(request.META.get("HTTP_AUTHORIZATION"))
         if raw is None:
             return None
-        if raw.startswith(("svc_", "agy_")):
-            principal = authenticate_api_token(raw)
-        else:
-            principal = authenticate_session_token(raw)
+        principal = authenticate_bearer(raw, audience=settings.API_AUDIENCE)
         return principal, principal
 
     def authenticate_header(self, request):

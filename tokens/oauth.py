@@ -4,7 +4,9 @@ What this adds to the toolkit's defaults:
 
 - PKCE with S256 only: ``plain`` and a challenge without a method are refused.
 - The ``resource`` parameter (RFC 8707) is required at the authorization step and must
-  be ``settings.API_AUDIENCE``; every access token issued is bound to exactly it.
+  be one of ``settings.OAUTH_RESOURCES`` (the REST API, ``{BASE_URL}/api/v1``, or the MCP
+  server, ``{BASE_URL}/mcp``); every access token issued is bound to exactly the one asked
+  for, and the other refuses it.
 - The signed-in person must be an active member of the app's workspace; anyone else
   gets a page saying so, and no code is issued.
 - A refresh is refused once the person is no longer an active member.
@@ -25,7 +27,11 @@ from oauth2_provider.models import get_access_token_model, get_refresh_token_mod
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
-from oauth2_provider.views import AuthorizationView, TokenView
+from oauth2_provider.views import (
+    AuthorizationView,
+    OAuthProtectedResourceMetadataView,
+    TokenView,
+)
 from oauthlib.oauth2.rfc6749 import errors
 
 from audit.services import Actor, audit_record
@@ -49,13 +55,18 @@ def _active_member(*, application, user) -> Member | None:
     )
 
 
+def _resource_served(resources) -> bool:
+    """Exactly one resource, and one this service serves."""
+    return len(resources) == 1 and resources[0] in settings.OAUTH_RESOURCES
+
+
 def _resource_error(resources, state) -> errors.OAuth2Error:
+    served = " or ".join(settings.OAUTH_RESOURCES)
     if not resources:
-        description = f"The resource parameter is required: set it to {settings.API_AUDIENCE}."
+        description = f"The resource parameter is required: set it to {served}."
     else:
         description = (
-            f"The resource {' '.join(resources)!r} is not served here: "
-            f"set resource to {settings.API_AUDIENCE}."
+            f"The resource {' '.join(resources)!r} is not served here: set resource to {served}."
         )
     return errors.CustomOAuth2Error(error="invalid_target", description=description, state=state)
 
@@ -95,7 +106,7 @@ class EmbeddedAuthorizationView(AuthorizationView):
         if method != PKCE_METHOD:
             raise OAuthToolkitError(error=_pkce_error(method, state), redirect_uri=redirect_uri)
         resources = request.GET.getlist("resource")
-        if resources != [settings.API_AUDIENCE]:
+        if not _resource_served(resources):
             raise OAuthToolkitError(
                 error=_resource_error(resources, state), redirect_uri=redirect_uri
             )
@@ -126,7 +137,7 @@ class EmbeddedAuthorizationView(AuthorizationView):
             )
             return self._checked_error_response(error, application, data)
         resources = (data.get("resource") or "").split()
-        if resources != [settings.API_AUDIENCE]:
+        if not _resource_served(resources):
             error = OAuthToolkitError(
                 error=_resource_error(resources, state), redirect_uri=data["redirect_uri"]
             )
@@ -235,11 +246,11 @@ def _revoke_redeemed(redemption: RedeemedCode) -> None:
 
 
 class EmbeddedAppValidator(OAuth2Validator):
-    """Binds every token to the API audience and checks membership on refresh."""
+    """Binds every token to the one resource asked for and checks membership on refresh."""
 
     def _check_and_set_request_resource(self, request):
         super()._check_and_set_request_resource(request)
-        if request.resource != [settings.API_AUDIENCE]:
+        if not _resource_served(request.resource):
             error = _resource_error(request.resource, None)
             raise errors.CustomOAuth2Error(
                 error=error.error, description=error.description, request=request
@@ -294,3 +305,13 @@ class EmbeddedTokenView(TokenView):
         response["Cache-Control"] = "no-store"
         response["Pragma"] = "no-cache"
         return response
+
+
+class McpResourceMetadataView(OAuthProtectedResourceMetadataView):
+    """RFC 9728 metadata of the MCP server, the resource {BASE_URL}/mcp."""
+
+    def get_resource(self, request):
+        return settings.MCP_AUDIENCE
+
+    def get_resource_name(self):
+        return "Sales Figures MCP server"

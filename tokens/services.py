@@ -119,10 +119,13 @@ def token_revoke(*, actor: Actor, token: ApiToken, reason: str = "") -> ApiToken
     return token
 
 
-def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> str:
+def session_token_mint(
+    *, actor: Actor, member, embedded_app: EmbeddedApp, resource: str | None = None
+) -> str:
     """A member session token for an embedded app, as the sign-in flow would issue.
 
-    Used where no browser is involved: the demo and a plan's new members.
+    Used where no browser is involved: the demo and a plan's new members. The token is
+    bound to `resource` (default: the REST API), as a signed-in one is to what it asked.
     """
     if member.user is None:
         raise ValueError("A member needs a sign-in user before a session token can be made.")
@@ -133,7 +136,7 @@ def session_token_mint(*, actor: Actor, member, embedded_app: EmbeddedApp) -> st
             application=embedded_app.application,
             expires=timezone.now() + SESSION_TOKEN_LIFETIME,
             scope=" ".join(WORKSPACE_SCOPES),
-            resource=[settings.API_AUDIENCE],
+            resource=[resource or settings.API_AUDIENCE],
         )
         # Stored as the toolkit stores its own: hashed when RFC 9700 storage is on.
         set_token_value(access_token, plaintext)

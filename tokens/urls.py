@@ -4,7 +4,7 @@ from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
 from . import invitations, pages
-from .oauth import EmbeddedAuthorizationView, EmbeddedTokenView
+from .oauth import EmbeddedAuthorizationView, EmbeddedTokenView, McpResourceMetadataView
 
 authorize = EmbeddedAuthorizationView.as_view()
 token = EmbeddedTokenView.as_view()
@@ -24,6 +24,8 @@ oauth_urlpatterns = [
     path(".well-known/oauth-protected-resource", resource_metadata, name="oauth-resource-metadata"),
     # RFC 9728's path-component form for the resource {BASE_URL}/api/v1.
     path(".well-known/oauth-protected-resource/api/v1", resource_metadata),
+    # The MCP server at {BASE_URL}/mcp is a resource of its own.
+    path(".well-known/oauth-protected-resource/mcp", McpResourceMetadataView.as_view()),
 ]
 
 urlpatterns = [

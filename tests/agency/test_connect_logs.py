@@ -106,6 +106,27 @@ def test_the_development_servers_request_lines_log_no_secret(caplog):
     )
 
 
+def test_uvicorns_request_lines_log_no_secret():
+    from uvicorn.logging import AccessFormatter
+
+    import config.asgi  # noqa: F401 - installs the filters on uvicorn's loggers
+
+    record = logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5555", "GET", f"/connect/{UNKNOWN}?integration=stripe", "1.1", 404),
+        None,
+    )
+    assert logging.getLogger("uvicorn.access").filter(record)
+    line = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s').format(record)
+    assert line == (
+        '127.0.0.1:5555 - "GET /connect/[redacted]?integration=stripe HTTP/1.1" 404 Not Found'
+    )
+
+
 def test_the_console_handler_redacts_what_any_logger_writes():
     from django.conf import settings
 

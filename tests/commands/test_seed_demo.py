@@ -285,6 +285,10 @@ def test_if_absent_reuses_the_saved_demo(db, demo_file):
     read = demo["workspaces"][0]["tokens"]["read"]
     assert f'curl -H "Authorization: Bearer {read}" http://127.0.0.1:8000/api/v1/whoami' in second
     assert f'curl -H "Authorization: Bearer {read}" http://127.0.0.1:8000/api/v1/calls' in second
+    assert (
+        f"MCP server: http://127.0.0.1:8000/mcp with the header Authorization: Bearer {read}"
+        in second
+    )
     assert demo["agency"]["tokens"]["full"] in second
     assert demo["workspaces"][0]["members"][0]["email"] in second
 

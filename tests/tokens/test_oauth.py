@@ -181,12 +181,13 @@ def signed_in_client(member):
             {"resource": "https://elsewhere.example.test/api"},
             "invalid_target",
             "The resource 'https://elsewhere.example.test/api' is not served here: "
-            f"set resource to {settings.API_AUDIENCE}.",
+            f"set resource to {settings.API_AUDIENCE} or {settings.MCP_AUDIENCE}.",
         ),
         (
             {"resource": None},
             "invalid_target",
-            f"The resource parameter is required: set it to {settings.API_AUDIENCE}.",
+            "The resource parameter is required: set it to "
+            f"{settings.API_AUDIENCE} or {settings.MCP_AUDIENCE}.",
         ),
     ],
 )

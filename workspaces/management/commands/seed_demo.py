@@ -121,6 +121,7 @@ def _summary(demo: dict, created: bool) -> str:
         f"Try it ({first['slug']}):",
         f'  curl -H "Authorization: Bearer {read}" {base}/api/v1/whoami',
         f'  curl -H "Authorization: Bearer {read}" {base}/api/v1/calls',
+        f"  MCP server: {base}/mcp with the header Authorization: Bearer {read} (docs/mcp.md)",
         "",
     ]
     return "\n".join(lines)
