@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import HOST, OUT, Server, percentile  # noqa: E402
+from run import HOST, OUT, percentile, server_ready, server_start  # noqa: E402
 
 RATIO_TARGET = 1.3
 
@@ -82,9 +82,9 @@ def measure(name: str, args) -> dict:
     arguments = {"from": args.date_from, "to": args.date_to} if args.date_from else {}
     query = f"{path}?{urlencode(arguments)}" if arguments else path
     body = tool_body(args.tool, arguments)
-    server = Server(info, port=args.port, workers=args.workers, kind="asgi")
+    server = server_start(info, port=args.port, workers=args.workers, kind="asgi")
     try:
-        server.wait_ready(token)
+        server_ready(server, token)
         status, rest_body = send(args.port, "GET", query, token)
         status_mcp, mcp_body = send(args.port, "POST", "/mcp", token, body)
         if status != 200 or status_mcp != 200:

@@ -24,14 +24,10 @@ Results are also written to bench/out/results.json (and results.md with --markdo
 """
 
 import argparse
-import base64
 import contextlib
 import http.client
 import json
 import os
-import secrets
-import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -42,10 +38,19 @@ from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scripts.served import (  # noqa: E402
+    HOST,
+    SERVER_COMMANDS,
+    Server,
+    port_free,
+    production_environment,
+)
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 BIN = ROOT / ".venv" / "bin"
-HOST = "127.0.0.1"
 
 P95_TARGET_MS = 100.0
 SQL_RATIO_TARGET = 1.5
@@ -76,12 +81,6 @@ ENDPOINTS = [
 # The benchmark workspaces' timezone (bench/generate.py).
 BENCH_ZONE = "America/New_York"
 REPLAYED = ("SELECT", "WITH")
-
-# gunicorn's arguments for each way of serving the project.
-SERVER_COMMANDS = {
-    "asgi": ["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"],
-    "wsgi": ["config.wsgi"],
-}
 
 
 def parse_args(argv=None):
@@ -128,56 +127,15 @@ def parse_args(argv=None):
 # --- the server ----------------------------------------------------------------------------
 
 
-class Server:
-    def __init__(self, info: dict, *, port: int, workers: int, kind: str = "asgi"):
-        self.port = port
-        env = dict(os.environ)
-        env.update(
-            DATABASE_URL=info["database_url"],
-            DEBUG="false",
-            SECRET_KEY=secrets.token_urlsafe(48),
-            FIELD_ENCRYPTION_KEY=base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
-            ALLOWED_HOSTS=HOST,
-            BASE_URL=f"http://{HOST}:{port}",
-            LOG_LEVEL="WARNING",
-            # The benchmark measures the service, not its request rates.
-            RATE_LIMIT_READ="off",
-            RATE_LIMIT_WRITE="off",
-            RATE_LIMIT_ANON="off",
-        )
-        with socket.socket() as s:
-            if s.connect_ex((HOST, port)) == 0:
-                raise SystemExit(f"Port {port} on {HOST} is in use; pass --port.")
-        self.log = open(OUT / f"gunicorn-{port}.log", "w")  # noqa: SIM115
-        self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), *SERVER_COMMANDS[kind], "--workers", str(workers),
-             "--bind", f"{HOST}:{port}", "--log-level", "warning"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
+def server_start(info: dict, *, port: int, workers: int, kind: str = "asgi") -> Server:
+    if not port_free(port):
+        raise SystemExit(f"Port {port} on {HOST} is in use; pass --port.")
+    env = production_environment(database_url=info["database_url"], port=port)
+    return Server(env, port=port, workers=workers, kind=kind, log_path=OUT / f"gunicorn-{port}.log")
 
-    def wait_ready(self, token: str) -> None:
-        for _ in range(150):  # up to 30 s
-            if self.proc.poll() is not None:
-                raise SystemExit(f"gunicorn exited; see {self.log.name}")
-            try:
-                status, _ = request(self.port, "/api/v1/whoami", token)
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise SystemExit("gunicorn did not answer within 30 s")
 
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
+def server_ready(server: Server, token: str) -> None:
+    server.wait_ready(lambda: request(server.port, "/api/v1/whoami", token)[0] == 200)
 
 
 def request(port: int, path: str, token: str) -> tuple[int, int]:
@@ -304,7 +262,7 @@ def database_prepare(name: str, args, port: int, kind: str) -> dict:
         "info": info,
         "endpoints": dict(endpoints),
         "captured": json.loads(capture.stdout),
-        "server": Server(info, port=port, workers=args.workers, kind=kind),
+        "server": server_start(info, port=port, workers=args.workers, kind=kind),
         "rows": {},
     }
 
@@ -396,7 +354,7 @@ def bench(names: list[str], args) -> list[dict]:
             for j, kind in enumerate(args.servers):
                 dbs.append(database_prepare(name, args, args.port + 2 * i + j, kind))
         for db in dbs:
-            db["server"].wait_ready(db["info"]["token"])
+            server_ready(db["server"], db["info"]["token"])
         load_before = os.getloadavg()[0]
         for label, _ in ENDPOINTS:
             endpoint_measure(dbs, label, args)

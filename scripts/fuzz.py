@@ -33,8 +33,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BIN = ROOT / ".venv" / "bin"
-HOST = "127.0.0.1"
+sys.path.insert(0, str(ROOT))
+
+from scripts.served import BIN, HOST, Server, production_environment  # noqa: E402
+
 CONFIG = ROOT / "scripts" / "fuzz.toml"
 DESCRIPTIONS = [("figures", "/api/v1/openapi.json"), ("agent", "/openapi/agent.json")]
 
@@ -99,25 +101,10 @@ def free_port() -> int:
 
 
 def server_environment(database_url: str, port: int) -> dict:
-    from cryptography.fernet import Fernet
-
-    env = dict(os.environ)
+    env = production_environment(database_url=database_url, port=port)
     # Tasks run in the web process: no worker is started here.
     for name in ("CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"):
         env.pop(name, None)
-    env.update(
-        DATABASE_URL=database_url,
-        DEBUG="false",
-        SECRET_KEY=secrets.token_urlsafe(48),
-        FIELD_ENCRYPTION_KEY=Fernet.generate_key().decode(),
-        ALLOWED_HOSTS=HOST,
-        BASE_URL=f"http://{HOST}:{port}",
-        LOG_LEVEL="WARNING",
-        RATE_LIMIT_READ="off",
-        RATE_LIMIT_WRITE="off",
-        RATE_LIMIT_ANON="off",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
     return env
 
 
@@ -134,45 +121,6 @@ def manage(env: dict, *args: str) -> str:
         sys.stderr.write(done.stdout + done.stderr)
         raise SystemExit(f"manage.py {' '.join(args)} failed")
     return done.stdout
-
-
-class Server:
-    def __init__(self, env: dict, port: int, workers: int, log_path: Path):
-        self.port = port
-        self.log_path = log_path
-        self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), "config.wsgi", "--workers", str(workers),
-             "--bind", f"{HOST}:{port}", "--log-level", "warning", "--timeout", "60",
-             # The request line's length is the HTTP server's limit, not the application's:
-             # without this, a long generated query answers gunicorn's HTML 414.
-             "--limit-request-line", "0"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-
-    def wait_ready(self) -> None:
-        for _ in range(150):  # up to 30 s
-            if self.proc.poll() is not None:
-                raise SystemExit(f"gunicorn exited; see {self.log_path}")
-            try:
-                status, _ = get(self.port, "/api/v1/openapi.json")
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.2)
-        raise SystemExit("gunicorn did not answer within 30 s")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
 
 
 def call(port: int, method: str, path: str, token=None, body=None, headers=None):
@@ -302,8 +250,17 @@ def main(argv=None) -> int:
         print(f"database {database.name}; server http://{HOST}:{port}", flush=True)
         manage(env, "migrate", "--noinput")
         demo = json.loads(manage(env, "seed_demo", "--json"))
-        server = Server(env, port, args.workers, report_dir / "server.log")
-        server.wait_ready()
+        server = Server(
+            env,
+            port=port,
+            workers=args.workers,
+            log_path=report_dir / "server.log",
+            kind="wsgi",
+            # The request line's length is the HTTP server's limit, not the application's:
+            # without this, a long generated query answers gunicorn's HTML 414.
+            extra_args=("--limit-request-line", "0", "--timeout", "60"),
+        )
+        server.wait_ready(lambda: get(port, "/api/v1/openapi.json")[0] == 200)
         tokens, ids = fuzz_environment(demo, port)
         fuzz_env = {**os.environ, **tokens}
         config = render_config(ids, report_dir)
