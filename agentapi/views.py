@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
 from figures.envelope import envelope_build
 from figures.period import WHOLE_NUMBER, period_from_query
+from figures.registry import figure_keys
 from figures.schema import field_serializer, notes_serializer
 from figures.selectors import member_board
 from tokens.api import WorkspaceView
@@ -168,21 +169,7 @@ _BOARD_DATA = inline_serializer(
         ),
         "calls": inline_serializer(
             "BoardCalls",
-            {
-                key: field_serializer()
-                for key in (
-                    "booked",
-                    "cancelled",
-                    "taken",
-                    "no_show",
-                    "awaiting_outcome",
-                    "upcoming",
-                    "closed",
-                    "show_rate",
-                    "close_rate",
-                    "offer_rate",
-                )
-            },
+            {key: field_serializer() for key in figure_keys("calls")},
         ),
         "payments": inline_serializer(
             "BoardPayments",

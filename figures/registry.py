@@ -444,6 +444,12 @@ METRIC_LIST: list[Metric] = [
 METRICS: dict[str, Metric] = {metric.id: metric for metric in METRIC_LIST}
 
 
+def figure_keys(family: str) -> tuple[str, ...]:
+    """The data members of one family's figures, in registry order: "calls" -> booked, ..."""
+    prefix = f"{family}."
+    return tuple(m.id.removeprefix(prefix) for m in METRIC_LIST if m.id.startswith(prefix))
+
+
 def metric_label(metric_id: str, workspace=None) -> str:
     """The display label: the workspace's own label when set, else the English one."""
     if workspace is not None:

@@ -182,18 +182,7 @@ _MEMBER = {
 }
 
 DATA_MEMBERS = {
-    "calls": _fields(
-        "booked",
-        "cancelled",
-        "taken",
-        "no_show",
-        "awaiting_outcome",
-        "upcoming",
-        "closed",
-        "show_rate",
-        "close_rate",
-        "offer_rate",
-    ),
+    "calls": _fields(*registry.figure_keys("calls")),
     "outcomes": {
         **_fields(
             "closed",
