@@ -212,13 +212,19 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "type": "integer",
             "minimum": 1,
             "maximum": 10080,
+            "default": 120,
         }
-        assert bounds[("get", "/api/v1/leads", "limit")] == {"type": "integer", "minimum": 1}
+        assert bounds[("get", "/api/v1/leads", "limit")] == {
+            "type": "integer",
+            "minimum": 1,
+            "default": 100,
+        }
     else:
         assert bounds[("get", "/api/v1/change-log/{id}/compare", "days")] == {
             "type": "integer",
             "minimum": 1,
             "maximum": 90,
+            "default": 14,
         }
         keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
         assert len(keys) == 13
