@@ -8,8 +8,13 @@ with the records of its period, not with the size of the workspace.
 import uuid
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+
+from config.errors import InvalidField
+
+from .validators import logo_url, origin_normalise
 
 # Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
 CURRENCY_EXPONENTS = {
@@ -78,6 +83,29 @@ class Workspace(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        """The admin's form check: the origin and logo rules of the settings pages and plans,
+        so no edit can list an origin a browser never sends, or a logo that is no https URL."""
+        errors = {}
+        try:
+            if not isinstance(self.embedded_origins, list):
+                raise InvalidField("embedded_origins", "List the origins as a JSON array.")
+            self.embedded_origins = list(
+                dict.fromkeys(
+                    origin_normalise(origin, field=f"embedded_origins.{index}")
+                    for index, origin in enumerate(self.embedded_origins)
+                )
+            )
+        except InvalidField as error:
+            errors["embedded_origins"] = error.message
+        if isinstance(self.branding, dict) and "logo" in self.branding:
+            try:
+                self.branding["logo"] = logo_url(self.branding["logo"], field="branding.logo")
+            except InvalidField as error:
+                errors["branding"] = error.message
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def status(self) -> str:

@@ -1,6 +1,7 @@
 import pytest
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from audit.models import AuditEvent
@@ -85,3 +86,47 @@ def test_sales_records_are_read_only(staff_client, make_workspace):
     delete = reverse("admin:workspaces_sale_delete", args=[sale.pk])
     assert staff_client.post(delete, {"post": "yes"}).status_code == 403
     assert staff_client.get(reverse("admin:workspaces_funnel_add")).status_code == 403
+
+
+def test_the_admin_form_keeps_the_origin_and_logo_rules(make_workspace):
+    workspace = make_workspace()
+    workspace.embedded_origins = ["https://App.Example.com/", "https://app.example.com:443"]
+    workspace.branding = {**workspace.branding, "logo": "https://cdn.example.com/logo.png"}
+    workspace.full_clean()
+    assert workspace.embedded_origins == ["https://app.example.com"]
+
+    workspace.embedded_origins = ["https://app.example.com", "http://insecure.example"]
+    workspace.branding = {**workspace.branding, "logo": "javascript:alert(1)"}
+    with pytest.raises(ValidationError) as refused:
+        workspace.full_clean()
+    assert refused.value.message_dict == {
+        "embedded_origins": [
+            "'http://insecure.example' must use https (plain http is for localhost and "
+            "127.0.0.1 only)."
+        ],
+        "branding": ["branding.logo must be an https URL, e.g. https://cdn.example.com/logo.png."],
+    }
+
+
+def test_the_admin_refuses_an_origin_with_a_path(staff_client, make_workspace):
+    workspace = make_workspace()
+    url = reverse("admin:workspaces_workspace_change", args=[workspace.pk])
+    data = {
+        "name": workspace.name,
+        "slug": workspace.slug,
+        "currency": workspace.currency,
+        "timezone": workspace.timezone,
+        "working_days": "[0, 1, 2, 3, 4]",
+        "branding": '{"logo": ""}',
+        "embedded_origins": '["https://app.example.com/path/"]',
+        "agency": "",
+        "archived_at_0": "",
+        "archived_at_1": "",
+        "members-TOTAL_FORMS": "0",
+        "members-INITIAL_FORMS": "0",
+    }
+    page = staff_client.post(url, data)
+    assert page.status_code == 200
+    assert "is not an origin" in page.content.decode()
+    workspace.refresh_from_db()
+    assert workspace.embedded_origins == []
