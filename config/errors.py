@@ -87,6 +87,11 @@ class BodyTooLarge(ApiError):
         )
 
 
+class MethodNotAllowed(ApiError):
+    status_code = 405
+    reason = "method_not_allowed"
+
+
 class PaymentRequired(ApiError):
     status_code = 402
     reason = "tier.upgrade_required"
@@ -150,8 +155,7 @@ def exception_handler(exc, context):
         field, message = _first_field_error(exc.detail)
         error = InvalidField(field or "body", f"{field}: {message}" if field else message)
     elif isinstance(exc, drf_exceptions.MethodNotAllowed):
-        error = ApiError(str(exc.detail), reason="method_not_allowed")
-        error.status_code = 405
+        error = MethodNotAllowed(str(exc.detail))
     elif isinstance(exc, drf_exceptions.NotFound):
         error = NotFound()
     elif isinstance(exc, drf_exceptions.PermissionDenied):

@@ -37,10 +37,10 @@ def _too_deep(path) -> InvalidField:
 
 
 def _text_problem(text: str) -> str | None:
-    if text.isascii():
-        return "a NUL character (\\u0000)" if "\x00" in text else None
     if "\x00" in text:
         return "a NUL character (\\u0000)"
+    if text.isascii():
+        return None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:

@@ -23,7 +23,7 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from config.errors import ApiError, Unauthenticated
+from config.errors import ApiError, MethodNotAllowed, Unauthenticated
 from tokens.api import check_browser
 from tokens.authentication import authenticate_bearer, bearer_credential
 
@@ -113,11 +113,9 @@ class McpEndpoint:
             return
         if scope["method"] != "POST":
             # Stateless: no stream to open with GET, no session to end with DELETE.
-            error = ApiError(
-                f"Method {scope['method']} is not allowed here: send MCP messages with POST.",
-                reason="method_not_allowed",
+            error = MethodNotAllowed(
+                f"Method {scope['method']} is not allowed here: send MCP messages with POST."
             )
-            error.status_code = 405
             await _refuse(send, error, allow="POST")
             return
         await self.session_manager.handle_request(
