@@ -95,12 +95,11 @@ class ServiceRateThrottle(SimpleRateThrottle):
         start = int(now // window) * window
         key = self.cache_format % {"scope": policy, "ident": ident, "window": start}
         try:
-            self.cache.add(key, 0, window)
+            # One round trip to the cache per request once the window's counter exists.
             try:
                 count = self.cache.incr(key)
-            except ValueError:  # expired between the two calls
-                self.cache.set(key, 1, window)
-                count = 1
+            except ValueError:  # the window's first request
+                count = 1 if self.cache.add(key, 1, window) else self.cache.incr(key)
         except Exception:
             # A cache that cannot be reached does not take the API down with it.
             logger.exception("rate limit counter %s unavailable; request allowed", key)
