@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "audit",
     "figures",
     "agentapi",
+    "integrations",
     "agency",
     "dashboard",
     "mcpserver",

@@ -1,0 +1,114 @@
+"""Connections to providers and the events they send.
+
+A connection joins one workspace to one provider account. Every event a provider
+sends (a signed webhook delivery, or an item read by the backfill) is stored as
+received, once per provider event id, then applied by the worker through the
+records' writers. An event that cannot be placed is held with why.
+"""
+
+import uuid
+
+from django.db import models
+from django.utils import timezone
+
+
+class Connection(models.Model):
+    class State(models.TextChoices):
+        CONNECTED = "connected"
+        FAILING = "failing"
+        DISCONNECTED = "disconnected"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(
+        "workspaces.Workspace", on_delete=models.CASCADE, related_name="connections"
+    )
+    # stripe, calendly, zoom or hubspot.
+    provider = models.CharField(max_length=20)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.CONNECTED)
+    # Fernet-encrypted JSON of the credential's fields; never returned by any route.
+    credentials_encrypted = models.BinaryField()
+    # Fernet-encrypted secret that signs the provider's webhooks (given or generated).
+    signing_secret_encrypted = models.BinaryField(null=True, blank=True)
+    # Who made it: "connect link <id>" or the member's email.
+    created_by = models.CharField(max_length=200, blank=True)
+    connected_at = models.DateTimeField(default=timezone.now)
+    disconnected_at = models.DateTimeField(null=True, blank=True)
+    # Counters, moved with F() expressions.
+    events_received = models.PositiveIntegerField(default=0)
+    events_applied = models.PositiveIntegerField(default=0)
+    events_held = models.PositiveIntegerField(default=0)
+    events_refused = models.PositiveIntegerField(default=0)
+    last_event_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+    # Where the backfill stands (a cursor per resource), so a restarted worker resumes.
+    backfill = models.JSONField(default=dict, blank=True)
+    backfill_started_at = models.DateTimeField(null=True, blank=True)
+    backfill_finished_at = models.DateTimeField(null=True, blank=True)
+    # Provider settings an owner may change (for example HubSpot's UTM property names).
+    options = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "provider"], name="connection_ws_provider")]
+        ordering = ["provider", "-connected_at"]
+
+    def __str__(self):
+        return f"{self.provider} on {self.workspace_id} ({self.state})"
+
+
+class Event(models.Model):
+    """One provider event as received, and what became of it."""
+
+    class Source(models.TextChoices):
+        WEBHOOK = "webhook"
+        BACKFILL = "backfill"
+
+    class State(models.TextChoices):
+        RECEIVED = "received"
+        APPLIED = "applied"
+        # Cannot be placed yet (no lead or sale, another currency, the record it needs
+        # has not arrived): listed with why, applied again when it may be placed.
+        HELD = "held"
+        # A type the service does not map: stored and not applied.
+        IGNORED = "ignored"
+        DISMISSED = "dismissed"
+
+    id = models.BigAutoField(primary_key=True)
+    connection = models.ForeignKey(Connection, on_delete=models.CASCADE, related_name="events")
+    workspace = models.ForeignKey(
+        "workspaces.Workspace", on_delete=models.CASCADE, related_name="integration_events"
+    )
+    provider = models.CharField(max_length=20)
+    # The provider's event id (Stripe's evt_…; Calendly: event name, uri and created_at).
+    event_id = models.CharField(max_length=500)
+    event_type = models.CharField(max_length=100)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.WEBHOOK)
+    payload = models.JSONField()
+    received_at = models.DateTimeField(default=timezone.now)
+    # When the event happened at the provider (a charge's created time, say).
+    occurred_at = models.DateTimeField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RECEIVED)
+    applied_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    # Why it is held: a code (no_lead, no_sale, currency, waiting) and a sentence.
+    hold_code = models.CharField(max_length=30, blank=True)
+    hold_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["connection", "event_id"], name="integration_event_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["connection", "state"], name="integration_event_state"),
+            models.Index(
+                fields=["workspace", "provider", "occurred_at"],
+                name="integration_event_held",
+                condition=models.Q(state="held"),
+            ),
+        ]
+        ordering = ["-received_at"]
+
+    def __str__(self):
+        return f"{self.provider} {self.event_type} {self.event_id} ({self.state})"
