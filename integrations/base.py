@@ -1,0 +1,121 @@
+"""What every provider module gives, and what applying one event can end in.
+
+A provider is a package under ``integrations`` (``stripe``, ``calendly``, ...) whose
+``__init__`` exposes ``PROVIDER``, an instance of :class:`Provider`. The webhook view
+verifies a delivery with ``verify``, names it with ``describe``, stores it once, and the
+worker applies it with ``apply``; the backfill yields the same kind of items through
+``backfill``, so a record made by either path is the same record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .models import Connection, Event
+
+
+class SignatureRefused(Exception):
+    """A delivery whose signature is missing, wrong or outside the timestamp tolerance."""
+
+    def __init__(self, message: str, *, stale: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.stale = stale
+
+
+class ProviderError(Exception):
+    """The provider's API refused a call or could not be reached (the connection fails)."""
+
+
+@dataclass(frozen=True)
+class CredentialField:
+    name: str
+    label: str
+    hint: str
+    pattern: str
+    secret: bool = True
+    required: bool = True
+    # Asked for after the webhook URL is shown (the provider signs with it).
+    after_webhook_url: bool = False
+
+
+@dataclass(frozen=True)
+class Described:
+    """A verified delivery's identity: stored once per (connection, event_id)."""
+
+    event_id: str
+    event_type: str
+    occurred_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The event made or changed these records (for the audit event's detail)."""
+
+    records: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Held:
+    """The event cannot be placed yet; ``code`` is no_lead, no_sale, currency or waiting."""
+
+    code: str
+    reason: str
+    # For ``waiting``: the provider id of the record it waits for, so that record's
+    # arrival applies it again.
+    waits_for: str = ""
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A type the service does not map: stored, not applied."""
+
+    reason: str = ""
+
+
+Outcome = Applied | Held | Ignored
+
+
+@dataclass(frozen=True)
+class BackfillItem:
+    """One object read from the provider's API, shaped like the webhook it stands for."""
+
+    described: Described
+    payload: dict
+
+
+@dataclass
+class BackfillPage:
+    items: list[BackfillItem] = field(default_factory=list)
+    # Where the next page starts (stored on the connection so a restart resumes);
+    # None when this resource is read to its end.
+    cursor: dict | None = None
+
+
+class Provider(Protocol):
+    key: str
+    name: str
+    feeds: str
+    credential_fields: tuple[CredentialField, ...]
+    # Where to paste the webhook URL at the provider, and which events to choose.
+    webhook_help: str
+
+    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
+        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time."""
+
+    def describe(self, payload: dict) -> Described: ...
+
+    def apply(self, *, event: Event, connection: Connection) -> Outcome:
+        """Write the records the event stands for through the workspace's writers.
+
+        Runs inside the caller's transaction, which also records the audit event.
+        """
+
+    def backfill(
+        self, *, connection: Connection, credentials: dict, cursor: dict | None
+    ) -> Iterator[BackfillPage]:
+        """Read the last 90 days page by page, starting at ``cursor``."""
