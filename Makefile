@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # `make run` restarts the server when the code or a template changes.
-RELOAD_DIRS := $(foreach dir,config tokens workspaces audit figures agentapi agency dashboard mcpserver templates static,--reload-dir $(dir))
+RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit figures agentapi agency dashboard mcpserver integrations demo templates static,--reload-dir $(dir))
 
 # Development settings (DEBUG on, public development keys) for the commands run on a laptop;
 # `serve` and `worker` use config.settings and need the production environment.
@@ -37,6 +37,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 	$(DEV) $(BIN)/python manage.py check
 	$(DEV) $(BIN)/python manage.py makemigrations --check --dry-run
 

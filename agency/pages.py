@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from config.errors import ApiError
+from core.errors import ApiError
 from dashboard.selectors import agency_headlines
 from workspaces.models import Agency
 

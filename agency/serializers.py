@@ -9,7 +9,7 @@ from django.core.validators import validate_email
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 
-from config.errors import InvalidField
+from core.errors import InvalidField
 from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise

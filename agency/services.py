@@ -22,8 +22,8 @@ from django.utils import timezone
 from oauth2_provider.models import get_application_model
 
 from audit.services import Actor, audit_record
-from config.errors import Conflict, InvalidField, PaymentRequired
-from tokens.crypto import encrypt_text
+from core.crypto import encrypt_text
+from core.errors import Conflict, InvalidField, PaymentRequired
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
 from workspaces.invitations import invitation_create

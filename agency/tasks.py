@@ -6,7 +6,7 @@ from celery import shared_task
 from django.db import transaction
 
 from audit.services import SYSTEM
-from config.errors import ApiError
+from core.errors import ApiError
 
 from .models import Plan
 from .services import plan_apply

@@ -1,15 +1,15 @@
 """The agency API: agency workspaces, plans, blueprints and connect links.
 
-Every view stands on tokens.api.AgencyView, which answers 401 and the 403s (kind, scope)
+Every view stands on core.views.AgencyView, which answers 401 and the 403s (kind, scope)
 before the handler; handlers then answer 404, 400, 402 and 409 in that order.
 """
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from config.errors import NotFound
-from tokens import idempotency
-from tokens.api import AgencyView
+from core import idempotency
+from core.errors import NotFound
+from core.views import AgencyView
 
 from . import selectors, serializers, services
 from .integrations import INTEGRATIONS

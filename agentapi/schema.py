@@ -5,7 +5,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
-from tokens import idempotency
+from core import idempotency
 
 
 class ErrorDetailSerializer(serializers.Serializer):

@@ -5,7 +5,7 @@ import uuid
 from datetime import UTC, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
-from config.errors import NotFound
+from core.errors import NotFound
 from figures.envelope import Field, major_units
 from figures.period import Period
 from figures.selectors import key_figures

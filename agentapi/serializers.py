@@ -13,7 +13,7 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.errors import ApiError, InvalidField
+from core.errors import ApiError, InvalidField
 from workspaces.models import Call, Outcome, Sale
 
 from .models import ChangeLogEntry, Draft

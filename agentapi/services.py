@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
-from config.errors import Conflict, InvalidField, Unprocessable
+from core.errors import Conflict, InvalidField, Unprocessable
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
 from workspaces.services import calls_outcome_refresh, leads_sales_refresh
 

@@ -7,13 +7,13 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from config.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
+from core.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
+from core.views import WorkspaceView
 from figures.envelope import envelope_build
 from figures.period import WHOLE_NUMBER, period_from_query
 from figures.registry import figure_keys
 from figures.schema import field_serializer, notes_serializer
 from figures.selectors import member_board
-from tokens.api import WorkspaceView
 
 from . import selectors, services
 from .schema import (

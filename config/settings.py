@@ -67,6 +67,12 @@ BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
 API_AUDIENCE = f"{BASE_URL}/api/v1"
 # The MCP server is its own protected resource: a session token names one of the two.
 MCP_AUDIENCE = f"{BASE_URL}/mcp"
+# The served API descriptions (urlconf, generator settings): the MCP server's tools are
+# read from them.
+API_DESCRIPTIONS = [
+    ("config.urls_figures", "config.openapi.FIGURES"),
+    ("config.urls_agent", "config.openapi.AGENT"),
+]
 OAUTH_RESOURCES = [API_AUDIENCE, MCP_AUDIENCE]
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
@@ -86,6 +92,7 @@ INSTALLED_APPS = [
     "oauth2_provider",
     "axes",
     "csp",
+    "core",
     "workspaces",
     "tokens",
     "audit",
@@ -95,6 +102,7 @@ INSTALLED_APPS = [
     "agency",
     "dashboard",
     "mcpserver",
+    "demo",
 ]
 
 MIDDLEWARE = [
@@ -233,9 +241,9 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["tokens.authentication.BearerAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": [],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.negotiation.JsonAnswers",
-    "EXCEPTION_HANDLER": "config.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.JsonAnswers",
+    "EXCEPTION_HANDLER": "core.errors.exception_handler",
     "DEFAULT_SCHEMA_CLASS": "tokens.schema.ServiceAutoSchema",
     "UNAUTHENTICATED_USER": None,
 }
@@ -344,7 +352,7 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-idempotency-keys": {
-        "task": "tokens.tasks.purge_expired_idempotency_keys",
+        "task": "core.tasks.purge_expired_idempotency_keys",
         "schedule": timedelta(hours=1),
     },
 }
@@ -389,7 +397,7 @@ REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 IDEMPOTENCY_KEY_TTL = timedelta(hours=24)
 TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
 
-# A larger body answers 400 invalid_body before it is read (config.errors).
+# A larger body answers 400 invalid_body before it is read (core.errors).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
 # No log line carries a connect link's secret (config/log_filters.py): the filter sits on

@@ -3,7 +3,7 @@ from django.http import JsonResponse
 from django.shortcuts import render
 from django.views import defaults
 
-from .errors import ApiError, BodyTooLarge
+from core.errors import ApiError, BodyTooLarge
 
 
 def home(request):

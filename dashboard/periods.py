@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from config.errors import InvalidParameter
+from core.errors import InvalidParameter
 from figures.period import DEFAULT_DAYS, Period, local_today, period_from_query
 
 CHOICES = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from config.errors import InvalidParameter
+from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
 from workspaces.models import Funnel

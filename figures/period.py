@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from django.utils import timezone
 
-from config.errors import InvalidParameter
+from core.errors import InvalidParameter
 
 DEFAULT_DAYS = 30
 

@@ -39,7 +39,7 @@ from django.db.models.functions import Coalesce, Trunc
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from config.errors import InvalidParameter, NotFound
+from core.errors import InvalidParameter, NotFound
 from workspaces.models import (
     Call,
     CommissionRule,

@@ -1,6 +1,6 @@
 """Routes of the Read-Only Figures API: parse the query, call one selector, render.
 
-Every route stands on tokens.api.WorkspaceView with its defaults: agency tokens answer
+Every route stands on core.views.WorkspaceView with its defaults: agency tokens answer
 401, closers', setters' and SDRs' sessions 403 refused.member_scope, tokens without
 `read` 403 insufficient_scope, before any handler here runs.
 """
@@ -9,8 +9,8 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from config.errors import InvalidParameter
-from tokens.api import WorkspaceView
+from core.errors import InvalidParameter
+from core.views import WorkspaceView
 
 from . import schema, selectors
 from .envelope import envelope_build

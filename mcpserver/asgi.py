@@ -23,8 +23,8 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from config.errors import ApiError, MethodNotAllowed, Unauthenticated
-from tokens.api import check_browser
+from core.errors import ApiError, MethodNotAllowed, Unauthenticated
+from core.views import check_browser
 from tokens.authentication import authenticate_bearer, bearer_credential
 
 from .catalog import tool_catalog

@@ -11,10 +11,10 @@ import copy
 import threading
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.utils.module_loading import import_string
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.settings import patched_settings
-
-from config import openapi
 
 # (operation id, the operation naming the workspace in its path, for agency tokens)
 READ_TOOLS = [
@@ -75,10 +75,8 @@ def _described_operations() -> tuple[dict, dict]:
     """operation id -> (method, path, operation object), and the components, of both APIs."""
     operations: dict[str, tuple[str, str, dict]] = {}
     components: dict[str, dict] = {}
-    for urlconf, custom in (
-        ("config.urls_figures", openapi.FIGURES),
-        ("config.urls_agent", openapi.AGENT),
-    ):
+    for urlconf, custom_path in settings.API_DESCRIPTIONS:
+        custom = import_string(custom_path)
         with patched_settings(custom):
             schema = SchemaGenerator(urlconf=urlconf).get_schema(request=None, public=True)
         components.update(schema.get("components", {}).get("schemas", {}))

@@ -20,7 +20,7 @@ from django.core.handlers.wsgi import WSGIRequest
 from django.db import close_old_connections
 from django.urls import Resolver404, resolve
 
-from config.errors import ApiError, NotFound
+from core.errors import ApiError, NotFound
 from tokens.authentication import AUTHENTICATED_PRINCIPAL
 from tokens.principal import Principal
 

@@ -3,7 +3,7 @@ from django.utils import timezone
 
 from audit.services import Actor
 
-from .models import ApiToken, EmbeddedApp, IdempotencyRecord
+from .models import ApiToken, EmbeddedApp
 from .services import token_revoke
 
 
@@ -68,20 +68,3 @@ class EmbeddedAppAdmin(admin.ModelAdmin):
     list_select_related = ("application", "workspace")
     search_fields = ("application__name", "application__client_id", "workspace__slug")
     raw_id_fields = ("workspace", "application")
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
-    """Read-only: the stored answers are encrypted and may carry secrets."""
-
-    list_display = ("key", "scope", "status_code", "created_at", "completed_at")
-    list_filter = ("status_code",)
-    search_fields = ("key", "scope")
-    fields = ("scope", "key", "fingerprint", "status_code", "created_at", "completed_at")
-    readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

@@ -14,7 +14,7 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 from rest_framework.authentication import BaseAuthentication
 
-from config.errors import Unauthenticated
+from core.errors import Unauthenticated
 from workspaces.models import Member
 
 from .models import TOKEN_PATTERN, ApiToken, token_digest

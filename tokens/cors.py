@@ -3,7 +3,7 @@
 django-cors-headers asks ``check_request_enabled`` for every request; this answers True
 only for the API and OAuth paths and only for an origin listed in some active
 workspace's embedded-apps settings. Which workspace a request reaches is known only
-once its token is read; tokens.api then refuses an origin that workspace does not list.
+once its token is read; core.views then refuses an origin that workspace does not list.
 """
 
 import re

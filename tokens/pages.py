@@ -18,11 +18,11 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 
 from audit.services import Actor
-from config.errors import InvalidField
+from core.crypto import decrypt_text, encrypt_text
+from core.errors import InvalidField
 from workspaces.models import Agency, Member, Workspace
 
 from . import selectors, services
-from .crypto import decrypt_text, encrypt_text
 from .forms import (
     EmailAuthenticationForm,
     EmbeddedAppCreateForm,

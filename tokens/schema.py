@@ -56,12 +56,12 @@ RETRY_AFTER_HEADER = {
 
 class ServiceAutoSchema(AutoSchema):
     def _counts_requests(self) -> bool:
-        from .api import ServiceView
+        from core.views import ServiceView
 
         return isinstance(self.view, ServiceView)
 
     def get_auth(self):
-        from .api import AgencyView, WorkspaceView
+        from core.views import AgencyView, WorkspaceView
 
         view = self.view
         if isinstance(view, AgencyView):

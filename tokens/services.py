@@ -9,7 +9,8 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
 
 from audit.services import Actor, audit_record
-from config.errors import InvalidField
+from core.crypto import encrypted_columns_rotate
+from core.errors import InvalidField
 from workspaces.validators import origin_normalise
 
 from .models import (
@@ -19,7 +20,6 @@ from .models import (
     WORKSPACE_SCOPES,
     ApiToken,
     EmbeddedApp,
-    IdempotencyRecord,
     token_digest,
 )
 
@@ -269,25 +269,7 @@ def embedded_app_update(*, actor: Actor, embedded_app: EmbeddedApp, redirect_uri
 def field_encryption_rotate(*, actor: Actor) -> dict:
     """Encrypt every stored secret again with the first FIELD_ENCRYPTION_KEY (after a new
     key was put first); the older keys can then be dropped."""
-    from agency.models import IntegrationConnection
-
-    from .crypto import rotate
-
-    counts = {"integration_connections": 0, "idempotency_keys": 0}
-    for connection in IntegrationConnection.objects.select_for_update().only(
-        "pk", "credential_encrypted"
-    ):
-        connection.credential_encrypted = rotate(connection.credential_encrypted)
-        connection.save(update_fields=["credential_encrypted"])
-        counts["integration_connections"] += 1
-    for record in (
-        IdempotencyRecord.objects.select_for_update()
-        .filter(response__isnull=False)
-        .only("pk", "response")
-    ):
-        record.response = rotate(record.response)
-        record.save(update_fields=["response"])
-        counts["idempotency_keys"] += 1
+    counts = encrypted_columns_rotate()
     audit_record(
         actor=actor,
         action="field_encryption.rotated",

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 
-from config.errors import InvalidField
+from core.errors import InvalidField
 
 from .validators import logo_url, origin_normalise
 

@@ -4,7 +4,7 @@
 import re
 from urllib.parse import urlsplit
 
-from config.errors import InvalidField
+from core.errors import InvalidField
 
 # Plain http is for a developer's own machine only: anywhere else a network attacker
 # could speak for the origin.

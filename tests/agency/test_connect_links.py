@@ -10,7 +10,7 @@ from django.utils import timezone
 from agency.integrations import INTEGRATIONS
 from agency.models import ConnectLink, IntegrationConnection, link_digest
 from audit.models import AuditEvent
-from tokens.crypto import decrypt_text
+from core.crypto import decrypt_text
 
 from .conftest import CALENDLY_TOKEN, HUBSPOT_TOKEN, STRIPE_KEY, new_key
 

@@ -9,7 +9,7 @@ from agency.models import Blueprint, ConnectLink, IntegrationConnection, Plan
 from agency.services import blueprint_put, connect_link_create, plan_create
 from audit.models import AuditEvent
 from audit.services import SYSTEM
-from tokens.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 from workspaces.models import Member, Workspace
 
 from .conftest import ALL_SCOPES, new_key

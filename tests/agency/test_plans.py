@@ -7,7 +7,8 @@ from oauth2_provider.models import get_access_token_model
 from agency.models import ConnectLink, Plan
 from agency.services import PLAN_TRANSITIONS
 from audit.models import AuditEvent
-from tokens.models import EmbeddedApp, IdempotencyRecord
+from core.models import IdempotencyRecord
+from tokens.models import EmbeddedApp
 from workspaces.models import Member, Workspace
 
 from .conftest import new_key, new_workspace_plan

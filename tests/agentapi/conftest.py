@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from agentapi.models import ChangeLogEntry, Draft, FormSubmission
 from audit.models import AuditEvent
-from tokens.models import IdempotencyRecord
+from core.models import IdempotencyRecord
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
 
 ROLES = ("owner", "admin", "manager", "closer", "setter", "sdr")

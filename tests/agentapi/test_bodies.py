@@ -11,8 +11,8 @@ from django.test import Client
 from agency.models import Blueprint, ConnectLink, Plan
 from agentapi.models import ChangeLogEntry, Draft
 from audit.models import AuditEvent
-from config.parsers import MAX_DEPTH
-from tokens.models import IdempotencyRecord
+from core.models import IdempotencyRecord
+from core.parsers import MAX_DEPTH
 from workspaces.models import EodReport
 
 from .conftest import new_key

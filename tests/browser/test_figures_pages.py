@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from workspaces.demo import DEMO_PASSWORD, demo_create
+from demo.services import DEMO_PASSWORD, demo_create
 
 from .conftest import DESKTOP, PHONE, call_api, shot, sign_in
 

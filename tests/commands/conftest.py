@@ -4,7 +4,7 @@ import json
 import pytest
 from django.core.management import call_command
 
-from workspaces.management.commands import seed_demo as seed_demo_command
+from demo.management.commands import seed_demo as seed_demo_command
 
 
 @pytest.fixture(autouse=True)

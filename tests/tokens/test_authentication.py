@@ -5,7 +5,8 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from audit.services import SYSTEM
-from tokens.models import ApiToken, IdempotencyRecord
+from core.models import IdempotencyRecord
+from tokens.models import ApiToken
 from tokens.services import token_revoke
 
 pytestmark = pytest.mark.django_db

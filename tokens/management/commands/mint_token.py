@@ -5,7 +5,7 @@ import uuid
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.services import Actor
-from config.errors import ApiError
+from core.errors import ApiError
 from tokens.services import token_mint
 from workspaces.models import Agency, Workspace
 

@@ -13,11 +13,12 @@ from rest_framework.test import APIClient
 from agentapi import services as agent_services
 from agentapi.models import ChangeLogEntry
 from audit.models import AuditEvent
-from config.errors import ApiError, Forbidden
+from core import idempotency
+from core.errors import ApiError, Forbidden
+from core.models import IdempotencyRecord
+from core.tasks import purge_expired_idempotency_keys
 from tests.conftest import at_once
-from tokens import idempotency
-from tokens.models import ApiToken, IdempotencyRecord
-from tokens.tasks import purge_expired_idempotency_keys
+from tokens.models import ApiToken
 from workspaces.models import Outcome, Sale
 
 CHANGE_LOG = "/api/v1/change-log"
@@ -256,7 +257,7 @@ def test_the_purge_runs_every_hour_on_the_beat_schedule(settings):
     from config.celery import app
 
     entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-idempotency-keys"]
-    assert entry["task"] == "tokens.tasks.purge_expired_idempotency_keys"
+    assert entry["task"] == "core.tasks.purge_expired_idempotency_keys"
     assert entry["schedule"] == timedelta(hours=1)
     assert entry["task"] in app.tasks
 

@@ -7,8 +7,8 @@ from django.core.management import call_command
 
 from agency.models import IntegrationConnection
 from audit.models import AuditEvent
-from tokens import crypto
-from tokens.models import IdempotencyRecord
+from core import crypto
+from core.models import IdempotencyRecord
 
 OLD = Fernet.generate_key().decode()
 NEW = Fernet.generate_key().decode()

@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from rest_framework.response import Response
 
-from config.errors import ApiError, Conflict, Unprocessable
+from core.errors import ApiError, Conflict, Unprocessable
 
 from .crypto import decrypt_json, encrypt_json
 from .models import IdempotencyRecord

@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from workspaces.demo import DEMO_PASSWORD, demo_create, demo_exists, demo_sessions_renew
+from demo.services import DEMO_PASSWORD, demo_create, demo_exists, demo_sessions_renew
 from workspaces.models import Agency
 
 DEMO_FILE = Path(settings.BASE_DIR) / ".demo.json"

@@ -10,8 +10,7 @@ import uuid
 
 from rest_framework.views import APIView
 
-from config.errors import Forbidden, NotFound, RateLimited, Unauthenticated
-from workspaces.models import Workspace
+from core.errors import Forbidden, NotFound, RateLimited, Unauthenticated
 
 from .idempotency import idempotent_write
 from .throttling import ServiceRateThrottle
@@ -111,7 +110,7 @@ class ServiceView(APIView):
         raise NotImplementedError
 
     def idempotent(self, request, perform):
-        """Run a write under the request's Idempotency-Key; see tokens.idempotency."""
+        """Run a write under the request's Idempotency-Key; see core.idempotency."""
         return idempotent_write(request, self.principal, perform)
 
 
@@ -175,12 +174,12 @@ class WorkspaceView(ServiceView):
         self.workspace = principal.workspace
 
     @staticmethod
-    def _agency_workspace(agency, workspace_id) -> Workspace:
+    def _agency_workspace(agency, workspace_id):
         try:
             workspace_uuid = uuid.UUID(str(workspace_id))
         except ValueError:
             raise NotFound("No workspace of this agency has that id.") from None
-        workspace = Workspace.active.filter(agency=agency, pk=workspace_uuid).first()
+        workspace = agency.workspaces(manager="active").filter(pk=workspace_uuid).first()
         if workspace is None:
             raise NotFound("No workspace of this agency has that id.")
         return workspace
@@ -215,5 +214,5 @@ class AgencyView(ServiceView):
         """The model's rows of this request's agency; the only way handlers read."""
         return model.objects.filter(agency=self.agency)
 
-    def agency_workspace(self, workspace_id) -> Workspace:
+    def agency_workspace(self, workspace_id):
         return WorkspaceView._agency_workspace(self.agency, workspace_id)

@@ -44,3 +44,31 @@ def decrypt_text(blob: bytes) -> str:
 def rotate(blob: bytes) -> bytes:
     """The same secret encrypted again with the first key."""
     return _fernet().rotate(bytes(blob))
+
+
+# The encrypted columns of every app: (model, field names, the count's name). An app that
+# stores a secret registers its columns in its AppConfig.ready().
+_ENCRYPTED_COLUMNS: list[tuple[type, tuple[str, ...], str]] = []
+
+
+def encrypted_columns_register(model, *fields: str, label: str) -> None:
+    if not any(registered is model for registered, _, _ in _ENCRYPTED_COLUMNS):
+        _ENCRYPTED_COLUMNS.append((model, fields, label))
+
+
+def encrypted_columns_rotate() -> dict[str, int]:
+    """Encrypt every registered column again with the first key; the rows rewritten per label.
+
+    The caller holds the transaction (and records what it did)."""
+    counts = {}
+    for model, fields, label in _ENCRYPTED_COLUMNS:
+        counts[label] = 0
+        rows = model.objects.select_for_update().only("pk", *fields)
+        for row in rows:
+            changed = [name for name in fields if getattr(row, name) is not None]
+            for name in changed:
+                setattr(row, name, rotate(getattr(row, name)))
+            if changed:
+                row.save(update_fields=changed)
+                counts[label] += 1
+    return counts

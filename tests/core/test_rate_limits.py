@@ -8,7 +8,7 @@ from django.core.exceptions import ImproperlyConfigured
 from rest_framework.test import APIClient
 
 from config.settings import env_rate
-from tokens.throttling import ServiceRateThrottle
+from core.throttling import ServiceRateThrottle
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,7 @@
 
 DRF parses a body only when a view reads ``request.data``, after the token, browser,
 scope and role checks, so these 400s keep their place in the order of checks. Django
-refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE before it is parsed (see config.errors).
+refuses a body over DATA_UPLOAD_MAX_MEMORY_SIZE before it is parsed (see core.errors).
 
 Beyond JSON syntax, a body may not nest deeper than MAX_DEPTH levels (the standard
 decoder recurses and gives up near a thousand levels), nor hold text that a database

@@ -27,8 +27,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
 from tokens.services import session_token_mint, token_mint
-
-from .models import (
+from workspaces.models import (
     Agency,
     Call,
     CommissionRule,
@@ -48,7 +47,7 @@ from .models import (
     WebinarEvent,
     Workspace,
 )
-from .services import workspace_invariants_refresh
+from workspaces.services import workspace_invariants_refresh
 
 DEMO_ACTOR = Actor(kind="command", id="seed_demo", label="manage.py seed_demo")
 DEMO_PASSWORD = "demo-password-2026"
