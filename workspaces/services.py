@@ -37,6 +37,7 @@ from django.db.models import Exists, F, Max, Min, OuterRef, Q, Subquery, Sum, Va
 from django.db.models.functions import Coalesce
 
 from audit.services import Actor, audit_record
+from core.money import MoneyInvalid, minor_from_major
 
 from .models import (
     Call,
@@ -84,36 +85,26 @@ class ImportLineError(Exception):
 
 # --- values --------------------------------------------------------------------------
 
-_DECIMAL = re.compile(r"^\d+(\.\d+)?$")
 _KEY = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def money_to_minor(value, *, exponent: int, currency: str, field: str) -> int:
-    """Major units (a decimal string or a number) as integer minor units.
-
-    Refuses negative amounts and more decimals than the currency has.
-    """
-    if isinstance(value, bool) or value is None:
-        raise RecordInvalid(field, f"Give an amount in {currency}, as a decimal string or number.")
-    if isinstance(value, int):
-        amount = Decimal(value)
-    elif isinstance(value, Decimal | float):
-        amount = Decimal(str(value))
-    elif isinstance(value, str) and _DECIMAL.match(value.strip()):
-        amount = Decimal(value.strip())
-    else:
-        raise RecordInvalid(
-            field, f'{value!r} is not an amount: give a decimal string such as "1234.50".'
-        )
-    if not amount.is_finite() or amount < 0:
-        raise RecordInvalid(field, f"{value!r} is not an amount of zero or more.")
-    minor = amount.scaleb(exponent)
-    if minor != minor.to_integral_value():
-        raise RecordInvalid(
-            field,
-            f"{value} has more decimals than {currency} allows ({exponent}).",
-        )
-    return int(minor)
+    """Major units (a decimal string or a number) as integer minor units (core.money),
+    refused as RecordInvalid naming the field."""
+    try:
+        return minor_from_major(value, exponent=exponent)
+    except MoneyInvalid as error:
+        if error.code == "decimals":
+            message = f"{value} has more decimals than {currency} allows ({exponent})."
+        elif error.code == "negative":
+            message = f"{value!r} is not an amount of zero or more."
+        elif error.code == "too_large":
+            message = error.message
+        elif isinstance(value, bool) or value is None:
+            message = f"Give an amount in {currency}, as a decimal string or number."
+        else:
+            message = f'{value!r} is not an amount: give a decimal string such as "1234.50".'
+        raise RecordInvalid(field, message) from None
 
 
 def parse_time(value, *, field: str) -> datetime:
