@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
+from workspaces.kept import calls_outcome_refresh, leads_sales_refresh
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
-from workspaces.services import calls_outcome_refresh, leads_sales_refresh
 
 from .models import ChangeLogEntry, Draft, FormSubmission
 from .serializers import DRAFT_FIELD_SERIALIZERS, money_major, validated
