@@ -300,17 +300,17 @@ def outcome_upsert(
         )
     if call is None and lead is None:
         raise RecordInvalid("lead", "An outcome of a past call (no call) names its lead.")
-    if call is not None:
-        lead = lead or call.lead
-        member = member or call.closer
+    # A booked call's lead, and its closer unless named: by id, without loading them.
+    lead_id = lead.pk if lead is not None else call.lead_id
+    member_id = member.pk if member is not None else (call.closer_id if call else None)
     outcome, created, before = _upsert_changes(
         Outcome,
         workspace=workspace,
         external_id=external_id,
         values={
             "call": call,
-            "lead": lead,
-            "member": member,
+            "lead_id": lead_id,
+            "member_id": member_id,
             "result": result,
             "offer_made": offer_made,
             "reason": reason,
@@ -370,7 +370,8 @@ def sale_upsert(
         },
     )
     if instalments is not None:
-        sale.instalments.all().delete()
+        if not created:
+            sale.instalments.all().delete()
         Instalment.objects.bulk_create(
             [Instalment(sale=sale, due_date=due, amount=amount) for due, amount in instalments]
         )
@@ -411,8 +412,9 @@ def payment_upsert(
             "setter_id": sale.setter_id,
         },
     )
-    # A refund names its payment; its sale follows the payment's.
-    Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)
+    if not created:
+        # A refund names its payment; its sale follows the payment's.
+        Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)
     previous_lead = None
     if "sale_id" in before:
         # The payment moved from another sale: that sale's lead loses its cash.
@@ -473,9 +475,16 @@ def eod_upsert(
 ):
     _same_workspace(workspace, "member", member)
     same_day = EodReport.objects.filter(member=member, date=date)
-    if external_id is not None:
-        same_day = same_day.exclude(external_id=external_id)
-    clash = same_day.first()
+    if external_id is None:
+        # A report filed in the app: the member's one report of the day, edited when
+        # filed again.
+        return _eod_of_the_day(
+            workspace=workspace,
+            report=same_day.first(),
+            values={"member": member, "date": date, "submitted_at": submitted_at},
+            fields=fields or {},
+        )
+    clash = same_day.exclude(external_id=external_id).first()
     if clash is not None:
         if clash.external_id is not None:
             raise RecordInvalid(
@@ -495,6 +504,32 @@ def eod_upsert(
             "fields": fields or {},
         },
     )
+
+
+def _eod_of_the_day(*, workspace: Workspace, report: EodReport | None, values: dict, fields):
+    if report is None:
+        return EodReport.objects.create(workspace=workspace, fields=fields, **values), True
+    report.fields = fields
+    report.submitted_at = values["submitted_at"]
+    report.save(update_fields=["fields", "submitted_at"])
+    return report, False
+
+
+def call_attendance_record(
+    *, workspace: Workspace, call: Call, attendance: str, offer_made: bool | None = None
+) -> Call:
+    """What happened on a call held in the app: its attendance, and whether an offer was
+    made (unchanged when None). Its outcome is kept from its outcomes (outcome_upsert)."""
+    _same_workspace(workspace, "call", call)
+    if attendance not in Call.Attendance.values:
+        raise RecordInvalid(
+            "attendance", f"Unknown attendance {attendance!r}; use showed or no_show."
+        )
+    call.attendance = attendance
+    if offer_made is not None:
+        call.offer_made = offer_made
+    call.save(update_fields=["attendance", "offer_made"])
+    return call
 
 
 def webinar_event_upsert(
