@@ -161,12 +161,7 @@ class MoneyField(serializers.Field):
         return minor
 
     def to_representation(self, value):
-        return money_major(value, self.context.get("exponent", 2))
-
-
-def money_major(minor: int | None, exponent: int):
-    """Minor units as a JSON number in major units (1234.5 for 123450 cents)."""
-    return major_from_minor(minor, exponent=exponent)
+        return major_from_minor(value, exponent=self.context.get("exponent", 2))
 
 
 # Keys a draft's fields may never carry, and the words that mark a key as money.

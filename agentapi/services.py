@@ -8,7 +8,7 @@ submission_id: a second filing returns the first filing's kept answer instead.
 """
 
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -166,7 +166,6 @@ class Filing:
     platform: str = ""
     report: EodReport | None = None
     edited: bool = False
-    extra: dict = field(default_factory=dict)
 
 
 def _filing_open(*, workspace, member, form: str, submission_id, draft) -> Filing:
