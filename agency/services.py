@@ -12,7 +12,6 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import timedelta
-from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
@@ -24,10 +23,11 @@ from oauth2_provider.models import get_application_model
 from audit.services import Actor, audit_record
 from core.crypto import encrypt_text
 from core.errors import Conflict, InvalidField, PaymentRequired
+from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
 from workspaces.invitations import invitation_create
-from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
+from workspaces.models import Agency, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
 
 from .integrations import INTEGRATIONS, integration_get
@@ -119,11 +119,10 @@ def _setting_refused(key: str, value) -> tuple[str, str] | None:
 
 
 def _price_minor(price: str, exponent: int) -> int | None:
-    amount = Decimal(price)
-    minor = amount.scaleb(exponent)
-    if minor != minor.to_integral_value():
+    try:
+        return minor_from_major(price, exponent=exponent)
+    except MoneyInvalid:
         return None
-    return int(minor)
 
 
 def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace | None]:

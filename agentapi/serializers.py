@@ -7,20 +7,17 @@ into one `invalid_field` naming the field, dotted when nested (`instalments.0.am
 """
 
 import re
-from decimal import Decimal, InvalidOperation
 
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.errors import ApiError, InvalidField
+from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from workspaces.models import Call, Outcome, Sale
 
 from .models import ChangeLogEntry, Draft
 
-# Largest amount accepted, in minor units: far beyond any sale, well inside BigInteger.
-MAX_MINOR_UNITS = 10**13
-MONEY_PATTERN = re.compile(r"^\d+(\.\d+)?$", re.ASCII)
 SALE_FIELDS = ("contract_value", "cash_collected", "payment_plan", "instalments")
 EOD_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 EOD_TEXT_MAX = 5000
@@ -148,44 +145,23 @@ class MoneyField(serializers.Field):
         exponent = self.context.get("exponent", 2)
         currency = self.context.get("currency", "the workspace currency")
         example = "1234" if exponent == 0 else "1234." + "5" * exponent
-        wrong = serializers.ValidationError(
-            f"Give an amount in major units of {currency} with at most {exponent} decimals, "
-            f"as a string or a number, e.g. {example!r}."
-        )
-        if isinstance(data, bool) or not isinstance(data, str | int | float):
-            raise wrong
-        text = repr(data) if isinstance(data, float) else str(data).strip()
-        if not MONEY_PATTERN.match(text):
-            raise wrong
         try:
-            amount = Decimal(text)
-        except InvalidOperation:
-            raise wrong from None
-        decimals = len(text.partition(".")[2])
-        if decimals > exponent:
-            raise wrong
-        minor = int(amount.scaleb(exponent))
+            minor = minor_from_major(data, exponent=exponent)
+        except MoneyInvalid as error:
+            if error.code == "too_large":
+                raise serializers.ValidationError("The amount is too large.") from None
+            raise serializers.ValidationError(
+                f"Give an amount in major units of {currency} with at most {exponent} decimals, "
+                f"as a string or a number, e.g. {example!r}."
+            ) from None
         if minor < self.minimum:
             raise serializers.ValidationError(
                 "Give an amount greater than zero." if self.minimum else "Give an amount."
             )
-        if minor > MAX_MINOR_UNITS:
-            raise serializers.ValidationError("The amount is too large.")
         return minor
 
     def to_representation(self, value):
-        return money_major(value, self.context.get("exponent", 2))
-
-
-def money_major(minor: int | None, exponent: int):
-    """Minor units as a JSON number in major units (1234.5 for 123450 cents)."""
-    if minor is None:
-        return None
-    if exponent == 0:
-        return int(minor)
-    value = Decimal(int(minor)).scaleb(-exponent)
-    # Whole amounts as integers, like the figures API answers them.
-    return int(value) if value == value.to_integral_value() else float(value)
+        return major_from_minor(value, exponent=self.context.get("exponent", 2))
 
 
 # Keys a draft's fields may never carry, and the words that mark a key as money.

@@ -1,14 +1,15 @@
 """Writes of the agent API: change-log entries, drafts and the four sales forms.
 
 Each service is one transaction that also records its audit event. Forms write the real
-sales records (calls, outcomes, sales, instalments, payments, EOD reports) and keep the
-invariants of workspaces/models.py: Call.outcome is the result of the call's latest
-Outcome. A form is filed once per submission_id: a second filing answers the first answer.
+sales records (calls, outcomes, sales, instalments, payments, leads, EOD reports)
+through the writers of workspaces.services, which keep the values derived from them,
+and return what they wrote (a Filing) for the view to answer. A form is filed once per
+submission_id: a second filing returns the first filing's kept answer instead.
 """
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db import connection, transaction
@@ -16,23 +17,21 @@ from django.utils import timezone
 
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
-from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
-from workspaces.services import calls_outcome_refresh, leads_sales_refresh
+from workspaces.kept import leads_sales_refresh
+from workspaces.models import Call, EodReport, Instalment, Lead, Member, Outcome, Payment, Sale
+from workspaces.services import (
+    call_attendance_record,
+    eod_upsert,
+    lead_upsert,
+    outcome_upsert,
+    payment_upsert,
+    sale_upsert,
+)
 
 from .models import ChangeLogEntry, Draft, FormSubmission
-from .serializers import DRAFT_FIELD_SERIALIZERS, money_major, validated
 
 # A filed time may run this far ahead of the server's clock (the caller's clock may be fast).
 CLOCK_LEEWAY = timedelta(minutes=5)
-
-
-@dataclass(frozen=True)
-class FiledForm:
-    """The answer of a filing: its status, its body, and whether it repeats the first."""
-
-    status_code: int
-    body: dict
-    replayed: bool = False
 
 
 def _serialize_on(name: str) -> None:
@@ -116,19 +115,11 @@ def _draft_references_check(*, workspace, member, form: str, fields: dict) -> No
         )
 
 
-def draft_create(*, workspace, actor: Actor, member, form: str, fields: dict) -> Draft:
-    """Propose a form for member to check. The caller has refused money members already."""
-    checked = validated(
-        DRAFT_FIELD_SERIALIZERS[form],
-        fields,
-        context={
-            "draft": True,
-            "exponent": workspace.currency_exponent,
-            "currency": workspace.currency,
-        },
-        prefix="fields",
-        partial=True,
-    )
+def draft_create(
+    *, workspace, actor: Actor, member, form: str, fields: dict, checked: dict
+) -> Draft:
+    """Propose a form for member to check: `fields` as given, `checked` as the view read
+    them (money members refused already)."""
     _draft_references_check(workspace=workspace, member=member, form=form, fields=checked)
     with transaction.atomic():
         draft = Draft.objects.create(
@@ -148,70 +139,110 @@ def draft_create(*, workspace, actor: Actor, member, form: str, fields: dict) ->
 # --- Forms ---------------------------------------------------------------------------------
 
 
-def _file_once(*, workspace, member, actor: Actor, form: str, submission_id, draft, write):
-    """Run write() once per submission_id, closing the draft it checks; see FiledForm."""
-    with transaction.atomic():
-        if submission_id is not None:
-            _serialize_on(f"form-submission:{workspace.pk}:{submission_id}")
-            earlier = FormSubmission.objects.filter(
-                workspace=workspace, submission_id=submission_id
-            ).first()
-            if earlier is not None:
-                if earlier.member_id != member.pk or earlier.form != form:
-                    raise Unprocessable(
-                        "This submission_id was used for another filing; use a new one.",
-                        reason="refused.submission_id_reused",
-                        field="submission_id",
-                    )
-                return FiledForm(earlier.status_code, earlier.response, replayed=True)
-        if draft is not None:
-            draft = Draft.objects.select_for_update().get(pk=draft.pk)
-            if draft.form != form:
-                raise InvalidField(
-                    "draft_id", f"draft_id: this draft is for the {draft.form} form."
-                )
-            if draft.status != Draft.Status.OPEN:
-                raise Conflict(
-                    "This draft was filed already; file without draft_id or check another.",
-                    reason="refused.draft_closed",
-                    field="draft_id",
-                )
-        status_code, body = write()
-        body = {
-            "form": form,
-            "submission_id": str(submission_id) if submission_id else None,
-            "member_id": str(member.pk),
-            "filed_at": _iso(timezone.now()),
-            "draft_id": str(draft.pk) if draft else None,
-            **body,
-        }
-        if draft is not None:
-            draft.status = Draft.Status.FILED
-            draft.filed_at = timezone.now()
-            draft.save(update_fields=["status", "filed_at"])
-            audit_record(
-                actor=actor,
-                action="draft.filed",
-                target_type="draft",
-                target_id=draft.pk,
-                workspace=workspace,
-                detail={"form": form, "submission_id": body["submission_id"]},
-            )
-        if submission_id is not None:
-            FormSubmission.objects.create(
-                workspace=workspace,
-                member=member,
-                form=form,
-                submission_id=submission_id,
-                status_code=status_code,
-                response=body,
-            )
-    return FiledForm(status_code, body)
+@dataclass(frozen=True)
+class SaleFiled:
+    sale: Sale
+    instalments: list[Instalment]
+    payment: Payment | None
+    cash: int
 
 
-def _sale_create(*, workspace, lead, call, origin, closed_at, closer, setter, data, paid_at):
-    sale = Sale.objects.create(
+@dataclass
+class Filing:
+    """What one filing of a form wrote, for the view to answer; or, for a second filing
+    with the same submission_id, the first filing's kept answer (`earlier`)."""
+
+    form: str
+    member: Member
+    submission_id: object = None
+    draft: Draft | None = None
+    earlier: FormSubmission | None = None
+    filed_at: datetime | None = None
+    call: Call | None = None
+    outcome: Outcome | None = None
+    sale: SaleFiled | None = None
+    lead: Lead | None = None
+    lead_created: bool = False
+    platform: str = ""
+    report: EodReport | None = None
+    edited: bool = False
+
+
+def _filing_open(*, workspace, member, form: str, submission_id, draft) -> Filing:
+    """Within the filing's transaction: the first filing with this submission_id (then
+    `earlier` is set), else a new Filing holding its draft, locked and checked open."""
+    filing = Filing(form=form, member=member, submission_id=submission_id)
+    if submission_id is not None:
+        _serialize_on(f"form-submission:{workspace.pk}:{submission_id}")
+        earlier = FormSubmission.objects.filter(
+            workspace=workspace, submission_id=submission_id
+        ).first()
+        if earlier is not None:
+            if earlier.member_id != member.pk or earlier.form != form:
+                raise Unprocessable(
+                    "This submission_id was used for another filing; use a new one.",
+                    reason="refused.submission_id_reused",
+                    field="submission_id",
+                )
+            filing.earlier = earlier
+            return filing
+    if draft is not None:
+        draft = Draft.objects.select_for_update().get(pk=draft.pk)
+        if draft.form != form:
+            raise InvalidField("draft_id", f"draft_id: this draft is for the {draft.form} form.")
+        if draft.status != Draft.Status.OPEN:
+            raise Conflict(
+                "This draft was filed already; file without draft_id or check another.",
+                reason="refused.draft_closed",
+                field="draft_id",
+            )
+        filing.draft = draft
+    return filing
+
+
+def _filing_close(*, workspace, actor: Actor, filing: Filing) -> Filing:
+    """Mark the filing's time, and close the draft it checks."""
+    filing.filed_at = timezone.now()
+    draft = filing.draft
+    if draft is not None:
+        draft.status = Draft.Status.FILED
+        draft.filed_at = timezone.now()
+        draft.save(update_fields=["status", "filed_at"])
+        audit_record(
+            actor=actor,
+            action="draft.filed",
+            target_type="draft",
+            target_id=draft.pk,
+            workspace=workspace,
+            detail={
+                "form": filing.form,
+                "submission_id": str(filing.submission_id) if filing.submission_id else None,
+            },
+        )
+    return filing
+
+
+def form_answer_keep(*, workspace, filing: Filing, status_code: int, body: dict) -> None:
+    """Keep a filing's answer under its submission_id, for a second filing to answer it.
+    Runs in the filing's transaction (the request's write)."""
+    if filing.submission_id is None or filing.earlier is not None:
+        return
+    FormSubmission.objects.create(
         workspace=workspace,
+        member=filing.member,
+        form=filing.form,
+        submission_id=filing.submission_id,
+        status_code=status_code,
+        response=body,
+    )
+
+
+def _sale_file(*, workspace, lead, call, origin, closed_at, closer, setter, data) -> SaleFiled:
+    """A sale with its instalments and a succeeded payment for the cash collected."""
+    touched: set = set()
+    sale, _created = sale_upsert(
+        workspace=workspace,
+        external_id=None,
         lead=lead,
         call=call,
         origin=origin,
@@ -220,61 +251,43 @@ def _sale_create(*, workspace, lead, call, origin, closed_at, closer, setter, da
         setter=setter,
         contract_value=data["contract_value"],
         payment_plan=data.get("payment_plan", ""),
-    )
-    instalments = Instalment.objects.bulk_create(
-        Instalment(sale=sale, due_date=item["due_date"], amount=item["amount"])
-        for item in data.get("instalments", [])
+        instalments=[(item["due_date"], item["amount"]) for item in data.get("instalments", [])],
+        touched=touched,
     )
     payment = None
     cash = data.get("cash_collected", 0)
     if cash > 0:
-        payment = Payment.objects.create(
+        payment, _created = payment_upsert(
             workspace=workspace,
+            external_id=None,
             sale=sale,
-            paid_at=paid_at,
+            paid_at=closed_at,
             amount=cash,
             status=Payment.Status.SUCCEEDED,
-            closer=closer,
-            setter=setter,
+            touched=touched,
         )
-    leads_sales_refresh(workspace=workspace, lead_ids=[lead.pk])
-    exponent = workspace.currency_exponent
-    return sale, {
-        "id": str(sale.pk),
-        "origin": sale.origin,
-        "lead_id": str(lead.pk),
-        "call_id": str(call.pk) if call else None,
-        "closer_id": str(closer.pk) if closer else None,
-        "setter_id": str(setter.pk) if setter else None,
-        "closed_at": _iso(closed_at),
-        "currency": workspace.currency,
-        "contract_value": money_major(sale.contract_value, exponent),
-        "cash_collected": money_major(cash, exponent),
-        "payment_id": str(payment.pk) if payment else None,
-        "payment_plan": sale.payment_plan,
-        "instalments": [
-            {"due_date": item.due_date.isoformat(), "amount": money_major(item.amount, exponent)}
-            for item in instalments
-        ],
-    }
-
-
-def _outcome_answer(outcome: Outcome) -> dict:
-    return {
-        "id": str(outcome.pk),
-        "result": outcome.result,
-        "offer_made": outcome.offer_made,
-        "reason": outcome.reason,
-        "at": _iso(outcome.at),
-    }
+    leads_sales_refresh(workspace=workspace, lead_ids=touched)
+    instalments = [
+        Instalment(sale=sale, due_date=item["due_date"], amount=item["amount"])
+        for item in data.get("instalments", [])
+    ]
+    return SaleFiled(sale=sale, instalments=instalments, payment=payment, cash=cash)
 
 
 def form_post_call_file(
     *, workspace, member, actor: Actor, call: Call, data: dict, draft=None
-) -> FiledForm:
+) -> Filing:
     """File what happened on a booked call the member holds the closer or setter slot of."""
-
-    def write():
+    with transaction.atomic():
+        filing = _filing_open(
+            workspace=workspace,
+            member=member,
+            form=Draft.Form.POST_CALL,
+            submission_id=data["submission_id"],
+            draft=draft,
+        )
+        if filing.earlier is not None:
+            return filing
         locked = Call.objects.select_for_update().get(pk=call.pk)
         if locked.status == Call.Status.CANCELLED:
             raise InvalidField("call_id", "call_id: this call was cancelled.")
@@ -283,15 +296,18 @@ def form_post_call_file(
                 "call_id", "call_id: this call was rescheduled; file on the call that replaced it."
             )
         now = timezone.now()
-        locked.attendance = data["attendance"]
-        if "offer_made" in data:
-            locked.offer_made = data["offer_made"]
-        outcome = sale_answer = None
+        call_attendance_record(
+            workspace=workspace,
+            call=locked,
+            attendance=data["attendance"],
+            offer_made=data.get("offer_made"),
+        )
         if "outcome" in data:
-            outcome = Outcome.objects.create(
+            # The writer keeps the call's outcome: the result of its latest outcome.
+            filing.outcome, _created = outcome_upsert(
                 workspace=workspace,
+                external_id=None,
                 call=locked,
-                lead_id=locked.lead_id,
                 member=member,
                 result=data["outcome"],
                 offer_made=data.get("offer_made"),
@@ -299,13 +315,9 @@ def form_post_call_file(
                 notes=data.get("notes", ""),
                 at=now,
             )
-        locked.save(update_fields=["attendance", "offer_made"])
-        if outcome is not None:
-            # One definition of "the call's latest outcome", shared with the import.
-            calls_outcome_refresh(workspace=workspace, call_ids=[locked.pk])
             locked.refresh_from_db(fields=["outcome", "offer_made"])
         if "contract_value" in data:
-            sale, sale_answer = _sale_create(
+            filing.sale = _sale_file(
                 workspace=workspace,
                 lead=locked.lead,
                 call=locked,
@@ -314,8 +326,8 @@ def form_post_call_file(
                 closer=locked.closer,
                 setter=locked.setter,
                 data=data,
-                paid_at=now,
             )
+        filing.call = locked
         audit_record(
             actor=actor,
             action="form.post_call.filed",
@@ -326,30 +338,11 @@ def form_post_call_file(
             detail={
                 "submission_id": str(data["submission_id"]),
                 "attendance": locked.attendance,
-                "outcome_id": str(outcome.pk) if outcome else None,
-                "sale_id": sale_answer["id"] if sale_answer else None,
+                "outcome_id": str(filing.outcome.pk) if filing.outcome else None,
+                "sale_id": str(filing.sale.sale.pk) if filing.sale else None,
             },
         )
-        return 201, {
-            "call": {
-                "id": str(locked.pk),
-                "attendance": locked.attendance,
-                "offer_made": locked.offer_made,
-                "outcome": locked.outcome,
-            },
-            "outcome": _outcome_answer(outcome) if outcome else None,
-            "sale": sale_answer,
-        }
-
-    return _file_once(
-        workspace=workspace,
-        member=member,
-        actor=actor,
-        form=Draft.Form.POST_CALL,
-        submission_id=data["submission_id"],
-        draft=draft,
-        write=write,
-    )
+        return _filing_close(workspace=workspace, actor=actor, filing=filing)
 
 
 def _lead_resolve(*, workspace, lead_ref: dict, lead, at, setter=None) -> tuple[Lead, bool]:
@@ -363,35 +356,40 @@ def _lead_resolve(*, workspace, lead_ref: dict, lead, at, setter=None) -> tuple[
     )
     if found is not None:
         return found, False
-    created = Lead.objects.create(
+    return lead_upsert(
         workspace=workspace,
+        external_id=None,
         name=lead_ref.get("name", ""),
         email=email,
         created_at=min(at, timezone.now()),
         setter=setter,
     )
-    return created, True
-
-
-def _lead_answer(lead: Lead, created: bool) -> dict:
-    return {"id": str(lead.pk), "name": lead.name, "email": lead.email, "created": created}
 
 
 def form_past_call_file(
     *, workspace, member, actor: Actor, lead=None, data: dict, draft=None
-) -> FiledForm:
+) -> Filing:
     """File a call that happened with no booking: an outcome (and a sale) on the lead."""
     _not_in_future("occurred_at", data["occurred_at"])
-
-    def write():
+    with transaction.atomic():
+        filing = _filing_open(
+            workspace=workspace,
+            member=member,
+            form=Draft.Form.PAST_CALL,
+            submission_id=data["submission_id"],
+            draft=draft,
+        )
+        if filing.earlier is not None:
+            return filing
         occurred_at = data["occurred_at"]
-        the_lead, created = _lead_resolve(
+        filing.lead, filing.lead_created = _lead_resolve(
             workspace=workspace, lead_ref=data["lead"], lead=lead, at=occurred_at
         )
-        outcome = Outcome.objects.create(
+        filing.outcome, _created = outcome_upsert(
             workspace=workspace,
+            external_id=None,
             call=None,
-            lead=the_lead,
+            lead=filing.lead,
             member=member,
             result=data["outcome"],
             offer_made=data.get("offer_made"),
@@ -399,150 +397,112 @@ def form_past_call_file(
             notes=data.get("notes", ""),
             at=occurred_at,
         )
-        sale_answer = None
         if "contract_value" in data:
-            _sale, sale_answer = _sale_create(
+            filing.sale = _sale_file(
                 workspace=workspace,
-                lead=the_lead,
+                lead=filing.lead,
                 call=None,
                 origin=Sale.Origin.PAST_CALL,
                 closed_at=occurred_at,
                 closer=member,
-                setter=the_lead.setter,
+                setter=filing.lead.setter,
                 data=data,
-                paid_at=occurred_at,
             )
         audit_record(
             actor=actor,
             action="form.past_call.filed",
             target_type="outcome",
-            target_id=outcome.pk,
+            target_id=filing.outcome.pk,
             workspace=workspace,
             reason=data.get("reason", ""),
             detail={
                 "submission_id": str(data["submission_id"]),
-                "lead_id": str(the_lead.pk),
-                "lead_created": created,
-                "sale_id": sale_answer["id"] if sale_answer else None,
+                "lead_id": str(filing.lead.pk),
+                "lead_created": filing.lead_created,
+                "sale_id": str(filing.sale.sale.pk) if filing.sale else None,
             },
         )
-        return 201, {
-            "lead": _lead_answer(the_lead, created),
-            "outcome": _outcome_answer(outcome),
-            "sale": sale_answer,
-        }
-
-    return _file_once(
-        workspace=workspace,
-        member=member,
-        actor=actor,
-        form=Draft.Form.PAST_CALL,
-        submission_id=data["submission_id"],
-        draft=draft,
-        write=write,
-    )
+        return _filing_close(workspace=workspace, actor=actor, filing=filing)
 
 
 def form_dm_close_file(
     *, workspace, member, actor: Actor, lead=None, data: dict, draft=None
-) -> FiledForm:
+) -> Filing:
     """File a sale agreed over messages, with no call; the member holds its setter slot."""
     _not_in_future("closed_at", data["closed_at"])
-
-    def write():
+    with transaction.atomic():
+        filing = _filing_open(
+            workspace=workspace,
+            member=member,
+            form=Draft.Form.DM_CLOSE,
+            submission_id=data["submission_id"],
+            draft=draft,
+        )
+        if filing.earlier is not None:
+            return filing
         closed_at = data["closed_at"]
-        the_lead, created = _lead_resolve(
+        filing.lead, filing.lead_created = _lead_resolve(
             workspace=workspace, lead_ref=data["lead"], lead=lead, at=closed_at, setter=member
         )
-        sale, sale_answer = _sale_create(
+        filing.platform = data["platform"]
+        filing.sale = _sale_file(
             workspace=workspace,
-            lead=the_lead,
+            lead=filing.lead,
             call=None,
             origin=Sale.Origin.DM,
             closed_at=closed_at,
             closer=None,
             setter=member,
             data=data,
-            paid_at=closed_at,
         )
         audit_record(
             actor=actor,
             action="form.dm_close.filed",
             target_type="sale",
-            target_id=sale.pk,
+            target_id=filing.sale.sale.pk,
             workspace=workspace,
             detail={
                 "submission_id": str(data["submission_id"]),
-                "lead_id": str(the_lead.pk),
-                "lead_created": created,
+                "lead_id": str(filing.lead.pk),
+                "lead_created": filing.lead_created,
                 "platform": data["platform"],
             },
         )
-        return 201, {
-            "lead": _lead_answer(the_lead, created),
-            "platform": data["platform"],
-            "sale": sale_answer,
-        }
-
-    return _file_once(
-        workspace=workspace,
-        member=member,
-        actor=actor,
-        form=Draft.Form.DM_CLOSE,
-        submission_id=data["submission_id"],
-        draft=draft,
-        write=write,
-    )
+        return _filing_close(workspace=workspace, actor=actor, filing=filing)
 
 
-def form_eod_file(*, workspace, member, actor: Actor, data: dict, draft=None) -> FiledForm:
+def form_eod_file(*, workspace, member, actor: Actor, data: dict, draft=None) -> Filing:
     """File the member's end-of-day report; a second filing for the day edits the first."""
     today = workspace_today(workspace)
     day = data.get("date") or today
     if day > today:
         raise InvalidField("date", "date is after today in the workspace's timezone.")
-
-    def write():
+    with transaction.atomic():
+        filing = _filing_open(
+            workspace=workspace,
+            member=member,
+            form=Draft.Form.EOD,
+            submission_id=data.get("submission_id"),
+            draft=draft,
+        )
+        if filing.earlier is not None:
+            return filing
         _serialize_on(f"eod:{member.pk}:{day.isoformat()}")
-        now = timezone.now()
-        report = EodReport.objects.filter(member=member, date=day).first()
-        edited = report is not None
-        if edited:
-            report.fields = data["fields"]
-            report.submitted_at = now
-            report.save(update_fields=["fields", "submitted_at"])
-        else:
-            report = EodReport.objects.create(
-                workspace=workspace,
-                member=member,
-                date=day,
-                submitted_at=now,
-                fields=data["fields"],
-            )
+        report, created = eod_upsert(
+            workspace=workspace,
+            external_id=None,
+            member=member,
+            date=day,
+            submitted_at=timezone.now(),
+            fields=data["fields"],
+        )
+        filing.report, filing.edited = report, not created
         audit_record(
             actor=actor,
-            action="form.eod.edited" if edited else "form.eod.filed",
+            action="form.eod.edited" if filing.edited else "form.eod.filed",
             target_type="eod_report",
             target_id=report.pk,
             workspace=workspace,
             detail={"date": day.isoformat(), "fields": sorted(data["fields"])},
         )
-        return (200 if edited else 201), {
-            "edited": edited,
-            "report": {
-                "id": str(report.pk),
-                "date": day.isoformat(),
-                "submitted_at": _iso(now),
-                "fields": report.fields,
-            },
-        }
-
-    return _file_once(
-        workspace=workspace,
-        member=member,
-        actor=actor,
-        form=Draft.Form.EOD,
-        submission_id=data.get("submission_id"),
-        draft=draft,
-        write=write,
-    )
+        return _filing_close(workspace=workspace, actor=actor, filing=filing)

@@ -15,7 +15,7 @@ from figures.registry import figure_keys
 from figures.schema import field_serializer, notes_serializer
 from figures.selectors import member_board
 
-from . import selectors, services
+from . import answers, selectors, services
 from .schema import (
     FROM_TO,
     IDEMPOTENCY_KEY,
@@ -27,6 +27,7 @@ from .schema import (
     response_example,
 )
 from .serializers import (
+    DRAFT_FIELD_SERIALIZERS,
     ChangeCreateSerializer,
     ChangeEntrySerializer,
     ChangeListSerializer,
@@ -57,9 +58,22 @@ def _body(request) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def _filed_response(filed: services.FiledForm) -> Response:
-    headers = {"Idempotent-Replayed": "true"} if filed.replayed else None
-    return Response(filed.body, status=filed.status_code, headers=headers)
+def _filed_response(filing: services.Filing, workspace) -> Response:
+    """The answer of a filing: the first answer again for a repeated submission_id, else
+    what it wrote (201; 200 for an EOD report edited), kept for a repeat."""
+    earlier = filing.earlier
+    if earlier is not None:
+        return Response(
+            earlier.response,
+            status=earlier.status_code,
+            headers={"Idempotent-Replayed": "true"},
+        )
+    body = answers.filing_answer(filing, workspace)
+    status_code = 200 if filing.edited else 201
+    services.form_answer_keep(
+        workspace=workspace, filing=filing, status_code=status_code, body=body
+    )
+    return Response(body, status=status_code)
 
 
 def _money_context(workspace) -> dict:
@@ -598,7 +612,7 @@ class FormView(WorkspaceView):
         draft = self.draft_for(body)
 
         def perform():
-            filed = file_form(
+            filing = file_form(
                 workspace=self.workspace,
                 member=self.principal.member,
                 actor=self.principal.actor,
@@ -606,7 +620,7 @@ class FormView(WorkspaceView):
                 data=self.form_data(serializer_class, request),
                 draft=draft,
             )
-            return _filed_response(filed)
+            return _filed_response(filing, self.workspace)
 
         return self.idempotent(request, perform)
 
@@ -730,7 +744,7 @@ class PostCallFormView(FormView):
 
         def perform():
             data = self.form_data(PostCallFormSerializer, request)
-            filed = services.form_post_call_file(
+            filing = services.form_post_call_file(
                 workspace=self.workspace,
                 member=self.principal.member,
                 actor=self.principal.actor,
@@ -738,7 +752,7 @@ class PostCallFormView(FormView):
                 data=data,
                 draft=draft,
             )
-            return _filed_response(filed)
+            return _filed_response(filing, self.workspace)
 
         return self.idempotent(request, perform)
 
@@ -840,14 +854,14 @@ class EodFormView(FormView):
 
         def perform():
             data = self.form_data(EodFormSerializer, request)
-            filed = services.form_eod_file(
+            filing = services.form_eod_file(
                 workspace=self.workspace,
                 member=self.principal.member,
                 actor=self.principal.actor,
                 data=data,
                 draft=draft,
             )
-            return _filed_response(filed)
+            return _filed_response(filing, self.workspace)
 
         return self.idempotent(request, perform)
 
@@ -993,12 +1007,21 @@ class DraftsView(WorkspaceView):
             member = target or (principal.member if principal.is_session else None)
             if member is None:
                 raise InvalidField("member_id", "member_id: name the member who must check it.")
+            fields = request.data.get("fields") or {}
+            checked = validated(
+                DRAFT_FIELD_SERIALIZERS[data["form"]],
+                fields,
+                context={"draft": True, **_money_context(self.workspace)},
+                prefix="fields",
+                partial=True,
+            )
             draft = services.draft_create(
                 workspace=self.workspace,
                 actor=principal.actor,
                 member=member,
                 form=data["form"],
-                fields=request.data.get("fields") or {},
+                fields=fields,
+                checked=checked,
             )
             return Response(DraftSerializer(draft).data, status=201)
 

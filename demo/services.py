@@ -27,6 +27,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
 from tokens.services import session_token_mint, token_mint
+from workspaces.kept import workspace_invariants_refresh
 from workspaces.models import (
     Agency,
     Call,
@@ -47,7 +48,6 @@ from workspaces.models import (
     WebinarEvent,
     Workspace,
 )
-from workspaces.services import workspace_invariants_refresh
 
 DEMO_ACTOR = Actor(kind="command", id="seed_demo", label="manage.py seed_demo")
 DEMO_PASSWORD = "demo-password-2026"

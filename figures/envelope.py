@@ -16,6 +16,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.utils import timezone
 
+from core.money import major_from_minor
+
 from . import registry
 from .registry import (
     COUNT,
@@ -98,13 +100,7 @@ def _unavailable(code: str, reason: str | None) -> tuple[str, str]:
 
 def major_units(minor: int | None, workspace) -> int | float | None:
     """Integer minor units -> a JSON number in major units (123450 -> 1234.5)."""
-    if minor is None:
-        return None
-    exponent = workspace.currency_exponent
-    if exponent == 0:
-        return int(minor)
-    value = Decimal(int(minor)).scaleb(-exponent)
-    return int(value) if value == value.to_integral_value() else float(value)
+    return major_from_minor(minor, exponent=workspace.currency_exponent)
 
 
 def _check_unit(metric_id: str, unit: str) -> None:

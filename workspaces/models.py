@@ -13,16 +13,9 @@ from django.db import models
 from django.db.models import Q
 
 from core.errors import InvalidField
+from core.money import exponent_of
 
 from .validators import logo_url, origin_normalise
-
-# Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
-CURRENCY_EXPONENTS = {
-    "USD": 2, "EUR": 2, "GBP": 2, "CAD": 2, "AUD": 2, "NZD": 2, "CHF": 2, "SEK": 2,
-    "NOK": 2, "DKK": 2, "PLN": 2, "CZK": 2, "ZAR": 2, "SGD": 2, "HKD": 2, "MXN": 2,
-    "BRL": 2, "INR": 2, "AED": 2, "ILS": 2, "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0,
-    "BHD": 3, "KWD": 3, "JOD": 3, "OMR": 3, "TND": 3,
-}  # fmt: skip
 
 DEFAULT_WORKING_DAYS = [0, 1, 2, 3, 4]  # Monday to Friday, as date.weekday() numbers
 
@@ -113,7 +106,7 @@ class Workspace(models.Model):
 
     @property
     def currency_exponent(self) -> int:
-        return CURRENCY_EXPONENTS.get(self.currency, 2)
+        return exponent_of(self.currency)
 
 
 class Member(models.Model):

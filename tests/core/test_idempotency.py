@@ -195,13 +195,13 @@ def test_a_crash_after_the_records_are_written_rolls_them_back(
         workspace=workspace, lead=lead, booked_at=now, scheduled_for=now, closer=closer
     )
     session = session_token(closer)
-    real_sale_create = agent_services._sale_create
+    real_sale_file = agent_services._sale_file
 
     def sale_then_crash(**kwargs):
-        real_sale_create(**kwargs)
+        real_sale_file(**kwargs)
         raise RuntimeError("the disk filled up")
 
-    monkeypatch.setattr(agent_services, "_sale_create", sale_then_crash)
+    monkeypatch.setattr(agent_services, "_sale_file", sale_then_crash)
     body = {
         "submission_id": str(uuid.uuid4()),
         "call_id": str(call.pk),

@@ -8,6 +8,11 @@ from decimal import Decimal
 import pytest
 
 from tests.conftest import aware
+from workspaces.kept import (
+    funnels_progress_touch,
+    leads_sales_refresh,
+    registrations_booked_refresh,
+)
 from workspaces.models import (
     Call,
     CommissionRule,
@@ -23,11 +28,6 @@ from workspaces.models import (
     Sale,
     Touch,
     WebinarEvent,
-)
-from workspaces.services import (
-    funnels_progress_touch,
-    leads_sales_refresh,
-    registrations_booked_refresh,
 )
 
 

@@ -1,20 +1,20 @@
 """The record writers keep the invariants the figures rely on."""
 
+from datetime import date
+
 import pytest
 
 from tests.conftest import aware
-from workspaces.models import Call, FunnelProgress, Lead, Sale
+from workspaces.kept import calls_outcome_refresh, funnel_progress_refresh, leads_sales_refresh
+from workspaces.models import Call, EodReport, FunnelProgress, Lead, Sale
 from workspaces.services import (
     RecordInvalid,
+    call_attendance_record,
     call_upsert,
-    calls_outcome_refresh,
+    eod_upsert,
     funnel_event_upsert,
-    funnel_progress_refresh,
     lead_upsert,
-    leads_sales_refresh,
-    money_to_minor,
     outcome_upsert,
-    parse_time,
     payment_upsert,
     registration_upsert,
     sale_upsert,
@@ -287,29 +287,68 @@ def test_a_record_of_another_workspace_is_refused(lead, make_workspace):
     assert Lead.objects.count() == 1
 
 
-@pytest.mark.parametrize(
-    ("value", "exponent", "minor"),
-    [
-        ("1234.50", 2, 123450),
-        ("1234.5", 2, 123450),
-        (12, 2, 1200),
-        ("0", 2, 0),
-        ("1500", 0, 1500),
-        ("1.234", 3, 1234),
-    ],
-)
-def test_money_to_minor(value, exponent, minor):
-    assert money_to_minor(value, exponent=exponent, currency="X", field="amount") == minor
+def test_an_app_report_is_the_members_one_report_of_the_day(lead, make_member):
+    ws = lead.workspace
+    setter = make_member(ws, "setter")
+    first, created = eod_upsert(
+        workspace=ws,
+        external_id=None,
+        member=setter,
+        date=date(2026, 3, 2),
+        submitted_at=aware("2026-03-02 18:00"),
+        fields={"dials": 3},
+    )
+    assert created is True
+    again, created = eod_upsert(
+        workspace=ws,
+        external_id=None,
+        member=setter,
+        date=date(2026, 3, 2),
+        submitted_at=aware("2026-03-02 19:00"),
+        fields={"dials": 5},
+    )
+    assert (created, again.pk) == (False, first.pk)
+    assert list(EodReport.objects.values_list("external_id", "fields", "submitted_at")) == [
+        (None, {"dials": 5}, aware("2026-03-02 19:00"))
+    ]
 
 
-@pytest.mark.parametrize("value", ["1.234", "1e3", "", "-1", True, None, [1]])
-def test_money_to_minor_refuses(value):
-    with pytest.raises(RecordInvalid):
-        money_to_minor(value, exponent=2, currency="USD", field="amount")
+def test_an_outcome_on_a_call_takes_its_lead_and_closer(lead, make_member):
+    ws = lead.workspace
+    closer = make_member(ws, "closer")
+    call, _ = call_upsert(
+        workspace=ws,
+        external_id="c",
+        lead=lead,
+        booked_at=aware("2026-03-01 10:00"),
+        scheduled_for=aware("2026-03-02 10:00"),
+        closer=closer,
+    )
+    outcome, created = outcome_upsert(
+        workspace=ws, external_id=None, result="no_sale", at=aware("2026-03-02 11:00"), call=call
+    )
+    assert created is True
+    assert (outcome.lead_id, outcome.member_id, outcome.external_id) == (lead.pk, closer.pk, None)
+    call.refresh_from_db()
+    assert call.outcome == "no_sale"
 
 
-def test_parse_time_needs_an_offset():
-    assert parse_time("2026-03-01T09:30:00Z", field="at") == aware("2026-03-01 09:30")
-    assert parse_time("2026-03-01T10:30:00+01:00", field="at") == aware("2026-03-01 09:30")
-    with pytest.raises(RecordInvalid, match="no offset"):
-        parse_time("2026-03-01T09:30:00", field="at")
+def test_call_attendance_record_keeps_the_offer_unless_given(lead):
+    ws = lead.workspace
+    call, _ = call_upsert(
+        workspace=ws,
+        external_id="c",
+        lead=lead,
+        booked_at=aware("2026-03-01 10:00"),
+        scheduled_for=aware("2026-03-02 10:00"),
+        offer_made=True,
+    )
+    call_attendance_record(workspace=ws, call=call, attendance="showed")
+    call.refresh_from_db()
+    assert (call.attendance, call.offer_made) == ("showed", True)
+    call_attendance_record(workspace=ws, call=call, attendance="no_show", offer_made=False)
+    call.refresh_from_db()
+    assert (call.attendance, call.offer_made) == ("no_show", False)
+    with pytest.raises(RecordInvalid) as refused:
+        call_attendance_record(workspace=ws, call=call, attendance="late")
+    assert refused.value.field == "attendance"

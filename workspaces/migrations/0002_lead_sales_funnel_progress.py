@@ -8,7 +8,7 @@ from django.db.models.functions import Coalesce
 
 def backfill(apps, schema_editor):
     """Lead.has_sale, Lead.cash_collected and FunnelProgress for the records already held."""
-    from workspaces.services import funnel_progress_insert
+    from workspaces.kept import funnel_progress_insert
 
     Lead = apps.get_model("workspaces", "Lead")
     Sale = apps.get_model("workspaces", "Sale")

@@ -5,8 +5,8 @@ import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
+from workspaces.importer import ImportLineError, records_import
 from workspaces.models import Workspace
-from workspaces.services import ImportLineError, records_import
 
 # Below this many records a progress bar is only drawn when asked for.
 LONG_IMPORT = 500

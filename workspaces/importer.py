@@ -1,0 +1,703 @@
+"""The import of a JSON Lines file of sales records (manage.py import_records).
+
+Each line is one record: its type, its own id and its members. A serializer per type
+reads a line's members into the arguments of that type's writer in
+workspaces.services; references name records of earlier types by their ids. The whole
+file is written in one transaction, or nothing of it, and the kept values of
+everything it touched are refreshed once, at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+from django.db import IntegrityError, transaction
+from rest_framework import serializers
+from rest_framework.fields import empty
+from rest_framework.settings import api_settings
+
+from audit.services import Actor, audit_record
+from core.money import MoneyInvalid, minor_from_major
+
+from .kept import (
+    calls_outcome_refresh,
+    calls_replaced_refresh,
+    funnels_progress_touch,
+    leads_first_contact_refresh,
+    leads_sales_refresh,
+    registrations_booked_refresh,
+)
+from .models import (
+    Call,
+    CommissionRule,
+    EodReport,
+    FunnelEvent,
+    Lead,
+    Member,
+    Outcome,
+    Payment,
+    Refund,
+    Registration,
+    Sale,
+    Touch,
+    WebinarEvent,
+    Workspace,
+)
+from .services import (
+    RecordInvalid,
+    call_upsert,
+    commission_rule_upsert,
+    eod_upsert,
+    funnel_event_upsert,
+    lead_upsert,
+    member_upsert,
+    outcome_upsert,
+    payment_upsert,
+    refund_upsert,
+    registration_upsert,
+    sale_upsert,
+    touch_upsert,
+    webinar_event_upsert,
+)
+
+IMPORT_ACTOR = Actor(kind="command", id="import_records", label="manage.py import_records")
+
+
+class ImportLineError(Exception):
+    """A line of an import file that cannot be used; nothing of the file is written."""
+
+    def __init__(self, line: int, field: str | None, message: str):
+        self.line = line
+        self.field = field
+        self.message = message
+        where = f"line {line}, field '{field}'" if field else f"line {line}"
+        super().__init__(f"{where}: {message}")
+
+
+def money_to_minor(value, *, exponent: int, currency: str, field: str) -> int:
+    """Major units (a decimal string or a number) as integer minor units (core.money),
+    refused as RecordInvalid naming the field."""
+    try:
+        return minor_from_major(value, exponent=exponent)
+    except MoneyInvalid as error:
+        if error.code == "decimals":
+            message = f"{value} has more decimals than {currency} allows ({exponent})."
+        elif error.code == "negative":
+            message = f"{value!r} is not an amount of zero or more."
+        elif error.code == "too_large":
+            message = error.message
+        elif isinstance(value, bool) or value is None:
+            message = f"Give an amount in {currency}, as a decimal string or number."
+        else:
+            message = f'{value!r} is not an amount: give a decimal string such as "1234.50".'
+        raise RecordInvalid(field, message) from None
+
+
+def parse_time(value, *, field: str) -> datetime:
+    """An ISO 8601 time that carries its offset; a naive time is refused."""
+    if not isinstance(value, str):
+        raise RecordInvalid(field, "Give a time as an ISO 8601 string with an offset.")
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise RecordInvalid(field, f"{value!r} is not an ISO 8601 time.") from None
+    if parsed.tzinfo is None or parsed.utcoffset() is None:
+        raise RecordInvalid(
+            field,
+            f"{value!r} has no offset: give it as e.g. 2026-03-01T09:30:00+01:00 or ...Z.",
+        )
+    return parsed
+
+
+def parse_date(value, *, field: str, tz: ZoneInfo) -> date:
+    """A calendar date (YYYY-MM-DD), or a time with an offset read in the workspace zone."""
+    if not isinstance(value, str):
+        raise RecordInvalid(field, "Give a date as YYYY-MM-DD.")
+    text = value.strip()
+    if len(text) == 10:
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            raise RecordInvalid(field, f"{value!r} is not a date (YYYY-MM-DD).") from None
+    return parse_time(text, field=field).astimezone(tz).date()
+
+
+# --- the import ----------------------------------------------------------------------
+
+# Types in the order they are written, so a record may name one of an earlier type
+# wherever it stands in the file.
+IMPORT_TYPES = (
+    "member",
+    "lead",
+    "touch",
+    "webinar_event",
+    "registration",
+    "call",
+    "outcome",
+    "sale",
+    "payment",
+    "refund",
+    "eod",
+    "funnel_event",
+    "commission_rule",
+)
+
+_MODELS = {
+    "member": Member,
+    "lead": Lead,
+    "touch": Touch,
+    "call": Call,
+    "outcome": Outcome,
+    "sale": Sale,
+    "payment": Payment,
+    "refund": Refund,
+    "eod": EodReport,
+    "webinar_event": WebinarEvent,
+    "registration": Registration,
+    "funnel_event": FunnelEvent,
+    "commission_rule": CommissionRule,
+}
+
+
+@dataclass
+class _Line:
+    number: int
+    type: str
+    id: str
+    data: dict
+
+
+@dataclass
+class ImportResult:
+    counts: dict = field(default_factory=dict)  # type -> {"created": n, "updated": n}
+
+    @property
+    def total(self) -> int:
+        return sum(c["created"] + c["updated"] for c in self.counts.values())
+
+
+# --- reading a line ------------------------------------------------------------------
+
+
+class _Member(serializers.Field):
+    """A member of a line. An absent member and a null one are the same: missing."""
+
+    missing_message = "This member is required."
+
+    def __init__(self, *, required=False, default=None, **kwargs):
+        self.member_required = required
+        self.missing_value = default
+        super().__init__(required=False, allow_null=True, **kwargs)
+
+    def validate_empty_values(self, data):
+        if data is empty or data is None:
+            if self.is_required():
+                raise serializers.ValidationError(self.missing_message)
+            return True, self.missing_value
+        return False, data
+
+    def is_required(self) -> bool:
+        return self.member_required
+
+    def refuse(self, error: RecordInvalid):
+        raise serializers.ValidationError(error.message)
+
+    def to_representation(self, value):
+        return value
+
+
+class _Text(_Member):
+    def __init__(self, *, max_length=200, default="", **kwargs):
+        self.max_length = max_length
+        super().__init__(default=default, **kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            raise serializers.ValidationError("Give this as a string.")
+        if len(data) > self.max_length:
+            raise serializers.ValidationError(f"At most {self.max_length} characters.")
+        return data
+
+
+class _Time(_Member):
+    missing_message = "This member is required (ISO 8601 with an offset)."
+
+    def __init__(self, *, required=True, **kwargs):
+        super().__init__(required=required, **kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return parse_time(data, field=self.field_name)
+        except RecordInvalid as error:
+            self.refuse(error)
+
+
+class _Date(_Member):
+    missing_message = "This member is required (YYYY-MM-DD)."
+
+    def __init__(self, *, required=True, **kwargs):
+        super().__init__(required=required, **kwargs)
+
+    def to_internal_value(self, data):
+        try:
+            return parse_date(data, field=self.field_name, tz=self.context["tz"])
+        except RecordInvalid as error:
+            self.refuse(error)
+
+
+class _Money(_Member):
+    def __init__(self, **kwargs):
+        super().__init__(required=True, **kwargs)
+
+    def to_internal_value(self, data):
+        workspace = self.context["workspace"]
+        try:
+            return money_to_minor(
+                data,
+                exponent=workspace.currency_exponent,
+                currency=workspace.currency,
+                field=self.field_name,
+            )
+        except RecordInvalid as error:
+            self.refuse(error)
+
+
+class _Boolean(_Member):
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("Give true or false.")
+        return data
+
+
+class _Object(_Member):
+    """An object member (an EOD report's counts and text); absent, null or empty: {}."""
+
+    def to_internal_value(self, data):
+        if not data:
+            return {}
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("Give the report's counts and text as an object.")
+        return data
+
+
+class _Rate(_Member):
+    missing_message = "Give the rate as a fraction, e.g. 0.1."
+
+    def __init__(self, **kwargs):
+        super().__init__(required=True, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, str | int | float | Decimal):
+            raise serializers.ValidationError(self.missing_message)
+        try:
+            rate = Decimal(str(data).strip())
+        except InvalidOperation:
+            raise serializers.ValidationError(f"{data!r} is not a number.") from None
+        if not rate.is_finite():
+            raise serializers.ValidationError(f"{data!r} is not a number.")
+        return rate
+
+
+class _Ref(_Member):
+    """The record of this workspace whose external id is the member's value.
+
+    A record made in the app (no external id) may be named by its own id. Required
+    unless `required_without` names a member the line carries instead. Records are
+    looked up once per import (the context's cache): only records of earlier types are
+    named, so none of them changes after it is cached.
+    """
+
+    def __init__(self, model, *, required=True, required_without: str | None = None, **kwargs):
+        self.model = model
+        self.required_without = required_without
+        super().__init__(required=required and required_without is None, **kwargs)
+
+    def is_required(self) -> bool:
+        if self.required_without is not None:
+            return self.parent.initial_data.get(self.required_without) is None
+        return self.member_required
+
+    def to_internal_value(self, data):
+        if isinstance(data, int) and not isinstance(data, bool):
+            data = str(data)
+        if not isinstance(data, str) or not data:
+            raise serializers.ValidationError("Give the id of the record it names, as a string.")
+        cache = self.context["cache"]
+        obj = cache.get((self.model, data))
+        if obj is not None:
+            return obj
+        rows = self.model.objects.filter(workspace=self.context["workspace"]).order_by()
+        obj = rows.filter(external_id=data).first()
+        if obj is None:
+            try:
+                obj = rows.filter(pk=uuid.UUID(data)).first()
+            except ValueError:
+                obj = None
+        if obj is None:
+            raise serializers.ValidationError(
+                f"No {self.model._meta.verbose_name} with id {data!r} in this workspace "
+                "(import it first)."
+            )
+        cache[(self.model, data)] = obj
+        return obj
+
+
+class _CallId(_Member):
+    """The call a call replaces, by id: it may come later in the file, so it is only
+    checked here and resolved once every call is written."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str | int):
+            raise serializers.ValidationError("Give the id of the call it replaces.")
+        return str(data)
+
+
+class _InstalmentLine(serializers.Serializer):
+    due_date = _Date()
+    amount = _Money()
+
+
+class _Instalments(_Member):
+    def to_internal_value(self, data):
+        if not isinstance(data, list):
+            raise serializers.ValidationError("Give a list of {due_date, amount}.")
+        instalments = []
+        for index, item in enumerate(data):
+            if not isinstance(item, dict):
+                raise serializers.ValidationError({str(index): ["Give {due_date, amount}."]})
+            line = _InstalmentLine(data=item, context=self.context)
+            if not line.is_valid():
+                raise serializers.ValidationError({str(index): line.errors})
+            instalments.append((line.validated_data["due_date"], line.validated_data["amount"]))
+        return instalments
+
+
+class MemberLine(serializers.Serializer):
+    name = _Text()
+    email = _Text(required=True)
+    role = _Text(required=True)
+    joined_at = _Date(required=False)
+
+
+class LeadLine(serializers.Serializer):
+    created_at = _Time()
+    name = _Text()
+    email = _Text()
+    status = _Text(default="new", max_length=40)
+    setter = _Ref(Member, required=False)
+    utm_source = _Text()
+    utm_medium = _Text()
+    utm_campaign = _Text()
+    utm_content = _Text()
+
+
+class TouchLine(serializers.Serializer):
+    lead = _Ref(Lead)
+    at = _Time()
+    member = _Ref(Member, required=False)
+    channel = _Text(max_length=40)
+
+
+class CallLine(serializers.Serializer):
+    scheduled_for = _Time()
+    rescheduled_from = _CallId()
+    lead = _Ref(Lead)
+    booked_at = _Time(required=False)
+    closer = _Ref(Member, required=False)
+    setter = _Ref(Member, required=False)
+    status = _Text(default=Call.Status.SCHEDULED)
+    attendance = _Text()
+    offer_made = _Boolean()
+
+    def validate(self, attrs):
+        attrs["booked_at"] = attrs["booked_at"] or attrs["scheduled_for"]
+        return attrs
+
+
+class OutcomeLine(serializers.Serializer):
+    call = _Ref(Call, required=False)
+    result = _Text(required=True)
+    at = _Time()
+    lead = _Ref(Lead, required_without="call")
+    member = _Ref(Member, required=False)
+    offer_made = _Boolean()
+    reason = _Text()
+    notes = _Text(max_length=10000)
+
+
+class SaleLine(serializers.Serializer):
+    call = _Ref(Call, required=False)
+    lead = _Ref(Lead, required_without="call")
+    instalments = _Instalments()
+    origin = _Text()
+    closed_at = _Time()
+    closer = _Ref(Member, required=False)
+    setter = _Ref(Member, required=False)
+    contract_value = _Money()
+    payment_plan = _Text()
+
+    def validate(self, attrs):
+        attrs["lead"] = attrs["lead"] or attrs["call"].lead
+        attrs["origin"] = attrs["origin"] or None
+        return attrs
+
+
+class PaymentLine(serializers.Serializer):
+    sale = _Ref(Sale)
+    paid_at = _Time()
+    amount = _Money()
+    status = _Text(default=Payment.Status.SUCCEEDED)
+
+
+class RefundLine(serializers.Serializer):
+    payment = _Ref(Payment)
+    at = _Time()
+    amount = _Money()
+    kind = _Text(default=Refund.Kind.REFUND)
+
+
+class EodLine(serializers.Serializer):
+    fields = _Object()
+    member = _Ref(Member)
+    date = _Date()
+    submitted_at = _Time()
+
+
+class WebinarEventLine(serializers.Serializer):
+    name = _Text(required=True)
+    starts_at = _Time()
+    pitch_at = _Time(required=False)
+
+
+class RegistrationLine(serializers.Serializer):
+    event = _Ref(WebinarEvent)
+    lead = _Ref(Lead)
+    registered_at = _Time()
+    joined_at = _Time(required=False)
+    left_at = _Time(required=False)
+
+
+class FunnelEventLine(serializers.Serializer):
+    lead = _Ref(Lead)
+    funnel = _Text(source="funnel_key", required=True, max_length=64)
+    stage = _Text(source="stage_key", required=True, max_length=64)
+    at = _Time()
+
+
+class _RescheduleLine(serializers.Serializer):
+    rescheduled_from = _Ref(Call)
+
+
+class CommissionRuleLine(serializers.Serializer):
+    rate = _Rate()
+    member = _Ref(Member)
+    basis = _Text(required=True)
+    slot = _Text(required=True)
+
+
+def _first_error(detail, prefix: str = "") -> tuple[str, str]:
+    """The first (dotted member, message) of a serializer's errors."""
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if value:
+                name = key if key != api_settings.NON_FIELD_ERRORS_KEY else ""
+                return _first_error(
+                    value, f"{prefix}.{name}" if prefix and name else prefix or name
+                )
+    if isinstance(detail, list) and detail and not isinstance(detail[0], str):
+        return _first_error(detail[0], prefix)
+    return prefix, str(detail[0] if isinstance(detail, list) else detail)
+
+
+def _call_write(*, touched: dict, rescheduled_from, **values):
+    call, created = call_upsert(
+        **values, rescheduled_from=None, refresh=False, touched=touched["booking_leads"]
+    )
+    touched["calls"].add(call.pk)
+    if rescheduled_from is not None:
+        touched["reschedules"].append((call, rescheduled_from))
+    return call, created
+
+
+def _collecting(writer, key: str | None):
+    """The writer, collecting what to refresh in touched[key] (the import refreshes once)."""
+
+    def write(*, touched: dict, **values):
+        if key is not None:
+            values["touched"] = touched[key]
+        return writer(**values)
+
+    return write
+
+
+# Per type: the serializer reading its line and the writer it is written with.
+_KINDS = {
+    "member": (MemberLine, _collecting(member_upsert, None)),
+    "lead": (LeadLine, _collecting(lead_upsert, None)),
+    "touch": (TouchLine, _collecting(touch_upsert, "leads")),
+    "call": (CallLine, _call_write),
+    "outcome": (OutcomeLine, _collecting(outcome_upsert, "calls")),
+    "sale": (SaleLine, _collecting(sale_upsert, "sale_leads")),
+    "payment": (PaymentLine, _collecting(payment_upsert, "sale_leads")),
+    "refund": (RefundLine, _collecting(refund_upsert, None)),
+    "eod": (EodLine, _collecting(eod_upsert, None)),
+    "webinar_event": (WebinarEventLine, _collecting(webinar_event_upsert, "events")),
+    "registration": (RegistrationLine, _collecting(registration_upsert, "booking_leads")),
+    "funnel_event": (FunnelEventLine, _collecting(funnel_event_upsert, "funnel_leads")),
+    "commission_rule": (CommissionRuleLine, _collecting(commission_rule_upsert, None)),
+}
+
+
+def _line_read(serializer_class, data: dict, context: dict) -> dict:
+    """The line's members as writer arguments; RecordInvalid naming the first at fault."""
+    line = serializer_class(data=data, context=context)
+    if not line.is_valid():
+        field, message = _first_error(line.errors)
+        raise RecordInvalid(field or None, message)
+    return dict(line.validated_data)
+
+
+def _write(line: _Line, context: dict, touched: dict):
+    serializer_class, write = _KINDS[line.type]
+    values = _line_read(serializer_class, line.data, context)
+    return write(workspace=context["workspace"], external_id=line.id, touched=touched, **values)
+
+
+def _parse_lines(lines: Iterable[str]) -> list[_Line]:
+    parsed = []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw, parse_float=Decimal)
+        except ValueError as error:
+            raise ImportLineError(number, None, f"not valid JSON ({error}).") from None
+        if not isinstance(data, dict):
+            raise ImportLineError(number, None, "each line must be one JSON object.")
+        type_ = data.get("type")
+        if type_ not in IMPORT_TYPES:
+            raise ImportLineError(
+                number, "type", f"unknown type {type_!r}; use one of {', '.join(IMPORT_TYPES)}."
+            )
+        external_id = data.get("id")
+        if isinstance(external_id, int) and not isinstance(external_id, bool):
+            external_id = str(external_id)
+        if not isinstance(external_id, str) or not external_id.strip():
+            raise ImportLineError(number, "id", "every record carries its own id, a string.")
+        if len(external_id) > 200:
+            raise ImportLineError(number, "id", "an id has at most 200 characters.")
+        parsed.append(_Line(number=number, type=type_, id=external_id, data=data))
+    return parsed
+
+
+def _currency_check(line: _Line, currency: str) -> None:
+    record_currency = line.data.get("currency")
+    if record_currency is not None and str(record_currency).upper() != currency:
+        raise RecordInvalid(
+            "currency",
+            f"This workspace keeps {currency}; a record in {record_currency} is refused.",
+        )
+
+
+def _reschedules_resolve(*, context: dict, touched: dict, line_of_call: dict) -> None:
+    """Point each call at the call it replaces, named by id anywhere in the file."""
+    for call, target_id in touched["reschedules"]:
+        try:
+            values = _line_read(_RescheduleLine, {"rescheduled_from": target_id}, context)
+            target = values["rescheduled_from"]
+            if target.pk == call.pk:
+                raise RecordInvalid("rescheduled_from", "A call cannot replace itself.")
+        except RecordInvalid as error:
+            raise ImportLineError(line_of_call[call.pk], error.field, error.message) from None
+        if call.rescheduled_from_id != target.pk:
+            Call.objects.filter(pk=call.pk).update(rescheduled_from=target)
+
+
+def _kept_refresh(*, workspace: Workspace, touched: dict) -> None:
+    # All calls: some may no longer reschedule anything, imported again without the member.
+    calls_replaced_refresh(workspace=workspace)
+    calls_outcome_refresh(workspace=workspace, call_ids=touched["calls"])
+    leads_first_contact_refresh(workspace=workspace, lead_ids=touched["leads"])
+    leads_sales_refresh(workspace=workspace, lead_ids=touched["sale_leads"])
+    funnels_progress_touch(workspace=workspace, pairs=touched["funnel_leads"])
+    registrations_booked_refresh(
+        workspace=workspace, lead_ids=touched["booking_leads"], event_ids=touched["events"]
+    )
+
+
+def records_import(
+    *,
+    workspace: Workspace,
+    lines: Iterable[str],
+    actor: Actor = IMPORT_ACTOR,
+    source: str = "",
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportResult:
+    """Write every record of a JSON Lines file, or none: one transaction.
+
+    Raises ImportLineError naming the first line (and member) that cannot be used.
+    """
+    parsed = _parse_lines(lines)
+    order = {name: index for index, name in enumerate(IMPORT_TYPES)}
+    parsed.sort(key=lambda line: (order[line.type], line.number))
+    counts: Counter = Counter()
+    touched = {
+        "leads": set(),
+        "calls": set(),
+        "reschedules": [],
+        "sale_leads": set(),
+        "funnel_leads": set(),
+        "booking_leads": set(),
+        "events": set(),
+    }
+    line_of_call = {}
+    # (model, id) -> record, shared by the lines of one import: a record named by many
+    # lines is read once.
+    cache = {}
+    context = {"workspace": workspace, "tz": ZoneInfo(workspace.timezone), "cache": cache}
+    with transaction.atomic():
+        for done, line in enumerate(parsed, start=1):
+            try:
+                _currency_check(line, workspace.currency)
+                obj, created = _write(line, context, touched)
+            except RecordInvalid as error:
+                raise ImportLineError(line.number, error.field, error.message) from None
+            except IntegrityError as error:
+                raise ImportLineError(
+                    line.number, None, f"conflicts with a record already held ({error})."
+                ) from None
+            cache[(_MODELS[line.type], line.id)] = obj
+            if line.type == "call":
+                line_of_call[obj.pk] = line.number
+            counts[(line.type, "created" if created else "updated")] += 1
+            if progress is not None:
+                progress(done, len(parsed))
+        _reschedules_resolve(context=context, touched=touched, line_of_call=line_of_call)
+        _kept_refresh(workspace=workspace, touched=touched)
+
+        result = ImportResult(
+            counts={
+                type_: {
+                    "created": counts[(type_, "created")],
+                    "updated": counts[(type_, "updated")],
+                }
+                for type_ in IMPORT_TYPES
+                if counts[(type_, "created")] or counts[(type_, "updated")]
+            }
+        )
+        audit_record(
+            actor=actor,
+            action="records.imported",
+            target_type="workspace",
+            target_id=workspace.pk,
+            workspace=workspace,
+            detail={"source": source, "records": result.total, "counts": result.counts},
+        )
+    return result

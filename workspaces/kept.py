@@ -1,0 +1,251 @@
+"""The values kept on records for the figures, and their refreshes.
+
+Some values are derived from other records and kept on the rows the figures read:
+a call's outcome and whether it was replaced, a lead's first contact, sales and cash,
+a registration's booking after the event, and each lead's progress through each
+funnel. This module owns how each is computed, set-based, for given rows or a whole
+workspace; the writers of workspaces.services call these after writing (or collect
+what to refresh, for the import to refresh once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import connection, models
+from django.db.models import Exists, F, Min, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
+from .models import (
+    Call,
+    Funnel,
+    FunnelEvent,
+    FunnelProgress,
+    Lead,
+    Outcome,
+    Payment,
+    Registration,
+    Sale,
+    Touch,
+    WebinarEvent,
+    Workspace,
+)
+
+
+def _rows_lock(rows) -> None:
+    """Wait for the other transactions that refresh these rows' values, so the refresh
+    that follows reads their records once committed (its statements take a snapshot
+    after the wait). FOR NO KEY UPDATE, in primary-key order: it does not conflict with
+    the key-share locks that inserting a child record takes. PostgreSQL only (SQLite
+    runs one writer at a time; the queryset is then never run), and only inside a
+    transaction, which holds the lock until it commits.
+    """
+    if not connection.features.has_select_for_update or not connection.in_atomic_block:
+        return
+    locked = rows.select_for_update(no_key=True).order_by("pk")
+    list(locked.values_list("pk", flat=True))
+
+
+def calls_replaced_refresh(*, workspace: Workspace) -> int:
+    """Call.replaced is True exactly for the calls another call reschedules."""
+    replacing = Call.objects.filter(workspace=workspace, rescheduled_from=OuterRef("pk"))
+    calls = Call.objects.filter(workspace=workspace)
+    changed = calls.filter(replaced=False).filter(Exists(replacing)).update(replaced=True)
+    changed += calls.filter(replaced=True).exclude(Exists(replacing)).update(replaced=False)
+    return changed
+
+
+def calls_outcome_refresh(*, workspace: Workspace, call_ids: Iterable | None = None) -> int:
+    """Call.outcome (and offer_made, where recorded) from the call's latest Outcome."""
+    calls = Call.objects.filter(workspace=workspace)
+    if call_ids is not None:
+        call_ids = list(call_ids)
+        if not call_ids:
+            return 0
+        calls = calls.filter(pk__in=call_ids)
+    latest = Outcome.objects.filter(call=OuterRef("pk")).order_by("-at", "-external_id", "-pk")
+    latest_offer = latest.filter(offer_made__isnull=False)
+    return calls.update(
+        outcome=Coalesce(Subquery(latest.values("result")[:1]), Value("")),
+        offer_made=Coalesce(Subquery(latest_offer.values("offer_made")[:1]), F("offer_made")),
+    )
+
+
+def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
+    """Lead.first_contact_at is the earliest touch by a member."""
+    leads = Lead.objects.filter(workspace=workspace)
+    if lead_ids is not None:
+        lead_ids = list(lead_ids)
+        if not lead_ids:
+            return 0
+        leads = leads.filter(pk__in=lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
+    first = (
+        Touch.objects.filter(lead=OuterRef("pk"), member__isnull=False)
+        .order_by()
+        .values("lead")
+        .annotate(first=Min("at"))
+        .values("first")
+    )
+    return leads.update(first_contact_at=Subquery(first[:1]))
+
+
+def leads_sales_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
+    """The cash of the leads' sales, then Lead.has_sale and Lead.cash_collected."""
+    leads = Lead.objects.filter(workspace=workspace)
+    sales = Sale.objects.filter(workspace=workspace)
+    if lead_ids is not None:
+        lead_ids = list(lead_ids)
+        if not lead_ids:
+            return 0
+        leads = leads.filter(pk__in=lead_ids)
+        sales = sales.filter(lead__in=lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
+    money = models.BigIntegerField()
+    paid = (
+        Payment.objects.filter(sale=OuterRef("pk"), status=Payment.Status.SUCCEEDED)
+        .order_by()
+        .values("sale")
+        .annotate(total=Sum("amount"))
+        .values("total")
+    )
+    sales.update(cash_collected=Coalesce(Subquery(paid[:1]), Value(0), output_field=money))
+    cash = (
+        Sale.objects.filter(lead=OuterRef("pk"))
+        .order_by()
+        .values("lead")
+        .annotate(total=Sum("cash_collected"))
+        .values("total")
+    )
+    return leads.update(
+        has_sale=Exists(Sale.objects.filter(lead=OuterRef("pk"))),
+        cash_collected=Coalesce(Subquery(cash[:1]), Value(0), output_field=money),
+    )
+
+
+def registrations_booked_refresh(
+    *, workspace: Workspace, lead_ids: Iterable | None = None, event_ids: Iterable | None = None
+) -> int:
+    """Registration.booked_after for the leads' or events' registrations (all when both
+    are None)."""
+    registrations = Registration.objects.filter(workspace=workspace)
+    if lead_ids is not None or event_ids is not None:
+        lead_ids, event_ids = list(lead_ids or ()), list(event_ids or ())
+        if not lead_ids and not event_ids:
+            return 0
+        registrations = registrations.filter(Q(lead__in=lead_ids) | Q(event__in=event_ids))
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
+        # An event whose start is moving in another transaction: wait for its new time.
+        _rows_lock(
+            WebinarEvent.objects.filter(
+                Q(pk__in=event_ids) | Q(pk__in=registrations.values("event"))
+            )
+        )
+    starts = WebinarEvent.objects.filter(pk=OuterRef(OuterRef("event"))).values("starts_at")
+    booked = Call.objects.filter(lead=OuterRef("lead"), booked_at__gte=Subquery(starts[:1]))
+    return registrations.update(booked_after=Exists(booked))
+
+
+# Leads per statement when progress is refreshed for given leads (SQLite's bound
+# parameters stay well below its limit).
+_PROGRESS_CHUNK = 500
+
+
+def funnel_progress_refresh(
+    *, workspace: Workspace, lead_ids: Iterable | None = None, funnels: Iterable | None = None
+) -> None:
+    """FunnelProgress of the given leads (all leads when None) in the given funnels.
+
+    Set-based: one statement per funnel (and chunk of leads) walks the stages in order,
+    each step joining the leads that reached the step before to the events of one stage
+    at or after that time.
+    """
+    if funnels is None:
+        funnels = Funnel.objects.filter(workspace=workspace).prefetch_related("stages")
+    if lead_ids is not None:
+        lead_ids = list(lead_ids)
+        if not lead_ids:
+            return
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
+    for funnel in funnels:
+        stages = list(funnel.stages.all())
+        progress = FunnelProgress.objects.filter(funnel=funnel)
+        if lead_ids is None:
+            chunks = [None]
+        else:
+            chunks = [
+                lead_ids[i : i + _PROGRESS_CHUNK] for i in range(0, len(lead_ids), _PROGRESS_CHUNK)
+            ]
+        for chunk in chunks:
+            (progress if chunk is None else progress.filter(lead__in=chunk)).delete()
+            if stages:
+                funnel_progress_insert(
+                    workspace_id=funnel.workspace_id,
+                    funnel_id=funnel.pk,
+                    stage_ids=[stage.pk for stage in stages],
+                    lead_ids=chunk,
+                )
+
+
+def funnel_progress_insert(
+    *, workspace_id, funnel_id: int, stage_ids: list[int], lead_ids: list | None
+) -> None:
+    """Insert the progress rows of one funnel (stages in order) for the leads (or all)."""
+    quote = connection.ops.quote_name
+    events = quote(FunnelEvent._meta.db_table)
+    lead, at = quote("lead_id"), quote("at")
+    in_stage = f"e.{quote('funnel_id')} = %s AND e.{quote('stage_id')} = %s"
+    lead_pk = Lead._meta.pk
+    params: list = [funnel_id, stage_ids[0]]
+    only = ""
+    if lead_ids is not None:
+        only = f" AND e.{lead} IN ({', '.join(['%s'] * len(lead_ids))})"
+        params += [lead_pk.get_db_prep_value(pk, connection) for pk in lead_ids]
+    steps = [
+        f"s0 AS MATERIALIZED (SELECT e.{lead} AS lead, MIN(e.{at}) AS reached "
+        f"FROM {events} e WHERE {in_stage}{only} GROUP BY e.{lead})"
+    ]
+    for index, stage_id in enumerate(stage_ids[1:], start=1):
+        steps.append(
+            f"s{index} AS MATERIALIZED (SELECT prev.lead AS lead, MIN(e.{at}) AS reached "
+            f"FROM s{index - 1} prev JOIN {events} e ON e.{lead} = prev.lead "
+            f"WHERE {in_stage} AND e.{at} >= prev.reached GROUP BY prev.lead)"
+        )
+        params += [funnel_id, stage_id]
+    depth = " + ".join(
+        ["1"] + [f"CASE WHEN s{i}.lead IS NULL THEN 0 ELSE 1 END" for i in range(1, len(stage_ids))]
+    )
+    joins = "".join(f" LEFT JOIN s{i} ON s{i}.lead = s0.lead" for i in range(1, len(stage_ids)))
+    columns = ", ".join(
+        quote(name) for name in ("workspace_id", "funnel_id", "lead_id", "entered_at", "depth")
+    )
+    sql = (
+        f"WITH {', '.join(steps)} INSERT INTO {quote(FunnelProgress._meta.db_table)} "
+        f"({columns}) SELECT %s, %s, s0.lead, s0.reached, {depth} FROM s0{joins}"
+    )
+    params += [Workspace._meta.pk.get_db_prep_value(workspace_id, connection), funnel_id]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def workspace_invariants_refresh(*, workspace: Workspace) -> None:
+    calls_replaced_refresh(workspace=workspace)
+    calls_outcome_refresh(workspace=workspace)
+    leads_first_contact_refresh(workspace=workspace)
+    leads_sales_refresh(workspace=workspace)
+    funnel_progress_refresh(workspace=workspace)
+    registrations_booked_refresh(workspace=workspace)
+
+
+def funnels_progress_touch(*, workspace: Workspace, pairs: Iterable[tuple]) -> None:
+    """Refresh the progress of (funnel id, lead id) pairs, one pass per funnel."""
+    by_funnel: dict = {}
+    for funnel_id, lead_id in pairs:
+        by_funnel.setdefault(funnel_id, set()).add(lead_id)
+    funnels = Funnel.objects.filter(workspace=workspace, pk__in=by_funnel).prefetch_related(
+        "stages"
+    )
+    for funnel in funnels:
+        funnel_progress_refresh(
+            workspace=workspace, lead_ids=by_funnel[funnel.pk], funnels=[funnel]
+        )
