@@ -155,8 +155,8 @@ def change_compare(*, workspace, change, days: int) -> tuple[Period, dict]:
     """
     pivot = change.effective_at
     span = timedelta(days=days)
-    before = key_figures(workspace=workspace, start=pivot - span, end=pivot)
-    after = key_figures(workspace=workspace, start=pivot, end=pivot + span)
+    before = key_figures(workspace=workspace, start=pivot - span, end=pivot).data
+    after = key_figures(workspace=workspace, start=pivot, end=pivot + span).data
     period = Period.of_instants(workspace=workspace, start=pivot - span, end=pivot + span)
     return period, {
         "days": days,

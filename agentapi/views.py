@@ -86,8 +86,8 @@ class MyBoardView(WorkspaceView):
     @schema.get_my_board
     def get(self, request):
         period = period_from_query(workspace=self.workspace, params=request.query_params)
-        data = member_board(workspace=self.workspace, member=self.principal.member, period=period)
-        return Response(envelope_build(workspace=self.workspace, period=period, data=data))
+        board = member_board(workspace=self.workspace, member=self.principal.member, period=period)
+        return Response(envelope_build(workspace=self.workspace, period=period, data=board.data))
 
 
 # --- Change log ----------------------------------------------------------------------------

@@ -123,5 +123,5 @@ def test_restricted_to_a_setters_leads(ws, vsl, make_member):
     lead.setter = setter
     lead.save()
     period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
-    data, _ = funnel_figures(workspace=ws, period=period, member=setter)
+    data = funnel_figures(workspace=ws, period=period, member=setter).data
     assert [row["count"].value for row in data["stages"]] == [1, 1, 1, 1, 1]
