@@ -6,13 +6,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
-    OpenApiResponse,
     extend_schema,
     inline_serializer,
 )
 from rest_framework import serializers
 
-from core import idempotency
+from core.openapi import error_example, error_responses, idempotency_key_parameter
 from figures.registry import figure_keys
 from figures.schema import field_serializer, notes_serializer
 
@@ -49,23 +48,11 @@ class AgentErrorSerializer(serializers.Serializer):
     requiredScope = serializers.CharField(required=False)  # noqa: N815 (the wire name)
 
 
-def _error(reason: str, message: str, **extra) -> dict:
-    return {"error": {"reason": reason, "message": message}, **extra}
-
-
-def _example(name: str, reason: str, message: str, **extra) -> OpenApiExample:
-    return OpenApiExample(name, value=_error(reason, message, **extra), response_only=True)
-
-
-IDEMPOTENCY_KEY = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "minLength": idempotency.MIN_LENGTH, "maxLength": idempotency.MAX_LENGTH},
-    OpenApiParameter.HEADER,
-    required=True,
-    description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
+IDEMPOTENCY_KEY = idempotency_key_parameter(
+    "8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
     "the same request answers the first answer again with `Idempotent-Replayed: true` and "
     "does not repeat the write; the same key with another request answers 422 "
-    "`refused.idempotency_key_reused`. Keys expire after 24 hours.",
+    "`refused.idempotency_key_reused`. Keys expire after 24 hours."
 )
 
 FROM_TO = [
@@ -104,14 +91,14 @@ _STATUS_TEXT = {
 
 _EXAMPLES = {
     400: [
-        _example(
+        error_example(
             "invalid_field",
             "invalid_field",
             "instalments.0.amount: Give an amount in major units of USD with at most 2 "
             "decimals, as a string or a number, e.g. '1234.55'.",
             field="instalments.0.amount",
         ),
-        _example(
+        error_example(
             "refused.idempotency_key_required",
             "refused.idempotency_key_required",
             "Every write needs an Idempotency-Key header (8 to 200 characters, unique to the "
@@ -120,41 +107,41 @@ _EXAMPLES = {
         ),
     ],
     401: [
-        _example(
+        error_example(
             "unauthenticated",
             "unauthenticated",
             "Send a valid token in the Authorization header: 'Authorization: Bearer <token>'.",
         )
     ],
     403: [
-        _example(
+        error_example(
             "refused.drafts_only",
             "refused.drafts_only",
             "API tokens never file sales records: a member files this with their own session "
             "token. An API token may propose a draft instead (POST /api/v1/forms/drafts).",
         ),
-        _example(
+        error_example(
             "refused.member_scope",
             "refused.member_scope",
             "A closer reads only their own board and drafts, nothing workspace-wide.",
         ),
-        _example(
+        error_example(
             "insufficient_scope",
             "insufficient_scope",
             "This token lacks the data:write scope.",
             requiredScope="data:write",
         ),
     ],
-    404: [_example("not_found", "not_found", "Nothing with that id exists here.")],
+    404: [error_example("not_found", "not_found", "Nothing with that id exists here.")],
     409: [
-        _example(
+        error_example(
             "refused.idempotency_in_progress",
             "refused.idempotency_in_progress",
             "A write with this Idempotency-Key is still running; retry in a moment.",
         )
     ],
     422: [
-        _example(
+        error_example(
             "refused.idempotency_key_reused",
             "refused.idempotency_key_reused",
             "This Idempotency-Key was used for a different request; use a new key.",
@@ -163,19 +150,14 @@ _EXAMPLES = {
 }
 
 
-# What any body must be (config/parsers.py, config/errors.py), shown on the writes' 400.
-BODY_LIMITS_TEXT = (
-    " A body over 1 MiB answers `invalid_body`; a body nested deeper than 32 levels, or "
-    "with a NUL character (\\u0000) in any text, answers `invalid_field` naming the member."
-)
 _BODY_EXAMPLES = [
-    _example(
+    error_example(
         "invalid_body",
         "invalid_body",
         "The body is larger than the limit of 1 MiB (1048576 bytes); send less at once.",
         field="body",
     ),
-    _example(
+    error_example(
         "invalid_field (NUL)",
         "invalid_field",
         "fields.notes holds a NUL character (\\u0000); remove it.",
@@ -184,24 +166,16 @@ _BODY_EXAMPLES = [
 ]
 
 
+_CATALOGUE = {status: (text, _EXAMPLES.get(status, [])) for status, text in _STATUS_TEXT.items()}
+
+
 def errors(*statuses, extra: dict | None = None) -> dict:
     """The error answers of a route, with examples; extra adds or replaces examples."""
     # Every write, and only a write, may answer 422 for a reused Idempotency-Key.
-    reads_a_body = 422 in statuses
-    answers = {}
-    for status in statuses:
-        examples = list(_EXAMPLES.get(status, []))
-        description = _STATUS_TEXT[status]
-        if status == 400 and reads_a_body:
-            examples += _BODY_EXAMPLES
-            description += BODY_LIMITS_TEXT
-        if extra and status in extra:
-            description, more = extra[status]
-            examples = more + examples
-        answers[status] = OpenApiResponse(
-            AgentErrorSerializer, description=description, examples=examples
-        )
-    return answers
+    body_examples = _BODY_EXAMPLES if 422 in statuses else None
+    return error_responses(
+        AgentErrorSerializer, _CATALOGUE, statuses, body_examples=body_examples, extra=extra
+    )
 
 
 READ_ERRORS = (400, 401, 403)

@@ -6,7 +6,6 @@ invariants of workspaces/models.py: Call.outcome is the result of the call's lat
 Outcome. A form is filed once per submission_id: a second filing answers the first answer.
 """
 
-import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
 from zoneinfo import ZoneInfo
@@ -16,6 +15,8 @@ from django.utils import timezone
 
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
+from core.locks import advisory_key
+from core.times import utc_iso as _iso
 from workspaces.models import Call, EodReport, Instalment, Lead, Outcome, Payment, Sale
 from workspaces.services import calls_outcome_refresh, leads_sales_refresh
 
@@ -42,15 +43,9 @@ def _serialize_on(name: str) -> None:
     """
     if connection.vendor != "postgresql":
         return
-    lock_id = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+    lock_id = advisory_key(name)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
-
-
-def _iso(moment) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(ZoneInfo("UTC")).isoformat().replace("+00:00", "Z")
 
 
 def _created_by(actor: Actor) -> dict:

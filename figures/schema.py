@@ -16,6 +16,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from core.openapi import error_example, error_responses
+
 from . import registry, selectors
 
 ErrorBody = inline_serializer(
@@ -29,56 +31,41 @@ ErrorBody = inline_serializer(
     },
 )
 
-ERROR_RESPONSES = {
-    400: OpenApiResponse(
-        ErrorBody,
-        description="A parameter cannot be used; `field` names it.",
-        examples=[
-            OpenApiExample(
+_CATALOGUE = {
+    400: (
+        "A parameter cannot be used; `field` names it.",
+        [
+            error_example(
                 "invalid_parameter",
-                {
-                    "error": {
-                        "reason": "invalid_parameter",
-                        "message": "from must be a date written YYYY-MM-DD.",
-                    },
-                    "field": "from",
-                },
+                "invalid_parameter",
+                "from must be a date written YYYY-MM-DD.",
+                field="from",
             )
         ],
     ),
-    401: OpenApiResponse(
-        ErrorBody,
-        description="No token, or a token not accepted.",
-        examples=[
-            OpenApiExample(
+    401: (
+        "No token, or a token not accepted.",
+        [
+            error_example(
                 "unauthenticated",
-                {
-                    "error": {
-                        "reason": "unauthenticated",
-                        "message": "Send a valid token in the Authorization header: "
-                        "'Authorization: Bearer <token>'.",
-                    }
-                },
+                "unauthenticated",
+                "Send a valid token in the Authorization header: 'Authorization: Bearer <token>'.",
             )
         ],
     ),
-    403: OpenApiResponse(ErrorBody, description="Refused: see error.reason."),
+    403: ("Refused: see error.reason.", []),
+    404: (
+        "No lead of this workspace has that id (another workspace's lead, or not a UUID, "
+        "answers the same).",
+        [error_example("not_found", "not_found", "No lead of this workspace has that id.")],
+    ),
 }
+ERROR_RESPONSES = error_responses(ErrorBody, _CATALOGUE, (400, 401, 403))
 
 
 # --- The Envelope, the Field and the figures operations ------------------------------
 
-ERROR_404 = OpenApiResponse(
-    ErrorBody,
-    description="No lead of this workspace has that id (another workspace's lead, or not a "
-    "UUID, answers the same).",
-    examples=[
-        OpenApiExample(
-            "not_found",
-            {"error": {"reason": "not_found", "message": "No lead of this workspace has that id."}},
-        )
-    ],
-)
+ERROR_404 = error_responses(ErrorBody, _CATALOGUE, (404,))[404]
 
 
 # Classes, not instances: a serializer instance bound to two members describes only one of
