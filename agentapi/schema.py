@@ -45,7 +45,7 @@ class AgentErrorSerializer(serializers.Serializer):
     field = serializers.CharField(
         required=False, help_text="The parameter or body member, dotted when nested."
     )
-    requiredScope = serializers.CharField(required=False)  # noqa: N815 (the wire name)
+    requiredScope = serializers.CharField(required=False)  # the wire name
 
 
 IDEMPOTENCY_KEY = idempotency_key_parameter(

@@ -62,7 +62,7 @@ class WorkspaceDisplayView(WorkspaceView):
     agency_scope = "read"
 
     @schema.get_workspace_display
-    def get(self, request, workspaceId):  # noqa: N803 (the path parameter's name)
+    def get(self, request, workspaceId):  # the path parameter's name
         return Response(DisplaySerializer(selectors.display_for(workspace=self.workspace)).data)
 
 
@@ -145,11 +145,11 @@ class WorkspaceChangeLogView(ChangeLogBase):
     workspace_url_kwarg = "workspaceId"
 
     @schema.list_workspace_changes
-    def get(self, request, workspaceId):  # noqa: N803
+    def get(self, request, workspaceId):
         return self.list_changes(request)
 
     @schema.create_workspace_change
-    def post(self, request, workspaceId):  # noqa: N803
+    def post(self, request, workspaceId):
         return self.create_change(request)
 
 
@@ -157,7 +157,7 @@ class CompareAroundChangeView(WorkspaceView):
     required_scope = "read"
 
     @schema.compare_around_change
-    def get(self, request, id):  # noqa: A002 (the path parameter's name)
+    def get(self, request, id):  # the path parameter's name
         change = selectors.change_get(workspace=self.workspace, change_id=id)
         days = self._days(request.query_params.get("days"))
         try:

@@ -31,7 +31,7 @@ ATTRIBUTION_SORTS = {
         row["utm_medium"],
         row["utm_campaign"],
         row["utm_content"],
-    ),  # fmt: skip
+    ),
     "leads": lambda row: row["leads"]["value"],
     "closes": lambda row: row["closes"]["value"],
     "cash": lambda row: row["cash_collected"]["value"],

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
+from figures.period import period_from_query
 from workspaces.models import Funnel
 
 # (section, data key) of the overview's headline figures, in the order shown.
@@ -227,8 +228,6 @@ def board(*, workspace, member, period, now=None) -> dict:
 
 def agency_headlines(*, workspaces, now=None) -> list[dict]:
     """Each workspace's headline figures for the API's default period (the last 30 days)."""
-    from figures.period import period_from_query
-
     rows = []
     for workspace in workspaces:
         period = period_from_query(workspace=workspace, params={}, now=now)

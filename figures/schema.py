@@ -18,7 +18,8 @@ from rest_framework import serializers
 
 from core.openapi import error_example, error_responses
 
-from . import registry, selectors
+from . import envelope, registry, selectors
+from .selectors import SERIES_METRICS
 
 ErrorBody = inline_serializer(
     "Error",
@@ -406,8 +407,6 @@ _EXAMPLE_WORKSPACE = SimpleNamespace(
 
 
 def _example_field(metric_id: str):
-    from . import envelope
-
     metric = registry.METRICS[metric_id]
     if metric.unit == registry.RATE:
         return envelope.rate(metric_id, 9, 12, workspace=_EXAMPLE_WORKSPACE).as_dict()
@@ -496,8 +495,6 @@ INTERVAL = OpenApiParameter(
 
 
 def _series_metric_parameter():
-    from .selectors import SERIES_METRICS
-
     return OpenApiParameter(
         "metric",
         OpenApiTypes.STR,
@@ -522,8 +519,6 @@ SeriesPointSerializer = inline_serializer(
 
 
 def series_operation():
-    from .selectors import SERIES_METRICS
-
     example_points = [
         {"from": day_from, "to": day_to, "field": _example_field("payments.cash_collected")}
         for day_from, day_to in [("2026-03-04", "2026-03-08"), ("2026-03-09", "2026-03-10")]

@@ -60,7 +60,7 @@ def _int_param(params, name: str, *, default: int, low: int, high: int | None, c
     raw = params.get(name)
     if raw is None or raw == "":
         return default
-    # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".
+    # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".  # noqa: RUF003
     if not WHOLE_NUMBER.fullmatch(raw):
         raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.")
     value = int(raw)
@@ -127,7 +127,7 @@ class LeadsView(FiguresView):
 
 class LeadJourneyView(FiguresView):
     @schema.figures_operation("getLeadJourney", "journey", dated=False, extra=[schema.LEAD_ID])
-    def get(self, request, id):  # noqa: A002 - the path parameter is named id in the contract
+    def get(self, request, id):  # the path parameter is named id in the contract
         figures = selectors.lead_journey(workspace=self.workspace, lead_id=id)
         return self.envelope(period=None, figures=figures)
 

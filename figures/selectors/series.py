@@ -82,7 +82,7 @@ def series_figures(
                 _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
                 for m in metrics
                 if m.startswith("payments.")
-            )  # fmt: skip
+            )
         )
         families["payments"] = (payments_counts(parts=parts, **common), payments_data)
     if "leads" in wanted:

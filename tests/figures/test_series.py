@@ -139,7 +139,7 @@ def test_months_are_clipped_to_the_period(ws, rec, client_for):
                 "from": "2026-01-15",
                 "to": "2026-03-10",
                 "interval": "month",
-            },  # fmt: skip
+            },
         )
         .json()
     )
@@ -189,7 +189,7 @@ def test_series_of_several_metrics_share_their_queries(
                 "calls.closed",
                 "payments.cash_collected",
                 "payments.revenue_booked",
-            ],  # fmt: skip
+            ],
             interval="day",
             now=aware("2026-03-20 12:00"),
         ).data
