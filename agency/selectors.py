@@ -1,26 +1,12 @@
 """Reads of the agency: its workspaces, plans, blueprints and connect links."""
 
-import uuid
-
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
+from core.times import utc_iso as _iso
 from workspaces.models import Agency, Workspace
 
 from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
-
-
-def _iso(value) -> str | None:
-    if value is None:
-        return None
-    return value.isoformat().replace("+00:00", "Z")
-
-
-def as_uuid(value) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(str(value))
-    except ValueError:
-        return None
 
 
 def agency_workspace_list(*, agency: Agency) -> QuerySet[Workspace]:

@@ -10,6 +10,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework import serializers
 
 from core.errors import InvalidField
+from core.openapi import error_body as _error
 from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
@@ -511,10 +512,6 @@ class AgencyErrorSerializer(serializers.Serializer):
     field = serializers.CharField(required=False)
     requiredScope = serializers.CharField(required=False)  # noqa: N815 - the contract's name
     approval = serializers.ChoiceField(choices=["request"], required=False)
-
-
-def _error(reason: str, message: str, **extra) -> dict:
-    return {"error": {"reason": reason, "message": message}, **extra}
 
 
 def error_responses(*codes: int, scope: str = "read", approval: bool = False) -> dict:

@@ -24,6 +24,7 @@ from audit.services import Actor, audit_record
 from core.crypto import encrypt_text
 from core.errors import Conflict, InvalidField, PaymentRequired
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
+from core.times import utc_iso
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
 from workspaces.invitations import invitation_create
@@ -541,7 +542,7 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
                 {
                     "id": str(link.pk),
                     "integrations": link.integrations,
-                    "expires_at": link.expires_at.isoformat().replace("+00:00", "Z"),
+                    "expires_at": utc_iso(link.expires_at),
                 }
             )
 

@@ -7,20 +7,17 @@ before the handler; handlers then answer 404, 400, 402 and 409 in that order.
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
-from core import idempotency
 from core.errors import NotFound
+from core.ids import parse_uuid
+from core.openapi import idempotency_key_parameter
 from core.views import AgencyView
 
 from . import selectors, serializers, services
 from .integrations import INTEGRATIONS
 from .models import Blueprint, ConnectLink, Plan
 
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "minLength": idempotency.MIN_LENGTH, "maxLength": idempotency.MAX_LENGTH},
-    OpenApiParameter.HEADER,
-    required=True,
-    description="8 to 200 printable ASCII characters, unique to the write. A retry with the same key "
+IDEMPOTENCY_HEADER = idempotency_key_parameter(
+    "8 to 200 printable ASCII characters, unique to the write. A retry with the same key "
     "answers the first answer (with Idempotent-Replayed: true) and does not repeat the write.",
 )
 SECURITY = [{"agencyBearer": []}]
@@ -33,14 +30,14 @@ def _path(name: str, description: str) -> OpenApiParameter:
 
 class _AgencyObjectMixin:
     def get_plan(self, plan_id) -> Plan:
-        pk = selectors.as_uuid(plan_id)
+        pk = parse_uuid(plan_id)
         plan = self.scoped(Plan).filter(pk=pk).first() if pk else None
         if plan is None:
             raise NotFound("The agency has no plan with that id.")
         return plan
 
     def get_link(self, workspace, link_id) -> ConnectLink:
-        pk = selectors.as_uuid(link_id)
+        pk = parse_uuid(link_id)
         queryset = selectors.connect_links_with_state(
             self.scoped(ConnectLink).filter(workspace=workspace, pk=pk)
         )

@@ -4,17 +4,10 @@ The view renders a Filing (agentapi.services) with filing_answer; the same body 
 under the filing's submission_id, so a second filing answers exactly the first answer.
 """
 
-from zoneinfo import ZoneInfo
-
 from core.money import major_from_minor
+from core.times import utc_iso as _iso
 
 from .models import Draft
-
-
-def _iso(moment) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(ZoneInfo("UTC")).isoformat().replace("+00:00", "Z")
 
 
 def _id(obj) -> str | None:

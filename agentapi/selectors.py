@@ -1,11 +1,12 @@
 """Reads of the agent API. Every function takes the workspace it reads, so nothing here
 can reach another workspace's rows; an id that is not the workspace's is not found."""
 
-import uuid
-from datetime import UTC, timedelta
+from datetime import timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
 from core.errors import NotFound
+from core.ids import parse_uuid
+from core.times import utc_iso
 from figures.envelope import Field, major_units
 from figures.period import Period
 from figures.selectors import key_figures
@@ -13,13 +14,6 @@ from workspaces.models import Call, Lead, Member
 from workspaces.validators import logo_is_safe
 
 from .models import ChangeLogEntry, Draft
-
-
-def parse_uuid(value):
-    try:
-        return uuid.UUID(str(value))
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 def _get(queryset, value, message: str):
@@ -132,10 +126,6 @@ def drafts_open(*, workspace, member=None):
 # --- Around a change -----------------------------------------------------------------------
 
 
-def _iso(moment) -> str:
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
 def _difference(before: Field, after: Field, workspace):
     """after - before in the figure's unit; None when either side is unknown."""
     if before.value is None or after.value is None:
@@ -155,13 +145,13 @@ def change_compare(*, workspace, change, days: int) -> tuple[Period, dict]:
     """
     pivot = change.effective_at
     span = timedelta(days=days)
-    before = key_figures(workspace=workspace, start=pivot - span, end=pivot)
-    after = key_figures(workspace=workspace, start=pivot, end=pivot + span)
+    before = key_figures(workspace=workspace, start=pivot - span, end=pivot).data
+    after = key_figures(workspace=workspace, start=pivot, end=pivot + span).data
     period = Period.of_instants(workspace=workspace, start=pivot - span, end=pivot + span)
     return period, {
         "days": days,
-        "before": {"from": _iso(pivot - span), "to": _iso(pivot)},
-        "after": {"from": _iso(pivot), "to": _iso(pivot + span)},
+        "before": {"from": utc_iso(pivot - span), "to": utc_iso(pivot)},
+        "after": {"from": utc_iso(pivot), "to": utc_iso(pivot + span)},
         "figures": {
             metric: {
                 "before": before[metric],

@@ -7,7 +7,6 @@ and return what they wrote (a Filing) for the view to answer. A form is filed on
 submission_id: a second filing returns the first filing's kept answer instead.
 """
 
-import hashlib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -17,6 +16,8 @@ from django.utils import timezone
 
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
+from core.locks import advisory_key
+from core.times import utc_iso as _iso
 from workspaces.kept import leads_sales_refresh
 from workspaces.models import Call, EodReport, Instalment, Lead, Member, Outcome, Payment, Sale
 from workspaces.services import (
@@ -41,15 +42,9 @@ def _serialize_on(name: str) -> None:
     """
     if connection.vendor != "postgresql":
         return
-    lock_id = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+    lock_id = advisory_key(name)
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
-
-
-def _iso(moment) -> str | None:
-    if moment is None:
-        return None
-    return moment.astimezone(ZoneInfo("UTC")).isoformat().replace("+00:00", "Z")
 
 
 def _created_by(actor: Actor) -> dict:

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import HOST, OUT, percentile, server_ready, server_start  # noqa: E402
+from run import HOST, OUT, percentile, server_ready, server_start
 
 RATIO_TARGET = 1.3
 

@@ -40,7 +40,7 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scripts.served import (  # noqa: E402
+from scripts.served import (
     HOST,
     SERVER_COMMANDS,
     Server,

@@ -50,7 +50,7 @@ async def _lifespan(receive, send) -> None:
         if message["type"] == "lifespan.startup":
             try:
                 await mcp_endpoint.startup()
-            except Exception as error:  # noqa: BLE001 - reported to the server, which stops
+            except Exception as error:  # reported to the server, which stops
                 await send({"type": "lifespan.startup.failed", "message": str(error)})
                 return
             await send({"type": "lifespan.startup.complete"})

@@ -14,4 +14,4 @@ os.environ.setdefault("SECRET_KEY", "embedded-development-key-not-for-production
 # db.sqlite3 stays readable.
 os.environ.setdefault("FIELD_ENCRYPTION_KEY", "6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M=")
 
-from config.settings import *  # noqa: E402, F403
+from config.settings import *  # noqa: F403

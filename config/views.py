@@ -4,12 +4,11 @@ from django.shortcuts import render
 from django.views import defaults
 
 from core.errors import ApiError, BodyTooLarge
+from tokens.pages import signed_in_home
 
 
 def home(request):
     if request.user.is_authenticated:
-        from tokens.pages import signed_in_home
-
         return signed_in_home(request)
     return render(request, "home.html")
 

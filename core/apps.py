@@ -6,7 +6,8 @@ class CoreConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from .crypto import encrypted_columns_register
-        from .models import IdempotencyRecord
+        # Models load only once the app registry is ready.
+        from .crypto import encrypted_columns_register  # noqa: PLC0415
+        from .models import IdempotencyRecord  # noqa: PLC0415
 
         encrypted_columns_register(IdempotencyRecord, "response", label="idempotency_keys")

@@ -11,12 +11,13 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from rest_framework.response import Response
 
 from core.errors import ApiError, Conflict, Unprocessable
 
+from . import locks
 from .crypto import decrypt_json, encrypt_json
 from .models import IdempotencyRecord
 
@@ -60,14 +61,8 @@ def _key(request) -> str:
 
 
 def _try_lock(scope: str, key: str) -> bool:
-    if connection.vendor != "postgresql":
-        return True  # SQLite runs one writer at a time (BEGIN IMMEDIATE).
-    lock_id = int.from_bytes(
-        hashlib.sha256(f"{scope}\n{key}".encode()).digest()[:8], "big", signed=True
-    )
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock_id])
-        return bool(cursor.fetchone()[0])
+    # SQLite runs one writer at a time (BEGIN IMMEDIATE): there it always succeeds.
+    return locks.try_lock(f"{scope}\n{key}")
 
 
 def _replay(record: IdempotencyRecord) -> Response:

@@ -6,13 +6,12 @@ the request may reach, and hand the handler querysets already filtered by it.
 Handlers never filter by tenant themselves.
 """
 
-import uuid
-
 from rest_framework.views import APIView
 
 from core.errors import Forbidden, NotFound, RateLimited, Unauthenticated
 
 from .idempotency import idempotent_write
+from .ids import parse_uuid
 from .throttling import ServiceRateThrottle
 
 AGENCY_TOKEN_NOT_ACCEPTED = (
@@ -175,10 +174,9 @@ class WorkspaceView(ServiceView):
 
     @staticmethod
     def _agency_workspace(agency, workspace_id):
-        try:
-            workspace_uuid = uuid.UUID(str(workspace_id))
-        except ValueError:
-            raise NotFound("No workspace of this agency has that id.") from None
+        workspace_uuid = parse_uuid(workspace_id)
+        if workspace_uuid is None:
+            raise NotFound("No workspace of this agency has that id.")
         workspace = agency.workspaces(manager="active").filter(pk=workspace_uuid).first()
         if workspace is None:
             raise NotFound("No workspace of this agency has that id.")

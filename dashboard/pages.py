@@ -31,7 +31,7 @@ ATTRIBUTION_SORTS = {
         row["utm_medium"],
         row["utm_campaign"],
         row["utm_content"],
-    ),  # fmt: skip
+    ),
     "leads": lambda row: row["leads"]["value"],
     "closes": lambda row: row["closes"]["value"],
     "cash": lambda row: row["cash_collected"]["value"],
@@ -232,7 +232,7 @@ def lead(request, lead_id):
     workspace, member = _membership(request, workspace_id)
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
-    journey = lead_journey(workspace=workspace, lead_id=lead_id)
+    journey = lead_journey(workspace=workspace, lead_id=lead_id).data
     zone = workspace_zone(workspace)
     events = [
         {

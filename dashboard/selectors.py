@@ -1,6 +1,6 @@
 """What the figure pages show, read through the figures API's own selectors.
 
-Every figure here is a selector of figures/selectors.py, rendered with
+Every figure here is a selector of figures/selectors/, rendered with
 figures.envelope.envelope_build exactly as the API renders it: a page and the API answer
 the same numbers by construction. Each section also carries the API address that answers
 it, so that a page can say where a number comes from (and a test can ask).
@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
+from figures.period import period_from_query
 from workspaces.models import Funnel
 
 # (section, data key) of the overview's headline figures, in the order shown.
@@ -63,9 +64,9 @@ def period_params(period) -> dict:
 def key_sections(*, workspace, period, now=None) -> dict:
     """/calls, /payments and leads.created of one period, as the API answers them."""
     params = period_params(period)
-    calls = figures.calls_figures(workspace=workspace, period=period, now=now)
-    payments = figures.payments_figures(workspace=workspace, period=period)
-    leads = figures.leads_figures(workspace=workspace, period=period)
+    calls = figures.calls_figures(workspace=workspace, period=period, now=now).data
+    payments = figures.payments_figures(workspace=workspace, period=period).data
+    leads = figures.leads_figures(workspace=workspace, period=period).data
     return {
         "calls": _section(workspace, period, calls, "calls", params),
         "payments": _section(workspace, period, payments, "payments", params),
@@ -168,7 +169,7 @@ def chart_json(chart: dict) -> dict:
 def _funnel(workspace, period) -> dict:
     params = period_params(period)
     try:
-        data, notes = figures.funnel_figures(workspace=workspace, period=period)
+        funnel = figures.funnel_figures(workspace=workspace, period=period)
     except InvalidParameter:
         # No funnel named vsl here: the workspace's first funnel instead.
         key = (
@@ -176,9 +177,9 @@ def _funnel(workspace, period) -> dict:
             .order_by("key")
             .values_list("key", flat=True)[0]
         )
-        data, notes = figures.funnel_figures(workspace=workspace, period=period, funnel_key=key)
+        funnel = figures.funnel_figures(workspace=workspace, period=period, funnel_key=key)
         params["funnel"] = key
-    return _section(workspace, period, data, "funnel", params, notes)
+    return _section(workspace, period, funnel.data, "funnel", params, funnel.notes)
 
 
 def overview(*, workspace, picked, now=None) -> dict:
@@ -192,11 +193,13 @@ def overview(*, workspace, picked, now=None) -> dict:
         metrics=[*CASH_CHART, *CALLS_CHART],
         interval="day",
         now=now,
-    )
-    attribution = figures.attribution_figures(workspace=workspace, period=period)
-    commission = figures.commission_figures(workspace=workspace, period=period)
-    eod = figures.eod_figures(workspace=workspace, period=period, now=now)
-    waiting = figures.speed_to_lead(workspace=workspace, within_minutes=WAITING_MINUTES, now=now)
+    ).data
+    attribution = figures.attribution_figures(workspace=workspace, period=period).data
+    commission = figures.commission_figures(workspace=workspace, period=period).data
+    eod = figures.eod_figures(workspace=workspace, period=period, now=now).data
+    waiting = figures.speed_to_lead(
+        workspace=workspace, within_minutes=WAITING_MINUTES, now=now
+    ).data
     return {
         "period_notes": envelope_build(workspace=workspace, period=period, data={}, now=now)[
             "notes"
@@ -216,7 +219,7 @@ def overview(*, workspace, picked, now=None) -> dict:
 
 def board(*, workspace, member, period, now=None) -> dict:
     """The member's own figures, as /api/v1/me/board answers them."""
-    data = figures.member_board(workspace=workspace, member=member, period=period, now=now)
+    data = figures.member_board(workspace=workspace, member=member, period=period, now=now).data
     return {
         **envelope_build(workspace=workspace, period=period, data=data, now=now),
         "api": api_url("me/board", **period_params(period)),
@@ -225,8 +228,6 @@ def board(*, workspace, member, period, now=None) -> dict:
 
 def agency_headlines(*, workspaces, now=None) -> list[dict]:
     """Each workspace's headline figures for the API's default period (the last 30 days)."""
-    from figures.period import period_from_query
-
     rows = []
     for workspace in workspaces:
         period = period_from_query(workspace=workspace, params={}, now=now)

@@ -16,7 +16,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from . import registry, selectors
+from core.openapi import error_example, error_responses
+
+from . import envelope, registry, selectors
+from .selectors import SERIES_METRICS
 
 ErrorBody = inline_serializer(
     "Error",
@@ -29,56 +32,41 @@ ErrorBody = inline_serializer(
     },
 )
 
-ERROR_RESPONSES = {
-    400: OpenApiResponse(
-        ErrorBody,
-        description="A parameter cannot be used; `field` names it.",
-        examples=[
-            OpenApiExample(
+_CATALOGUE = {
+    400: (
+        "A parameter cannot be used; `field` names it.",
+        [
+            error_example(
                 "invalid_parameter",
-                {
-                    "error": {
-                        "reason": "invalid_parameter",
-                        "message": "from must be a date written YYYY-MM-DD.",
-                    },
-                    "field": "from",
-                },
+                "invalid_parameter",
+                "from must be a date written YYYY-MM-DD.",
+                field="from",
             )
         ],
     ),
-    401: OpenApiResponse(
-        ErrorBody,
-        description="No token, or a token not accepted.",
-        examples=[
-            OpenApiExample(
+    401: (
+        "No token, or a token not accepted.",
+        [
+            error_example(
                 "unauthenticated",
-                {
-                    "error": {
-                        "reason": "unauthenticated",
-                        "message": "Send a valid token in the Authorization header: "
-                        "'Authorization: Bearer <token>'.",
-                    }
-                },
+                "unauthenticated",
+                "Send a valid token in the Authorization header: 'Authorization: Bearer <token>'.",
             )
         ],
     ),
-    403: OpenApiResponse(ErrorBody, description="Refused: see error.reason."),
+    403: ("Refused: see error.reason.", []),
+    404: (
+        "No lead of this workspace has that id (another workspace's lead, or not a UUID, "
+        "answers the same).",
+        [error_example("not_found", "not_found", "No lead of this workspace has that id.")],
+    ),
 }
+ERROR_RESPONSES = error_responses(ErrorBody, _CATALOGUE, (400, 401, 403))
 
 
 # --- The Envelope, the Field and the figures operations ------------------------------
 
-ERROR_404 = OpenApiResponse(
-    ErrorBody,
-    description="No lead of this workspace has that id (another workspace's lead, or not a "
-    "UUID, answers the same).",
-    examples=[
-        OpenApiExample(
-            "not_found",
-            {"error": {"reason": "not_found", "message": "No lead of this workspace has that id."}},
-        )
-    ],
-)
+ERROR_404 = error_responses(ErrorBody, _CATALOGUE, (404,))[404]
 
 
 # Classes, not instances: a serializer instance bound to two members describes only one of
@@ -419,8 +407,6 @@ _EXAMPLE_WORKSPACE = SimpleNamespace(
 
 
 def _example_field(metric_id: str):
-    from . import envelope
-
     metric = registry.METRICS[metric_id]
     if metric.unit == registry.RATE:
         return envelope.rate(metric_id, 9, 12, workspace=_EXAMPLE_WORKSPACE).as_dict()
@@ -509,8 +495,6 @@ INTERVAL = OpenApiParameter(
 
 
 def _series_metric_parameter():
-    from .selectors import SERIES_METRICS
-
     return OpenApiParameter(
         "metric",
         OpenApiTypes.STR,
@@ -535,8 +519,6 @@ SeriesPointSerializer = inline_serializer(
 
 
 def series_operation():
-    from .selectors import SERIES_METRICS
-
     example_points = [
         {"from": day_from, "to": day_to, "field": _example_field("payments.cash_collected")}
         for day_from, day_to in [("2026-03-04", "2026-03-08"), ("2026-03-09", "2026-03-10")]

@@ -60,7 +60,7 @@ def _int_param(params, name: str, *, default: int, low: int, high: int | None, c
     raw = params.get(name)
     if raw is None or raw == "":
         return default
-    # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".
+    # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".  # noqa: RUF003
     if not WHOLE_NUMBER.fullmatch(raw):
         raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.")
     value = int(raw)
@@ -77,9 +77,11 @@ class FiguresView(WorkspaceView):
     def period(self, request):
         return period_from_query(workspace=self.workspace, params=request.query_params)
 
-    def envelope(self, *, period, data, notes=()):
+    def envelope(self, *, period, figures: selectors.Figures):
         return Response(
-            envelope_build(workspace=self.workspace, period=period, data=data, notes=notes)
+            envelope_build(
+                workspace=self.workspace, period=period, data=figures.data, notes=figures.notes
+            )
         )
 
 
@@ -87,24 +89,24 @@ class CallsView(FiguresView):
     @schema.figures_operation("listCallFigures", "calls")
     def get(self, request):
         period = self.period(request)
-        data = selectors.calls_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.calls_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class OutcomesView(FiguresView):
     @schema.figures_operation("listOutcomes", "outcomes")
     def get(self, request):
         period = self.period(request)
-        data = selectors.outcomes_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.outcomes_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class PaymentsView(FiguresView):
     @schema.figures_operation("listPaymentFigures", "payments")
     def get(self, request):
         period = self.period(request)
-        data = selectors.payments_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.payments_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class LeadsView(FiguresView):
@@ -119,15 +121,15 @@ class LeadsView(FiguresView):
             high=selectors.LEADS_LIMIT_MAX,
             cap=True,
         )
-        data, notes = selectors.leads_list(workspace=self.workspace, period=period, limit=limit)
-        return self.envelope(period=period, data=data, notes=notes)
+        figures = selectors.leads_list(workspace=self.workspace, period=period, limit=limit)
+        return self.envelope(period=period, figures=figures)
 
 
 class LeadJourneyView(FiguresView):
     @schema.figures_operation("getLeadJourney", "journey", dated=False, extra=[schema.LEAD_ID])
-    def get(self, request, id):  # noqa: A002 - the path parameter is named id in the contract
-        data = selectors.lead_journey(workspace=self.workspace, lead_id=id)
-        return self.envelope(period=None, data=data)
+    def get(self, request, id):  # the path parameter is named id in the contract
+        figures = selectors.lead_journey(workspace=self.workspace, lead_id=id)
+        return self.envelope(period=None, figures=figures)
 
 
 class SpeedToLeadView(FiguresView):
@@ -143,44 +145,44 @@ class SpeedToLeadView(FiguresView):
             high=selectors.WITHIN_MINUTES_MAX,
             cap=False,
         )
-        data = selectors.speed_to_lead(workspace=self.workspace, within_minutes=within)
-        return self.envelope(period=None, data=data)
+        figures = selectors.speed_to_lead(workspace=self.workspace, within_minutes=within)
+        return self.envelope(period=None, figures=figures)
 
 
 class EodView(FiguresView):
     @schema.figures_operation("listEodFigures", "eod")
     def get(self, request):
         period = self.period(request)
-        data = selectors.eod_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.eod_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class AttributionView(FiguresView):
     @schema.figures_operation("listAttribution", "attribution")
     def get(self, request):
         period = self.period(request)
-        data = selectors.attribution_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.attribution_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class CommissionView(FiguresView):
     @schema.figures_operation("listCommission", "commission")
     def get(self, request):
         period = self.period(request)
-        data = selectors.commission_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.commission_figures(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class FunnelView(FiguresView):
     @schema.figures_operation("getFunnel", "funnel", extra=[schema.FUNNEL])
     def get(self, request):
         period = self.period(request)
-        data, notes = selectors.funnel_figures(
+        figures = selectors.funnel_figures(
             workspace=self.workspace,
             period=period,
             funnel_key=request.query_params.get("funnel") or None,
         )
-        return self.envelope(period=period, data=data, notes=notes)
+        return self.envelope(period=period, figures=figures)
 
 
 class WebinarView(FiguresView):
@@ -188,19 +190,19 @@ class WebinarView(FiguresView):
     def get(self, request):
         period = self.period(request)
         event_id = request.query_params.get("eventId") or None
-        data, notes = selectors.webinar_figures(
+        figures = selectors.webinar_figures(
             workspace=self.workspace, period=period, event_id=event_id
         )
         # One named event is its own cohort: the period does not apply to it.
-        return self.envelope(period=None if event_id else period, data=data, notes=notes)
+        return self.envelope(period=None if event_id else period, figures=figures)
 
 
 class AuditEventsView(FiguresView):
     @schema.figures_operation("listAuditEvents", "audit_events")
     def get(self, request):
         period = self.period(request)
-        data = selectors.audit_events_list(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        figures = selectors.audit_events_list(workspace=self.workspace, period=period)
+        return self.envelope(period=period, figures=figures)
 
 
 class SeriesView(FiguresView):
@@ -230,8 +232,8 @@ class SeriesView(FiguresView):
                 f"makes {count} points; at most {selectors.SERIES_POINTS_MAX} are answered: "
                 "use a longer interval or a shorter period.",
             )
-        points = selectors.series_figures(
+        series = selectors.series_figures(
             workspace=self.workspace, period=period, metrics=[metric], interval=interval
-        )[metric]
-        data = {"metric": metric, "interval": interval, "points": points}
-        return self.envelope(period=period, data=data)
+        )
+        data = {"metric": metric, "interval": interval, "points": series.data[metric]}
+        return self.envelope(period=period, figures=selectors.Figures(data))

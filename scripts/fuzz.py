@@ -274,7 +274,7 @@ def main(argv=None) -> int:
             server.stop()
         try:
             database.drop()
-        except Exception as error:  # noqa: BLE001 - reported, never hides the run's result
+        except Exception as error:  # reported, never hides the run's result
             print(f"could not drop {database.name}: {error}", file=sys.stderr)
     return report(results, report_dir, time.monotonic() - started)
 

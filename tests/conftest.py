@@ -38,7 +38,7 @@ def at_once(count: int, work) -> list:
             result = work(n)
             with lock:
                 results.append(result)
-        except Exception as error:  # noqa: BLE001 - raised below, in the test's thread
+        except Exception as error:  # raised below, in the test's thread
             with lock:
                 errors.append(error)
         finally:
@@ -212,8 +212,6 @@ def api():
 
 def pytest_collection_modifyitems(config, items):
     """Tests marked postgres need PostgreSQL's locks; on SQLite they are skipped."""
-    from django.db import connection
-
     if connection.vendor == "postgresql":
         return
     skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL=postgres://...)")

@@ -112,7 +112,7 @@ def check(method: str, path: str, query: str, response, *, server_fault=False) -
         _check_status_documented(item[method], where, status)
         try:
             description.openapi.validate_response(request, answer)
-        except Exception as error:  # noqa: BLE001 - reported with every detail below
+        except Exception as error:  # reported with every detail below
             raise ContractError(f"{where}: {_explain(error)}\nbody: {body[:2000]!r}") from None
         return
 

@@ -6,9 +6,10 @@ class TokensConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from corsheaders.signals import check_request_enabled
+        # What touches models or the DRF settings loads once the app registry is ready.
+        from corsheaders.signals import check_request_enabled  # noqa: PLC0415
 
-        from . import schema  # noqa: F401  registers the OpenAPI authentication extension
-        from .cors import cors_allow_listed_origins
+        from . import schema  # noqa: F401, PLC0415 (registers the OpenAPI authentication extension)
+        from .cors import cors_allow_listed_origins  # noqa: PLC0415
 
         check_request_enabled.connect(cors_allow_listed_origins, dispatch_uid="embedded-origins")

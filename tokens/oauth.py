@@ -23,7 +23,11 @@ from django.db import IntegrityError, transaction
 from django.shortcuts import render
 from django.utils import timezone
 from oauth2_provider.exceptions import OAuthToolkitError
-from oauth2_provider.models import get_access_token_model, get_refresh_token_model
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_refresh_token_model,
+)
 from oauth2_provider.oauth2_backends import _add_iss_to_redirect
 from oauth2_provider.oauth2_validators import OAuth2Validator
 from oauth2_provider.settings import oauth2_settings
@@ -170,8 +174,6 @@ class EmbeddedAuthorizationView(AuthorizationView):
 
     @staticmethod
     def _application(client_id):
-        from oauth2_provider.models import get_application_model
-
         return get_application_model().objects.filter(client_id=client_id).first()
 
     def _checked_error_response(self, error, application, data):

@@ -8,6 +8,8 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.plumbing import ResolvedComponent
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
+from core.views import AgencyView, ServiceView, WorkspaceView
+
 
 class BearerAuthenticationScheme(OpenApiAuthenticationExtension):
     target_class = "tokens.authentication.BearerAuthentication"
@@ -56,13 +58,9 @@ RETRY_AFTER_HEADER = {
 
 class ServiceAutoSchema(AutoSchema):
     def _counts_requests(self) -> bool:
-        from core.views import ServiceView
-
         return isinstance(self.view, ServiceView)
 
     def get_auth(self):
-        from core.views import AgencyView, WorkspaceView
-
         view = self.view
         if isinstance(view, AgencyView):
             return [{"agencyBearer": []}]

@@ -57,13 +57,14 @@ def change_text(change) -> str:
     if change is None:
         return ""
     difference = change["difference"]
-    sign = "+" if difference > 0 else ("−" if difference < 0 else "±")
+    sign = "+" if difference > 0 else ("−" if difference < 0 else "±")  # noqa: RUF001 (a minus sign)
     magnitude = abs(difference)
     if change["unit"] == "pp":
         return f"{sign}{magnitude:.1f} pp"
     text = f"{sign}{_number(magnitude)}"
     if change["relative"] is not None:
-        text += f" ({'+' if change['relative'] >= 0 else '−'}{abs(change['relative']):.1f}%)"
+        minus = "−"  # noqa: RUF001 (the minus sign, U+2212, as pages print it)
+        text += f" ({'+' if change['relative'] >= 0 else minus}{abs(change['relative']):.1f}%)"
     return text
 
 
@@ -89,7 +90,7 @@ def words(value: str) -> str:
 def cells_html(cells) -> str:
     """<td> cells of (field, api, path) triples, built in Python: the long tables of the
     overview (a series per day, attribution, EOD) would cost a template tag per cell."""
-    return mark_safe(  # noqa: S308 - every part is built by format_html
+    return mark_safe(  # every part is built by format_html
         "".join(f"<td>{figure(field, api, path)}</td>" for field, api, path in cells)
     )
 

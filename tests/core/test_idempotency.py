@@ -13,13 +13,14 @@ from rest_framework.test import APIClient
 from agentapi import services as agent_services
 from agentapi.models import ChangeLogEntry
 from audit.models import AuditEvent
+from config.celery import app
 from core import idempotency
 from core.errors import ApiError, Forbidden
 from core.models import IdempotencyRecord
 from core.tasks import purge_expired_idempotency_keys
 from tests.conftest import at_once
 from tokens.models import ApiToken
-from workspaces.models import Outcome, Sale
+from workspaces.models import Call, Lead, Outcome, Sale
 
 CHANGE_LOG = "/api/v1/change-log"
 BODY = {
@@ -185,8 +186,6 @@ def test_a_crash_after_the_records_are_written_rolls_them_back(
     make_workspace, make_member, session_token, monkeypatch
 ):
     """A post-call form that fails after writing its outcome leaves no outcome, no sale."""
-    from workspaces.models import Call, Lead
-
     workspace = make_workspace()
     closer = make_member(workspace, "closer")
     now = timezone.now()
@@ -254,8 +253,6 @@ def test_the_periodic_task_purges_expired_keys_only(setup):
 
 
 def test_the_purge_runs_every_hour_on_the_beat_schedule(settings):
-    from config.celery import app
-
     entry = settings.CELERY_BEAT_SCHEDULE["purge-expired-idempotency-keys"]
     assert entry["task"] == "core.tasks.purge_expired_idempotency_keys"
     assert entry["schedule"] == timedelta(hours=1)
@@ -337,8 +334,6 @@ def test_twenty_concurrent_filings_of_one_form_write_one_sale(
     transactional_db, make_workspace, make_member, session_token
 ):
     """Different keys, one submission_id: the form itself is filed once."""
-    from workspaces.models import Call, Lead
-
     workspace = make_workspace()
     closer = make_member(workspace, "closer")
     now = timezone.now()

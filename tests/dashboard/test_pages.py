@@ -189,7 +189,7 @@ def test_pages_need_sign_in(team):
     assert response["Location"] == f"/accounts/login/?next=/app/{ws.pk}/"
 
 
-def Client_anonymous():  # noqa: N802 - reads as the client it makes
+def Client_anonymous():  # reads as the client it makes
     from django.test import Client
 
     return Client()

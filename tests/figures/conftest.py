@@ -2,7 +2,7 @@
 (Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at, the lead's sales
 and cash, funnel progress)."""
 
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
@@ -123,8 +123,6 @@ class Records:
         )
 
     def eod(self, member, day, **extra):
-        from datetime import date
-
         return EodReport.objects.create(
             workspace=self.ws,
             member=member,

@@ -22,7 +22,7 @@ def values(data):
 
 
 def test_call_counts_and_rates(ws, calls_dataset):
-    data = calls_figures(workspace=ws, period=march(ws), now=NOW)
+    data = calls_figures(workspace=ws, period=march(ws), now=NOW).data
     assert values(data) == {
         "booked": 9,
         "cancelled": 1,
@@ -123,7 +123,7 @@ def test_empty_period_has_null_rates_with_reasons(ws, client_for):
 def test_offer_rate_has_no_numerator_when_no_offer_is_recorded(ws, rec):
     rec.call("2026-03-02 10:00", attendance="showed")
     rec.call("2026-03-03 10:00", attendance="showed")
-    field = calls_figures(workspace=ws, period=march(ws), now=NOW)["offer_rate"].as_dict()
+    field = calls_figures(workspace=ws, period=march(ws), now=NOW).data["offer_rate"].as_dict()
     assert field["value"] is None
     assert field["unavailable"] == {
         "code": "no-numerator",

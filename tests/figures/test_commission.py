@@ -36,7 +36,7 @@ def owed(body):
 
 
 def test_march(ws, team, client_for, django_assert_max_num_queries):
-    ada, bo, cy, eve = team
+    ada, _bo, _cy, _eve = team
     client = client_for(ws)
     with django_assert_max_num_queries(6):
         body = client.get("/api/v1/commission", MARCH).json()

@@ -1,6 +1,12 @@
 """Funnel stages for a cohort (/api/v1/funnel)."""
 
+from datetime import date
+
 import pytest
+
+from figures.period import Period
+from figures.selectors import funnel_figures
+from workspaces.models import FunnelEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -112,16 +118,10 @@ def test_no_funnel_at_all(ws, client_for):
 
 
 def test_restricted_to_a_setters_leads(ws, vsl, make_member):
-    from datetime import date
-
-    from figures.period import Period
-    from figures.selectors import funnel_figures
-    from workspaces.models import FunnelEvent
-
     setter = make_member(ws, "setter")
     lead = FunnelEvent.objects.get(stage__key="closed").lead
     lead.setter = setter
     lead.save()
     period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
-    data, _ = funnel_figures(workspace=ws, period=period, member=setter)
+    data = funnel_figures(workspace=ws, period=period, member=setter).data
     assert [row["count"].value for row in data["stages"]] == [1, 1, 1, 1, 1]

@@ -1,6 +1,11 @@
 """Leads created (/api/v1/leads) and the limit."""
 
+from datetime import timedelta
+
 import pytest
+
+from tests.conftest import aware
+from workspaces.models import Lead
 
 pytestmark = pytest.mark.django_db
 
@@ -19,7 +24,7 @@ def leads(rec, ws, make_member):
 
 
 def test_leads_newest_first(ws, leads, client_for, django_assert_max_num_queries):
-    a, b, c, setter = leads
+    _a, b, _c, setter = leads
     client = client_for(ws)
     with django_assert_max_num_queries(5):
         body = client.get("/api/v1/leads", MARCH).json()
@@ -65,11 +70,6 @@ def test_limit_above_500_is_capped(ws, rec, client_for):
 
 
 def test_limit_500_lists_500(ws, rec, client_for):
-    from datetime import timedelta
-
-    from tests.conftest import aware
-    from workspaces.models import Lead
-
     start = aware("2026-03-02 00:00")
     Lead.objects.bulk_create(
         Lead(workspace=ws, created_at=start + timedelta(minutes=i)) for i in range(501)

@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 
 from figures.period import Period
-from figures.selectors import SERIES_METRICS, series_figures
+from figures.selectors import SERIES_METRICS, calls, series_figures
 from tests.conftest import aware
 from workspaces.models import Call
 
@@ -139,7 +139,7 @@ def test_months_are_clipped_to_the_period(ws, rec, client_for):
                 "from": "2026-01-15",
                 "to": "2026-03-10",
                 "interval": "month",
-            },  # fmt: skip
+            },
         )
         .json()
     )
@@ -189,10 +189,10 @@ def test_series_of_several_metrics_share_their_queries(
                 "calls.closed",
                 "payments.cash_collected",
                 "payments.revenue_booked",
-            ],  # fmt: skip
+            ],
             interval="day",
             now=aware("2026-03-20 12:00"),
-        )
+        ).data
     assert len(series["calls.booked"]) == 31
     assert sum(point["field"].value for point in series["calls.booked"]) == 9
 
@@ -259,9 +259,7 @@ def test_more_than_1000_points_is_400_naming_interval(ws, client_for):
 
 
 def test_every_calls_figure_names_the_counts_it_is_built_from():
-    from figures import selectors
-
-    counts = selectors._calls_aggregates(aware("2026-03-20 12:00"))
-    assert tuple(counts) == selectors.CALLS_COUNT_KEYS
+    counts = calls._calls_aggregates(aware("2026-03-20 12:00"))
+    assert tuple(counts) == calls.CALLS_COUNT_KEYS
     calls_metrics = {m.split(".", 1)[1] for m in SERIES_METRICS if m.startswith("calls.")}
-    assert set(selectors.CALLS_COUNTS_OF) == calls_metrics
+    assert set(calls.CALLS_COUNTS_OF) == calls_metrics

@@ -25,7 +25,7 @@ def window(ws, rec, make_member):
 
 def test_waiting_leads_longest_first(ws, window, client_for, django_assert_max_num_queries):
     now, fresh, _, waiting = window
-    data = speed_to_lead(workspace=ws, within_minutes=120, now=now)
+    data = speed_to_lead(workspace=ws, within_minutes=120, now=now).data
     assert data["waiting"].value == 2
     assert data["contacted_rate"].value == 0.3333
     assert data["contacted_rate"].as_dict()["numerator"]["value"] == 1

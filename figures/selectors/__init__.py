@@ -1,0 +1,63 @@
+"""Reads behind the figures API, each a small fixed number of aggregate queries.
+
+One module per endpoint family (calls, outcomes, payments and commission, leads and
+attribution, funnel, webinar, eod, speed to lead, journey, series, audit events, the
+member's board); base holds what they share. Every selector takes keyword arguments: the
+`workspace`, a `period` (figures.period.Period: a UTC range [start, end) plus its local
+days) and, where it makes sense, an optional `member` that restricts the figures to the
+records where that member holds a slot (a call's or sale's closer or setter, a lead's
+setter, their own EOD reports). Every selector answers a base.Figures: the `data` built of
+figures.envelope.Field objects and the `notes` about it, which the views wrap with
+figures.envelope.envelope_build. Counting and summing happen in the database (conditional
+aggregation, subqueries); Python only arranges the few grouped rows that come back.
+"""
+
+from .audit_events import audit_events_list
+from .base import Figures
+from .board import KEY_FIGURES, key_figures, member_board
+from .calls import calls_figures
+from .eod import eod_figures
+from .funnel import DEFAULT_FUNNEL, funnel_figures
+from .journey import lead_journey
+from .leads import (
+    LEADS_LIMIT_DEFAULT,
+    LEADS_LIMIT_MAX,
+    attribution_figures,
+    leads_figures,
+    leads_list,
+)
+from .outcomes import outcomes_figures
+from .payments import commission_figures, payments_figures
+from .series import INTERVALS, SERIES_METRICS, SERIES_POINTS_MAX, series_buckets, series_figures
+from .speed_to_lead import WITHIN_MINUTES_DEFAULT, WITHIN_MINUTES_MAX, speed_to_lead
+from .webinar import webinar_figures
+
+__all__ = [
+    "DEFAULT_FUNNEL",
+    "INTERVALS",
+    "KEY_FIGURES",
+    "LEADS_LIMIT_DEFAULT",
+    "LEADS_LIMIT_MAX",
+    "SERIES_METRICS",
+    "SERIES_POINTS_MAX",
+    "WITHIN_MINUTES_DEFAULT",
+    "WITHIN_MINUTES_MAX",
+    "Figures",
+    "attribution_figures",
+    "audit_events_list",
+    "calls_figures",
+    "commission_figures",
+    "eod_figures",
+    "funnel_figures",
+    "key_figures",
+    "lead_journey",
+    "leads_figures",
+    "leads_list",
+    "member_board",
+    "outcomes_figures",
+    "payments_figures",
+    "series_buckets",
+    "series_figures",
+    "speed_to_lead",
+    "webinar_figures",
+]

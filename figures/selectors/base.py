@@ -1,0 +1,112 @@
+"""What the figures selectors share: the Figures they answer, the constants of the records
+they count, the filters by period and member slot, and one aggregate taken over the whole
+period or grouped per local day, week or month (Buckets)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from django.db import connections
+from django.db.models import F, Func, IntegerField, Q
+from django.db.models.functions import Trunc
+
+from workspaces.models import Call, Payment
+
+from ..envelope import Note
+from ..period import Period
+
+NONE_LABEL = "(none)"
+CLOSED_OUTCOMES = ("closed", "deposit")
+OUTCOME_RESULTS = ("closed", "deposit", "follow_up", "no_sale", "disqualified")
+SUCCEEDED = Payment.Status.SUCCEEDED
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What every selector answers: the Envelope's `data` (Fields inside, rendered by
+    figures.envelope.envelope_build) and the notes about the data as a whole."""
+
+    data: dict
+    notes: tuple[Note, ...] = ()
+
+
+def member_ref(member) -> dict | None:
+    if member is None:
+        return None
+    return {"id": str(member.pk), "name": member.name, "email": member.email}
+
+
+def in_period(period: Period, field: str) -> Q:
+    return Q(**{f"{field}__gte": period.start, f"{field}__lt": period.end})
+
+
+def held_by(member, prefix: str = "") -> Q:
+    """Records where the member holds the closer or setter slot."""
+    return Q(**{f"{prefix}closer": member}) | Q(**{f"{prefix}setter": member})
+
+
+def utm_label(value: str) -> str:
+    return value or NONE_LABEL
+
+
+def live_calls(*, workspace, period: Period, member=None):
+    """Calls at their final time in the period (a replaced call no longer counts)."""
+    calls = Call.objects.filter(workspace=workspace, replaced=False).filter(
+        in_period(period, "scheduled_for")
+    )
+    if member is not None:
+        calls = calls.filter(held_by(member))
+    return calls
+
+
+# --- One aggregate, over the whole period or per local day, week or month -------------
+
+
+@dataclass(frozen=True)
+class Buckets:
+    """Group an aggregate by the local day, week (from Monday) or month of a time column.
+
+    `starts` holds each bucket's local start day and the UTC instant it begins (the
+    first one clipped to the period), computed with the workspace's timezone, so a bucket
+    is a local calendar day, week or month whatever its length across a daylight-saving
+    change. PostgreSQL places each record with width_bucket over those instants (a binary
+    search, no per-row timezone conversion); other databases truncate the time in the
+    workspace's timezone (Trunc with tzinfo). Both give the same buckets.
+    """
+
+    interval: str
+    zone: ZoneInfo
+    starts: tuple[tuple[date, datetime], ...]
+
+    def key(self, value: datetime) -> date:
+        return value.astimezone(self.zone).date()
+
+
+class WidthBucket(Func):
+    """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket."""
+
+    output_field = IntegerField()
+
+    def __init__(self, expression, starts):
+        super().__init__(expression)
+        self.starts = list(starts)
+
+    def as_sql(self, compiler, connection, **extra):
+        sql, params = compiler.compile(self.source_expressions[0])
+        return f"width_bucket({sql}, %s::timestamptz[])", (*params, self.starts)
+
+
+def aggregate(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):
+    """queryset.aggregate(**aggregates); with buckets, {local bucket start: that dict}."""
+    if buckets is None:
+        return queryset.aggregate(**aggregates)
+    if connections[queryset.db].vendor == "postgresql":
+        days = [day for day, _ in buckets.starts]
+        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
+        rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket")
+        return {days[row.pop("_bucket") - 1]: row for row in rows.annotate(**aggregates)}
+    bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
+    rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket").annotate(**aggregates)
+    return {buckets.key(row.pop("_bucket")): row for row in rows}

@@ -1,0 +1,117 @@
+"""/calls: bookings, attendance, closes and offers of the calls at their final time in the
+period, counted with one conditional aggregate (per bucket for a series)."""
+
+from __future__ import annotations
+
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from workspaces.models import Call
+
+from .. import envelope as fields
+from ..envelope import Note
+from ..period import Period
+from ..registry import AWAITING_OUTCOME, NO_NUMERATOR
+from .base import CLOSED_OUTCOMES, Figures, aggregate, live_calls
+
+
+def _calls_aggregates(now) -> dict:
+    scheduled = Q(status=Call.Status.SCHEDULED)
+    unmarked = scheduled & Q(attendance="")
+    taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
+    return {
+        "booked": Count("pk", filter=scheduled),
+        "cancelled": Count("pk", filter=Q(status=Call.Status.CANCELLED)),
+        "taken": Count("pk", filter=taken),
+        "no_show": Count("pk", filter=scheduled & Q(attendance=Call.Attendance.NO_SHOW)),
+        "awaiting": Count("pk", filter=unmarked & Q(scheduled_for__lt=now)),
+        "upcoming": Count("pk", filter=unmarked & Q(scheduled_for__gte=now)),
+        "closed": Count("pk", filter=taken & Q(outcome__in=CLOSED_OUTCOMES)),
+        "offered": Count("pk", filter=taken & Q(offer_made=True)),
+        "offer_recorded": Count("pk", filter=taken & Q(offer_made__isnull=False)),
+    }
+
+
+CALLS_COUNT_KEYS = ("booked", "cancelled", "taken", "no_show", "awaiting", "upcoming",
+                    "closed", "offered", "offer_recorded")  # fmt: skip
+# The counts each /calls figure is built from by calls_data: a series of one figure
+# counts only those (each conditional count costs a pass over the rows' conditions).
+CALLS_COUNTS_OF = {
+    "booked": {"booked"},
+    "cancelled": {"cancelled"},
+    "taken": {"taken"},
+    "no_show": {"no_show"},
+    "awaiting_outcome": {"awaiting"},
+    "upcoming": {"upcoming"},
+    "closed": {"closed"},
+    "show_rate": {"taken", "no_show", "awaiting"},
+    "close_rate": {"closed", "taken"},
+    "offer_rate": {"offered", "offer_recorded", "taken"},
+}
+
+
+def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
+    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
+    calls = live_calls(workspace=workspace, period=period, member=member)
+    aggregates = _calls_aggregates(now or timezone.now())
+    if keys is not None:
+        aggregates = {key: aggregates[key] for key in aggregates if key in keys}
+    zero = dict.fromkeys(CALLS_COUNT_KEYS, 0)
+    totals = aggregate(calls, "scheduled_for", aggregates, buckets)
+    if buckets is None:
+        return {**zero, **totals}
+    return {start: {**zero, **counts} for start, counts in totals.items()}
+
+
+def calls_data(counts: dict, workspace) -> dict:
+    ws = workspace
+    show_notes = []
+    if counts["awaiting"]:
+        show_notes.append(
+            Note(
+                "calls.show_rate",
+                AWAITING_OUTCOME,
+                f"{counts['awaiting']} call(s) past their start have no attendance recorded; "
+                "the show rate leaves them out.",
+            )
+        )
+    if counts["taken"] and not counts["offer_recorded"]:
+        offer_rate = fields.rate(
+            "calls.offer_rate",
+            None,
+            counts["taken"],
+            workspace=ws,
+            unavailable=NO_NUMERATOR,
+            reason="No taken call in the period has whether an offer was made recorded.",
+        )
+    else:
+        offer_rate = fields.rate(
+            "calls.offer_rate", counts["offered"], counts["taken"], workspace=ws
+        )
+    return {
+        "booked": fields.count("calls.booked", counts["booked"], workspace=ws),
+        "cancelled": fields.count("calls.cancelled", counts["cancelled"], workspace=ws),
+        "taken": fields.count("calls.taken", counts["taken"], workspace=ws),
+        "no_show": fields.count("calls.no_show", counts["no_show"], workspace=ws),
+        "awaiting_outcome": fields.count(
+            "calls.awaiting_outcome", counts["awaiting"], workspace=ws
+        ),
+        "upcoming": fields.count("calls.upcoming", counts["upcoming"], workspace=ws),
+        "closed": fields.count("calls.closed", counts["closed"], workspace=ws),
+        "show_rate": fields.rate(
+            "calls.show_rate",
+            counts["taken"],
+            counts["taken"] + counts["no_show"],
+            workspace=ws,
+            notes=show_notes,
+        ),
+        "close_rate": fields.rate(
+            "calls.close_rate", counts["closed"], counts["taken"], workspace=ws
+        ),
+        "offer_rate": offer_rate,
+    }
+
+
+def calls_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
+    counts = calls_counts(workspace=workspace, period=period, member=member, now=now)
+    return Figures(calls_data(counts, workspace))

@@ -1,0 +1,112 @@
+"""/eod: end-of-day reports expected, submitted and on time, per reporting member and in
+all."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from django.db.models import Count, F, FilteredRelation, Q
+
+from workspaces.models import EodReport, Member
+
+from .. import envelope as fields
+from ..period import Period, local_today
+from ..registry import NO_DENOMINATOR
+from .base import Figures, member_ref
+
+
+def _working_days_between(first: date, last: date, working_days) -> int:
+    """How many of the days first..last (included) fall on a working weekday."""
+    if last < first:
+        return 0
+    days = (last - first).days + 1
+    full_weeks, rest = divmod(days, 7)
+    working = set(working_days)
+    total = full_weeks * len(working)
+    for offset in range(rest):
+        if (first + timedelta(days=full_weeks * 7 + offset)).weekday() in working:
+            total += 1
+    return total
+
+
+def _due_window(*, workspace, period: Period, now=None) -> tuple[date, date]:
+    return period.first_day, min(period.last_day, local_today(workspace, now))
+
+
+def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
+    first, last_due = _due_window(workspace=workspace, period=period, now=now)
+    working = [int(day) for day in (workspace.working_days or [])]
+    # Join only the period's reports (the join's ON clause), not each member's history.
+    period_reports = FilteredRelation(
+        "eod_reports",
+        condition=Q(
+            eod_reports__date__gte=period.first_day, eod_reports__date__lte=period.last_day
+        ),
+    )
+    due_report = (
+        Q(period_reports__date__lte=last_due)
+        & Q(period_reports__date__iso_week_day__in=[day + 1 for day in working])
+        & (Q(joined_at__isnull=True) | Q(period_reports__date__gte=F("joined_at")))
+    )
+    reporting = Member.objects.filter(
+        workspace=workspace, is_active=True, role__in=sorted(Member.REPORTING_ROLES)
+    )
+    reports = EodReport.objects.filter(
+        workspace=workspace, date__gte=period.first_day, date__lte=period.last_day
+    )
+    if member is not None:
+        reporting = reporting.filter(pk=member.pk)
+        reports = reports.filter(member=member)
+    rows = list(
+        reporting.annotate(period_reports=period_reports)
+        .annotate(
+            submitted=Count("period_reports"),
+            on_due_day=Count("period_reports", filter=due_report),
+        )
+        .order_by("name", "pk")
+    )
+    submitted_total = reports.count()
+
+    ws = workspace
+    member_rows = []
+    expected_total = on_due_total = 0
+    for row in rows:
+        start = max(first, row.joined_at) if row.joined_at else first
+        expected = _working_days_between(start, last_due, working)
+        expected_total += expected
+        on_due_total += row.on_due_day
+        member_rows.append(
+            {
+                **member_ref(row),
+                "role": row.role,
+                "expected": fields.count("eod.expected", expected, workspace=ws),
+                "submitted": fields.count("eod.submitted", row.submitted, workspace=ws),
+                "compliance_rate": fields.rate(
+                    "eod.compliance_rate",
+                    row.on_due_day,
+                    expected,
+                    workspace=ws,
+                    empty=NO_DENOMINATOR,
+                    reason=f"{row.name} was not due to report on any day of the period."
+                    if expected == 0
+                    else None,
+                ),
+            }
+        )
+    return Figures(
+        {
+            "expected": fields.count("eod.expected", expected_total, workspace=ws),
+            "submitted": fields.count("eod.submitted", submitted_total, workspace=ws),
+            "compliance_rate": fields.rate(
+                "eod.compliance_rate",
+                on_due_total,
+                expected_total,
+                workspace=ws,
+                empty=NO_DENOMINATOR,
+                reason="Nobody was due to report on any day of the period."
+                if expected_total == 0
+                else None,
+            ),
+            "members": member_rows,
+        }
+    )

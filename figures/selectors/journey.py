@@ -1,0 +1,154 @@
+"""/leads/{id}/journey: everything held about one lead, in time order."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q
+
+from core.errors import NotFound
+from core.ids import parse_uuid
+from core.times import utc_iso
+from workspaces.models import (
+    Call,
+    FunnelEvent,
+    Lead,
+    Outcome,
+    Payment,
+    Refund,
+    Registration,
+    Sale,
+    Touch,
+)
+
+from .. import envelope as fields
+from .base import Figures, member_ref
+from .leads import lead_row
+
+
+def lead_journey(*, workspace, lead_id) -> Figures:
+    """Everything held about one lead, in time order; 404 for another workspace's lead."""
+    lead_uuid = parse_uuid(lead_id)
+    if lead_uuid is None:
+        raise NotFound("No lead of this workspace has that id.")
+    lead = Lead.objects.filter(workspace=workspace, pk=lead_uuid).select_related("setter").first()
+    if lead is None:
+        raise NotFound("No lead of this workspace has that id.")
+
+    events: list[dict] = [{"at": utc_iso(lead.created_at), "type": "lead.created"}]
+    for touch in Touch.objects.filter(workspace=workspace, lead=lead).select_related("member"):
+        events.append(
+            {
+                "at": utc_iso(touch.at),
+                "type": "touch",
+                "channel": touch.channel,
+                "member": member_ref(touch.member),
+            }
+        )
+    for reg in Registration.objects.filter(workspace=workspace, lead=lead).select_related("event"):
+        event_ref = {"id": str(reg.event.pk), "name": reg.event.name}
+        events.append(
+            {"at": utc_iso(reg.registered_at), "type": "webinar.registered", "event": event_ref}
+        )
+        if reg.joined_at:
+            events.append(
+                {"at": utc_iso(reg.joined_at), "type": "webinar.joined", "event": event_ref}
+            )
+        if reg.left_at:
+            events.append({"at": utc_iso(reg.left_at), "type": "webinar.left", "event": event_ref})
+    calls = list(
+        Call.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
+    )
+    for call in calls:
+        ref = {
+            "id": str(call.pk),
+            "scheduled_for": utc_iso(call.scheduled_for),
+            "closer": member_ref(call.closer),
+            "setter": member_ref(call.setter),
+        }
+        booking = {"at": utc_iso(call.booked_at), "type": "call.booked", "call": ref}
+        if call.rescheduled_from_id:
+            booking = {
+                **booking,
+                "type": "call.rescheduled",
+                "rescheduled_from": str(call.rescheduled_from_id),
+            }
+        events.append(booking)
+        if call.status == Call.Status.CANCELLED:
+            events.append(
+                {"at": utc_iso(call.scheduled_for), "type": "call.cancelled", "call": ref}
+            )
+        elif call.replaced:
+            continue
+        elif call.attendance:
+            events.append(
+                {"at": utc_iso(call.scheduled_for), "type": f"call.{call.attendance}", "call": ref}
+            )
+    # By the lead (past-call forms) or by one of its calls: two indexed lookups, no join.
+    outcomes = Outcome.objects.filter(workspace=workspace).filter(
+        Q(lead=lead) | Q(call_id__in=[call.pk for call in calls])
+    )
+    for outcome in outcomes.select_related("member"):
+        events.append(
+            {
+                "at": utc_iso(outcome.at),
+                "type": "outcome",
+                "result": outcome.result,
+                "reason": outcome.reason,
+                "offer_made": outcome.offer_made,
+                "call_id": str(outcome.call_id) if outcome.call_id else None,
+                "member": member_ref(outcome.member),
+            }
+        )
+    for sale in Sale.objects.filter(workspace=workspace, lead=lead).select_related(
+        "closer", "setter"
+    ):
+        events.append(
+            {
+                "at": utc_iso(sale.closed_at),
+                "type": "sale",
+                "sale_id": str(sale.pk),
+                "origin": sale.origin,
+                "contract_value": fields.major_units(sale.contract_value, workspace),
+                "currency": workspace.currency,
+                "closer": member_ref(sale.closer),
+                "setter": member_ref(sale.setter),
+            }
+        )
+    for payment in Payment.objects.filter(workspace=workspace, sale__lead=lead):
+        events.append(
+            {
+                "at": utc_iso(payment.paid_at),
+                "type": "payment",
+                "payment_id": str(payment.pk),
+                "sale_id": str(payment.sale_id),
+                "status": payment.status,
+                "amount": fields.major_units(payment.amount, workspace),
+                "currency": workspace.currency,
+            }
+        )
+    for refund in Refund.objects.filter(workspace=workspace, sale__lead=lead):
+        events.append(
+            {
+                "at": utc_iso(refund.at),
+                "type": refund.kind,
+                "payment_id": str(refund.payment_id),
+                "sale_id": str(refund.sale_id),
+                "amount": fields.major_units(refund.amount, workspace),
+                "currency": workspace.currency,
+            }
+        )
+    funnel_events = FunnelEvent.objects.filter(workspace=workspace, lead=lead).select_related(
+        "funnel", "stage"
+    )
+    for event in funnel_events:
+        events.append(
+            {
+                "at": utc_iso(event.at),
+                "type": "funnel.stage",
+                "funnel": event.funnel.key,
+                "stage": event.stage.key,
+            }
+        )
+    events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
+    return Figures({"lead": lead_row(lead), "events": events})

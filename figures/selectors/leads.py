@@ -1,0 +1,122 @@
+"""/leads and /attribution: the leads created in the period (counted, and listed up to a
+limit), and leads, closes and cash per UTM combination."""
+
+from __future__ import annotations
+
+from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models.functions import Coalesce
+
+from core.times import utc_iso
+from workspaces.models import Lead
+
+from .. import envelope as fields
+from ..envelope import Note
+from ..period import Period
+from ..registry import TRUNCATED
+from .base import Figures, aggregate, in_period, member_ref, utm_label
+
+LEADS_LIMIT_MAX = 500
+LEADS_LIMIT_DEFAULT = 100
+
+
+def lead_row(lead) -> dict:
+    return {
+        "id": str(lead.pk),
+        "created_at": utc_iso(lead.created_at),
+        "name": lead.name,
+        "email": lead.email,
+        "source": utm_label(lead.utm_source),
+        "utm_source": utm_label(lead.utm_source),
+        "utm_medium": utm_label(lead.utm_medium),
+        "utm_campaign": utm_label(lead.utm_campaign),
+        "utm_content": utm_label(lead.utm_content),
+        "status": lead.status,
+        "setter": member_ref(lead.setter),
+        "first_contact_at": utc_iso(lead.first_contact_at),
+    }
+
+
+def _leads_created_in(*, workspace, period: Period, member=None):
+    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+    if member is not None:
+        leads = leads.filter(setter=member)
+    return leads
+
+
+def leads_counts(*, workspace, period: Period, member=None, buckets=None):
+    leads = _leads_created_in(workspace=workspace, period=period, member=member)
+    return aggregate(leads, "created_at", {"created": Count("pk")}, buckets)
+
+
+def leads_data(counts: dict, workspace) -> dict:
+    return {"created": fields.count("leads.created", counts["created"], workspace=workspace)}
+
+
+def leads_figures(*, workspace, period: Period, member=None) -> Figures:
+    """leads.created of /leads, without its list."""
+    counts = leads_counts(workspace=workspace, period=period, member=member)
+    return Figures(leads_data(counts, workspace))
+
+
+def leads_list(
+    *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
+) -> Figures:
+    leads = _leads_created_in(workspace=workspace, period=period, member=member)
+    created = leads_counts(workspace=workspace, period=period, member=member)["created"]
+    page = list(leads.select_related("setter").order_by("-created_at", "-pk")[:limit])
+    notes = []
+    if created > len(page):
+        notes.append(
+            Note(
+                "leads",
+                TRUNCATED,
+                f"{len(page)} of {created} leads listed (limit {limit}); leads.created counts "
+                "them all.",
+            )
+        )
+    data = {
+        **leads_data({"created": created}, workspace),
+        "leads": fields.Plain(lead_row(lead) for lead in page),
+    }
+    return Figures(data, tuple(notes))
+
+
+# --- /attribution ---------------------------------------------------------------------
+
+UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
+
+
+def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
+    """Leads, closes and cash per UTM combination for the leads created in the period.
+
+    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
+    and the cash collected on its sales are kept on the lead by the services.
+    """
+    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+    if member is not None:
+        leads = leads.filter(setter=member)
+    grouped = (
+        leads.order_by()
+        .values_list(*UTM_FIELDS)
+        .annotate(
+            n=Count("pk"),
+            closes=Count("pk", filter=Q(has_sale=True)),
+            cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
+        )
+    )
+    ws = workspace
+    rows = []
+    for row in sorted(grouped, key=lambda r: (-r[4], tuple(utm_label(v) for v in r[:4]))):
+        key, n, row_closes, row_cash = tuple(row[:4]), row[4], row[5], row[6]
+        rows.append(
+            {
+                **{name: utm_label(value) for name, value in zip(UTM_FIELDS, key, strict=True)},
+                "leads": fields.count("attribution.leads", n, workspace=ws),
+                "closes": fields.count("attribution.closes", row_closes, workspace=ws),
+                "cash_collected": fields.money(
+                    "attribution.cash_collected", row_cash, workspace=ws
+                ),
+                "close_rate": fields.rate("attribution.close_rate", row_closes, n, workspace=ws),
+            }
+        )
+    return Figures({"rows": rows})

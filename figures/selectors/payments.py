@@ -1,0 +1,184 @@
+"""/payments and /commission: cash paid, refunds and the period's sales (one aggregate
+each over its own time column), and what each member is owed under their commission rule."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import (
+    BigIntegerField,
+    CharField,
+    Count,
+    DecimalField,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+)
+from django.db.models.functions import Coalesce
+
+from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
+
+from .. import envelope as fields
+from ..period import Period
+from ..registry import DOES_NOT_NEST, NOT_COMPUTED
+from .base import SUCCEEDED, Figures, aggregate, held_by, in_period, member_ref
+
+_MINOR_SUM = {"output_field": BigIntegerField()}
+
+
+def payments_counts(*, workspace, period: Period, member=None, buckets=None, parts=None):
+    """Cash paid, refunds and the period's sales (per bucket with buckets), each from one
+    aggregate over its own time column. `parts` limits the queries to those named
+    ("cash", "refunds", "sales"); the others read as zero."""
+    parts = parts or {"cash", "refunds", "sales"}
+    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+        in_period(period, "paid_at")
+    )
+    refunds = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+    sales = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+    if member is not None:
+        payments = payments.filter(held_by(member, "sale__"))
+        refunds = refunds.filter(held_by(member, "sale__"))
+        sales = sales.filter(held_by(member))
+    zero = {"cash": 0, "refunded": 0, "sales": 0, "revenue": 0, "collected": 0,
+            "over_collected": 0}  # fmt: skip
+    grouped = []
+    if "cash" in parts:
+        cash = {"cash": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
+        grouped.append(aggregate(payments, "paid_at", cash, buckets))
+    if "refunds" in parts:
+        refunded = {"refunded": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
+        grouped.append(aggregate(refunds, "at", refunded, buckets))
+    if "sales" in parts:
+        # Cash collected to date on the period's sales: each sale keeps the sum of its
+        # succeeded payments, so a sale with more cash than its contract value shows.
+        booked = {
+            "sales": Count("pk"),
+            "revenue": Coalesce(Sum("contract_value"), 0, **_MINOR_SUM),
+            "collected": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
+            "over_collected": Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
+        }
+        grouped.append(aggregate(sales, "closed_at", booked, buckets))
+    if buckets is None:
+        return {**zero, **{k: v for part in grouped for k, v in part.items()}}
+    starts = set().union(*(part.keys() for part in grouped))
+    return {
+        start: {**zero, **{k: v for part in grouped for k, v in part.get(start, {}).items()}}
+        for start in starts
+    }
+
+
+def payments_data(counts: dict, workspace) -> dict:
+    ws = workspace
+    collected_to_date = counts["collected"]
+    over_collected = counts["over_collected"] > 0
+    collection_rate = fields.rate(
+        "payments.collection_rate",
+        collected_to_date,
+        counts["revenue"],
+        workspace=ws,
+        unavailable=DOES_NOT_NEST if over_collected else None,
+        reason="A sale closed in the period has more cash collected than its contract value."
+        if over_collected
+        else None,
+        side_values=(
+            fields.major_units(collected_to_date, ws),
+            fields.major_units(counts["revenue"], ws),
+        ),
+    )
+    cash, refunded = counts["cash"], counts["refunded"]
+    return {
+        "cash_collected": fields.money("payments.cash_collected", cash, workspace=ws),
+        "refunded": fields.money("payments.refunded", refunded, workspace=ws),
+        "net_cash": fields.money("payments.net_cash", cash - refunded, workspace=ws),
+        "sales": fields.count("payments.sales", counts["sales"], workspace=ws),
+        "revenue_booked": fields.money("payments.revenue_booked", counts["revenue"], workspace=ws),
+        "average_sale": fields.average_money(
+            "payments.average_sale", counts["revenue"], counts["sales"], workspace=ws
+        ),
+        "collection_rate": collection_rate,
+    }
+
+
+def payments_figures(*, workspace, period: Period, member=None) -> Figures:
+    counts = payments_counts(workspace=workspace, period=period, member=member)
+    return Figures(payments_data(counts, workspace))
+
+
+# --- /commission ----------------------------------------------------------------------
+
+
+def commission_figures(*, workspace, period: Period, member=None) -> Figures:
+    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+        in_period(period, "paid_at")
+    )
+    sales = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+    refunds = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+    rules = CommissionRule.objects.filter(workspace=workspace, member=OuterRef("pk"))
+    members = Member.objects.filter(workspace=workspace, is_active=True).filter(
+        Q(role__in=sorted(Member.REPORTING_ROLES))
+        | Q(pk__in=CommissionRule.objects.filter(workspace=workspace).values("member"))
+    )
+    if member is not None:
+        members = members.filter(pk=member.pk)
+    rows = members.annotate(
+        rule_basis=Subquery(rules.values("basis")[:1], output_field=CharField()),
+        rule_slot=Subquery(rules.values("slot")[:1], output_field=CharField()),
+        rule_rate=Subquery(
+            rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
+        ),
+    ).order_by("name", "pk")
+    if member is not None:
+        payments = payments.filter(held_by(member))
+        sales = sales.filter(held_by(member))
+        refunds = refunds.filter(held_by(member, "sale__"))
+
+    def per_slot(queryset, prefix: str, amount: str) -> dict:
+        """{(slot, member id): total}, from one grouped pass over the period's range.
+
+        Rows come back per (closer, setter) pair, a few dozen at most; adding the
+        pairs up per slot is arithmetic on those groups, not on records.
+        """
+        totals: dict = {}
+        grouped = (
+            queryset.order_by()
+            .values_list(f"{prefix}closer", f"{prefix}setter")
+            .annotate(t=Sum(amount))
+        )
+        for closer_id, setter_id, total in grouped:
+            for key in (("closer", closer_id), ("setter", setter_id)):
+                totals[key] = totals.get(key, 0) + total
+        return totals
+
+    basis_totals = {
+        # Payments carry their sale's closer and setter: no join to the sales.
+        CommissionRule.Basis.CASH_COLLECTED: per_slot(payments, "", "amount"),
+        CommissionRule.Basis.REVENUE_BOOKED: per_slot(sales, "", "contract_value"),
+    }
+    refund_totals = per_slot(refunds, "sale__", "amount")
+
+    ws = workspace
+    member_rows = []
+    for row in rows:
+        if row.rule_basis is None:
+            owed = fields.money(
+                "commission.owed",
+                None,
+                workspace=ws,
+                unavailable=NOT_COMPUTED,
+                reason=f"{row.name} has no commission rule.",
+            )
+            rule = None
+        else:
+            basis = basis_totals[row.rule_basis].get((row.rule_slot, row.pk), 0)
+            refunded = refund_totals.get((row.rule_slot, row.pk), 0)
+            rate = Decimal(row.rule_rate)
+            owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
+            owed = fields.money("commission.owed", owed_minor, workspace=ws)
+            rule = {"basis": row.rule_basis, "slot": row.rule_slot, "rate": float(rate)}
+            rule["basis_amount"] = fields.major_units(basis, ws)
+            rule["refunded"] = fields.major_units(refunded, ws)
+        member_rows.append({**member_ref(row), "role": row.role, "rule": rule, "owed": owed})
+    return Figures({"members": member_rows})

@@ -1,0 +1,115 @@
+"""/series: one figure of /calls, /outcomes, /payments or leads.created per local day,
+week or month of the period, from the same aggregate as its endpoint grouped by bucket."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from ..period import Period, local_midnight, workspace_zone
+from ..registry import METRIC_LIST
+from .base import Buckets, Figures
+from .calls import CALLS_COUNT_KEYS, CALLS_COUNTS_OF, calls_counts, calls_data
+from .leads import leads_counts, leads_data
+from .outcomes import OUTCOME_KEYS, outcomes_counts, outcomes_data
+from .payments import payments_counts, payments_data
+
+INTERVALS = ("day", "week", "month")
+SERIES_POINTS_MAX = 1000
+SERIES_ENDPOINTS = ("/api/v1/calls", "/api/v1/outcomes", "/api/v1/payments")
+SERIES_METRICS = (
+    *(metric.id for metric in METRIC_LIST if metric.endpoint in SERIES_ENDPOINTS),
+    "leads.created",
+)
+# Which of the payments' three aggregates a metric reads.
+_PAYMENT_PARTS = {"cash_collected": {"cash"}, "refunded": {"refunds"},
+                  "net_cash": {"cash", "refunds"}}  # fmt: skip
+
+
+def _next_start(start: date, interval: str) -> date:
+    if interval == "day":
+        return start + timedelta(days=1)
+    if interval == "week":
+        return start + timedelta(days=7)
+    return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+
+
+def series_buckets(period: Period, interval: str) -> list[tuple[date, date, date]]:
+    """(bucket start, first day, last day) of every day, week (from Monday) or month the
+    period touches; the first and last are clipped to the period."""
+    if interval == "day":
+        start = period.first_day
+    elif interval == "week":
+        start = period.first_day - timedelta(days=period.first_day.weekday())
+    else:
+        start = period.first_day.replace(day=1)
+    buckets = []
+    while start <= period.last_day:
+        following = _next_start(start, interval)
+        first = max(start, period.first_day)
+        last = min(following - timedelta(days=1), period.last_day)
+        buckets.append((start, first, last))
+        start = following
+    return buckets
+
+
+def series_figures(
+    *, workspace, period: Period, metrics, interval: str, member=None, now=None
+) -> Figures:
+    """Data {metric id: [{"from", "to", "field"}]} for each metric, one point per local day, week
+    or month of the period; empty buckets included (0, or a null rate with its reason).
+
+    Each metric is the figure its endpoint answers for the bucket: the same aggregate
+    (calls_counts, outcomes_counts, payments_counts, leads_counts) grouped by bucket
+    instead of taken over the whole period, turned into Fields by the same code.
+    """
+    zone = workspace_zone(workspace)
+    rows = series_buckets(period, interval)
+    starts = tuple((start, local_midnight(first, zone)) for start, first, _ in rows)
+    buckets = Buckets(interval, zone, starts)
+    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
+    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
+    families = {}
+    if "calls" in wanted:
+        keys = set().union(
+            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
+        )
+        families["calls"] = (calls_counts(now=now, keys=keys, **common), calls_data)
+    if "outcomes" in wanted:
+        families["outcomes"] = (outcomes_counts(**common), outcomes_data)
+    if "payments" in wanted:
+        parts = set().union(
+            *(
+                _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
+                for m in metrics
+                if m.startswith("payments.")
+            )
+        )
+        families["payments"] = (payments_counts(parts=parts, **common), payments_data)
+    if "leads" in wanted:
+        families["leads"] = (leads_counts(**common), leads_data)
+
+    built = {}
+    for family, (grouped, build) in families.items():
+        empty = _empty_counts(family)
+        built[family] = [build(grouped.get(start) or empty, workspace) for start, _, _ in rows]
+    return Figures(
+        {
+            metric_id: [
+                {"from": first.isoformat(), "to": last.isoformat(), "field": data[key]}
+                for (_, first, last), data in zip(rows, built[family], strict=True)
+            ]
+            for metric_id in metrics
+            for family, key in [metric_id.split(".", 1)]
+        }
+    )
+
+
+def _empty_counts(family: str) -> dict:
+    """The aggregate of no record: every count and sum 0."""
+    keys = {
+        "calls": CALLS_COUNT_KEYS,
+        "outcomes": OUTCOME_KEYS,
+        "payments": ("cash", "refunded", "sales", "revenue", "collected", "over_collected"),
+        "leads": ("created",),
+    }[family]
+    return dict.fromkeys(keys, 0)

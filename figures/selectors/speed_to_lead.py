@@ -1,0 +1,56 @@
+"""/speed-to-lead: the leads of the last minutes not yet contacted, and the share that
+were."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from core.times import utc_iso
+from workspaces.models import Lead
+
+from .. import envelope as fields
+from .base import Figures, member_ref
+
+WITHIN_MINUTES_MAX = 7 * 24 * 60
+WITHIN_MINUTES_DEFAULT = 120
+
+
+def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> Figures:
+    now = now or timezone.now()
+    since = now - timedelta(minutes=within_minutes)
+    leads = Lead.objects.filter(workspace=workspace, created_at__gte=since, created_at__lte=now)
+    if member is not None:
+        leads = leads.filter(setter=member)
+    contacted = Q(first_contact_at__isnull=False, first_contact_at__lte=now)
+    counts = leads.aggregate(total=Count("pk"), contacted=Count("pk", filter=contacted))
+    waiting = list(leads.exclude(contacted).select_related("setter").order_by("created_at", "pk"))
+    rows = [
+        {
+            "id": str(lead.pk),
+            "name": lead.name,
+            "email": lead.email,
+            "created_at": utc_iso(lead.created_at),
+            "minutes_waited": int((now - lead.created_at).total_seconds() // 60),
+            "setter": member_ref(lead.setter),
+            "open_url": f"{settings.BASE_URL}/app/leads/{lead.pk}",
+        }
+        for lead in waiting
+    ]
+    ws = workspace
+    return Figures(
+        {
+            "within_minutes": within_minutes,
+            "since": utc_iso(since),
+            "waiting": fields.count(
+                "speed_to_lead.waiting", counts["total"] - counts["contacted"], workspace=ws
+            ),
+            "contacted_rate": fields.rate(
+                "speed_to_lead.contacted_rate", counts["contacted"], counts["total"], workspace=ws
+            ),
+            "leads": rows,
+        }
+    )
