@@ -14,6 +14,8 @@ from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
 
+from .plans import SETTINGS_MEMBERS
+
 KEY_PATTERN = re.compile(r"[a-z0-9-]{1,64}")
 SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 
@@ -23,17 +25,6 @@ NEW_WORKSPACE_MEMBERS = ("name", "slug", "currency", "timezone")
 TEAM_MEMBERS = ("email", "name", "role")
 PROGRAMME_MEMBERS = ("name", "price")
 CONNECT_LINK_MEMBERS = ("integrations", "expires_in_hours")
-SETTINGS_MEMBERS = (
-    "name",
-    "timezone",
-    "working_days",
-    "logo",
-    "colours",
-    "labels",
-    "modules",
-    "embedded_origins",
-    "embedded_redirect_uri",
-)
 
 
 def _object(value, field: str) -> dict:
@@ -232,24 +223,6 @@ def parse_blueprint_body(data) -> dict:
         raise InvalidField("workspace", "A blueprint has no workspace: the plan names it.")
     _no_unknown(data, BLUEPRINT_MEMBERS)
     return {"name": _text(data.get("name"), "name")} | _parse_shape(data)
-
-
-def merge_plan_bodies(blueprint: dict, plan: dict) -> dict:
-    """The blueprint's shape, then the plan's on top (same email, name or key: the plan's)."""
-
-    def by(items, key):
-        merged = {item[key]: item for item in items}
-        return list(merged.values())
-
-    return {
-        "workspace": plan["workspace"],
-        "settings": {**blueprint.get("settings", {}), **plan["settings"]},
-        "team": by([*blueprint.get("team", []), *plan["team"]], "email"),
-        "programmes": by([*blueprint.get("programmes", []), *plan["programmes"]], "name"),
-        "integrations": list(
-            dict.fromkeys([*blueprint.get("integrations", []), *plan["integrations"]])
-        ),
-    }
 
 
 def parse_connect_link_body(data, known_integrations) -> dict:

@@ -11,7 +11,7 @@ from core import idempotency
 from core.errors import NotFound
 from core.views import AgencyView
 
-from . import selectors, serializers, services
+from . import apply, links, selectors, serializers, services
 from .integrations import INTEGRATIONS
 from .models import Blueprint, ConnectLink, Plan
 
@@ -196,7 +196,7 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
         plan = self.get_plan(id)
 
         def perform():
-            applied = services.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
+            applied = apply.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
             data = selectors.plan_data(applied.plan)
             result = dict(data["result"])
             result["member_tokens"] = applied.member_tokens
@@ -325,7 +325,7 @@ class ConnectLinkListView(AgencyView):
 
         def perform():
             parsed = serializers.parse_connect_link_body(request.data, INTEGRATIONS)
-            link, url = services.connect_link_create(
+            link, url = links.connect_link_create(
                 agency=self.agency,
                 workspace=workspace,
                 integrations=parsed["integrations"],
@@ -387,7 +387,7 @@ class ConnectLinkRevokeView(_AgencyObjectMixin, AgencyView):
         link = self.get_link(self.agency_workspace(id), linkId)
 
         def perform():
-            services.connect_link_revoke(link=link, actor=self.principal.actor)
+            links.connect_link_revoke(link=link, actor=self.principal.actor)
             refreshed = self.get_link(link.workspace, link.pk)
             return Response(selectors.connect_link_data(refreshed))
 
