@@ -12,7 +12,6 @@ from core.errors import NotFound
 from core.views import AgencyView
 
 from . import apply, links, selectors, serializers, services
-from .integrations import INTEGRATIONS
 from .models import Blueprint, ConnectLink, Plan
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -64,7 +63,7 @@ class AgencyWorkspaceListView(AgencyView):
     )
     def get(self, request):
         workspaces = selectors.agency_workspace_list(agency=self.agency)
-        return Response({"workspaces": [selectors.agency_workspace_data(w) for w in workspaces]})
+        return Response(serializers.AgencyWorkspaceListSerializer({"workspaces": workspaces}).data)
 
 
 class PlanListView(AgencyView):
@@ -136,11 +135,11 @@ class PlanListView(AgencyView):
     )
     def post(self, request):
         def perform():
-            parsed = serializers.parse_plan_body(request.data)
+            parsed = serializers.body_parse(serializers.PlanBodySerializer, request.data)
             plan = services.plan_create(
                 agency=self.agency, actor=self.principal.actor, parsed=parsed
             )
-            return Response(selectors.plan_data(plan), status=201)
+            return Response(serializers.PlanSerializer(plan).data, status=201)
 
         return self.idempotent(request, perform)
 
@@ -159,7 +158,7 @@ class PlanDetailView(_AgencyObjectMixin, AgencyView):
         },
     )
     def get(self, request, id):
-        return Response(selectors.plan_data(self.get_plan(id)))
+        return Response(serializers.PlanSerializer(self.get_plan(id)).data)
 
 
 class PlanApplyView(_AgencyObjectMixin, AgencyView):
@@ -197,15 +196,7 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
 
         def perform():
             applied = apply.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
-            data = selectors.plan_data(applied.plan)
-            result = dict(data["result"])
-            result["member_tokens"] = applied.member_tokens
-            result["connect_links"] = [
-                {**link, "url": applied.link_urls[link["id"]]}
-                for link in result.get("connect_links", [])
-            ]
-            data["result"] = result
-            return Response(data)
+            return Response(serializers.PlanAppliedSerializer(applied).data)
 
         return self.idempotent(request, perform)
 
@@ -231,7 +222,7 @@ class PlanRequestApprovalView(_AgencyObjectMixin, AgencyView):
 
         def perform():
             updated = services.plan_request_approval(plan=plan, actor=self.principal.actor)
-            return Response(selectors.plan_data(updated))
+            return Response(serializers.PlanSerializer(updated).data)
 
         return self.idempotent(request, perform)
 
@@ -250,7 +241,7 @@ class TemplateListView(AgencyView):
     )
     def get(self, request):
         blueprints = selectors.blueprint_list(agency=self.agency)
-        return Response({"blueprints": [selectors.blueprint_data(b) for b in blueprints]})
+        return Response(serializers.BlueprintListSerializer({"blueprints": blueprints}).data)
 
 
 class TemplateDetailView(AgencyView):
@@ -275,7 +266,7 @@ class TemplateDetailView(AgencyView):
         blueprint = self.scoped(Blueprint).filter(key=key).first()
         if blueprint is None:
             raise NotFound("The agency has no blueprint with that key.")
-        return Response(selectors.blueprint_data(blueprint))
+        return Response(serializers.BlueprintSerializer(blueprint).data)
 
     @extend_schema(
         operation_id="putTemplate",
@@ -293,12 +284,14 @@ class TemplateDetailView(AgencyView):
     )
     def put(self, request, key):
         def perform():
-            clean_key = serializers.parse_blueprint_key(key)
-            parsed = serializers.parse_blueprint_body(request.data)
+            clean_key = serializers.blueprint_key_parse(key)
+            parsed = serializers.body_parse(serializers.BlueprintBodySerializer, request.data)
             blueprint, created = services.blueprint_put(
                 agency=self.agency, actor=self.principal.actor, key=clean_key, parsed=parsed
             )
-            return Response(selectors.blueprint_data(blueprint), status=201 if created else 200)
+            return Response(
+                serializers.BlueprintSerializer(blueprint).data, status=201 if created else 200
+            )
 
         return self.idempotent(request, perform)
 
@@ -324,7 +317,7 @@ class ConnectLinkListView(AgencyView):
         workspace = self.agency_workspace(id)
 
         def perform():
-            parsed = serializers.parse_connect_link_body(request.data, INTEGRATIONS)
+            parsed = serializers.body_parse(serializers.ConnectLinkBodySerializer, request.data)
             link, url = links.connect_link_create(
                 agency=self.agency,
                 workspace=workspace,
