@@ -32,7 +32,7 @@ def _agency_for(request, agency_id) -> Agency:
 
 
 def _overview_context(agency: Agency) -> dict:
-    links = list(selectors.connect_link_list(agency=agency))
+    link_list = list(selectors.connect_link_list(agency=agency))
     workspaces = list(selectors.agency_workspace_list(agency=agency))
     return {
         "agency": agency,
@@ -43,7 +43,7 @@ def _overview_context(agency: Agency) -> dict:
         "waiting": list(selectors.plans_waiting(agency=agency)),
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),
-        "links": [(link, selectors.connect_link_data(link)) for link in links],
+        "links": [(link, selectors.connect_link_data(link)) for link in link_list],
         "integrations": INTEGRATIONS.values(),
         "hours_choices": HOURS_CHOICES,
     }
