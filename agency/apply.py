@@ -1,9 +1,8 @@
 """Applying a plan: every change still ready when it is checked again, made in one
-transaction with an audit event for each; a change that has become blocked is skipped and
-the result says why.
-
-Called by the API's apply (which shows new members' tokens and the links' URLs once) and
-by the worker's task once a person approved the plan (which makes no token).
+transaction with an audit event for each, a change that has become blocked skipped with
+the reason in the result; called by the API's apply (which shows new members' tokens and
+the links' URLs once) and by the worker's task once a person approved the plan (which
+makes no token).
 """
 
 import os

@@ -1,9 +1,8 @@
 """Checking a plan: the moves a plan's state may make, and every change a plan body would
-make now, each ready or blocked with a code and a reason.
-
-Nothing here writes. A plan is checked when it is drafted and again, under its lock, when
-it is applied (agency/apply.py), so the same checkers decide both times. One checker per
-section of the body: workspace, settings, team, programmes, integrations.
+make now, each ready or blocked with a code and a reason, found by one checker per section
+of the body (workspace, settings, team, programmes, integrations). Nothing here writes: a
+plan is checked when it is drafted and again, under its lock, when it is applied
+(agency/apply.py), so the same checkers decide both times.
 """
 
 import uuid

@@ -1,6 +1,5 @@
 """The agency API's bodies and answers, one serializer each: the same classes parse a
 request body and describe it in the served OpenAPI description, so the two cannot drift.
-
 Bodies are strict: an unknown member is refused naming it, text is a JSON string (never a
 number), and each error names its member with a dotted path (`team.2.email`) through
 agentapi.serializers.validated, the agent API's one converter to `invalid_field`. Length

@@ -1,9 +1,7 @@
 """Writes of a plan's life and of blueprints: a plan drafted (checked, nothing else
-changed), sent for approval, approved or declined by a person; a blueprint saved.
-
-Each function is one transaction that records its audit event inside it. Checking a plan
-is agency/plans.py, applying it agency/apply.py; an approved plan is applied by the
-worker's task, which the caller that approves enqueues once the decision is committed.
+changed), sent for approval, approved or declined by a person, and a blueprint saved, each
+in one transaction with its audit event. Checking a plan is agency/plans.py and applying it
+agency/apply.py; whoever approves a plan enqueues the worker's apply once it is committed.
 """
 
 from django.db import transaction
