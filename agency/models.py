@@ -35,6 +35,23 @@ class Blueprint(models.Model):
     def __str__(self):
         return f"{self.key} ({self.name})"
 
+    # The parts of the body, as the blueprint's answer shows them.
+    @property
+    def settings(self) -> dict:
+        return (self.body or {}).get("settings", {})
+
+    @property
+    def team(self) -> list:
+        return (self.body or {}).get("team", [])
+
+    @property
+    def programmes(self) -> list:
+        return (self.body or {}).get("programmes", [])
+
+    @property
+    def integrations(self) -> list:
+        return (self.body or {}).get("integrations", [])
+
 
 class Plan(models.Model):
     class State(models.TextChoices):
@@ -72,6 +89,11 @@ class Plan(models.Model):
 
     def __str__(self):
         return f"plan {self.pk} ({self.state})"
+
+    @property
+    def refused_reason(self) -> str | None:
+        """Why a person declined the plan; None unless it was declined."""
+        return self.decision_reason if self.state == self.State.REFUSED else None
 
 
 class ConnectLink(models.Model):

@@ -5,6 +5,7 @@ Each action goes through a service, which records its audit event.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -14,9 +15,10 @@ from core.errors import ApiError
 from dashboard.selectors import agency_headlines
 from workspaces.models import Agency
 
-from . import selectors, services
+from . import links, selectors, services
 from .integrations import INTEGRATIONS
 from .models import ConnectLink, Plan
+from .tasks import apply_plan
 
 HOURS_CHOICES = (24, 72, 168, 720)
 
@@ -30,7 +32,7 @@ def _agency_for(request, agency_id) -> Agency:
 
 
 def _overview_context(agency: Agency) -> dict:
-    links = list(selectors.connect_link_list(agency=agency))
+    link_list = list(selectors.connect_link_list(agency=agency))
     workspaces = list(selectors.agency_workspace_list(agency=agency))
     return {
         "agency": agency,
@@ -41,7 +43,7 @@ def _overview_context(agency: Agency) -> dict:
         "waiting": list(selectors.plans_waiting(agency=agency)),
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),
-        "links": [(link, selectors.connect_link_data(link)) for link in links],
+        "links": [(link, selectors.connect_link_data(link)) for link in link_list],
         "integrations": INTEGRATIONS.values(),
         "hours_choices": HOURS_CHOICES,
     }
@@ -66,12 +68,15 @@ def plan_decide(request, agency_id, plan_id):
         messages.error(request, "Choose approve or decline.")
         return redirect("agency-console", agency_id=agency.pk)
     try:
-        services.plan_decide(
+        plan = services.plan_decide(
             plan=plan, user=request.user, approve=approve, reason=request.POST.get("reason", "")
         )
     except ApiError as error:
         messages.error(request, error.message)
     else:
+        if approve:
+            plan_id = str(plan.pk)
+            transaction.on_commit(lambda: apply_plan.delay(plan_id))
         messages.success(
             request,
             "Plan approved: it is being applied now."
@@ -105,7 +110,7 @@ def connect_link_make(request, agency_id):
         for problem in problems:
             messages.error(request, problem)
         return redirect("agency-console", agency_id=agency.pk)
-    link, url = services.connect_link_create(
+    link, url = links.connect_link_create(
         agency=agency,
         workspace=workspace,
         integrations=keys,
@@ -129,7 +134,7 @@ def connect_link_revoke(request, agency_id, link_id):
     if link is None:
         raise Http404("No such connect link.")
     if request.method == "POST":
-        services.connect_link_revoke(link=link, actor=services.user_actor(request.user))
+        links.connect_link_revoke(link=link, actor=services.user_actor(request.user))
         messages.success(request, "The link is revoked: it no longer opens.")
         return redirect("agency-console", agency_id=agency.pk)
     return render(request, "agency/connect_link_revoke.html", {"agency": agency, "link": link})
@@ -146,10 +151,8 @@ def connect_page(request, secret):
         chosen = request.POST.get("integration", "")
         values = {key: request.POST.get(key, "") for key in request.POST}
         try:
-            errors = services.connection_create(
-                link=link, integration_key=chosen, values=request.POST
-            )
-        except services.LinkClosed as closed:
+            errors = links.connection_create(link=link, integration_key=chosen, values=request.POST)
+        except links.LinkClosed as closed:
             return _closed(request, closed.why)
         if not errors:
             integration = INTEGRATIONS[chosen]
@@ -157,7 +160,7 @@ def connect_page(request, secret):
             return redirect("connect-page", secret=secret)
         link = selectors.connect_link_by_secret(secret=secret)
     connected = selectors.connect_link_connected(link)
-    why = services.link_closed_reason(link, connected)
+    why = links.link_closed_reason(link, connected)
     if why:
         return _closed(request, why, link=link)
     offered = [

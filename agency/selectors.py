@@ -13,31 +13,6 @@ def agency_workspace_list(*, agency: Agency) -> QuerySet[Workspace]:
     return Workspace.active.filter(agency=agency).order_by("created_at", "slug")
 
 
-def agency_workspace_data(workspace: Workspace) -> dict:
-    return {
-        "id": str(workspace.pk),
-        "name": workspace.name,
-        "slug": workspace.slug,
-        "currency": workspace.currency,
-        "status": workspace.status,
-        "created_at": _iso(workspace.created_at),
-    }
-
-
-def plan_data(plan: Plan) -> dict:
-    """A plan as any read shows it: never a token nor a link's URL."""
-    return {
-        "id": str(plan.pk),
-        "state": plan.state,
-        "blueprint": plan.blueprint_key or None,
-        "refused_reason": plan.decision_reason if plan.state == Plan.State.REFUSED else None,
-        "created_at": _iso(plan.created_at),
-        "updated_at": _iso(plan.updated_at),
-        "applied_at": _iso(plan.applied_at),
-        "result": plan.result,
-    }
-
-
 def plans_waiting(*, agency: Agency) -> QuerySet[Plan]:
     return Plan.objects.filter(agency=agency, state=Plan.State.WAITING_FOR_APPROVAL).order_by(
         "created_at"
@@ -54,20 +29,6 @@ def plans_recent(*, agency: Agency, limit: int = 20) -> QuerySet[Plan]:
 
 def blueprint_list(*, agency: Agency) -> QuerySet[Blueprint]:
     return Blueprint.objects.filter(agency=agency).order_by("key")
-
-
-def blueprint_data(blueprint: Blueprint) -> dict:
-    body = blueprint.body or {}
-    return {
-        "key": blueprint.key,
-        "name": blueprint.name,
-        "settings": body.get("settings", {}),
-        "team": body.get("team", []),
-        "programmes": body.get("programmes", []),
-        "integrations": body.get("integrations", []),
-        "created_at": _iso(blueprint.created_at),
-        "updated_at": _iso(blueprint.updated_at),
-    }
 
 
 def connect_links_with_state(queryset) -> QuerySet[ConnectLink]:

@@ -1,14 +1,22 @@
-"""Request bodies of the agency API (parsed by hand, so every 400 names its dotted field)
-and the answer shapes, as the served OpenAPI description shows them."""
+"""The agency API's bodies and answers, one serializer each: the same classes parse a
+request body and describe it in the served OpenAPI description, so the two cannot drift.
+Bodies are strict: an unknown member is refused naming it, text is a JSON string (never a
+number), and each error names its member with a dotted path (`team.2.email`) through
+agentapi.serializers.validated, the agent API's one converter to `invalid_field`. Length
+limits are checked by the fields themselves rather than by validators, so the
+description shows every field as it always has.
+"""
 
 import re
+from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
+from rest_framework.fields import SkipField, empty
+from rest_framework.settings import api_settings
 
+from agentapi.serializers import validated
 from core.errors import InvalidField
 from core.openapi import error_body as _error
 from tokens.services import redirect_uri_check
@@ -18,263 +26,422 @@ from workspaces.validators import logo_url, origin_normalise
 KEY_PATTERN = re.compile(r"[a-z0-9-]{1,64}")
 SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 
-PLAN_MEMBERS = ("blueprint", "workspace", "settings", "team", "programmes", "integrations")
-BLUEPRINT_MEMBERS = ("name", "settings", "team", "programmes", "integrations")
-NEW_WORKSPACE_MEMBERS = ("name", "slug", "currency", "timezone")
-TEAM_MEMBERS = ("email", "name", "role")
-PROGRAMME_MEMBERS = ("name", "price")
-CONNECT_LINK_MEMBERS = ("integrations", "expires_in_hours")
-SETTINGS_MEMBERS = (
-    "name",
-    "timezone",
-    "working_days",
-    "logo",
-    "colours",
-    "labels",
-    "modules",
-    "embedded_origins",
-    "embedded_redirect_uri",
-)
+STATES = ["drafted", "waiting_for_approval", "approved", "refused", "applied"]
+INTEGRATION_KEYS = ["stripe", "calendly", "zoom", "hubspot"]
+ROLES = Member.Role.values
+NOT_TEXT = "must be a non-empty string."
+NOT_A_LIST = {"not_a_list": "must be a JSON array."}
 
 
-def _object(value, field: str) -> dict:
-    if not isinstance(value, dict):
-        raise InvalidField(field or "body", f"{field or 'The body'} must be a JSON object.")
-    return value
+def body_parse(serializer_class, data) -> dict:
+    """The body as the serializer cleans it, or a 400 invalid_field naming the member."""
+    if not isinstance(data, dict):
+        raise InvalidField("body", "The body must be a JSON object.")
+    return dict(validated(serializer_class, data))
 
 
-def _no_unknown(value: dict, allowed, prefix: str = "") -> None:
-    for name in value:
-        if name not in allowed:
-            field = f"{prefix}.{name}" if prefix else str(name)
-            raise InvalidField(
-                field, f"Unknown member {field!r}; the known members are {', '.join(allowed)}."
-            )
-
-
-def _text(value, field: str, *, max_length: int = 200, required: bool = True) -> str:
-    if value is None and not required:
-        return ""
-    if not isinstance(value, str) or not value.strip():
-        raise InvalidField(field, f"{field} must be a non-empty string.")
-    value = value.strip()
-    if len(value) > max_length:
-        raise InvalidField(field, f"{field} has at most {max_length} characters.")
-    return value
-
-
-def _list(value, field: str) -> list:
-    if not isinstance(value, list):
-        raise InvalidField(field, f"{field} must be a JSON array.")
-    return value
-
-
-def _string_list(value, field: str, *, max_length: int = 200) -> list[str]:
-    items = _list(value, field)
-    for index, item in enumerate(items):
-        _text(item, f"{field}.{index}", max_length=max_length)
-    return [item.strip() for item in items]
-
-
-def _string_map(value, field: str) -> dict:
-    value = _object(value, field)
-    for key, item in value.items():
-        if not isinstance(item, str):
-            raise InvalidField(f"{field}.{key}", f"{field}.{key} must be a string.")
-    return value
-
-
-def _parse_settings(value, field: str = "settings") -> dict:
-    value = _object(value, field)
-    _no_unknown(value, SETTINGS_MEMBERS, field)
-    clean = {}
-    for key, item in value.items():
-        name = f"{field}.{key}"
-        if key in {"name", "timezone"}:
-            clean[key] = _text(item, name, max_length=200 if key == "name" else 64)
-        elif key == "working_days":
-            days = _list(item, name)
-            if not days or any(
-                not isinstance(day, int) or isinstance(day, bool) or not 0 <= day <= 6
-                for day in days
-            ):
-                raise InvalidField(
-                    name, f"{name} lists weekday numbers, 0 (Monday) to 6 (Sunday), at least one."
-                )
-            clean[key] = sorted(set(days))
-        elif key == "logo":
-            clean[key] = logo_url(item, field=name)
-        elif key in {"colours", "labels"}:
-            clean[key] = _string_map(item, name)
-        elif key == "modules":
-            clean[key] = _string_list(item, name, max_length=64)
-        elif key == "embedded_origins":
-            # The rule of the settings page: the same origins, normalised the same way.
-            origins = [
-                origin_normalise(origin, field=f"{name}.{index}")
-                for index, origin in enumerate(_list(item, name))
-            ]
-            clean[key] = list(dict.fromkeys(origins))
-        elif key == "embedded_redirect_uri":
-            # The rule of the settings page's redirect URIs: exact, and https in production.
-            clean[key] = redirect_uri_check(item, field=name)
-    return clean
-
-
-def _parse_team(value, field: str = "team") -> list[dict]:
-    team = []
-    for index, entry in enumerate(_list(value, field)):
-        name = f"{field}.{index}"
-        entry = _object(entry, name)
-        _no_unknown(entry, TEAM_MEMBERS, name)
-        email = _text(entry.get("email"), f"{name}.email", max_length=254)
-        try:
-            validate_email(email)
-        except ValidationError:
-            raise InvalidField(f"{name}.email", f"{name}.email is not an email address.") from None
-        role = entry.get("role")
-        if role not in Member.Role.values:
-            raise InvalidField(
-                f"{name}.role", f"{name}.role must be one of {', '.join(Member.Role.values)}."
-            )
-        team.append(
-            {
-                "email": email.lower(),
-                "name": _text(entry.get("name"), f"{name}.name"),
-                "role": role,
-            }
-        )
-    return team
-
-
-def _parse_programmes(value, field: str = "programmes") -> list[dict]:
-    programmes = []
-    for index, entry in enumerate(_list(value, field)):
-        name = f"{field}.{index}"
-        entry = _object(entry, name)
-        _no_unknown(entry, PROGRAMME_MEMBERS, name)
-        price = entry.get("price")
-        if isinstance(price, bool) or not isinstance(price, str | int | float):
-            raise InvalidField(f"{name}.price", f"{name}.price must be a decimal amount.")
-        try:
-            amount = Decimal(str(price).strip())
-        except InvalidOperation:
-            raise InvalidField(f"{name}.price", f"{name}.price must be a decimal amount.") from None
-        if not amount.is_finite() or amount < 0:
-            raise InvalidField(f"{name}.price", f"{name}.price must be zero or more.")
-        programmes.append({"name": _text(entry.get("name"), f"{name}.name"), "price": str(amount)})
-    return programmes
-
-
-def _parse_shape(data: dict) -> dict:
-    """The members a plan and a blueprint share."""
-    return {
-        "settings": _parse_settings(data["settings"]) if "settings" in data else {},
-        "team": _parse_team(data["team"]) if "team" in data else [],
-        "programmes": _parse_programmes(data["programmes"]) if "programmes" in data else [],
-        "integrations": (
-            _string_list(data["integrations"], "integrations", max_length=40)
-            if "integrations" in data
-            else []
-        ),
-    }
-
-
-def _parse_workspace(value) -> dict:
-    value = _object(value, "workspace")
-    if "id" in value:
-        _no_unknown(value, ("id",), "workspace")
-        return {"id": _text(value["id"], "workspace.id", max_length=64)}
-    _no_unknown(value, NEW_WORKSPACE_MEMBERS, "workspace")
-    slug = _text(value.get("slug"), "workspace.slug", max_length=64)
-    if not SLUG_PATTERN.fullmatch(slug):
-        raise InvalidField(
-            "workspace.slug",
-            "workspace.slug is 1 to 64 lowercase letters, digits and hyphens, "
-            "not starting or ending with a hyphen.",
-        )
-    return {
-        "name": _text(value.get("name"), "workspace.name"),
-        "slug": slug,
-        "currency": _text(value.get("currency"), "workspace.currency", max_length=3).upper(),
-        "timezone": _text(value.get("timezone") or "UTC", "workspace.timezone", max_length=64),
-    }
-
-
-def parse_plan_body(data) -> dict:
-    """A plan body as asked for: the blueprint key (or None), then the workspace and shape."""
-    data = _object(data, "")
-    _no_unknown(data, PLAN_MEMBERS)
-    blueprint = data.get("blueprint")
-    if blueprint is not None and (
-        not isinstance(blueprint, str) or not KEY_PATTERN.fullmatch(blueprint)
-    ):
-        raise InvalidField("blueprint", "blueprint is a blueprint key: [a-z0-9-], 1 to 64.")
-    if "workspace" not in data:
-        raise InvalidField(
-            "workspace",
-            "Name the workspace: {'id': ...} to change one of the agency's workspaces, or "
-            "{'name', 'slug', 'currency', 'timezone'} to create one.",
-        )
-    return {"blueprint": blueprint, "workspace": _parse_workspace(data["workspace"])} | (
-        _parse_shape(data)
-    )
-
-
-def parse_blueprint_key(key: str) -> str:
+def blueprint_key_parse(key: str) -> str:
     if not KEY_PATTERN.fullmatch(key or ""):
         raise InvalidField("key", "A blueprint key is 1 to 64 of a-z, 0-9 and '-'.")
     return key
 
 
-def parse_blueprint_body(data) -> dict:
-    data = _object(data, "")
-    if "workspace" in data:
-        raise InvalidField("workspace", "A blueprint has no workspace: the plan names it.")
-    _no_unknown(data, BLUEPRINT_MEMBERS)
-    return {"name": _text(data.get("name"), "name")} | _parse_shape(data)
+# --- Fields ------------------------------------------------------------------------------
 
 
-def merge_plan_bodies(blueprint: dict, plan: dict) -> dict:
-    """The blueprint's shape, then the plan's on top (same email, name or key: the plan's)."""
+class TextField(serializers.CharField):
+    """A non-empty JSON string, trimmed, of at most max_chars characters (max_length, when
+    declared for the description, or 200)."""
 
-    def by(items, key):
-        merged = {item[key]: item for item in items}
-        return list(merged.values())
-
-    return {
-        "workspace": plan["workspace"],
-        "settings": {**blueprint.get("settings", {}), **plan["settings"]},
-        "team": by([*blueprint.get("team", []), *plan["team"]], "email"),
-        "programmes": by([*blueprint.get("programmes", []), *plan["programmes"]], "name"),
-        "integrations": list(
-            dict.fromkeys([*blueprint.get("integrations", []), *plan["integrations"]])
-        ),
+    default_error_messages = {
+        "invalid": NOT_TEXT,
+        "blank": NOT_TEXT,
+        "null": NOT_TEXT,
+        "required": NOT_TEXT,
+        "too_long": "has at most {max_chars} characters.",
     }
 
+    def __init__(self, *, max_chars: int | None = None, **kwargs):
+        self.max_chars = max_chars or kwargs.get("max_length") or 200
+        super().__init__(**kwargs)
 
-def parse_connect_link_body(data, known_integrations) -> dict:
-    data = _object(data, "")
-    _no_unknown(data, CONNECT_LINK_MEMBERS)
-    keys = _string_list(data.get("integrations"), "integrations", max_length=40)
-    if not keys:
-        raise InvalidField("integrations", "Offer at least one integration.")
-    for index, key in enumerate(keys):
-        if key not in known_integrations:
-            raise InvalidField(
-                f"integrations.{index}",
-                f"Unknown integration {key!r}; choose from {', '.join(known_integrations)}.",
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not data.strip():
+            self.fail("invalid")
+        value = data.strip()
+        if len(value) > self.max_chars:
+            self.fail("too_long", max_chars=self.max_chars)
+        return value
+
+
+class MapTextField(serializers.CharField):
+    """Any JSON string, blank included, kept as sent (a value of colours or labels)."""
+
+    default_error_messages = {"invalid": "must be a string."}
+
+    def run_validation(self, data=empty):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return data
+
+
+class EmailAddressField(serializers.EmailField):
+    """An email address, kept in lowercase."""
+
+    default_error_messages = {
+        **TextField.default_error_messages,
+        "invalid": "is not an email address.",
+        "not_text": NOT_TEXT,
+        "too_long": "has at most 254 characters.",
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("not_text")
+        value = data.strip()
+        if len(value) > 254:
+            self.fail("too_long")
+        return value.lower()
+
+
+class BlueprintKeyField(serializers.CharField):
+    """A blueprint key, or null for none."""
+
+    default_error_messages = {"invalid": "is a blueprint key: [a-z0-9-], 1 to 64."}
+
+    def run_validation(self, data=empty):
+        if data is None or data is empty:
+            return None
+        if not isinstance(data, str) or not KEY_PATTERN.fullmatch(data):
+            self.fail("invalid")
+        return data
+
+
+class WorkingDaysField(serializers.ListField):
+    """Weekday numbers, checked as one member: a bad day names the list, not the day."""
+
+    default_error_messages = {
+        "days": "lists weekday numbers, 0 (Monday) to 6 (Sunday), at least one.",
+        "null": "lists weekday numbers, 0 (Monday) to 6 (Sunday), at least one.",
+    }
+
+    def run_validation(self, data=empty):
+        (is_empty, data) = self.validate_empty_values(data)
+        if is_empty:
+            return data
+        if (
+            not isinstance(data, list)
+            or not data
+            or any(
+                not isinstance(day, int) or isinstance(day, bool) or not 0 <= day <= 6
+                for day in data
             )
-    hours = data.get("expires_in_hours", 72)
-    if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 720:
-        raise InvalidField("expires_in_hours", "expires_in_hours is a whole number, 1 to 720.")
-    return {"integrations": list(dict.fromkeys(keys)), "expires_in_hours": hours}
+        ):
+            self.fail("days")
+        return sorted(set(data))
 
 
-# --- Answer shapes, for the OpenAPI description ----------------------------------------
+def _rule_error(rule, value, field: str):
+    try:
+        return rule(value, field=field)
+    except InvalidField as error:
+        raise serializers.ValidationError(error.message) from None
 
-STATES = ["drafted", "waiting_for_approval", "approved", "refused", "applied"]
-INTEGRATION_KEYS = ["stripe", "calendly", "zoom", "hubspot"]
+
+class LogoField(serializers.CharField):
+    """The rule of the settings page: an https URL, or empty for none."""
+
+    def run_validation(self, data=empty):
+        (is_empty, data) = self.validate_empty_values(data)
+        if is_empty:
+            return data
+        return _rule_error(logo_url, data, "The logo")
+
+
+class OriginField(serializers.CharField):
+    """One origin, normalised as the settings page does (workspaces.validators)."""
+
+    def run_validation(self, data=empty):
+        return _rule_error(origin_normalise, data, "The origin")
+
+
+class OriginListField(serializers.ListField):
+    """The origins, normalised, each once."""
+
+    def to_internal_value(self, data):
+        return list(dict.fromkeys(super().to_internal_value(data)))
+
+
+class RedirectUriField(serializers.URLField):
+    """The rule of the settings page's redirect URIs: exact, and https in production."""
+
+    def run_validation(self, data=empty):
+        (is_empty, data) = self.validate_empty_values(data)
+        if is_empty:
+            return data
+        return _rule_error(redirect_uri_check, data, "The redirect URI")
+
+
+class PriceField(serializers.DecimalField):
+    """A decimal amount, zero or more, kept as written (the plan checks its decimals against
+    the workspace's currency)."""
+
+    default_error_messages = {
+        "invalid": "must be a decimal amount.",
+        "null": "must be a decimal amount.",
+        "required": "must be a decimal amount.",
+        "negative": "must be zero or more.",
+    }
+
+    def run_validation(self, data=empty):
+        (is_empty, data) = self.validate_empty_values(data)
+        if is_empty:
+            return data
+        if isinstance(data, bool) or not isinstance(data, str | int | float):
+            self.fail("invalid")
+        try:
+            amount = Decimal(str(data).strip())
+        except InvalidOperation:
+            self.fail("invalid")
+        if not amount.is_finite() or amount < 0:
+            self.fail("negative")
+        return str(amount)
+
+    def to_representation(self, value):
+        return value
+
+
+class WorkspaceIdField(serializers.UUIDField):
+    """A workspace's id: any text up to 64 characters is taken, and one that names none of
+    the agency's workspaces is a blocked change of the plan, not a 400."""
+
+    default_error_messages = TextField.default_error_messages
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not data.strip():
+            self.fail("invalid")
+        value = data.strip()
+        if len(value) > 64:
+            self.fail("too_long", max_chars=64)
+        return value
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON whole number, never a string or a fraction that looks like one."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return data
+
+
+class IntegrationKeyField(serializers.ChoiceField):
+    default_error_messages = {
+        "invalid_choice": "Unknown integration {input!r}; choose from "
+        + ", ".join(INTEGRATION_KEYS)
+        + ".",
+        "not_text": NOT_TEXT,
+    }
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str) or not data.strip():
+            self.fail("not_text")
+        return super().to_internal_value(data.strip())
+
+
+# --- Bodies -------------------------------------------------------------------------------
+
+
+# An object whose unknown members are refused by name. `members` lists the known members,
+# in the order they are named in the message and in which a body's problems are reported
+# (the first is the one answered); `refused` maps a member to the message that refuses it.
+# (Comments, not docstrings, on serializers: a docstring would become the description.)
+class StrictBodySerializer(serializers.Serializer):
+    members: tuple[str, ...] = ()
+    refused: dict[str, str] = {}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, Mapping):
+            raise serializers.ValidationError(
+                {api_settings.NON_FIELD_ERRORS_KEY: ["must be a JSON object."]}
+            )
+        members = self.members or tuple(self.fields)
+        for name in data:
+            if name in self.refused:
+                raise serializers.ValidationError({name: [self.refused[name]]})
+        for name in data:
+            if name not in members:
+                raise serializers.ValidationError(
+                    {
+                        str(name): [
+                            f"Unknown member {name!r}; the known members are {', '.join(members)}."
+                        ]
+                    }
+                )
+        try:
+            return dict(super().to_internal_value(data))
+        except serializers.ValidationError as error:
+            if isinstance(error.detail, dict):
+                order = {name: index for index, name in enumerate(members)}
+                error.detail = dict(
+                    sorted(error.detail.items(), key=lambda item: order.get(item[0], len(order)))
+                )
+            raise
+
+
+# {"id"} names one of the agency's workspaces; the other members create one.
+class PlanWorkspaceSerializer(StrictBodySerializer):
+    members = ("name", "slug", "currency", "timezone")
+
+    id = WorkspaceIdField(required=False, help_text="To change one of the agency's.")
+    name = TextField(required=False)
+    slug = TextField(max_chars=64, required=False)
+    currency = TextField(max_chars=3, required=False, help_text="ISO 4217.")
+    timezone = TextField(max_chars=64, required=False, help_text="IANA; default UTC.")
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping) and "id" in data:
+            for name in data:
+                if name != "id":
+                    raise serializers.ValidationError(
+                        {str(name): [f"Unknown member {name!r}; the known members are id."]}
+                    )
+            try:
+                return {"id": self.fields["id"].run_validation(data["id"])}
+            except serializers.ValidationError as error:
+                raise serializers.ValidationError({"id": error.detail}) from None
+        if isinstance(data, Mapping) and not data.get("timezone"):
+            data = {**data, "timezone": "UTC"}
+        value = super().to_internal_value(data)
+        if "slug" in value and not SLUG_PATTERN.fullmatch(value["slug"]):
+            raise serializers.ValidationError(
+                {
+                    "slug": [
+                        "is 1 to 64 lowercase letters, digits and hyphens, not starting or "
+                        "ending with a hyphen."
+                    ]
+                }
+            )
+        for name in ("slug", "name", "currency"):
+            if name not in value:
+                raise serializers.ValidationError({name: [NOT_TEXT]})
+        return {
+            "name": value["name"],
+            "slug": value["slug"],
+            "currency": value["currency"].upper(),
+            "timezone": value["timezone"],
+        }
+
+
+class PlanSettingsSerializer(StrictBodySerializer):
+    name = TextField(required=False)
+    timezone = TextField(max_chars=64, required=False)
+    working_days = WorkingDaysField(
+        child=serializers.IntegerField(min_value=0, max_value=6),
+        min_length=1,
+        required=False,
+        help_text="Weekday numbers, 0 (Monday) to 6 (Sunday).",
+    )
+    logo = LogoField(required=False, help_text="An https URL of the logo image, or empty for none.")
+    colours = serializers.DictField(child=MapTextField(), required=False)
+    labels = serializers.DictField(child=MapTextField(), required=False)
+    modules = serializers.ListField(
+        child=TextField(max_chars=64), required=False, error_messages=NOT_A_LIST
+    )
+    embedded_origins = OriginListField(
+        child=OriginField(),
+        required=False,
+        error_messages=NOT_A_LIST,
+        help_text="Origins of the embedded apps, as the settings page takes them: "
+        "https://host[:port] (http on localhost or 127.0.0.1 only), no path; kept with the "
+        "host in lowercase and without a trailing slash or default port.",
+    )
+    embedded_redirect_uri = RedirectUriField(required=False)
+
+
+class PlanTeamMemberSerializer(StrictBodySerializer):
+    email = EmailAddressField()
+    name = TextField()
+    role = serializers.ChoiceField(
+        choices=ROLES,
+        error_messages={
+            key: f"must be one of {', '.join(ROLES)}."
+            for key in ("invalid_choice", "required", "null")
+        },
+    )
+
+
+class PlanProgrammeSerializer(StrictBodySerializer):
+    name = TextField()
+    price = PriceField(20, 3, min_value=0, help_text="Major units of the workspace currency.")
+
+
+SHAPE_DEFAULTS = {"settings": dict, "team": list, "programmes": list, "integrations": list}
+
+
+# The members a plan and a blueprint share; each absent one is empty.
+class _ShapeSerializer(StrictBodySerializer):
+    settings = PlanSettingsSerializer(required=False)
+    team = PlanTeamMemberSerializer(many=True, required=False, error_messages=NOT_A_LIST)
+    programmes = PlanProgrammeSerializer(many=True, required=False, error_messages=NOT_A_LIST)
+    integrations = serializers.ListField(
+        child=TextField(max_length=40),
+        required=False,
+        error_messages=NOT_A_LIST,
+        help_text="Integration keys to connect: " + ", ".join(INTEGRATION_KEYS) + ". Any other "
+        "key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).",
+    )
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        for name, make_empty in SHAPE_DEFAULTS.items():
+            value.setdefault(name, make_empty())
+        return value
+
+
+class PlanBodySerializer(_ShapeSerializer):
+    members = ("blueprint", "workspace", "settings", "team", "programmes", "integrations")
+
+    blueprint = BlueprintKeyField(required=False, help_text="A blueprint key to start from.")
+    workspace = PlanWorkspaceSerializer(
+        error_messages={
+            # Braces doubled: DRF formats its error messages.
+            "required": "Name the workspace: {{'id': ...}} to change one of the agency's "
+            "workspaces, or {{'name', 'slug', 'currency', 'timezone'}} to create one."
+        }
+    )
+
+    def to_internal_value(self, data):
+        return {"blueprint": None} | super().to_internal_value(data)
+
+
+class BlueprintBodySerializer(_ShapeSerializer):
+    members = ("name", "settings", "team", "programmes", "integrations")
+    refused = {"workspace": "A blueprint has no workspace: the plan names it."}
+
+    name = TextField()
+
+
+class ConnectLinkBodySerializer(StrictBodySerializer):
+    integrations = serializers.ListField(
+        child=IntegrationKeyField(choices=INTEGRATION_KEYS),
+        min_length=1,
+        error_messages={**NOT_A_LIST, "min_length": "Offer at least one integration."},
+    )
+    expires_in_hours = StrictIntegerField(
+        min_value=1,
+        max_value=720,
+        default=72,
+        error_messages={
+            key: "is a whole number, 1 to 720." for key in ("invalid", "min_value", "max_value")
+        },
+    )
+
+    def validate_integrations(self, value):
+        return list(dict.fromkeys(value))
+
+
+# --- Answers -----------------------------------------------------------------------------
 
 
 class PlanChangeSerializer(serializers.Serializer):
@@ -331,9 +498,26 @@ class PlanConnectLinkWithUrlSerializer(PlanConnectLinkSerializer):
     url = serializers.URLField(help_text="Shown in this answer only.")
 
 
+class StoredUUIDField(serializers.UUIDField):
+    """Left out of the answer when the stored result has no such member (a drafted plan's
+    has no workspace_id); null when it holds null."""
+
+    def get_attribute(self, instance):
+        if self.field_name not in instance:
+            raise SkipField()
+        return super().get_attribute(instance)
+
+
+class KeyOrNullField(serializers.CharField):
+    """A key stored blank when there is none, answered as null."""
+
+    def to_representation(self, value):
+        return value or None
+
+
 class PlanResultSerializer(serializers.Serializer):
     changes = PlanChangeSerializer(many=True)
-    workspace_id = serializers.UUIDField(required=False, allow_null=True)
+    workspace_id = StoredUUIDField(required=False, allow_null=True)
     members = PlanMemberSerializer(many=True, required=False)
     invited = PlanInvitedSerializer(
         many=True,
@@ -352,10 +536,11 @@ class PlanAppliedResultSerializer(serializers.Serializer):
     connect_links = PlanConnectLinkWithUrlSerializer(many=True)
 
 
+# A plan as any read shows it: never a token nor a link's URL.
 class PlanSerializer(serializers.Serializer):
     id = serializers.UUIDField()
     state = serializers.ChoiceField(choices=STATES)
-    blueprint = serializers.CharField(allow_null=True)
+    blueprint = KeyOrNullField(allow_null=True, source="blueprint_key")
     refused_reason = serializers.CharField(allow_null=True)
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -363,75 +548,10 @@ class PlanSerializer(serializers.Serializer):
     result = PlanResultSerializer()
 
 
+# The apply's answer, from an agency.apply.AppliedPlan: the plan, with the member tokens
+# and link URLs shown in this answer only.
 class PlanAppliedSerializer(PlanSerializer):
     result = PlanAppliedResultSerializer()
-
-
-class PlanWorkspaceSerializer(serializers.Serializer):
-    id = serializers.UUIDField(required=False, help_text="To change one of the agency's.")
-    name = serializers.CharField(required=False)
-    slug = serializers.CharField(required=False)
-    currency = serializers.CharField(required=False, help_text="ISO 4217.")
-    timezone = serializers.CharField(required=False, help_text="IANA; default UTC.")
-
-
-class PlanSettingsSerializer(serializers.Serializer):
-    name = serializers.CharField(required=False)
-    timezone = serializers.CharField(required=False)
-    working_days = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=6),
-        min_length=1,
-        required=False,
-        help_text="Weekday numbers, 0 (Monday) to 6 (Sunday).",
-    )
-    logo = serializers.CharField(
-        required=False, help_text="An https URL of the logo image, or empty for none."
-    )
-    colours = serializers.DictField(child=serializers.CharField(), required=False)
-    labels = serializers.DictField(child=serializers.CharField(), required=False)
-    modules = serializers.ListField(child=serializers.CharField(), required=False)
-    embedded_origins = serializers.ListField(
-        child=serializers.CharField(),
-        required=False,
-        help_text="Origins of the embedded apps, as the settings page takes them: "
-        "https://host[:port] (http on localhost or 127.0.0.1 only), no path; kept with the "
-        "host in lowercase and without a trailing slash or default port.",
-    )
-    embedded_redirect_uri = serializers.URLField(required=False)
-
-
-class PlanTeamMemberSerializer(serializers.Serializer):
-    email = serializers.EmailField()
-    name = serializers.CharField()
-    role = serializers.ChoiceField(choices=Member.Role.values)
-
-
-class PlanProgrammeSerializer(serializers.Serializer):
-    name = serializers.CharField()
-    price = serializers.DecimalField(
-        20, 3, min_value=0, help_text="Major units of the workspace currency."
-    )
-
-
-class _ShapeSerializer(serializers.Serializer):
-    settings = PlanSettingsSerializer(required=False)
-    team = PlanTeamMemberSerializer(many=True, required=False)
-    programmes = PlanProgrammeSerializer(many=True, required=False)
-    integrations = serializers.ListField(
-        child=serializers.CharField(max_length=40),
-        required=False,
-        help_text="Integration keys to connect: " + ", ".join(INTEGRATION_KEYS) + ". Any other "
-        "key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).",
-    )
-
-
-class PlanBodySerializer(_ShapeSerializer):
-    blueprint = serializers.CharField(required=False, help_text="A blueprint key to start from.")
-    workspace = PlanWorkspaceSerializer()
-
-
-class BlueprintBodySerializer(_ShapeSerializer):
-    name = serializers.CharField()
 
 
 class BlueprintSerializer(BlueprintBodySerializer):
@@ -455,13 +575,6 @@ class AgencyWorkspaceSerializer(serializers.Serializer):
 
 class AgencyWorkspaceListSerializer(serializers.Serializer):
     workspaces = AgencyWorkspaceSerializer(many=True)
-
-
-class ConnectLinkBodySerializer(serializers.Serializer):
-    integrations = serializers.ListField(
-        child=serializers.ChoiceField(choices=INTEGRATION_KEYS), min_length=1
-    )
-    expires_in_hours = serializers.IntegerField(min_value=1, max_value=720, default=72)
 
 
 # A pattern rather than an enum: the plan's "state" enum already owns that name.

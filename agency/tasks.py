@@ -1,4 +1,7 @@
-"""The apply task: run by a Celery worker right after a person approves a plan."""
+"""The apply task: run by a Celery worker right after a person approves a plan.
+
+The task calls the apply service; no service imports the task (whoever approves enqueues
+it once the decision is committed)."""
 
 import logging
 
@@ -8,8 +11,8 @@ from django.db import transaction
 from audit.services import SYSTEM
 from core.errors import ApiError
 
+from .apply import plan_apply
 from .models import Plan
-from .services import plan_apply
 
 logger = logging.getLogger(__name__)
 

@@ -12,8 +12,7 @@ from core.ids import parse_uuid
 from core.openapi import idempotency_key_parameter
 from core.views import AgencyView
 
-from . import selectors, serializers, services
-from .integrations import INTEGRATIONS
+from . import apply, links, selectors, serializers, services
 from .models import Blueprint, ConnectLink, Plan
 
 IDEMPOTENCY_HEADER = idempotency_key_parameter(
@@ -61,7 +60,7 @@ class AgencyWorkspaceListView(AgencyView):
     )
     def get(self, request):
         workspaces = selectors.agency_workspace_list(agency=self.agency)
-        return Response({"workspaces": [selectors.agency_workspace_data(w) for w in workspaces]})
+        return Response(serializers.AgencyWorkspaceListSerializer({"workspaces": workspaces}).data)
 
 
 class PlanListView(AgencyView):
@@ -133,11 +132,11 @@ class PlanListView(AgencyView):
     )
     def post(self, request):
         def perform():
-            parsed = serializers.parse_plan_body(request.data)
+            parsed = serializers.body_parse(serializers.PlanBodySerializer, request.data)
             plan = services.plan_create(
                 agency=self.agency, actor=self.principal.actor, parsed=parsed
             )
-            return Response(selectors.plan_data(plan), status=201)
+            return Response(serializers.PlanSerializer(plan).data, status=201)
 
         return self.idempotent(request, perform)
 
@@ -156,7 +155,7 @@ class PlanDetailView(_AgencyObjectMixin, AgencyView):
         },
     )
     def get(self, request, id):
-        return Response(selectors.plan_data(self.get_plan(id)))
+        return Response(serializers.PlanSerializer(self.get_plan(id)).data)
 
 
 class PlanApplyView(_AgencyObjectMixin, AgencyView):
@@ -193,16 +192,8 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
         plan = self.get_plan(id)
 
         def perform():
-            applied = services.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
-            data = selectors.plan_data(applied.plan)
-            result = dict(data["result"])
-            result["member_tokens"] = applied.member_tokens
-            result["connect_links"] = [
-                {**link, "url": applied.link_urls[link["id"]]}
-                for link in result.get("connect_links", [])
-            ]
-            data["result"] = result
-            return Response(data)
+            applied = apply.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
+            return Response(serializers.PlanAppliedSerializer(applied).data)
 
         return self.idempotent(request, perform)
 
@@ -228,7 +219,7 @@ class PlanRequestApprovalView(_AgencyObjectMixin, AgencyView):
 
         def perform():
             updated = services.plan_request_approval(plan=plan, actor=self.principal.actor)
-            return Response(selectors.plan_data(updated))
+            return Response(serializers.PlanSerializer(updated).data)
 
         return self.idempotent(request, perform)
 
@@ -247,7 +238,7 @@ class TemplateListView(AgencyView):
     )
     def get(self, request):
         blueprints = selectors.blueprint_list(agency=self.agency)
-        return Response({"blueprints": [selectors.blueprint_data(b) for b in blueprints]})
+        return Response(serializers.BlueprintListSerializer({"blueprints": blueprints}).data)
 
 
 class TemplateDetailView(AgencyView):
@@ -272,7 +263,7 @@ class TemplateDetailView(AgencyView):
         blueprint = self.scoped(Blueprint).filter(key=key).first()
         if blueprint is None:
             raise NotFound("The agency has no blueprint with that key.")
-        return Response(selectors.blueprint_data(blueprint))
+        return Response(serializers.BlueprintSerializer(blueprint).data)
 
     @extend_schema(
         operation_id="putTemplate",
@@ -290,12 +281,14 @@ class TemplateDetailView(AgencyView):
     )
     def put(self, request, key):
         def perform():
-            clean_key = serializers.parse_blueprint_key(key)
-            parsed = serializers.parse_blueprint_body(request.data)
+            clean_key = serializers.blueprint_key_parse(key)
+            parsed = serializers.body_parse(serializers.BlueprintBodySerializer, request.data)
             blueprint, created = services.blueprint_put(
                 agency=self.agency, actor=self.principal.actor, key=clean_key, parsed=parsed
             )
-            return Response(selectors.blueprint_data(blueprint), status=201 if created else 200)
+            return Response(
+                serializers.BlueprintSerializer(blueprint).data, status=201 if created else 200
+            )
 
         return self.idempotent(request, perform)
 
@@ -321,8 +314,8 @@ class ConnectLinkListView(AgencyView):
         workspace = self.agency_workspace(id)
 
         def perform():
-            parsed = serializers.parse_connect_link_body(request.data, INTEGRATIONS)
-            link, url = services.connect_link_create(
+            parsed = serializers.body_parse(serializers.ConnectLinkBodySerializer, request.data)
+            link, url = links.connect_link_create(
                 agency=self.agency,
                 workspace=workspace,
                 integrations=parsed["integrations"],
@@ -384,7 +377,7 @@ class ConnectLinkRevokeView(_AgencyObjectMixin, AgencyView):
         link = self.get_link(self.agency_workspace(id), linkId)
 
         def perform():
-            services.connect_link_revoke(link=link, actor=self.principal.actor)
+            links.connect_link_revoke(link=link, actor=self.principal.actor)
             refreshed = self.get_link(link.workspace, link.pk)
             return Response(selectors.connect_link_data(refreshed))
 

@@ -22,11 +22,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model
+from oauth2_provider.models import get_access_token_model
 
 from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
-from tokens.services import session_token_mint, token_mint
+from tokens.services import embedded_app_create, session_token_mint, token_mint
 from workspaces.kept import workspace_invariants_refresh
 from workspaces.models import (
     Agency,
@@ -731,18 +731,13 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         timezone=plan.timezone,
         embedded_origins=[origin],
     )
-    application = get_application_model().objects.create(
+    embedded_app = embedded_app_create(
+        actor=DEMO_ACTOR,
+        workspace=workspace,
         name=f"{plan.name} app",
-        client_type="public",
-        authorization_grant_type="authorization-code",
-        redirect_uris=redirect_uri,
-        allowed_origins=origin,
-        skip_authorization=False,
-        # A public client has no secret; not hashing an empty one saves a second.
-        client_secret="",
-        hash_client_secret=False,
+        redirect_uris=[redirect_uri],
+        allowed_origins=[origin],
     )
-    embedded_app = EmbeddedApp.objects.create(workspace=workspace, application=application)
     today = now.astimezone(ZoneInfo(plan.timezone)).date()
     members = {}
     for role in ROLES:
@@ -777,7 +772,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         "agency_id": str(agency.pk),
         "tokens": _tokens({"workspace": workspace}, WORKSPACE_TOKEN_SCOPES, workspace.slug),
         "embedded_app": {
-            "client_id": application.client_id,
+            "client_id": embedded_app.application.client_id,
             "redirect_uri": redirect_uri,
             "origin": origin,
         },

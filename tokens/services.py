@@ -209,8 +209,17 @@ def redirect_uri_check(uri, *, field: str) -> str:
         raise InvalidField(field, error.message) from None
 
 
-def embedded_app_create(*, actor: Actor, workspace, name: str, redirect_uris) -> EmbeddedApp:
-    """A workspace's embedded app: a public OAuth client (PKCE), consent always asked."""
+def embedded_app_create(
+    *, actor: Actor, workspace, name: str, redirect_uris, allowed_origins=()
+) -> EmbeddedApp:
+    """A workspace's embedded app: a public OAuth client (PKCE), consent always asked.
+
+    The one way an embedded app is made, from the settings page, a plan's apply or the
+    demo. A public client has no secret, so none is made (hashing one would only cost
+    time). allowed_origins, for the token endpoint's CORS, follow the rule of the
+    workspace's origins (plain http on a loopback host), not the OAuth library's https-only
+    one.
+    """
     name = (name or "").strip()
     if not name:
         raise InvalidField("name", "Give the app a name; members see it on the consent page.")
@@ -222,8 +231,15 @@ def embedded_app_create(*, actor: Actor, workspace, name: str, redirect_uris) ->
         client_type=application_model.CLIENT_PUBLIC,
         authorization_grant_type=application_model.GRANT_AUTHORIZATION_CODE,
         skip_authorization=False,
+        client_secret="",
+        hash_client_secret=False,
     )
     _redirect_uris_validated(redirect_uris, application)
+    application.allowed_origins = " ".join(
+        dict.fromkeys(
+            origin_normalise(origin, field="allowed_origins") for origin in allowed_origins
+        )
+    )
     with transaction.atomic():
         application.save()
         embedded_app = EmbeddedApp.objects.create(workspace=workspace, application=application)

@@ -7,7 +7,8 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from agency.services import connect_link_create, user_actor
+from agency.links import connect_link_create
+from agency.services import user_actor
 from config.log_filters import RedactSecrets
 
 pytestmark = pytest.mark.django_db

@@ -179,7 +179,7 @@ def test_approval_needs_the_agency_plan(agency_world, write, console):
 def test_another_agencys_link_cannot_be_revoked_from_the_console(
     agency_world, console, make_agency, make_workspace
 ):
-    from agency.services import connect_link_create
+    from agency.links import connect_link_create
     from audit.services import SYSTEM
 
     other = make_agency(tier="agency")
@@ -232,7 +232,8 @@ def test_make_a_link_refuses_hours_that_are_not_1_to_720_in_ascii_digits(
 def test_every_console_page_answers_an_outsider_with_the_plain_404_page(
     who, agency_world, write, django_user_model
 ):
-    from agency.services import connect_link_create, user_actor
+    from agency.links import connect_link_create
+    from agency.services import user_actor
 
     plan_id = _waiting_plan(agency_world, write)
     owner = django_user_model.objects.create_user("own", "own@northwind.test", "pw-123456789")

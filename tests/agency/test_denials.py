@@ -5,8 +5,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from agency.links import connect_link_create
 from agency.models import Blueprint, ConnectLink, IntegrationConnection, Plan
-from agency.services import blueprint_put, connect_link_create, plan_create
+from agency.services import blueprint_put, plan_create
 from audit.models import AuditEvent
 from audit.services import SYSTEM
 from core.models import IdempotencyRecord

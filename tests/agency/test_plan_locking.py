@@ -3,8 +3,8 @@
 import pytest
 from rest_framework.test import APIClient
 
+from agency.apply import PAUSE_SECONDS_ENV
 from agency.models import Plan
-from agency.services import PAUSE_SECONDS_ENV
 from tests.conftest import at_once
 from workspaces.models import Member, Workspace
 

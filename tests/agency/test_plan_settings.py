@@ -243,3 +243,27 @@ def test_an_http_redirect_uri_is_refused_where_the_settings_page_refuses_it(
     assert response.json()["field"] == "settings.embedded_redirect_uri"
     body["settings"]["embedded_redirect_uri"] = "https://app.acme.test/callback"
     assert write(agency_world.full, "POST", "/api/v1/plans", body).status_code == 201
+
+
+def test_origins_of_a_plan_drafted_before_the_rule_are_blocked_when_applied(agency_world, write):
+    workspace = agency_world.workspace
+    plan = Plan.objects.create(
+        agency=agency_world.agency,
+        body={
+            "workspace": {"id": str(workspace.pk)},
+            "settings": {"embedded_origins": ["https://App.Example.com/path/"]},
+            "team": [],
+            "programmes": [],
+            "integrations": [],
+        },
+    )
+    applied = _apply(write, agency_world.full, plan.pk)
+    assert applied.status_code == 200
+    [change] = applied.json()["result"]["changes"]
+    assert (change["target"], change["status"], change["code"]) == (
+        "settings.embedded_origins",
+        "blocked",
+        "origin_invalid",
+    )
+    workspace.refresh_from_db()
+    assert workspace.embedded_origins == []

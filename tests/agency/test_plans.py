@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from oauth2_provider.models import get_access_token_model
 
 from agency.models import ConnectLink, Plan
-from agency.services import PLAN_TRANSITIONS
+from agency.plans import PLAN_TRANSITIONS
 from audit.models import AuditEvent
 from core.models import IdempotencyRecord
 from tokens.models import EmbeddedApp
@@ -421,11 +421,11 @@ def test_a_slug_taken_by_another_transaction_during_apply_blocks_it(
 ):
     import copy
 
-    from agency import services
+    from agency import apply
 
     plan_id = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
     plan = Plan.objects.get(pk=plan_id)
-    real = services.plan_changes
+    real = apply.plan_changes
     stale = real(agency=agency_world.agency, body=plan.body)  # checked before the slug went
     make_workspace(slug="acme")
     calls = []
@@ -434,7 +434,7 @@ def test_a_slug_taken_by_another_transaction_during_apply_blocks_it(
         calls.append(1)
         return copy.deepcopy(stale) if len(calls) == 1 else real(**kwargs)
 
-    monkeypatch.setattr(services, "plan_changes", checked_before_the_race)
+    monkeypatch.setattr(apply, "plan_changes", checked_before_the_race)
     response = write(agency_world.full, "POST", f"/api/v1/plans/{plan_id}/apply")
     assert response.status_code == 200
     result = response.json()["result"]

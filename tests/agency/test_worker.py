@@ -19,8 +19,8 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.test import Client
 
+from agency.apply import PAUSE_MARKER_ENV, PAUSE_SECONDS_ENV
 from agency.models import Plan
-from agency.services import PAUSE_MARKER_ENV, PAUSE_SECONDS_ENV
 from agency.tasks import apply_plan
 from audit.models import AuditEvent
 from config.celery import app as celery_app

@@ -7,6 +7,7 @@ from django.db import connection
 from django.test import RequestFactory
 from oauth2_provider.models import get_application_model
 
+from audit.models import AuditEvent
 from tokens.models import ApiToken
 from workspaces.models import (
     Agency,
@@ -140,6 +141,13 @@ def test_members_and_agency_users_can_sign_in(seed_demo):
         workspace = Workspace.objects.get(pk=ws["id"])
         assert workspace.embedded_origins == [ws["embedded_app"]["origin"]]
         assert app.embedded_app.workspace == workspace
+        assert app.allowed_origins == ws["embedded_app"]["origin"]
+        # Made by the one embedded-app service, which records its audit event.
+        assert list(
+            AuditEvent.objects.filter(
+                action="embedded_app.created", target_id=str(app.embedded_app.pk)
+            ).values_list("workspace_id", "actor_kind")
+        ) == [(workspace.pk, "command")]
         for entry in ws["members"]:
             user = authenticate(
                 sign_in_request(), username=entry["email"], password=entry["password"]

@@ -527,6 +527,8 @@ def test_create_an_app_then_edit_its_redirect_uris(team):
         "https://board.example.com/callback https://board.example.com/cb2"
     )
     assert application.skip_authorization is False
+    # A public client: no secret is made for it.
+    assert (application.client_secret, application.allowed_origins) == ("", "")
     page = client.get(apps_url(team["workspace"])).content.decode()
     assert f'<code class="client-id">{application.client_id}</code>' in page
 

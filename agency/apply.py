@@ -1,0 +1,331 @@
+"""Applying a plan: every change still ready when it is checked again, made in one
+transaction with an audit event for each, a change that has become blocked skipped with
+the reason in the result; called by the API's apply (which shows new members' tokens and
+the links' URLs once) and by the worker's task once a person approved the plan (which
+makes no token).
+"""
+
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from audit.services import Actor, audit_record
+from core.times import utc_iso
+from tokens.models import EmbeddedApp
+from tokens.services import embedded_app_create, session_token_mint
+from workspaces.invitations import invitation_create
+from workspaces.models import Agency, Member, Workspace
+
+from .links import DEFAULT_LINK_HOURS, connect_link_create
+from .models import Plan
+from .plans import agency_plan_require, plan_changes, plan_next_state, price_minor
+
+# Test-only hook: makes an apply pause inside its transaction, so a test can kill the
+# process half-way and see that nothing of the plan was kept.
+PAUSE_SECONDS_ENV = "AGENCY_APPLY_PAUSE_SECONDS"
+PAUSE_MARKER_ENV = "AGENCY_APPLY_PAUSE_MARKER"
+
+
+@dataclass
+class AppliedPlan:
+    """The applied plan, and what its apply shows once and keeps nowhere.
+
+    Reads through to the plan, so the apply's answer is rendered from it like any plan's;
+    its result adds the members' tokens and the links' URLs.
+    """
+
+    plan: Plan
+    member_tokens: list[dict] = field(default_factory=list)
+    link_urls: dict[str, str] = field(default_factory=dict)
+
+    def __getattr__(self, name):
+        if name == "plan":
+            raise AttributeError(name)
+        return getattr(self.plan, name)
+
+    @property
+    def result(self) -> dict:
+        result = dict(self.plan.result)
+        result["member_tokens"] = self.member_tokens
+        result["connect_links"] = [
+            {**link, "url": self.link_urls[link["id"]]} for link in result.get("connect_links", [])
+        ]
+        return result
+
+
+def _pause_for_tests() -> None:
+    seconds = os.environ.get(PAUSE_SECONDS_ENV)
+    if not seconds:
+        return
+    marker = os.environ.get(PAUSE_MARKER_ENV)
+    if marker:
+        with open(marker, "w") as handle:
+            handle.write(str(os.getpid()))
+    time.sleep(float(seconds))
+
+
+def _embedded_app_for(workspace: Workspace, redirect_uri: str | None, actor: Actor) -> EmbeddedApp:
+    """The workspace's embedded app, through which new members sign in; made if it has none."""
+    app = EmbeddedApp.objects.filter(workspace=workspace).select_related("application").first()
+    if app is not None:
+        return app
+    return embedded_app_create(
+        actor=actor,
+        workspace=workspace,
+        name=f"Embedded app of {workspace.slug}",
+        redirect_uris=[redirect_uri or f"{settings.BASE_URL}/app/callback"],
+    )
+
+
+def _account_exists(email: str) -> bool:
+    """Whether the email has an account anywhere in the service (any tenant)."""
+    return get_user_model().objects.filter(email__iexact=email).exists()
+
+
+def _new_user(email: str):
+    """A new account for a new team member's email; it signs in through the embedded app."""
+    User = get_user_model()
+    fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
+    username = email if fits else None
+    user = User(username=username or f"{email[:120]}-{secrets.token_hex(4)}", email=email)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
+def _workspace_create(agency: Agency, detail: dict) -> Workspace | None:
+    """The new workspace, or None when its slug was taken concurrently."""
+    try:
+        with transaction.atomic():
+            return Workspace.objects.create(
+                agency=agency,
+                name=detail["name"],
+                slug=detail["slug"],
+                currency=detail["currency"],
+                timezone=detail["timezone"],
+            )
+    except IntegrityError:
+        return None
+
+
+def _all_blocked_by_slug_race(changes: list[dict]) -> None:
+    for change in changes:
+        if change["status"] == "ready":
+            change.update(
+                status="blocked",
+                code="slug_taken",
+                reason=f"The slug {change['detail'].get('slug', '') or ''!r} "
+                "was taken while the plan was applied."
+                if change["op"] == "workspace.create"
+                else "The workspace cannot be created: its slug was taken.",
+            )
+
+
+@dataclass
+class _Apply:
+    """One apply in progress: the locked plan, its checked changes and what they made."""
+
+    plan: Plan
+    actor: Actor
+    changes: list[dict]
+    workspace: Workspace | None
+    created: bool = False
+    members: list[dict] = field(default_factory=list)
+    invited: list[dict] = field(default_factory=list)
+    links: list[dict] = field(default_factory=list)
+
+    @property
+    def agency(self) -> Agency:
+        return self.plan.agency
+
+    def ready(self, *ops: str) -> list[dict]:
+        return [c for c in self.changes if c["status"] == "ready" and c["op"] in ops]
+
+    def audit(self, action: str, target_type: str, target_id, **detail) -> None:
+        audit_record(
+            actor=self.actor,
+            action=action,
+            target_type=target_type,
+            target_id=target_id,
+            workspace=self.workspace,
+            agency=self.agency,
+            detail={"plan": str(self.plan.pk), **detail},
+        )
+
+
+def _workspace_make(run: _Apply) -> None:
+    """Create the plan's new workspace; a slug taken since the check blocks everything."""
+    [created] = run.ready("workspace.create") or [None]
+    if created is None:
+        return
+    run.workspace = _workspace_create(run.agency, created["detail"])
+    if run.workspace is None:
+        # Another transaction took the slug after the check: check everything again,
+        # and the workspace (with all it holds) is now blocked.
+        run.changes, run.workspace = plan_changes(agency=run.agency, body=run.plan.body)
+        _all_blocked_by_slug_race(run.changes)
+        return
+    run.created = True
+    run.audit("workspace.created", "workspace", run.workspace.pk, slug=run.workspace.slug)
+
+
+def _settings_make(run: _Apply, settings_changes: dict) -> None:
+    if run.workspace is None or not settings_changes:
+        return
+    workspace = run.workspace
+    for key, value in settings_changes.items():
+        if key in {"name", "timezone", "working_days", "embedded_origins"}:
+            setattr(workspace, key, value)
+        elif key in {"logo", "colours", "labels", "modules"}:
+            workspace.branding = {**(workspace.branding or {}), key: value}
+        # embedded_redirect_uri is used when the embedded app is made.
+    workspace.save()
+    run.audit(
+        "workspace.settings_changed", "workspace", workspace.pk, settings=sorted(settings_changes)
+    )
+
+
+def _programmes_make(run: _Apply) -> None:
+    programmes = [c["detail"] for c in run.ready("programme.add", "programme.update")]
+    if run.workspace is None or not programmes:
+        return
+    workspace = run.workspace
+    listed = {p.get("name"): p for p in (workspace.branding or {}).get("programmes", [])}
+    for programme in programmes:
+        listed[programme["name"]] = {
+            "name": programme["name"],
+            "price_minor": price_minor(programme["price"], workspace.currency_exponent),
+        }
+    workspace.branding = {**(workspace.branding or {}), "programmes": list(listed.values())}
+    workspace.save(update_fields=["branding"])
+    run.audit(
+        "workspace.programmes_changed",
+        "workspace",
+        workspace.pk,
+        programmes=[p["name"] for p in programmes],
+    )
+
+
+def _team_make(run: _Apply, app: EmbeddedApp | None, applied: AppliedPlan, mint: bool) -> None:
+    for person in [c["detail"] for c in run.ready("member.add")]:
+        if _account_exists(person["email"]):
+            # Never linked without its owner: they accept the invitation after signing in.
+            invitation_create(
+                workspace=run.workspace,
+                email=person["email"],
+                name=person["name"],
+                role=person["role"],
+                plan_id=run.plan.pk,
+                actor=run.actor,
+                agency=run.agency,
+            )
+            run.invited.append({"email": person["email"], "role": person["role"]})
+            continue
+        member = Member.objects.create(
+            workspace=run.workspace,
+            user=_new_user(person["email"]),
+            name=person["name"],
+            email=person["email"],
+            role=person["role"],
+            joined_at=timezone.localdate(),
+        )
+        run.audit("member.added", "member", member.pk, email=member.email, role=member.role)
+        brief = {"member_id": str(member.pk), "email": member.email, "role": member.role}
+        run.members.append(brief)
+        if mint:
+            token = session_token_mint(actor=run.actor, member=member, embedded_app=app)
+            applied.member_tokens.append({**brief, "token": token})
+
+
+def _links_make(run: _Apply, applied: AppliedPlan) -> None:
+    for change in run.ready("integration.connect"):
+        link, url = connect_link_create(
+            agency=run.agency,
+            workspace=run.workspace,
+            integrations=[change["target"]],
+            expires_in_hours=DEFAULT_LINK_HOURS,
+            actor=run.actor,
+            plan=run.plan,
+        )
+        applied.link_urls[str(link.pk)] = url
+        run.links.append(
+            {
+                "id": str(link.pk),
+                "integrations": link.integrations,
+                "expires_at": utc_iso(link.expires_at),
+            }
+        )
+
+
+def _plan_close(run: _Apply, next_state: str, tokens_issued: bool) -> Plan:
+    plan, changes, workspace = run.plan, run.changes, run.workspace
+    for change in changes:
+        if change["status"] == "ready":
+            change["status"] = "applied"
+    now = timezone.now()
+    plan.state = next_state
+    plan.workspace = workspace
+    plan.applied_at = now
+    plan.updated_at = now
+    plan.result = {
+        "changes": changes,
+        "workspace_id": str(workspace.pk) if workspace is not None else None,
+        "members": run.members,
+        "invited": run.invited,
+        "connect_links": run.links,
+    }
+    plan.save(update_fields=["state", "workspace", "applied_at", "updated_at", "result"])
+    audit_record(
+        actor=run.actor,
+        action="plan.applied",
+        target_type="plan",
+        target_id=plan.pk,
+        agency=run.agency,
+        workspace=workspace,
+        detail={
+            "applied": sum(1 for c in changes if c["status"] == "applied"),
+            "blocked": sum(1 for c in changes if c["status"] == "blocked"),
+            "member_tokens_issued": tokens_issued,
+            "invited": len(run.invited),
+        },
+    )
+    return plan
+
+
+def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> AppliedPlan:
+    """Make every ready change of the plan in one transaction.
+
+    Each change is checked again now; one that has become blocked is skipped and the
+    result says why. New members get a session token each when mint_member_tokens (the
+    API's apply, which can show them once); the worker's apply makes none. A team email
+    that already has an account is invited instead (result.invited): it is not linked,
+    gets no token, and becomes a member only when its owner accepts after signing in.
+    """
+    with transaction.atomic():
+        plan = Plan.objects.select_for_update().select_related("agency").get(pk=plan_id)
+        agency_plan_require(plan.agency)
+        next_state = plan_next_state(plan, "apply")
+        changes, workspace = plan_changes(agency=plan.agency, body=plan.body)
+        run = _Apply(plan=plan, actor=actor, changes=changes, workspace=workspace)
+        applied = AppliedPlan(plan=plan)
+        _workspace_make(run)
+        settings_changes = {
+            c["detail"]["key"]: c["detail"]["value"] for c in run.ready("settings.update")
+        }
+        _pause_for_tests()
+        _settings_make(run, settings_changes)
+        _programmes_make(run)
+        app = None
+        if run.workspace is not None and (run.ready("member.add") or run.created):
+            redirect_uri = settings_changes.get("embedded_redirect_uri")
+            app = _embedded_app_for(run.workspace, redirect_uri, actor)
+        _team_make(run, app, applied, mint_member_tokens)
+        _links_make(run, applied)
+        applied.plan = _plan_close(run, next_state, bool(applied.member_tokens))
+    return applied

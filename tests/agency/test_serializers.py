@@ -1,0 +1,95 @@
+"""agency/serializers.py: the documented body serializers parse the bodies, each error
+naming its member with a dotted path; the answers are rendered by the answer serializers."""
+
+import pytest
+
+from agency.models import Plan
+from agency.serializers import BlueprintBodySerializer, PlanBodySerializer, body_parse
+from core.errors import ApiError, InvalidField
+
+from .conftest import new_workspace_plan
+
+pytestmark = pytest.mark.django_db
+
+WORKSPACE = {"id": "6d8f7c2e-9a51-4a8e-9a7d-2f5a9b1c3e40"}
+
+
+def _refused(serializer_class, body) -> tuple[str, str]:
+    with pytest.raises(ApiError) as caught:
+        body_parse(serializer_class, body)
+    return caught.value.extra["field"], caught.value.message
+
+
+def test_a_wrong_member_after_valid_ones_is_named_by_its_dotted_path():
+    team = [
+        {"email": "ana@acme.test", "name": "Ana", "role": "closer"},
+        {"email": "ben@acme.test", "name": "Ben", "role": "owner"},
+        {"email": "not an address", "name": "Cy", "role": "setter"},
+    ]
+    assert _refused(PlanBodySerializer, {"workspace": WORKSPACE, "team": team}) == (
+        "team.2.email",
+        "team.2.email: is not an email address.",
+    )
+
+
+def test_an_unknown_member_is_named_before_any_other_problem():
+    assert _refused(PlanBodySerializer, {"colour": "red"}) == (
+        "colour",
+        "colour: Unknown member 'colour'; the known members are blueprint, workspace, "
+        "settings, team, programmes, integrations.",
+    )
+    assert _refused(BlueprintBodySerializer, {"workspace": WORKSPACE}) == (
+        "workspace",
+        "workspace: A blueprint has no workspace: the plan names it.",
+    )
+
+
+def test_a_body_that_is_not_an_object_names_the_body():
+    with pytest.raises(InvalidField) as caught:
+        body_parse(PlanBodySerializer, ["workspace"])
+    assert (caught.value.reason, caught.value.extra["field"], caught.value.message) == (
+        "invalid_field",
+        "body",
+        "The body must be a JSON object.",
+    )
+
+
+def test_a_plan_body_is_cleaned_as_the_service_takes_it():
+    body = {
+        "workspace": {"name": " Acme ", "slug": "acme", "currency": "usd", "timezone": ""},
+        "settings": {
+            "working_days": [4, 0, 4],
+            "colours": {"accent": ""},
+            "embedded_origins": ["https://App.Acme.test/", "https://app.acme.test:443"],
+        },
+        "team": [{"email": " Ana@Acme.TEST ", "name": " Ana ", "role": "closer"}],
+        "programmes": [{"name": "Mastermind", "price": 4997.5}, {"name": "Day", "price": "10"}],
+        "integrations": [" stripe "],
+    }
+    assert body_parse(PlanBodySerializer, body) == {
+        "blueprint": None,
+        "workspace": {"name": "Acme", "slug": "acme", "currency": "USD", "timezone": "UTC"},
+        "settings": {
+            "working_days": [0, 4],
+            "colours": {"accent": ""},
+            "embedded_origins": ["https://app.acme.test"],
+        },
+        "team": [{"email": "ana@acme.test", "name": "Ana", "role": "closer"}],
+        "programmes": [{"name": "Mastermind", "price": "4997.5"}, {"name": "Day", "price": "10"}],
+        "integrations": ["stripe"],
+    }
+
+
+def test_a_drafted_plan_answers_no_workspace_id_and_keeps_prices_as_written(
+    agency_world, write, api
+):
+    created = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan())
+    assert created.status_code == 201
+    result = created.json()["result"]
+    assert set(result) == {"changes"}
+    programme = next(c for c in result["changes"] if c["op"] == "programme.add")
+    assert programme["detail"] == {"name": "Mastermind", "price": "4997.00"}
+    got = api(agency_world.full).get(f"/api/v1/plans/{created.json()['id']}").json()
+    assert got == created.json()
+    assert got["blueprint"] is None and got["refused_reason"] is None
+    assert Plan.objects.count() == 1
