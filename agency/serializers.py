@@ -2,7 +2,7 @@
 request body and describe it in the served OpenAPI description, so the two cannot drift.
 Bodies are strict: an unknown member is refused naming it, text is a JSON string (never a
 number), and each error names its member with a dotted path (`team.2.email`) through
-agentapi.serializers.validated, the agent API's one converter to `invalid_field`. Length
+core.input.validated, the one converter to `invalid_field`. Length
 limits are checked by the fields themselves rather than by validators, so the
 description shows every field as it always has.
 """
@@ -16,8 +16,8 @@ from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.settings import api_settings
 
-from agentapi.serializers import validated
 from core.errors import InvalidField
+from core.input import validated
 from core.openapi import error_body as _error
 from tokens.services import redirect_uri_check
 from workspaces.models import Member

@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.errors import ApiError, InvalidField
+from core.input import StrictSerializer
 from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from workspaces.models import Call, Outcome, Sale
 
@@ -21,57 +21,6 @@ from .models import ChangeLogEntry, Draft
 SALE_FIELDS = ("contract_value", "cash_collected", "payment_plan", "instalments")
 EOD_KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 EOD_TEXT_MAX = 5000
-
-
-def _first_error(detail, prefix: str = "") -> tuple[str, str] | None:
-    """The first (dotted field, message) of a DRF error detail, skipping valid items."""
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            if key in ("non_field_errors", serializers.api_settings.NON_FIELD_ERRORS_KEY):
-                name = prefix
-            else:
-                name = f"{prefix}.{key}" if prefix else str(key)
-            found = _first_error(value, name)
-            if found is not None:
-                return found
-        return None
-    if isinstance(detail, list):
-        for index, value in enumerate(detail):
-            if isinstance(value, dict | list):
-                found = _first_error(value, f"{prefix}.{index}" if prefix else str(index))
-                if found is not None:
-                    return found
-            else:
-                return prefix, str(value)
-        return None
-    return prefix, str(detail)
-
-
-def validated(serializer_class, data, *, context=None, prefix: str = "", partial=False) -> dict:
-    """The serializer's validated data, or a 400 naming the first field that is wrong."""
-    if not isinstance(data, dict):
-        if prefix:
-            raise InvalidField(prefix, f"{prefix} must be a JSON object.")
-        raise ApiError("The body must be a JSON object.", reason="invalid_body", field="body")
-    serializer = serializer_class(data=data, context=context or {}, partial=partial)
-    if serializer.is_valid():
-        return serializer.validated_data
-    field, message = _first_error(serializer.errors) or ("", "is not valid.")
-    name = ".".join(part for part in (prefix, field) if part) or "body"
-    raise InvalidField(name, f"{name}: {message}")
-
-
-class StrictSerializer(serializers.Serializer):
-    """Refuses members it does not name."""
-
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = [key for key in data if key not in self.fields]
-            if unknown:
-                raise serializers.ValidationError(
-                    {str(unknown[0]): [f"Unknown field; this body takes {', '.join(self.fields)}."]}
-                )
-        return super().to_internal_value(data)
 
 
 class StrictBooleanField(serializers.BooleanField):

@@ -5,6 +5,7 @@ with a perform() that validates the body (400) and calls one service."""
 from rest_framework.response import Response
 
 from core.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
+from core.input import validated
 from core.views import WorkspaceView
 from figures.envelope import envelope_build
 from figures.period import WHOLE_NUMBER, period_from_query
@@ -27,7 +28,6 @@ from .serializers import (
     PostCallFormSerializer,
     WorkspaceListSerializer,
     cash_figure_path,
-    validated,
 )
 
 

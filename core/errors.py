@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 logger = logging.getLogger(__name__)
 
@@ -119,17 +120,27 @@ class RateLimited(ApiError):
         self.retry_after = retry_after
 
 
-def _first_field_error(detail, prefix: str = "") -> tuple[str, str]:
-    """Walk a DRF ValidationError detail down to its first (dotted field, message)."""
+def first_field_error(detail, prefix: str = "") -> tuple[str, str] | None:
+    """The first (dotted field, message) of a DRF error detail, skipping valid items."""
     if isinstance(detail, dict):
         for key, value in detail.items():
-            name = prefix if key == "non_field_errors" else (f"{prefix}.{key}" if prefix else key)
-            return _first_field_error(value, str(name))
+            if key in ("non_field_errors", api_settings.NON_FIELD_ERRORS_KEY):
+                name = prefix
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
+            found = first_field_error(value, name)
+            if found is not None:
+                return found
+        return None
     if isinstance(detail, list):
         for index, value in enumerate(detail):
             if isinstance(value, dict | list):
-                return _first_field_error(value, f"{prefix}.{index}" if prefix else str(index))
-            return prefix, str(value)
+                found = first_field_error(value, f"{prefix}.{index}" if prefix else str(index))
+                if found is not None:
+                    return found
+            else:
+                return prefix, str(value)
+        return None
     return prefix, str(detail)
 
 
@@ -152,7 +163,7 @@ def exception_handler(exc, context):
     elif isinstance(exc, drf_exceptions.UnsupportedMediaType):
         error = ApiError("Send the body as application/json.", reason="invalid_body", field="body")
     elif isinstance(exc, drf_exceptions.ValidationError):
-        field, message = _first_field_error(exc.detail)
+        field, message = first_field_error(exc.detail) or ("", "is not valid.")
         error = InvalidField(field or "body", f"{field}: {message}" if field else message)
     elif isinstance(exc, drf_exceptions.MethodNotAllowed):
         error = MethodNotAllowed(str(exc.detail))

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 from django.db import IntegrityError, transaction
 from rest_framework import serializers
 from rest_framework.fields import empty
-from rest_framework.settings import api_settings
 
 from audit.services import Actor, audit_record
+from core.errors import first_field_error
 from core.money import MoneyInvalid, minor_from_major
 
 from .kept import (
@@ -502,20 +502,6 @@ class CommissionRuleLine(serializers.Serializer):
     slot = _Text(required=True)
 
 
-def _first_error(detail, prefix: str = "") -> tuple[str, str]:
-    """The first (dotted member, message) of a serializer's errors."""
-    if isinstance(detail, dict):
-        for key, value in detail.items():
-            if value:
-                name = key if key != api_settings.NON_FIELD_ERRORS_KEY else ""
-                return _first_error(
-                    value, f"{prefix}.{name}" if prefix and name else prefix or name
-                )
-    if isinstance(detail, list) and detail and not isinstance(detail[0], str):
-        return _first_error(detail[0], prefix)
-    return prefix, str(detail[0] if isinstance(detail, list) else detail)
-
-
 def _call_write(*, touched: dict, rescheduled_from, **values):
     call, created = call_upsert(
         **values, rescheduled_from=None, refresh=False, touched=touched["booking_leads"]
@@ -559,7 +545,7 @@ def _line_read(serializer_class, data: dict, context: dict) -> dict:
     """The line's members as writer arguments; RecordInvalid naming the first at fault."""
     line = serializer_class(data=data, context=context)
     if not line.is_valid():
-        field, message = _first_error(line.errors)
+        field, message = first_field_error(line.errors) or ("", "is not valid.")
         raise RecordInvalid(field or None, message)
     return dict(line.validated_data)
 
