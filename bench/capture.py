@@ -13,6 +13,12 @@ import os
 import sys
 from pathlib import Path
 
+import django
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import Resolver404, resolve
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -26,13 +32,7 @@ def main() -> int:
     for name in ("ALLOWED_HOSTS", "SECRET_KEY"):
         os.environ.pop(name, None)
     os.environ["DEBUG"] = "true"
-    import django
-
     django.setup()
-    from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
-    from django.urls import Resolver404, resolve
 
     client = Client()
     auth = {"HTTP_AUTHORIZATION": f"Bearer {info['token']}"}

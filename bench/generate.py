@@ -40,8 +40,16 @@ import sys
 import time
 import uuid
 from datetime import UTC, datetime, timedelta
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
+
+import django
+import psycopg
+from django.apps import apps
+from django.core.management import call_command
+from django.db import connection, transaction
+from psycopg import sql
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
@@ -129,7 +137,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--database-url", required=True, help="postgres://user@host:port/name")
     p.add_argument("--leads", type=int, default=1_000_000, help="leads of the big workspace")
-    p.add_argument("--span-days", type=float, default=None, help="default: 730 × leads / 1M")
+    p.add_argument("--span-days", type=float, default=None, help="default: 730 * leads / 1M")
     p.add_argument("--neighbours", type=int, default=50, help="small neighbouring workspaces")
     p.add_argument("--seed", type=int, default=20260301)
     p.add_argument("--recreate", action="store_true", help="drop and recreate the database")
@@ -144,9 +152,6 @@ def parse_args(argv=None):
 
 def database_prepare(url: str, *, recreate: bool, if_absent: bool) -> bool:
     """Create the database if needed. Returns False when it is loaded and may be kept."""
-    import psycopg
-    from psycopg import sql
-
     info = psycopg.conninfo.conninfo_to_dict(_libpq_url(url))
     name = info["dbname"]
     admin = psycopg.conninfo.make_conninfo(_libpq_url(url), dbname="postgres")
@@ -183,8 +188,6 @@ def django_setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
     django.setup()
 
 
@@ -225,8 +228,6 @@ class Writers:
     """One COPY per bulk table, each on its own connection, written row by row."""
 
     def __init__(self, url: str, tables: dict[str, str]):
-        import psycopg
-
         self.stack = contextlib.ExitStack()
         self.copies = {}
         self.conns = []
@@ -283,7 +284,7 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     if s.events and r() < 0.25:
         i = bisect.bisect_right(s.event_starts, t)
         if i < len(s.events):
-            starts, pitch, event_id = s.events[i]
+            starts, _pitch, event_id = s.events[i]
             joined = left = None
             if starts <= end and r() < 0.55:
                 joined = starts + rng.uniform(-5 * MINUTE, 20 * MINUTE)
@@ -506,9 +507,7 @@ NEIGHBOUR_ROLES = ["owner", "closer", "closer", "setter", "setter", "sdr"]
 
 def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
     """The small tables of one workspace, written with the ORM."""
-    from decimal import Decimal
-
-    from workspaces.models import (
+    from workspaces.models import (  # noqa: PLC0415 (needs django.setup())
         CommissionRule,
         Funnel,
         FunnelStage,
@@ -599,14 +598,9 @@ def main(argv=None) -> int:
         return 0
     began = time.monotonic()
     django_setup(url)
-    import psycopg
-    from django.apps import apps
-    from django.core.management import call_command
-    from django.db import connection, transaction
-
-    from audit.services import SYSTEM
-    from tokens.services import token_mint
-    from workspaces.models import Agency
+    from audit.services import SYSTEM  # noqa: PLC0415 (needs django.setup())
+    from tokens.services import token_mint  # noqa: PLC0415 (needs django.setup())
+    from workspaces.models import Agency  # noqa: PLC0415 (needs django.setup())
 
     call_command("migrate", interactive=False, verbosity=0)
     migrated = time.monotonic()
@@ -644,7 +638,7 @@ def main(argv=None) -> int:
                     roles=NEIGHBOUR_ROLES,
                     start=start,
                     end=end,
-                )  # fmt: skip
+                )
             )
 
     with connection.cursor() as cur:
@@ -681,7 +675,8 @@ def main(argv=None) -> int:
         for statement in rebuild:
             conn.execute(statement)
         indexed = time.monotonic()
-        for table in table_names + [
+        for table in [
+            *table_names,
             "workspaces_workspace", "workspaces_member", "workspaces_webinarevent",
             "workspaces_commissionrule", "workspaces_funnel", "workspaces_funnelstage",
         ]:  # fmt: skip

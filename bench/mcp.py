@@ -9,7 +9,7 @@ structured content equals the REST answer, then sends --requests pairs, sequenti
 interleaved (REST, then the tool call): `GET <path>` and a `tools/call` of the tool with
 the same parameters (one JSON-RPC POST to /mcp, stateless, answered as JSON, as a client
 sends it once connected). Prints p50 and p95 of each and the ratio tool / REST.
-Target: the tool costs at most 1.3 × the REST request, at p50 and at p95.
+Target: the tool costs at most 1.3 times the REST request, at p50 and at p95.
 """
 
 import argparse
@@ -134,7 +134,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     rows = [measure(name, args) for name in args.databases.split(",") if name]
     lines = [
-        "| database | request | REST p50 | REST p95 | tool p50 | tool p95 | p50 × | p95 × |",
+        "| database | request | REST p50 | REST p95 | tool p50 | tool p95 | p50 × | p95 × |",  # noqa: RUF001 (the ratio columns)
         "|---|---|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:

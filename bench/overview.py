@@ -18,6 +18,11 @@ import sys
 import time
 from pathlib import Path
 
+import django
+from django.db import connection
+from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -34,16 +39,11 @@ def main(argv=None) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     os.environ["DEBUG"] = "false"
     os.environ["LOG_LEVEL"] = "ERROR"
-    import django
-
     django.setup()
-    from django.contrib.auth.models import AnonymousUser
-    from django.db import connection
-    from django.test import RequestFactory
-    from django.test.utils import CaptureQueriesContext
+    from django.contrib.auth.models import AnonymousUser  # noqa: PLC0415 (needs django.setup())
 
-    from dashboard.pages import overview_page
-    from workspaces.models import Member, Workspace
+    from dashboard.pages import overview_page  # noqa: PLC0415 (needs django.setup())
+    from workspaces.models import Member, Workspace  # noqa: PLC0415 (needs django.setup())
 
     workspace = Workspace.objects.get(pk=info["workspace_id"])
     owner = Member.objects.filter(workspace=workspace, role="owner").first()
@@ -66,7 +66,7 @@ def main(argv=None) -> int:
         render_once()
         times.append((time.perf_counter() - began) * 1000)
     times.sort()
-    p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
+    p95 = times[max(0, round(0.95 * len(times)) - 1)]
     print(
         f"overview range={args.range} of {info['database_url'].rsplit('/', 1)[-1]}: "
         f"{args.runs} renders, p50 {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, "

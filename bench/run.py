@@ -38,6 +38,8 @@ from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import psycopg
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scripts.served import (
@@ -182,8 +184,6 @@ def throughput(port: int, path: str, token: str, total: int, threads: int) -> fl
 def sql_times(targets: list[tuple[str, list[str]]], runs: int, warmup: int) -> list[list[float]]:
     """Run each target's statements directly, the targets taking turns; the times of each
     target's runs after the warm-up, in ms."""
-    import psycopg
-
     times = [[] for _ in targets]
     with contextlib.ExitStack() as stack:
         cursors = [
@@ -205,8 +205,6 @@ def sql_times(targets: list[tuple[str, list[str]]], runs: int, warmup: int) -> l
 
 def explain(url: str, statements: list[str]) -> str:
     """EXPLAIN ANALYZE of the slowest statement."""
-    import psycopg
-
     with psycopg.connect(url.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
         slowest, worst = None, -1.0
         for statement in statements:
@@ -450,7 +448,7 @@ def main(argv=None) -> int:
     results = bench([name for name in args.databases.split(",") if name], args)
     ended = datetime.now(UTC)
     lines = [
-        f"Measured {began:%Y-%m-%d %H:%M}–{ended:%H:%M} UTC; {code_version()}.",
+        f"Measured {began:%Y-%m-%d %H:%M}–{ended:%H:%M} UTC; {code_version()}.",  # noqa: RUF001 (a time range)
         *table(results, args.requests),
     ]
     print("\n".join(lines))

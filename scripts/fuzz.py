@@ -32,6 +32,9 @@ import sys
 import time
 from pathlib import Path
 
+import psycopg
+from psycopg import sql
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -75,19 +78,13 @@ class Database:
         self.url = f"{self.server_url}/{self.name}"
 
     def _admin(self):
-        import psycopg
-
         return psycopg.connect(f"{_libpq(self.server_url)}/postgres", autocommit=True)
 
     def create(self) -> None:
-        from psycopg import sql
-
         with self._admin() as conn:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(self.name)))
 
     def drop(self) -> None:
-        from psycopg import sql
-
         with self._admin() as conn:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name))

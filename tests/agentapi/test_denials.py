@@ -9,6 +9,9 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 
 from agentapi.models import ChangeLogEntry
+from audit.services import SYSTEM
+from tokens.models import ApiToken
+from tokens.services import token_revoke
 
 from .conftest import new_key, snapshot
 
@@ -134,10 +137,6 @@ def test_no_token_is_401(api, world, route):
 
 @pytest.mark.parametrize("route", list(ROUTES))
 def test_revoked_token_is_401(api, world, route):
-    from audit.services import SYSTEM
-    from tokens.models import ApiToken
-    from tokens.services import token_revoke
-
     token_revoke(actor=SYSTEM, token=ApiToken.objects.get(name="writer"))
     _refused(api, world, route, world.write_token, 401, "unauthenticated")
 

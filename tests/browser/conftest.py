@@ -63,15 +63,16 @@ def chromium():
         pytest.skip(
             "Debian's chromium is not installed at /usr/bin/chromium: run make browser-deps"
         )
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("the playwright package is not installed: run make install")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api",
+        reason="the playwright package is not installed: run make install",
+        exc_type=ImportError,
+    )
     # Playwright's synchronous API keeps an event loop in this thread; the test's own
     # database reads are still synchronous, so Django is told they are safe here.
     previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    playwright = sync_playwright().start()
+    playwright = sync_api.sync_playwright().start()
     browser = playwright.chromium.launch(
         executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
     )

@@ -102,7 +102,7 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     shot(page, "overview-null-figure.png")
 
     # A lead's journey from the waiting list, or from the API's open_url.
-    status, body = call_api(live_server, "/api/v1/leads?limit=1", read_token)
+    _status, body = call_api(live_server, "/api/v1/leads?limit=1", read_token)
     lead_id = body["data"]["leads"][0]["id"]
     page.goto(f"/app/leads/{lead_id}")
     assert page.locator("#journey li").count() >= 1

@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 
 from tokens.models import ApiToken
+from workspaces.models import Workspace
 
 from .conftest import PHONE, call_api, post_form, shot, sign_in
 
@@ -173,6 +174,4 @@ def test_embedded_app_settings_and_sign_in_to_the_app(page, live_server, team, m
 
 
 def make_workspace_for_outsider(workspace):
-    from workspaces.models import Workspace
-
     return Workspace.objects.create(name="Elsewhere", slug=f"elsewhere-{workspace.slug}")

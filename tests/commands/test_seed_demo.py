@@ -1,3 +1,4 @@
+import json
 import re
 from collections import Counter
 
@@ -5,7 +6,8 @@ import pytest
 from django.contrib.auth import authenticate
 from django.db import connection
 from django.test import RequestFactory
-from oauth2_provider.models import get_application_model
+from django.utils import timezone
+from oauth2_provider.models import get_access_token_model, get_application_model
 
 from audit.models import AuditEvent
 from tokens.models import ApiToken
@@ -214,8 +216,6 @@ def test_records_cover_every_case_and_keep_the_invariants(seed_demo):
         ws = Workspace.objects.get(pk=entry["id"])
         calls = Call.objects.filter(workspace=ws)
         live = calls.filter(replaced=False, status="scheduled")
-        from django.utils import timezone
-
         now = timezone.now()
         assert calls.filter(status="cancelled").exists()
         assert calls.filter(replaced=True).exists()
@@ -287,8 +287,6 @@ def test_if_absent_reuses_the_saved_demo(db, demo_file):
     assert "Demo already present" in second
     assert Agency.objects.count() == 2
     assert demo_file.read_text() == saved
-    import json
-
     demo = json.loads(saved)
     read = demo["workspaces"][0]["tokens"]["read"]
     assert f'curl -H "Authorization: Bearer {read}" http://127.0.0.1:8000/api/v1/whoami' in second
@@ -310,18 +308,11 @@ def test_if_absent_creates_again_when_the_saved_demo_is_gone(db, demo_file):
 
 def test_json_mode_prints_only_the_json(db):
     output = run("seed_demo", "--json")
-    import json
-
     assert isinstance(json.loads(output), dict)
     assert output.count("\n") == 1
 
 
 def test_if_absent_renews_expired_member_sessions(db, demo_file, api):
-    import json
-
-    from django.utils import timezone
-    from oauth2_provider.models import get_access_token_model
-
     run("seed_demo", "--if-absent", "--summary")
     saved = json.loads(demo_file.read_text())
     get_access_token_model().objects.update(expires=timezone.now())

@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from django.test import Client
 
 from audit.models import AuditEvent
 from workspaces.models import Lead
@@ -56,7 +57,7 @@ def test_every_number_on_the_overview_is_the_apis(
         (
             "/api/v1/series?metric=calls.taken&interval=day&from=2026-03-01&to=2026-03-31",
             "data.points.28.field",
-        )  # fmt: skip
+        )
     ]
     assert day["data-value"] == "1"  # 29 March 23:30 in Berlin
 
@@ -97,7 +98,7 @@ def test_a_null_figure_shows_a_dash_and_its_reason(team, figures_data):
         .get(f"/app/{ws.pk}/", {"range": "custom", "from": "2026-04-01", "to": "2026-04-05"})
         .content.decode()
     )
-    close = [f for f in shown_figures(html) if f["data-metric"] == "calls.close_rate"][0]
+    close = next(f for f in shown_figures(html) if f["data-metric"] == "calls.close_rate")
     assert close["data-value"] == "null"
     assert close["text"] == "— Calls taken: none in the period."
 
@@ -190,8 +191,6 @@ def test_pages_need_sign_in(team):
 
 
 def Client_anonymous():  # reads as the client it makes
-    from django.test import Client
-
     return Client()
 
 
@@ -223,8 +222,6 @@ def test_the_agency_console_shows_each_workspaces_last_30_days(
 @pytest.fixture
 def make_user_for_agency(django_user_model):
     def make(agency):
-        from django.test import Client
-
         user = django_user_model.objects.create_user(username="ops", email="ops@example.test")
         agency.users.add(user)
         client = Client()

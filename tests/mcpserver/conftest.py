@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 @pytest.fixture(scope="session")
 def mcp_base_url(django_db_setup, django_db_blocker):
-    from config.asgi import application
+    from config.asgi import application  # noqa: PLC0415 (import has effects: log filters, gc.freeze)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -5,6 +5,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.conf import settings
+from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_grant_model, get_refresh_token_model
 
 from audit.models import AuditEvent
@@ -642,7 +643,7 @@ def preflight(client, path, origin, method="GET"):
 
 @pytest.mark.parametrize("path", ["/api/v1/whoami", "/o/token/"])
 def test_preflight_from_a_listed_origin_is_answered(oauth_app, client, path):
-    with_slash = oauth_app.workspace.embedded_origins + ["https://second.example.test"]
+    with_slash = [*oauth_app.workspace.embedded_origins, "https://second.example.test"]
     oauth_app.workspace.embedded_origins = with_slash
     oauth_app.workspace.save()
     for origin in (APP_ORIGIN, "https://second.example.test"):
@@ -666,8 +667,6 @@ def test_preflight_from_an_unlisted_origin_gets_no_cors_headers(oauth_app, clien
 
 
 def test_an_archived_workspace_origin_is_not_allowed(oauth_app, client):
-    from django.utils import timezone
-
     oauth_app.workspace.archived_at = timezone.now()
     oauth_app.workspace.save()
     assert "Access-Control-Allow-Origin" not in preflight(client, "/api/v1/whoami", APP_ORIGIN)

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from oauth2_provider.models import get_application_model
 
 from audit.models import AuditEvent
@@ -345,8 +346,6 @@ def test_an_inactive_owner_gets_the_plain_404_page(team):
 
 
 def test_an_unknown_or_archived_workspace_is_404(team):
-    from django.utils import timezone
-
     client = client_for(team["owner"])
     assert_plain_404(client.get("/settings/00000000-0000-0000-0000-000000000000/tokens/"))
     assert_plain_404(client.get("/settings/00000000-0000-0000-0000-000000000000/apps/"))

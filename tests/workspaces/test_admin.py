@@ -5,7 +5,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from audit.models import AuditEvent
+from tests.conftest import aware
 from tokens.models import ApiToken
+from workspaces.services import lead_upsert, payment_upsert, sale_upsert
 
 pytestmark = pytest.mark.django_db
 
@@ -65,9 +67,6 @@ def test_audit_events_are_read_only(staff_client, make_workspace, workspace_toke
 
 
 def test_sales_records_are_read_only(staff_client, make_workspace):
-    from tests.conftest import aware
-    from workspaces.services import lead_upsert, payment_upsert, sale_upsert
-
     ws = make_workspace()
     lead, _ = lead_upsert(workspace=ws, external_id="l", created_at=aware("2026-03-01 09:00"))
     sale, _ = sale_upsert(

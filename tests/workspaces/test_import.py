@@ -3,6 +3,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from audit.models import AuditEvent
@@ -613,8 +614,6 @@ def test_records_of_another_workspace_cannot_be_named(make_workspace, import_fil
 
 
 def test_unknown_workspace_and_missing_file(make_workspace, tmp_path):
-    from django.core.management import call_command
-
     ws = make_workspace()
     with pytest.raises(CommandError, match="No active workspace"):
         call_command(
