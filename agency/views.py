@@ -8,11 +8,11 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schem
 from rest_framework.response import Response
 
 from config.errors import NotFound
+from integrations.providers import INTEGRATIONS
 from tokens import idempotency
 from tokens.api import AgencyView
 
 from . import selectors, serializers, services
-from .integrations import INTEGRATIONS
 from .models import Blueprint, ConnectLink, Plan
 
 IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -44,3 +44,13 @@ def decrypt_text(blob: bytes) -> str:
 def rotate(blob: bytes) -> bytes:
     """The same secret encrypted again with the first key."""
     return _fernet().rotate(bytes(blob))
+
+
+# Columns that hold values encrypted here, by model ("app_label.Model") -> (what the
+# rotation counts them as, the column names). Apps above this one register theirs when
+# they load (AppConfig.ready), so the rotation reaches them without importing them.
+ENCRYPTED_COLUMNS: dict[str, tuple[str, tuple[str, ...]]] = {}
+
+
+def encrypted_columns_register(model_label: str, *, counted_as: str, columns: tuple[str, ...]):
+    ENCRYPTED_COLUMNS[model_label] = (counted_as, tuple(columns))

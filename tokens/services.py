@@ -2,6 +2,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.apps import apps
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -12,6 +13,7 @@ from audit.services import Actor, audit_record
 from config.errors import InvalidField
 from workspaces.validators import origin_normalise
 
+from .crypto import ENCRYPTED_COLUMNS, rotate
 from .models import (
     AGENCY_PREFIX,
     AGENCY_SCOPES,
@@ -269,17 +271,18 @@ def embedded_app_update(*, actor: Actor, embedded_app: EmbeddedApp, redirect_uri
 def field_encryption_rotate(*, actor: Actor) -> dict:
     """Encrypt every stored secret again with the first FIELD_ENCRYPTION_KEY (after a new
     key was put first); the older keys can then be dropped."""
-    from agency.models import IntegrationConnection
-
-    from .crypto import rotate
-
-    counts = {"integration_connections": 0, "idempotency_keys": 0}
-    for connection in IntegrationConnection.objects.select_for_update().only(
-        "pk", "credential_encrypted"
-    ):
-        connection.credential_encrypted = rotate(connection.credential_encrypted)
-        connection.save(update_fields=["credential_encrypted"])
-        counts["integration_connections"] += 1
+    counts = {}
+    for model_label, (counted_as, columns) in ENCRYPTED_COLUMNS.items():
+        counts.setdefault(counted_as, 0)
+        model = apps.get_model(model_label)
+        for row in model.objects.select_for_update().only("pk", *columns):
+            changed = [name for name in columns if getattr(row, name)]
+            for name in changed:
+                setattr(row, name, rotate(getattr(row, name)))
+            if changed:
+                row.save(update_fields=changed)
+            counts[counted_as] += 1
+    counts["idempotency_keys"] = 0
     for record in (
         IdempotencyRecord.objects.select_for_update()
         .filter(response__isnull=False)

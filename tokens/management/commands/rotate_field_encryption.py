@@ -19,6 +19,6 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         counts = field_encryption_rotate(actor=ROTATE_ACTOR)
         self.stdout.write(
-            f"Encrypted again with the first key: {counts['integration_connections']} "
+            f"Encrypted again with the first key: {counts.get('integration_connections', 0)} "
             f"integration credentials, {counts['idempotency_keys']} stored answers."
         )
