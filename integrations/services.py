@@ -18,7 +18,6 @@ import logging
 import secrets
 import uuid
 
-from django.conf import settings
 from django.core import signing
 from django.db import connection as db_connection
 from django.db import transaction
@@ -32,7 +31,7 @@ from tokens.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
-from .base import Applied, Described, Held, Ignored
+from .base import Applied, Described, Held
 from .models import Connection, Event
 from .providers import credentials_check, integration_get, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
@@ -65,9 +64,7 @@ def connection_id_allocate() -> tuple[uuid.UUID, str]:
 def connection_id_unsign(signed: str) -> uuid.UUID | None:
     """The id `connection_id_allocate` signed, or None if forged or more than a day old."""
     try:
-        return uuid.UUID(
-            signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE)
-        )
+        return uuid.UUID(signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE))
     except (signing.BadSignature, ValueError, TypeError):
         return None
 
