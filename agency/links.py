@@ -2,7 +2,6 @@
 revoked, and opened by a client who stores a credential for each offered integration.
 """
 
-import json
 import secrets
 from datetime import timedelta
 
@@ -11,11 +10,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
-from core.crypto import encrypt_text
+from integrations.providers import credentials_check, integration_get
+from integrations.services import connection_create as integration_connection_create
+from integrations.services import connection_id_for_link
 from workspaces.models import Agency, Workspace
 
-from .integrations import integration_get
-from .models import ConnectLink, IntegrationConnection, Plan, link_digest
+from .models import ConnectLink, Plan, link_digest
 
 DEFAULT_LINK_HOURS = 72
 LINK_PATH = "/connect/"
@@ -91,14 +91,14 @@ def link_closed_reason(link: ConnectLink, connected: set[str]) -> str | None:
 
 
 def connection_create(*, link: ConnectLink, integration_key: str, values: dict) -> dict:
-    """Store a client's credential for one offered integration; returns format errors, if any.
-
-    The credential is encrypted before it is stored and is never shown again.
+    """Connect one offered integration with a client's credential; returns format errors by
+    field name, if any. The connection (integrations.Connection) has the id the page showed
+    in its webhook URL; the credential is stored encrypted and never shown again.
     """
     integration = integration_get(integration_key)
     with transaction.atomic():
         link = ConnectLink.objects.select_for_update().select_related("workspace").get(pk=link.pk)
-        connected = set(link.connections.values_list("integration", flat=True))
+        connected = set(link.connections.values_list("provider", flat=True))
         closed = link_closed_reason(link, connected)
         if closed:
             raise LinkClosed(closed)
@@ -106,22 +106,16 @@ def connection_create(*, link: ConnectLink, integration_key: str, values: dict) 
             return {"integration": "Choose one of the integrations this link offers."}
         if integration_key in connected:
             return {"integration": f"{integration.name} is already connected through this link."}
-        credential, errors = integration.check(values)
+        _clean, errors = credentials_check(integration, values)
         if errors:
             return errors
-        connection = IntegrationConnection.objects.create(
+        connection = integration_connection_create(
             workspace=link.workspace,
-            integration=integration_key,
-            credential_encrypted=encrypt_text(json.dumps(credential)),
-            link=link,
-        )
-        audit_record(
+            provider=integration_key,
+            credentials=values,
             actor=Actor(kind="connect_link", id=str(link.pk), label="connect link"),
-            action="integration.connected",
-            target_type="integration_connection",
-            target_id=connection.pk,
-            workspace=link.workspace,
-            agency=link.agency,
-            detail={"integration": integration_key},
+            connection_id=connection_id_for_link(link_id=link.pk, provider=integration_key),
+            created_by=f"connect link {link.pk}",
         )
+        link.connections.add(connection)
     return {}

@@ -11,11 +11,12 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.errors import Conflict, InvalidField, PaymentRequired
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
+from integrations.models import Connection
+from integrations.providers import INTEGRATIONS
 from workspaces.models import Agency, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
 
-from .integrations import INTEGRATIONS
-from .models import IntegrationConnection, Plan
+from .models import Plan
 
 State = Plan.State
 
@@ -235,9 +236,9 @@ def _integrations_check(target: _Target, integrations: list[str]) -> list[dict]:
     connected = set()
     if target.workspace is not None:
         connected = set(
-            IntegrationConnection.objects.filter(workspace=target.workspace).values_list(
-                "integration", flat=True
-            )
+            Connection.objects.filter(workspace=target.workspace)
+            .exclude(state=Connection.State.DISCONNECTED)
+            .values_list("provider", flat=True)
         )
     changes, offered = [], set()
     for key in integrations:

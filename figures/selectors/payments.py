@@ -18,11 +18,13 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
 
 from .. import envelope as fields
+from ..envelope import Note
 from ..period import Period
-from ..registry import DOES_NOT_NEST, NOT_COMPUTED
+from ..registry import DOES_NOT_NEST, NOT_COMPUTED, UNPLACED_EVENTS
 from .base import SUCCEEDED, Figures, aggregate, held_by, in_period, member_ref
 
 _MINOR_SUM = {"output_field": BigIntegerField()}
@@ -104,7 +106,8 @@ def payments_data(counts: dict, workspace) -> dict:
 
 def payments_figures(*, workspace, period: Period, member=None) -> Figures:
     counts = payments_counts(workspace=workspace, period=period, member=member)
-    return Figures(payments_data(counts, workspace))
+    notes = () if member is not None else unplaced_notes(workspace=workspace, period=period)
+    return Figures(payments_data(counts, workspace), notes=notes)
 
 
 # --- /commission ----------------------------------------------------------------------
@@ -181,4 +184,24 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
             rule["basis_amount"] = fields.major_units(basis, ws)
             rule["refunded"] = fields.major_units(refunded, ws)
         member_rows.append({**member_ref(row), "role": row.role, "rule": rule, "owed": owed})
-    return Figures({"members": member_rows})
+    notes = () if member is not None else unplaced_notes(workspace=workspace, period=period)
+    return Figures({"members": member_rows}, notes=notes)
+
+
+def unplaced_notes(*, workspace, period: Period, provider: str = "stripe") -> tuple[Note, ...]:
+    """An unplaced-events note when events of the provider that happened in the period are
+    held (the payments and refunds /payments and /commission leave out)."""
+    held = held_count(workspace=workspace, provider=provider, start=period.start, end=period.end)
+    if not held:
+        return ()
+    name = {"stripe": "Stripe"}.get(provider, provider)
+    what = "payment or refund" if held == 1 else "payments or refunds"
+    return (
+        Note(
+            provider,
+            UNPLACED_EVENTS,
+            f"{held} {name} {what} in this period {'is' if held == 1 else 'are'} held and left "
+            "out of these figures: they could not be placed on a sale. Assign or dismiss them "
+            "on the Integrations page.",
+        ),
+    )
