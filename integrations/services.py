@@ -34,7 +34,7 @@ from core.errors import InvalidField, NotFound
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
-from .base import Applied, BackfillPage, Described, Held
+from .base import Applied, BackfillPage, Described, Held, ProviderError
 from .models import Connection, Event
 from .providers import credentials_check, integration_get, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
@@ -547,3 +547,36 @@ def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[
     for event_pk in received:
         event_apply(event_id=event_pk)
     return received
+
+
+def connection_backfill(*, connection_id) -> int:
+    """Read the last 90 days from the provider, page by page from where the backfill stands,
+    through the same mapping as the webhooks. Returns how many new events it stored.
+
+    Safe to run again (a restarted worker resumes from the stored cursor; events already
+    stored are not stored twice); a refused or failed provider call makes the connection
+    failing with the error, and the next run starts where this one stopped."""
+    connection = Connection.objects.select_related("workspace").filter(pk=connection_id).first()
+    provider = provider_get(connection.provider) if connection is not None else None
+    if (
+        provider is None
+        or connection.state == Connection.State.DISCONNECTED
+        or connection.backfill_finished_at is not None
+    ):
+        return 0
+    stored = 0
+    try:
+        for page in provider.backfill(
+            connection=connection,
+            credentials=connection_credentials(connection),
+            cursor=connection.backfill or None,
+        ):
+            stored += len(backfill_page_record(connection=connection, page=page))
+            connection.refresh_from_db(fields=["backfill_started_at", "state"])
+            if connection.state == Connection.State.DISCONNECTED:
+                return stored
+    except ProviderError as error:
+        connection_fail(connection=connection, error=str(error))
+        return stored
+    connection_recover(connection=connection)
+    return stored

@@ -22,3 +22,9 @@ def events_apply_pending(older_than_seconds: int = 300) -> int:
     for event_id in pending:
         event_apply.delay(event_id)
     return len(pending)
+
+
+@shared_task(name=services.BACKFILL_TASK, acks_late=True)
+def connection_backfill(connection_id: str) -> int:
+    """Read the last 90 days of a new connection; resumes where a stopped run left off."""
+    return services.connection_backfill(connection_id=connection_id)

@@ -218,7 +218,7 @@ def _refund_write(refund: dict, payment: Payment, workspace) -> bool:
             amount, currency=refund.get("currency") or workspace.currency, workspace=workspace
         )
         if made
-        else 0,  # fmt: skip
+        else 0,
     )
     return True
 
@@ -260,7 +260,7 @@ def _dispute(event: Event, dispute: dict, workspace) -> Applied | Held | Ignored
             dispute.get("amount") or 0,
             currency=dispute.get("currency") or workspace.currency,
             workspace=workspace,
-        ),  # fmt: skip
+        ),
         kind=Refund.Kind.CHARGEBACK,
     )
     return Applied(records=(dispute_id,))

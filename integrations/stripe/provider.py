@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import stripe
 
 from ..base import BackfillPage, CredentialField, Described, SignatureRefused
-from . import mapping
+from . import backfill, mapping
 
 # Stripe's own default: a delivery signed more than five minutes ago is refused.
 TOLERANCE_SECONDS = 300
@@ -98,9 +98,7 @@ class StripeProvider:
     def backfill(
         self, *, connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
-        from .backfill import pages
-
-        return pages(connection=connection, credentials=credentials, cursor=cursor)
+        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
 
 PROVIDER = StripeProvider()

@@ -14,7 +14,7 @@ from django.test import Client
 from audit.services import SYSTEM
 from integrations import services
 from workspaces.kept import leads_sales_refresh
-from workspaces.models import Lead, Sale
+from workspaces.models import CommissionRule, Lead, Sale
 
 STRIPE_KEY = "sk_test_" + "a1B2c3D4e5F6g7H8i9J0k1L2"
 SECRET = "whsec_" + "T3stS3cr3tT3stS3cr3tT3stS3cr3t00"
@@ -111,14 +111,6 @@ def stripe_connection(workspace, secret=SECRET):
     )
 
 
-@pytest.fixture(autouse=True)
-def backfills(monkeypatch):
-    """The backfill a new connection starts is recorded, not run (it calls the provider)."""
-    sent = []
-    monkeypatch.setattr(services, "_backfill_enqueue", sent.append)
-    return sent
-
-
 @pytest.fixture
 def committed(django_capture_on_commit_callbacks):
     """A block whose transaction.on_commit callbacks run at its end, as after a real commit
@@ -156,8 +148,6 @@ def deliver(committed):
 def shop(make_workspace, make_member, workspace_token, api):
     """A USD workspace: Ada closes, on a 10% cash commission; Pat bought a 3,000 USD
     programme on 2 March; a Stripe connection."""
-    from workspaces.models import CommissionRule
-
     ws = make_workspace(currency="USD", timezone="UTC")
     ada = make_member(ws, "closer", name="Ada", email="ada@example.test")
     CommissionRule.objects.create(

@@ -88,7 +88,7 @@ def test_the_figures_carry_a_note_counting_them(held, shop):
             provider="stripe",
             start=utc("2026-03-04 00:00"),
             end=utc("2026-03-05 00:00"),
-        )  # fmt: skip
+        )
         == 1
     )
 

@@ -8,6 +8,7 @@ from django.db import transaction
 
 from audit.models import AuditEvent
 from audit.services import SYSTEM
+from config.celery import app
 from core.crypto import decrypt_json, decrypt_text
 from core.errors import InvalidField
 from integrations import services
@@ -152,8 +153,6 @@ def test_failing_and_recovering(make_workspace):
 
 
 def test_a_task_sent_by_name_in_eager_mode(monkeypatch):
-    from config.celery import app
-
     ran = []
     monkeypatch.setitem(
         app.tasks,

@@ -5,6 +5,7 @@ import httpx
 import pytest
 import respx
 
+from audit.services import SYSTEM
 from integrations import services
 from integrations.base import ProviderError
 from integrations.models import Connection, Event
@@ -126,3 +127,56 @@ def test_a_refused_key_or_endless_429_is_a_provider_error(shop, waits):
         list(backfill.pages(connection=shop.connection, credentials={"secret_key": STRIPE_KEY},
                             cursor=None))  # fmt: skip
     assert waits == [1, 2, 4, 8, 16, 32]
+
+
+@respx.mock
+def test_the_backfill_task_reads_the_provider_once_and_a_finished_backfill_reads_nothing(shop):
+    charges = respx.get(CHARGES).mock(
+        return_value=listed([charge("ch_t1", 25000, "2026-03-05 09:00", email="pat@example.test")])
+    )
+    respx.get(REFUNDS).mock(return_value=listed([]))
+
+    assert services.connection_backfill(connection_id=shop.connection.pk) == 1
+    assert list(Payment.objects.values_list("external_id", "amount")) == [("ch_t1", 25000)]
+    connection = Connection.objects.get(pk=shop.connection.pk)
+    assert (connection.state, connection.backfill, connection.last_error) == ("connected", {}, "")
+    assert connection.backfill_finished_at is not None
+
+    # Run again (a redelivered task): nothing is read, nothing is made twice.
+    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    assert charges.call_count == 1
+    assert Payment.objects.count() == 1
+
+
+@respx.mock
+def test_a_refused_key_makes_the_connection_failing_and_a_later_run_recovers_it(shop):
+    respx.get(CHARGES).mock(
+        side_effect=[
+            httpx.Response(
+                401,
+                json={"error": {"type": "invalid_request_error", "message": "Invalid API Key"}},
+            ),
+            listed([]),
+        ]
+    )
+    respx.get(REFUNDS).mock(return_value=listed([]))
+
+    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    connection = Connection.objects.get(pk=shop.connection.pk)
+    assert (connection.state, connection.last_error) == (
+        "failing",
+        "Stripe refused the secret key (401).",
+    )
+    assert connection.backfill_finished_at is None
+
+    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    connection.refresh_from_db()
+    assert connection.state == "connected"
+    assert connection.backfill_finished_at is not None
+
+
+def test_a_disconnected_connection_is_not_backfilled(shop):
+    services.connection_disconnect(connection=shop.connection, actor=SYSTEM)
+    with respx.mock(assert_all_called=False) as mock:
+        assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+        assert mock.calls.call_count == 0

@@ -7,9 +7,10 @@ import pytest
 
 from audit.models import AuditEvent
 from integrations.models import Connection, Event
-from workspaces.models import Payment, Refund
+from integrations.stripe.mapping import to_minor
+from workspaces.models import Lead, Payment, Refund, Sale
 
-from .conftest import charge, dispute, event, refund, utc
+from .conftest import charge, dispute, event, refund, stripe_connection, utc
 
 pytestmark = pytest.mark.django_db
 
@@ -196,10 +197,6 @@ def test_a_refund_that_failed_later_counts_nothing_in_either_order(shop, deliver
 
 
 def test_zero_decimal_and_two_decimal_representations(make_workspace, deliver):
-    from integrations.stripe.mapping import to_minor
-
-    from .conftest import stripe_connection
-
     yen = make_workspace(currency="JPY")
     krona = make_workspace(currency="ISK")
     dinar = make_workspace(currency="KWD")
@@ -207,8 +204,6 @@ def test_zero_decimal_and_two_decimal_representations(make_workspace, deliver):
     assert to_minor(5000, currency="jpy", workspace=yen) == 5000
     assert to_minor(150000, currency="isk", workspace=krona) == 1500
     assert to_minor(12340, currency="kwd", workspace=dinar) == 12340
-
-    from workspaces.models import Lead, Sale
 
     lead = Lead.objects.create(workspace=yen, email="k@example.test", created_at=utc("2026-03-01"))
     sale = Sale.objects.create(
