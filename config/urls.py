@@ -29,6 +29,7 @@ urlpatterns = [
     path("", include("tokens.urls")),
     # The agency console and the connect-link page.
     path("", include("agency.page_urls")),
+    path("", include("integrations.page_urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),
     path("", views.home, name="home"),
