@@ -96,6 +96,10 @@ class ConnectLink(models.Model):
     )
     created_by = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    # The connections made through the link (one per offered integration at most).
+    connections = models.ManyToManyField(
+        "integrations.Connection", blank=True, related_name="connect_links"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["agency", "created_at"], name="link_agency_created")]
@@ -103,32 +107,3 @@ class ConnectLink(models.Model):
 
     def __str__(self):
         return f"connect link {self.pk}"
-
-
-class IntegrationConnection(models.Model):
-    """A credential a client gave for one integration of a workspace (encrypted)."""
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    workspace = models.ForeignKey(
-        "workspaces.Workspace", on_delete=models.CASCADE, related_name="integration_connections"
-    )
-    integration = models.CharField(max_length=40)
-    # Fernet-encrypted JSON of the credential's fields; never returned by any route.
-    credential_encrypted = models.BinaryField()
-    connected_at = models.DateTimeField(default=timezone.now)
-    link = models.ForeignKey(
-        ConnectLink, null=True, blank=True, on_delete=models.SET_NULL, related_name="connections"
-    )
-
-    class Meta:
-        constraints = [
-            models.UniqueConstraint(
-                fields=["link", "integration"], name="connection_once_per_link"
-            ),
-        ]
-        indexes = [
-            models.Index(fields=["workspace", "integration"], name="connection_ws_integration")
-        ]
-
-    def __str__(self):
-        return f"{self.integration} on {self.workspace_id}"

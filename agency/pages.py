@@ -12,10 +12,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ApiError
 from dashboard.selectors import agency_headlines
+from integrations.providers import INTEGRATIONS
+from integrations.services import connection_id_for_link, webhook_url
 from workspaces.models import Agency
 
 from . import selectors, services
-from .integrations import INTEGRATIONS
 from .models import ConnectLink, Plan
 
 HOURS_CHOICES = (24, 72, 168, 720)
@@ -170,9 +171,16 @@ def connect_page(request, secret):
         chosen = open_keys[0] if len(open_keys) == 1 else None
     safe_values = {
         field.name: values.get(field.name, "")
-        for field in (INTEGRATIONS[chosen].fields if chosen else ())
+        for field in (INTEGRATIONS[chosen].credential_fields if chosen else ())
         if not field.secret
     }
+    # The connection's id is known before the form is sent, so the page shows the webhook
+    # URL to paste at the provider before it asks for the secret that signs its webhooks.
+    chosen_webhook_url = (
+        webhook_url(connection_id_for_link(link_id=link.pk, provider=chosen), chosen)
+        if chosen
+        else None
+    )
     response = render(
         request,
         "agency/connect.html",
@@ -183,6 +191,7 @@ def connect_page(request, secret):
             "chosen": INTEGRATIONS.get(chosen) if chosen else None,
             "errors": errors,
             "values": safe_values,
+            "webhook_url": chosen_webhook_url,
         },
         status=400 if errors else 200,
     )

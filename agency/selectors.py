@@ -7,7 +7,10 @@ from django.utils import timezone
 
 from workspaces.models import Agency, Workspace
 
-from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
+from integrations.models import Connection
+from integrations.selectors import webhook_url
+
+from .models import Blueprint, ConnectLink, Plan, link_digest
 
 
 def _iso(value) -> str | None:
@@ -87,7 +90,7 @@ def blueprint_data(blueprint: Blueprint) -> dict:
 def connect_links_with_state(queryset) -> QuerySet[ConnectLink]:
     return queryset.select_related("workspace").prefetch_related(
         Prefetch(
-            "connections", queryset=IntegrationConnection.objects.only("link_id", "integration")
+            "connections", queryset=Connection.objects.only("id", "provider", "state")
         )
     )
 
@@ -97,7 +100,22 @@ def connect_link_list(*, agency: Agency, limit: int = 50) -> QuerySet[ConnectLin
 
 
 def connect_link_connected(link: ConnectLink) -> set[str]:
-    return {connection.integration for connection in link.connections.all()}
+    """The providers the link has made a connection for (whatever that connection's state)."""
+    return {connection.provider for connection in link.connections.all()}
+
+
+def connect_link_integration(link: ConnectLink, key: str) -> dict:
+    """One offered integration: offered, or the state of the connection the link made,
+    with its id and webhook URL."""
+    made = next((c for c in link.connections.all() if c.provider == key), None)
+    if made is None:
+        return {"key": key, "state": "offered"}
+    return {
+        "key": key,
+        "state": made.state,
+        "connection_id": str(made.pk),
+        "webhook_url": webhook_url(made),
+    }
 
 
 def connect_link_data(link: ConnectLink) -> dict:
@@ -110,10 +128,7 @@ def connect_link_data(link: ConnectLink) -> dict:
         "expired": link.expires_at <= timezone.now(),
         "revoked": link.revoked_at is not None,
         "completed": set(link.integrations) <= connected,
-        "integrations": [
-            {"key": key, "state": "connected" if key in connected else "offered"}
-            for key in link.integrations
-        ],
+        "integrations": [connect_link_integration(link, key) for key in link.integrations],
     }
 
 

@@ -467,8 +467,10 @@ class ConnectLinkBodySerializer(serializers.Serializer):
 @extend_schema_field(
     {
         "type": "string",
-        "pattern": "^(offered|connected)$",
-        "description": "offered (not connected yet) or connected.",
+        "pattern": "^(offered|connected|failing|disconnected)$",
+        "description": "offered (not connected through this link yet), or the state of the "
+        "connection the link made: connected, failing (a call to the provider failed; "
+        "webhooks are still accepted) or disconnected.",
     }
 )
 class IntegrationStateField(serializers.CharField):
@@ -478,6 +480,14 @@ class IntegrationStateField(serializers.CharField):
 class ConnectLinkIntegrationSerializer(serializers.Serializer):
     key = serializers.CharField()
     state = IntegrationStateField()
+    connection_id = serializers.UUIDField(
+        required=False, help_text="Once connected: the connection the link made."
+    )
+    webhook_url = serializers.URLField(
+        required=False,
+        help_text="Once connected: the connection's own webhook endpoint, "
+        "{BASE_URL}/hooks/{key}/{connection_id}, to paste at the provider.",
+    )
 
 
 class ConnectLinkCreatedSerializer(serializers.Serializer):

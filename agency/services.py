@@ -30,8 +30,12 @@ from workspaces.invitations import invitation_create
 from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
 
-from .integrations import INTEGRATIONS, integration_get
-from .models import Blueprint, ConnectLink, IntegrationConnection, Plan, link_digest
+from integrations.models import Connection
+from integrations.providers import INTEGRATIONS, credentials_check, integration_get
+from integrations.services import connection_create as integration_connection_create
+from integrations.services import connection_id_for_link
+
+from .models import Blueprint, ConnectLink, Plan, link_digest
 from .serializers import SETTINGS_MEMBERS, merge_plan_bodies
 
 logger = logging.getLogger(__name__)
@@ -211,9 +215,9 @@ def plan_changes(*, agency: Agency, body: dict) -> tuple[list[dict], Workspace |
     connected = set()
     if workspace is not None:
         connected = set(
-            IntegrationConnection.objects.filter(workspace=workspace).values_list(
-                "integration", flat=True
-            )
+            Connection.objects.filter(workspace=workspace)
+            .exclude(state=Connection.State.DISCONNECTED)
+            .values_list("provider", flat=True)
         )
     offered = set()
     for key in body["integrations"]:
@@ -689,14 +693,14 @@ def link_closed_reason(link: ConnectLink, connected: set[str]) -> str | None:
 
 
 def connection_create(*, link: ConnectLink, integration_key: str, values: dict) -> dict:
-    """Store a client's credential for one offered integration; returns format errors, if any.
-
-    The credential is encrypted before it is stored and is never shown again.
+    """Connect one offered integration with a client's credential; returns format errors by
+    field name, if any. The connection (integrations.Connection) has the id the page showed
+    in its webhook URL; the credential is stored encrypted and never shown again.
     """
     integration = integration_get(integration_key)
     with transaction.atomic():
         link = ConnectLink.objects.select_for_update().select_related("workspace").get(pk=link.pk)
-        connected = set(link.connections.values_list("integration", flat=True))
+        connected = set(link.connections.values_list("provider", flat=True))
         closed = link_closed_reason(link, connected)
         if closed:
             raise LinkClosed(closed)
@@ -704,22 +708,16 @@ def connection_create(*, link: ConnectLink, integration_key: str, values: dict) 
             return {"integration": "Choose one of the integrations this link offers."}
         if integration_key in connected:
             return {"integration": f"{integration.name} is already connected through this link."}
-        credential, errors = integration.check(values)
+        _clean, errors = credentials_check(integration, values)
         if errors:
             return errors
-        connection = IntegrationConnection.objects.create(
+        connection = integration_connection_create(
             workspace=link.workspace,
-            integration=integration_key,
-            credential_encrypted=encrypt_text(json.dumps(credential)),
-            link=link,
-        )
-        audit_record(
+            provider=integration_key,
+            credentials=values,
             actor=Actor(kind="connect_link", id=str(link.pk), label="connect link"),
-            action="integration.connected",
-            target_type="integration_connection",
-            target_id=connection.pk,
-            workspace=link.workspace,
-            agency=link.agency,
-            detail={"integration": integration_key},
+            connection_id=connection_id_for_link(link_id=link.pk, provider=integration_key),
+            created_by=f"connect link {link.pk}",
         )
+        link.connections.add(connection)
     return {}

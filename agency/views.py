@@ -10,9 +10,9 @@ from rest_framework.response import Response
 from core import idempotency
 from core.errors import NotFound
 from core.views import AgencyView
+from integrations.providers import INTEGRATIONS
 
 from . import selectors, serializers, services
-from .integrations import INTEGRATIONS
 from .models import Blueprint, ConnectLink, Plan
 
 IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -29,6 +29,8 @@ urlpatterns = [
     path("", include("tokens.urls")),
     # The agency console and the connect-link page.
     path("", include("agency.page_urls")),
+    # Providers' webhooks, one endpoint per connection.
+    path("", include("integrations.urls")),
     path("", include("integrations.page_urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),

@@ -15,7 +15,7 @@ def home(request):
 
 
 def _wants_json(request) -> bool:
-    return request.path.startswith(("/api/", "/openapi/", "/o/", "/.well-known/"))
+    return request.path.startswith(("/api/", "/openapi/", "/o/", "/.well-known/", "/hooks/"))
 
 
 def not_found(request, exception=None):

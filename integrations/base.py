@@ -41,6 +41,10 @@ class CredentialField:
     required: bool = True
     # Asked for after the webhook URL is shown (the provider signs with it).
     after_webhook_url: bool = False
+    # The secret that signs the provider's webhooks: stored apart from the other fields
+    # (Connection.signing_secret_encrypted). When optional and not given, the service
+    # generates one (and the provider registers its webhook with it).
+    signs_webhooks: bool = False
 
 
 @dataclass(frozen=True)
@@ -50,11 +54,16 @@ class Described:
     event_id: str
     event_type: str
     occurred_at: datetime | None
+    # The provider's id of the object the event is about (a charge's ch_…), so a later
+    # snapshot of the same object can be told from an earlier one.
+    object_id: str = ""
 
 
 @dataclass(frozen=True)
 class Applied:
-    """The event made or changed these records (for the audit event's detail)."""
+    """The event made or changed these records, named by their provider ids (ch_…, re_…):
+    they go in the audit event's detail, and events held waiting for one of them are
+    applied again."""
 
     records: tuple[str, ...] = ()
 

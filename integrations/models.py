@@ -82,6 +82,8 @@ class Event(models.Model):
     # The provider's event id (Stripe's evt_…; Calendly: event name, uri and created_at).
     event_id = models.CharField(max_length=500)
     event_type = models.CharField(max_length=100)
+    # The provider's id of the object the event is about (Stripe's ch_…, re_…, dp_…).
+    object_id = models.CharField(max_length=200, blank=True)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.WEBHOOK)
     payload = models.JSONField()
     received_at = models.DateTimeField(default=timezone.now)
@@ -93,6 +95,12 @@ class Event(models.Model):
     # Why it is held: a code (no_lead, no_sale, currency, waiting) and a sentence.
     hold_code = models.CharField(max_length=30, blank=True)
     hold_reason = models.TextField(blank=True)
+    # For a `waiting` hold: the provider id of the record it waits for.
+    waits_for = models.CharField(max_length=200, blank=True)
+    # The sale a person placed a held payment on (the event is applied to it).
+    assigned_sale = models.ForeignKey(
+        "workspaces.Sale", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -106,6 +114,12 @@ class Event(models.Model):
                 fields=["workspace", "provider", "occurred_at"],
                 name="integration_event_held",
                 condition=models.Q(state="held"),
+            ),
+            models.Index(fields=["connection", "object_id"], name="integration_event_object"),
+            models.Index(
+                fields=["connection", "waits_for"],
+                name="integration_event_waiting",
+                condition=models.Q(state="held", hold_code="waiting"),
             ),
         ]
         ordering = ["-received_at"]

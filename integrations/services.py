@@ -1,0 +1,491 @@
+"""Writes of the integrations: connections, the events providers send, and held events.
+
+Every function takes keyword arguments, runs in one transaction and records its audit
+event inside it; tasks are sent with transaction.on_commit, by name, so this module
+imports no task module (the worker's tasks import it).
+
+Connection ids. The connect page shows the webhook URL, which names the connection,
+before it asks for the webhook secret, so the id is known before the form is sent:
+- a connect link's connection has a deterministic id, uuid5 of the link's id and the
+  provider's key (`connection_id_for_link`): a link connects each provider once;
+- another page (the workspace's Integrations settings) allocates a random id and carries
+  it signed through its form (`connection_id_allocate` / `connection_id_unsign`).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+
+from django.conf import settings
+from django.core import signing
+from django.db import connection as db_connection
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from audit.services import Actor, audit_record
+from config.celery import app as celery_app
+from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
+from core.errors import InvalidField, NotFound
+from workspaces.models import Sale, Workspace
+from workspaces.services import RecordInvalid
+
+from .base import Applied, Described, Held, Ignored
+from .models import Connection, Event
+from .providers import credentials_check, integration_get, provider_get
+from .selectors import webhook_url  # noqa: F401 - named here for the pages
+
+logger = logging.getLogger(__name__)
+
+BACKFILL_TASK = "integrations.connection_backfill"
+APPLY_TASK = "integrations.event_apply"
+# Held for a reason only a person can resolve (assign or dismiss), not waiting for a record.
+PLACEMENT_CODES = ("no_lead", "no_sale", "currency", "invalid")
+_ALLOCATE_SALT = "integrations.connection-id"
+# A pre-allocated id is good for a day: long enough to fill the form at the provider's.
+ALLOCATED_ID_MAX_AGE = 24 * 3600
+
+
+def integration_actor(connection: Connection) -> Actor:
+    return Actor(kind="integration", id=str(connection.pk), label=connection.provider)
+
+
+def connection_id_for_link(*, link_id, provider: str) -> uuid.UUID:
+    return uuid.uuid5(uuid.UUID(str(link_id)), provider)
+
+
+def connection_id_allocate() -> tuple[uuid.UUID, str]:
+    """A new connection id, and the signed form of it a page's form carries."""
+    connection_id = uuid.uuid4()
+    return connection_id, signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
+
+
+def connection_id_unsign(signed: str) -> uuid.UUID | None:
+    """The id `connection_id_allocate` signed, or None if forged or more than a day old."""
+    try:
+        return uuid.UUID(
+            signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE)
+        )
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+
+
+def task_send(name: str, *, args: list) -> None:
+    """Send a task by its name. In eager mode (no worker: a laptop, the tests) a task this
+    process knows runs at once, and one it does not know is skipped with a log line:
+    `send_task` ignores eager mode and would leave the message in a broker nobody reads."""
+    if celery_app.conf.task_always_eager:
+        task = celery_app.tasks.get(name)
+        if task is None:
+            logger.info("task %s is not known here; not run", name)
+            return
+        task.apply_async(args=args)
+        return
+    celery_app.send_task(name, args=args)
+
+
+def _backfill_enqueue(connection_id) -> None:
+    task_send(BACKFILL_TASK, args=[str(connection_id)])
+
+
+def connection_credentials(connection: Connection) -> dict:
+    return decrypt_json(connection.credentials_encrypted)
+
+
+def connection_signing_secret(connection: Connection) -> str | None:
+    if not connection.signing_secret_encrypted:
+        return None
+    return decrypt_text(connection.signing_secret_encrypted)
+
+
+def connection_create(
+    *,
+    workspace: Workspace,
+    provider: str,
+    credentials: dict,
+    actor: Actor,
+    connection_id=None,
+    created_by: str = "",
+) -> Connection:
+    """Check the credential's format (400 naming the field), store it and the webhook
+    signing secret encrypted, and start the backfill once committed.
+
+    An optional signing secret left empty is generated (the provider's package registers
+    its webhook with it). A connection id already used answers 400 `invalid_field`.
+    """
+    integration = integration_get(provider)
+    if integration is None:
+        raise InvalidField("provider", f"Unknown integration {provider!r}.")
+    clean, errors = credentials_check(integration, credentials or {})
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise InvalidField(field, message)
+    signing_field = next((f for f in integration.credential_fields if f.signs_webhooks), None)
+    signing_secret, options = None, {}
+    if signing_field is not None:
+        signing_secret = clean.pop(signing_field.name, None)
+        if signing_secret is None:
+            signing_secret = secrets.token_urlsafe(32)
+            options["signing_secret_generated"] = True
+    with transaction.atomic():
+        if connection_id is not None and Connection.objects.filter(pk=connection_id).exists():
+            raise InvalidField("connection_id", "This connection is already made.")
+        connection = Connection.objects.create(
+            id=connection_id or uuid.uuid4(),
+            workspace=workspace,
+            provider=provider,
+            credentials_encrypted=encrypt_json(clean),
+            signing_secret_encrypted=encrypt_text(signing_secret) if signing_secret else None,
+            created_by=(created_by or actor.label)[:200],
+            options=options,
+        )
+        audit_record(
+            actor=actor,
+            action="integration.connected",
+            target_type="integration_connection",
+            target_id=connection.pk,
+            workspace=workspace,
+            detail={"provider": provider, "fields": sorted(clean)},
+        )
+        transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
+    return connection
+
+
+def connection_disconnect(*, connection: Connection, actor: Actor) -> Connection:
+    """Stop accepting its webhooks (410) and forget its credential. Twice is a no-op."""
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        if connection.state != Connection.State.DISCONNECTED:
+            connection.state = Connection.State.DISCONNECTED
+            connection.disconnected_at = timezone.now()
+            connection.credentials_encrypted = encrypt_json({})
+            connection.signing_secret_encrypted = None
+            connection.save(
+                update_fields=[
+                    "state",
+                    "disconnected_at",
+                    "credentials_encrypted",
+                    "signing_secret_encrypted",
+                ]
+            )
+            audit_record(
+                actor=actor,
+                action="integration.disconnected",
+                target_type="integration_connection",
+                target_id=connection.pk,
+                workspace=connection.workspace,
+                detail={"provider": connection.provider},
+            )
+    return connection
+
+
+def connection_fail(*, connection: Connection, error: str) -> Connection:
+    """A provider call failed (unreachable, credential refused): the connection is failing
+    with the error shown; webhooks are still accepted."""
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        if connection.state == Connection.State.DISCONNECTED:
+            return connection
+        connection.state = Connection.State.FAILING
+        connection.last_error = error[:2000]
+        connection.last_error_at = timezone.now()
+        connection.save(update_fields=["state", "last_error", "last_error_at"])
+        audit_record(
+            actor=integration_actor(connection),
+            action="integration.failing",
+            target_type="integration_connection",
+            target_id=connection.pk,
+            workspace=connection.workspace,
+            reason=connection.last_error,
+            detail={"provider": connection.provider},
+        )
+    return connection
+
+
+def connection_recover(*, connection: Connection) -> Connection:
+    """A provider call succeeded again: a failing connection is connected again."""
+    with transaction.atomic():
+        updated = Connection.objects.filter(
+            pk=connection.pk, state=Connection.State.FAILING
+        ).update(state=Connection.State.CONNECTED)
+        if updated:
+            audit_record(
+                actor=integration_actor(connection),
+                action="integration.recovered",
+                target_type="integration_connection",
+                target_id=connection.pk,
+                workspace=connection.workspace,
+                detail={"provider": connection.provider},
+            )
+    connection.refresh_from_db()
+    return connection
+
+
+def delivery_refuse(*, connection: Connection) -> None:
+    """A delivery with a bad or stale signature: only the refused counter moves."""
+    Connection.objects.filter(pk=connection.pk).update(events_refused=F("events_refused") + 1)
+
+
+# --- Events ----------------------------------------------------------------------------
+
+_EVENT_FIELDS = (
+    "connection",
+    "workspace",
+    "provider",
+    "event_id",
+    "event_type",
+    "object_id",
+    "source",
+    "payload",
+    "received_at",
+    "occurred_at",
+    "state",
+    "attempts",
+    "hold_code",
+    "hold_reason",
+    "waits_for",
+)
+
+
+def _event_insert(values: dict) -> int | None:
+    """INSERT … ON CONFLICT (connection, event_id) DO NOTHING RETURNING id: the new row's
+    id, or None when the event is already stored (both SQLite and PostgreSQL)."""
+    meta = Event._meta
+    quote = db_connection.ops.quote_name
+    columns, params = [], []
+    for name in _EVENT_FIELDS:
+        field = meta.get_field(name)
+        columns.append(quote(field.column))
+        params.append(field.get_db_prep_save(values[name], db_connection))
+    placeholders = ", ".join(["%s"] * len(columns))
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"ON CONFLICT ({quote(meta.get_field('connection').column)}, "
+        f"{quote(meta.get_field('event_id').column)}) DO NOTHING "
+        f"RETURNING {quote('id')}"
+    )
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def event_receive(
+    *, connection: Connection, described: Described, payload: dict, source: str = "webhook"
+) -> Event | None:
+    """Store a verified event once per (connection, provider event id); None when it is
+    already stored (a provider's retry). The caller enqueues event_apply on commit."""
+    now = timezone.now()
+    with transaction.atomic():
+        event_pk = _event_insert(
+            {
+                "connection": connection.pk,
+                "workspace": connection.workspace_id,
+                "provider": connection.provider,
+                "event_id": described.event_id[:500],
+                "event_type": described.event_type[:100],
+                "object_id": described.object_id[:200],
+                "source": source,
+                "payload": payload,
+                "received_at": now,
+                "occurred_at": described.occurred_at,
+                "state": Event.State.RECEIVED,
+                "attempts": 0,
+                "hold_code": "",
+                "hold_reason": "",
+                "waits_for": "",
+            }
+        )
+        if event_pk is None:
+            return None
+        Connection.objects.filter(pk=connection.pk).update(
+            events_received=F("events_received") + 1, last_event_at=now
+        )
+    return Event(
+        pk=event_pk,
+        connection=connection,
+        workspace_id=connection.workspace_id,
+        provider=connection.provider,
+        event_id=described.event_id,
+        event_type=described.event_type,
+        object_id=described.object_id,
+        source=source,
+        payload=payload,
+        received_at=now,
+        occurred_at=described.occurred_at,
+    )
+
+
+def event_apply_enqueue(event_id) -> None:
+    """Apply the event on the worker once the current transaction commits."""
+    transaction.on_commit(lambda: task_send(APPLY_TASK, args=[int(event_id)]))
+
+
+_COUNTER = {
+    Event.State.APPLIED: "events_applied",
+    Event.State.HELD: "events_held",
+}
+
+
+def _move_counters(connection_id, before: str, after: str) -> None:
+    if before == after:
+        return
+    changes = {}
+    if before in _COUNTER:
+        changes[_COUNTER[before]] = F(_COUNTER[before]) - 1
+    if after in _COUNTER:
+        changes[_COUNTER[after]] = F(_COUNTER[after]) + 1
+    if changes:
+        Connection.objects.filter(pk=connection_id).update(**changes)
+
+
+def _outcome_write(event: Event, outcome, *, actor: Actor, action: str | None = None) -> None:
+    """Record what became of the event: its state, counters, audit event; and release the
+    events held waiting for the records it made."""
+    before = event.state
+    now = timezone.now()
+    event.hold_code = event.hold_reason = event.waits_for = ""
+    detail = {"provider": event.provider, "event_id": event.event_id, "type": event.event_type}
+    if isinstance(outcome, Applied):
+        event.state, event.applied_at = Event.State.APPLIED, now
+        detail["records"] = list(outcome.records)
+    elif isinstance(outcome, Held):
+        event.state = Event.State.HELD
+        event.hold_code, event.hold_reason = outcome.code, outcome.reason
+        event.waits_for = outcome.waits_for
+        detail["hold"] = outcome.code
+    else:
+        event.state, event.applied_at = Event.State.IGNORED, now
+        event.hold_reason = outcome.reason
+    event.save(
+        update_fields=[
+            "state",
+            "applied_at",
+            "attempts",
+            "hold_code",
+            "hold_reason",
+            "waits_for",
+            "assigned_sale",
+        ]
+    )
+    _move_counters(event.connection_id, before, event.state)
+    audit_record(
+        actor=actor,
+        action=action or f"integration.event_{event.state}",
+        target_type="integration_event",
+        target_id=event.pk,
+        workspace=event.workspace,
+        reason=event.hold_reason,
+        detail=detail,
+    )
+    if isinstance(outcome, Applied) and outcome.records:
+        waiting = Event.objects.filter(
+            connection_id=event.connection_id,
+            state=Event.State.HELD,
+            hold_code="waiting",
+            waits_for__in=list(outcome.records),
+        ).values_list("pk", flat=True)
+        for waiting_pk in list(waiting):
+            event_apply_enqueue(waiting_pk)
+
+
+def _event_locked(event_id) -> Event | None:
+    return (
+        Event.objects.select_for_update(of=("self",))
+        .select_related("connection__workspace", "workspace")
+        .filter(pk=event_id)
+        .first()
+    )
+
+
+def _provider_apply(event: Event):
+    provider = provider_get(event.provider)
+    try:
+        # A savepoint: a writer that refuses leaves no half-written record behind.
+        with transaction.atomic():
+            return provider.apply(event=event, connection=event.connection)
+    except RecordInvalid as refused:
+        return Held("invalid", f"The record cannot be written: {refused}")
+
+
+FINAL_STATES = (Event.State.APPLIED, Event.State.IGNORED, Event.State.DISMISSED)
+
+
+def event_apply(*, event_id) -> Event | None:
+    """Apply a stored event through its provider's mapping: applied, held with why, or
+    ignored. Running it again on an applied, ignored or dismissed event changes nothing."""
+    with transaction.atomic():
+        event = _event_locked(event_id)
+        if event is None or event.state in FINAL_STATES:
+            return event
+        if provider_get(event.provider) is None:
+            logger.warning("event %s: no provider %s is built", event.pk, event.provider)
+            return event
+        event.attempts = min(event.attempts + 1, 32767)
+        outcome = _provider_apply(event)
+        _outcome_write(event, outcome, actor=integration_actor(event.connection))
+    return event
+
+
+def _held(event: Event) -> Event:
+    locked = _event_locked(event.pk)
+    if locked is None or locked.connection.workspace_id != event.workspace_id:
+        raise NotFound("No such event.")
+    if locked.state != Event.State.HELD:
+        raise InvalidField("event", f"The event is {locked.state}, not held.")
+    return locked
+
+
+def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
+    """Place a held Stripe payment on a sale a person chose, and apply it there.
+
+    A payment in another currency than the workspace's cannot be placed: dismiss it.
+    """
+    with transaction.atomic():
+        locked = _held(event)
+        if sale.workspace_id != locked.workspace_id:
+            raise NotFound("No such sale.")
+        if locked.hold_code == "currency":
+            raise InvalidField("sale", "A payment in another currency cannot be placed on a "
+                               "sale of this workspace; dismiss it instead.")  # fmt: skip
+        locked.assigned_sale = sale
+        locked.attempts = min(locked.attempts + 1, 32767)
+        outcome = _provider_apply(locked)
+        _outcome_write(locked, outcome, actor=actor, action="integration.event_assigned")
+        if not isinstance(outcome, Applied):
+            raise InvalidField("sale", outcome.reason or "The event cannot be placed there.")
+    return locked
+
+
+def event_dismiss(*, event: Event, actor: Actor) -> Event:
+    """Leave a held event unapplied for good; the events waiting for its object go too."""
+    with transaction.atomic():
+        locked = _held(event)
+        dismissed = [locked]
+        if locked.object_id and locked.hold_code != "waiting":
+            dismissed += list(
+                Event.objects.select_for_update()
+                .filter(
+                    connection_id=locked.connection_id,
+                    state=Event.State.HELD,
+                    hold_code="waiting",
+                    waits_for=locked.object_id,
+                )
+                .select_related("workspace")
+            )
+        for item in dismissed:
+            item.state = Event.State.DISMISSED
+            item.save(update_fields=["state"])
+            _move_counters(item.connection_id, Event.State.HELD, Event.State.DISMISSED)
+            audit_record(
+                actor=actor,
+                action="integration.event_dismissed",
+                target_type="integration_event",
+                target_id=item.pk,
+                workspace=item.workspace,
+                reason=item.hold_reason,
+                detail={"provider": item.provider, "event_id": item.event_id},
+            )
+    return locked

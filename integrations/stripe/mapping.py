@@ -1,0 +1,259 @@
+"""Stripe events to records: a charge is a payment, a refund or a lost dispute a refund.
+
+Every record is written through the workspace's writers, keyed on Stripe's own ids (the
+charge's ch_…, the refund's re_…, the dispute's dp_…), so a webhook and the backfill, or
+a delivery and its retry, make the same record once.
+
+Deliveries come in any order. Each event carries a snapshot of its object: a snapshot
+older than one already applied for the same object is not applied again, a refund before
+its charge waits for it, and a charge whose first event is held makes the later events
+of the same charge wait for it, so the records end the same whatever the order.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.db.models import F
+
+from workspaces.models import Lead, Payment, Refund, Sale
+from workspaces.services import payment_upsert, refund_upsert
+
+from ..base import Applied, Held, Ignored
+from ..models import Event
+
+# Stripe's currencies without decimals, and those with three (stripe.com/docs/currencies).
+# Every other currency is given in hundredths, ISK included (whose hundredths are always 00).
+ZERO_DECIMAL = frozenset(
+    "BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF".split()
+)
+THREE_DECIMAL = frozenset("BHD JOD KWD OMR TND".split())
+
+CHARGE_TYPES = ("charge.succeeded", "charge.failed", "charge.refunded")
+REFUND_TYPES = ("refund.created", "refund.updated", "charge.refund.updated")
+DISPUTE_CLOSED = "charge.dispute.closed"
+PLACEMENT_CODES = ("no_lead", "no_sale", "currency")
+
+
+def stripe_exponent(currency: str) -> int:
+    currency = currency.upper()
+    if currency in ZERO_DECIMAL:
+        return 0
+    if currency in THREE_DECIMAL:
+        return 3
+    return 2
+
+
+def to_minor(amount: int, *, currency: str, workspace) -> int:
+    """Stripe's amount (its smallest unit of the currency) in the workspace's minor units."""
+    shift = workspace.currency_exponent - stripe_exponent(currency)
+    value = Decimal(int(amount)).scaleb(shift)
+    return int(value.quantize(Decimal(1), ROUND_HALF_UP))
+
+
+def _moment(value) -> datetime:
+    return datetime.fromtimestamp(int(value), tz=UTC)
+
+
+def _object(event: Event) -> dict:
+    obj = (event.payload.get("data") or {}).get("object")
+    return obj if isinstance(obj, dict) else {}
+
+
+def _sent(event: Event) -> int:
+    created = event.payload.get("created")
+    return created if isinstance(created, int) else 0
+
+
+def _newer_applied(event: Event, object_id: str, sent: int) -> bool:
+    """Whether an event about the same object, sent later than `sent`, is already applied."""
+    if not object_id:
+        return False
+    others = (
+        Event.objects.filter(connection_id=event.connection_id, object_id=object_id)
+        .filter(state__in=(Event.State.APPLIED, Event.State.IGNORED))
+        .exclude(pk=event.pk)
+        .values_list("payload__created", flat=True)
+    )
+    return any(isinstance(other, int) and other > sent for other in others)
+
+
+def _held_placement(event: Event, object_id: str) -> bool:
+    """Whether another event about the same charge is held until someone places it."""
+    return (
+        Event.objects.filter(
+            connection_id=event.connection_id,
+            object_id=object_id,
+            state=Event.State.HELD,
+            hold_code__in=PLACEMENT_CODES,
+        )
+        .exclude(pk=event.pk)
+        .exists()
+    )
+
+
+def _charge_email(charge: dict) -> str:
+    customer = charge.get("customer")
+    for email in (
+        (charge.get("billing_details") or {}).get("email"),
+        charge.get("receipt_email"),
+        customer.get("email") if isinstance(customer, dict) else None,
+    ):
+        if isinstance(email, str) and email.strip():
+            return email.strip()
+    return ""
+
+
+def _sale_named(workspace, reference: str) -> Sale | None:
+    """A sale by the id the API shows (its UUID) or by its own external id."""
+    sales = Sale.objects.filter(workspace=workspace)
+    try:
+        by_pk = sales.filter(pk=uuid.UUID(reference)).first()
+    except ValueError:
+        by_pk = None
+    return by_pk or sales.filter(external_id=reference).first()
+
+
+def _place(event: Event, charge: dict, workspace) -> Sale | Held:
+    charge_id = charge["id"]
+    if event.assigned_sale_id:
+        return Sale.objects.get(pk=event.assigned_sale_id, workspace=workspace)
+    paid = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
+    if paid is not None:
+        return paid.sale
+    reference = (charge.get("metadata") or {}).get("sale_id")
+    if isinstance(reference, str) and reference.strip():
+        sale = _sale_named(workspace, reference.strip())
+        if sale is None:
+            return Held("no_sale", f"The charge's metadata names sale {reference!r}, which this "
+                        "workspace does not have.")  # fmt: skip
+        return sale
+    email = _charge_email(charge)
+    if not email:
+        return Held("no_lead", "The charge carries no email (billing details, receipt or "
+                    "customer) to find its lead by.")  # fmt: skip
+    leads = Lead.objects.filter(workspace=workspace, email__iexact=email)
+    if not leads.exists():
+        return Held("no_lead", f"No lead has the charge's email {email}.")
+    sale = (
+        Sale.objects.filter(workspace=workspace, lead__in=leads)
+        .filter(cash_collected__lt=F("contract_value"))
+        .order_by("-closed_at", "-pk")
+        .first()
+    )
+    if sale is None:
+        return Held("no_sale", f"The lead with the email {email} has no sale with an unpaid "
+                    "balance.")  # fmt: skip
+    return sale
+
+
+def _charge(event: Event, charge: dict, workspace) -> Applied | Held | Ignored:
+    charge_id = charge.get("id")
+    if not isinstance(charge_id, str) or not charge_id:
+        return Ignored("The event carries no charge id.")
+    currency = str(charge.get("currency") or "").upper()
+    if currency != workspace.currency:
+        return Held("currency", f"The charge is in {currency or 'no currency'}; the workspace "
+                    f"counts in {workspace.currency}.")  # fmt: skip
+    if not event.assigned_sale_id and _held_placement(event, charge_id):
+        return Held("waiting", f"Another event of charge {charge_id} is held until it is "
+                    "placed on a sale.", waits_for=charge_id)  # fmt: skip
+    placed = _place(event, charge, workspace)
+    if isinstance(placed, Held):
+        return placed
+    status = Payment.Status.FAILED if charge.get("status") == "failed" else Payment.Status.SUCCEEDED
+    payment, _created = payment_upsert(
+        workspace=workspace,
+        external_id=charge_id,
+        sale=placed,
+        paid_at=_moment(charge["created"]),
+        amount=to_minor(charge.get("amount") or 0, currency=currency, workspace=workspace),
+        status=status,
+    )
+    records = [charge_id]
+    refunds = (charge.get("refunds") or {}).get("data") or []
+    for refund in refunds:
+        if not isinstance(refund, dict) or not refund.get("id"):
+            continue
+        if _newer_applied(event, refund["id"], _sent(event)):
+            continue
+        if _refund_write(refund, payment, workspace):
+            records.append(refund["id"])
+    return Applied(records=tuple(records))
+
+
+def _refund_write(refund: dict, payment: Payment, workspace) -> bool:
+    """Write one refund on its payment; False when there is nothing to write."""
+    made = refund.get("status") not in ("failed", "canceled")
+    exists = Refund.objects.filter(workspace=workspace, external_id=refund["id"]).exists()
+    if not made and not exists:
+        return False
+    amount = refund.get("amount") or 0
+    refund_upsert(
+        workspace=workspace,
+        external_id=refund["id"],
+        payment=payment,
+        at=_moment(refund["created"]),
+        # A refund that failed or was cancelled after it was recorded keeps its row, at 0.
+        amount=to_minor(amount, currency=refund.get("currency") or workspace.currency,
+                        workspace=workspace) if made else 0,  # fmt: skip
+    )
+    return True
+
+
+def _refund(event: Event, refund: dict, workspace) -> Applied | Held | Ignored:
+    refund_id, charge_id = refund.get("id"), refund.get("charge")
+    if isinstance(charge_id, dict):
+        charge_id = charge_id.get("id")
+    if not refund_id or not isinstance(charge_id, str):
+        return Ignored("The refund names no charge.")
+    payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
+    if payment is None:
+        return Held("waiting", f"The refund's charge {charge_id} has not arrived or is not "
+                    "placed yet.", waits_for=charge_id)  # fmt: skip
+    if not _refund_write(refund, payment, workspace):
+        return Ignored(f"Refund {refund_id} failed or was cancelled before it was recorded.")
+    return Applied(records=(refund_id,))
+
+
+def _dispute(event: Event, dispute: dict, workspace) -> Applied | Held | Ignored:
+    dispute_id, charge_id = dispute.get("id"), dispute.get("charge")
+    if isinstance(charge_id, dict):
+        charge_id = charge_id.get("id")
+    if dispute.get("status") != "lost":
+        return Ignored(f"The dispute closed as {dispute.get('status')}: no money was lost.")
+    if not dispute_id or not isinstance(charge_id, str):
+        return Ignored("The dispute names no charge.")
+    payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
+    if payment is None:
+        return Held("waiting", f"The dispute's charge {charge_id} has not arrived or is not "
+                    "placed yet.", waits_for=charge_id)  # fmt: skip
+    refund_upsert(
+        workspace=workspace,
+        external_id=dispute_id,
+        payment=payment,
+        # Lost when the dispute closed: the event's own time.
+        at=_moment(_sent(event) or dispute.get("created") or 0),
+        amount=to_minor(dispute.get("amount") or 0,
+                        currency=dispute.get("currency") or workspace.currency,
+                        workspace=workspace),  # fmt: skip
+        kind=Refund.Kind.CHARGEBACK,
+    )
+    return Applied(records=(dispute_id,))
+
+
+def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
+    obj = _object(event)
+    workspace = connection.workspace
+    object_id = str(obj.get("id") or "")
+    if event.event_type not in (*CHARGE_TYPES, *REFUND_TYPES, DISPUTE_CLOSED):
+        return Ignored(f"Stripe's {event.event_type} feeds no record.")
+    if _newer_applied(event, object_id, _sent(event)):
+        return Ignored(f"A later event about {object_id} was applied first.")
+    if event.event_type in CHARGE_TYPES:
+        return _charge(event, obj, workspace)
+    if event.event_type in REFUND_TYPES:
+        return _refund(event, obj, workspace)
+    return _dispute(event, obj, workspace)

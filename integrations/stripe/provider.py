@@ -1,0 +1,104 @@
+"""The Stripe provider: its credential, signature check, event names and mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+
+import stripe
+
+from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from . import mapping
+
+# Stripe's own default: a delivery signed more than five minutes ago is refused.
+TOLERANCE_SECONDS = 300
+
+
+def _moment(value) -> datetime | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value, tz=UTC)
+    return None
+
+
+class StripeProvider:
+    key = "stripe"
+    name = "Stripe"
+    feeds = "payments"
+    credentials_help = (
+        "Stripe dashboard → Developers → API keys. A restricted key with read access to "
+        "charges, refunds and disputes is enough."
+    )
+    webhook_help = (
+        "Stripe dashboard → Developers → Webhooks → Add endpoint: paste the URL below and "
+        "choose the events charge.succeeded, charge.failed, charge.refunded, refund.created, "
+        "refund.updated and charge.dispute.closed. Then reveal the endpoint's signing secret "
+        "(whsec_…) and give it here."
+    )
+    credential_fields = (
+        CredentialField(
+            "secret_key",
+            "Stripe secret or restricted key",
+            "it starts with sk_live_, sk_test_, rk_live_ or rk_test_ followed by at least 24 "
+            "letters and digits.",
+            r"(sk_live_|sk_test_|rk_live_|rk_test_|rk_)[A-Za-z0-9]{24,}",
+        ),
+        CredentialField(
+            "webhook_secret",
+            "Stripe webhook signing secret",
+            "it starts with whsec_ followed by at least 24 letters and digits.",
+            r"whsec_[A-Za-z0-9+/=]{24,}",
+            after_webhook_url=True,
+            signs_webhooks=True,
+        ),
+    )
+
+    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
+        """Stripe's own verifier: `Stripe-Signature` (t=…,v1=HMAC-SHA256 of "t.body")."""
+        try:
+            stripe.WebhookSignature.verify_header(
+                body.decode("utf-8"),
+                headers.get("Stripe-Signature"),
+                secret,
+                tolerance=TOLERANCE_SECONDS,
+            )
+        except UnicodeDecodeError as error:
+            raise SignatureRefused("The body is not UTF-8 text.") from error
+        except stripe.SignatureVerificationError as error:
+            message = str(error.user_message or error)
+            if "tolerance" in message:
+                raise SignatureRefused(
+                    f"The Stripe-Signature timestamp is more than {TOLERANCE_SECONDS} seconds "
+                    "old; Stripe retries with a fresh one.",
+                    stale=True,
+                ) from error
+            raise SignatureRefused(
+                "The Stripe-Signature header is missing or does not match this endpoint's "
+                "signing secret."
+            ) from error
+
+    def describe(self, payload: dict) -> Described:
+        obj = (payload.get("data") or {}).get("object") or {}
+        if not isinstance(obj, dict):
+            obj = {}
+        # Charges and refunds are placed by when they were made; anything else by when
+        # Stripe sent the event (a dispute is closed then).
+        occurred = _moment(obj.get("created")) if obj.get("object") in ("charge", "refund") else None
+        return Described(
+            event_id=str(payload.get("id") or ""),
+            event_type=str(payload.get("type") or ""),
+            occurred_at=occurred or _moment(payload.get("created")),
+            object_id=str(obj.get("id") or ""),
+        )
+
+    def apply(self, *, event, connection):
+        return mapping.event_map(event=event, connection=connection)
+
+    def backfill(
+        self, *, connection, credentials: dict, cursor: dict | None
+    ) -> Iterator[BackfillPage]:
+        from .backfill import pages
+
+        return pages(connection=connection, credentials=credentials, cursor=cursor)
+
+
+PROVIDER = StripeProvider()

@@ -1,0 +1,98 @@
+"""The webhook endpoints: POST /hooks/<provider>/<connection id>.
+
+A delivery is verified with the provider's signature scheme and the connection's own
+secret, stored once, and answered at once; the worker applies it. A refused delivery
+stores nothing: only the connection's refused counter moves.
+"""
+
+import json
+import logging
+
+from django.db import transaction
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+
+from core.errors import ApiError, MethodNotAllowed, NotFound
+
+from . import services
+from .base import SignatureRefused
+from .models import Connection
+from .providers import provider_get
+
+logger = logging.getLogger(__name__)
+
+
+class InvalidSignature(ApiError):
+    status_code = 400
+    reason = "invalid_signature"
+
+
+class StaleSignature(ApiError):
+    status_code = 400
+    reason = "stale_signature"
+
+
+class ConnectionGone(ApiError):
+    status_code = 410
+    reason = "connection_disconnected"
+    default_message = (
+        "This connection was disconnected: remove the webhook endpoint at the provider."
+    )
+
+
+def _answer(error: ApiError) -> JsonResponse:
+    return JsonResponse(error.body(), status=error.status_code)
+
+
+@csrf_exempt
+def receive(request, provider: str, connection_id):
+    try:
+        return JsonResponse(_receive(request, provider, connection_id))
+    except ApiError as error:
+        return _answer(error)
+
+
+def _receive(request, provider_key: str, connection_id) -> dict:
+    if request.method != "POST":
+        raise MethodNotAllowed("A webhook endpoint answers POST only.")
+    provider = provider_get(provider_key)
+    connection = (
+        Connection.objects.filter(pk=connection_id, provider=provider_key)
+        .select_related("workspace")
+        .first()
+        if provider is not None
+        else None
+    )
+    if connection is None:
+        raise NotFound("No connection at this address.")
+    if connection.state == Connection.State.DISCONNECTED:
+        raise ConnectionGone()
+    body = request.body
+    secret = services.connection_signing_secret(connection)
+    try:
+        if not secret:
+            raise SignatureRefused("This connection has no webhook signing secret.")
+        provider.verify(body=body, headers=request.headers, secret=secret)
+    except SignatureRefused as refused:
+        services.delivery_refuse(connection=connection)
+        raise (StaleSignature if refused.stale else InvalidSignature)(refused.message) from None
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        payload = None
+    if not isinstance(payload, dict):
+        services.delivery_refuse(connection=connection)
+        raise ApiError("The body is not a JSON object.", reason="invalid_body", field="body")
+    described = provider.describe(payload)
+    if not described.event_id:
+        services.delivery_refuse(connection=connection)
+        raise ApiError("The event carries no id.", reason="invalid_body", field="body")
+    with transaction.atomic():
+        event = services.event_receive(
+            connection=connection, described=described, payload=payload, source="webhook"
+        )
+        if event is not None:
+            services.event_apply_enqueue(event.pk)
+    if event is None:
+        return {"received": True, "duplicate": True}
+    return {"received": True}
