@@ -82,7 +82,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
             )
         )
         held_by_connection[event.connection_id].append(
-            {"event": event, "summary": selectors.event_summary(event.payload), "form": form}
+            {"event": event, "summary": selectors.event_summary(event), "form": form}
         )
     connections = []
     for connection in selectors.connection_page_list(workspace=workspace):
@@ -265,7 +265,7 @@ def event_assign(request, workspace_id, event_id):
         except InvalidField as refused:
             form.add_error(None, refused.message)
         else:
-            summary = selectors.event_summary(event.payload)
+            summary = selectors.event_summary(event)
             what = " of ".join(part for part in (summary.amount, summary.email) if part)
             messages.success(
                 request,

@@ -12,6 +12,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from workspaces.models import CURRENCY_EXPONENTS, Sale
 
 from .models import Connection, Event
+from .stripe.mapping import stripe_exponent
 
 
 def webhook_url(connection_or_id, provider: str | None = None) -> str:
@@ -97,10 +98,11 @@ def held_event_page_list(*, workspace) -> QuerySet[Event]:
     )
 
 
-def money_text(amount, currency: str) -> str:
-    """Minor units in a currency as the page writes them: 1234.50 USD."""
+def money_text(amount, currency: str, *, exponent: int | None = None) -> str:
+    """Minor units in a currency as the page writes them: 1,234.50 USD."""
     code = currency.upper()
-    exponent = CURRENCY_EXPONENTS.get(code, 2)
+    if exponent is None:
+        exponent = CURRENCY_EXPONENTS.get(code, 2)
     value = Decimal(int(amount)).scaleb(-exponent)
     return f"{value:,.{exponent}f} {code}"
 
@@ -118,9 +120,12 @@ def _text(value) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def event_summary(payload) -> EventSummary:
+def event_summary(event: Event) -> EventSummary:
     """The amount and email of a Stripe charge (or refund) event's object; empty for
-    anything that has neither."""
+    another provider's event, or one that has neither."""
+    if event.provider != "stripe":
+        return EventSummary()
+    payload = event.payload
     data = payload.get("data") if isinstance(payload, dict) else None
     obj = data.get("object") if isinstance(data, dict) else None
     if not isinstance(obj, dict):
@@ -128,12 +133,14 @@ def event_summary(payload) -> EventSummary:
     amount = ""
     value, currency = obj.get("amount"), obj.get("currency")
     if isinstance(value, int) and not isinstance(value, bool) and _text(currency):
-        amount = money_text(value, currency)
-    billing = obj.get("billing_details")
+        # Stripe gives amounts in its own smallest unit of the currency.
+        amount = money_text(value, currency, exponent=stripe_exponent(currency))
+    # Where the mapping looks for the lead: billing details, receipt, then the customer.
+    billing, customer = obj.get("billing_details"), obj.get("customer")
     email = (
         _text(billing.get("email") if isinstance(billing, dict) else None)
         or _text(obj.get("receipt_email"))
-        or _text(obj.get("email"))
+        or _text(customer.get("email") if isinstance(customer, dict) else None)
     )
     return EventSummary(amount=amount, email=email, description=_text(obj.get("description")))
 
