@@ -5,10 +5,9 @@ import uuid
 from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
-from workspaces.models import Agency, Workspace
-
 from integrations.models import Connection
 from integrations.selectors import webhook_url
+from workspaces.models import Agency, Workspace
 
 from .models import Blueprint, ConnectLink, Plan, link_digest
 
@@ -89,9 +88,7 @@ def blueprint_data(blueprint: Blueprint) -> dict:
 
 def connect_links_with_state(queryset) -> QuerySet[ConnectLink]:
     return queryset.select_related("workspace").prefetch_related(
-        Prefetch(
-            "connections", queryset=Connection.objects.only("id", "provider", "state")
-        )
+        Prefetch("connections", queryset=Connection.objects.only("id", "provider", "state"))
     )
 
 

@@ -4,7 +4,6 @@ Each function is one transaction that records its audit event inside it; side ef
 (the apply task) are sent with transaction.on_commit.
 """
 
-import json
 import logging
 import os
 import secrets
@@ -22,18 +21,16 @@ from django.utils import timezone
 from oauth2_provider.models import get_application_model
 
 from audit.services import Actor, audit_record
-from core.crypto import encrypt_text
 from core.errors import Conflict, InvalidField, PaymentRequired
+from integrations.models import Connection
+from integrations.providers import INTEGRATIONS, credentials_check, integration_get
+from integrations.services import connection_create as integration_connection_create
+from integrations.services import connection_id_for_link
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint
 from workspaces.invitations import invitation_create
 from workspaces.models import CURRENCY_EXPONENTS, Agency, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
-
-from integrations.models import Connection
-from integrations.providers import INTEGRATIONS, credentials_check, integration_get
-from integrations.services import connection_create as integration_connection_create
-from integrations.services import connection_id_for_link
 
 from .models import Blueprint, ConnectLink, Plan, link_digest
 from .serializers import SETTINGS_MEMBERS, merge_plan_bodies

@@ -355,6 +355,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "core.tasks.purge_expired_idempotency_keys",
         "schedule": timedelta(hours=1),
     },
+    # Providers' events whose apply task was lost are applied again (the task is idempotent).
+    "apply-pending-integration-events": {
+        "task": "integrations.events_apply_pending",
+        "schedule": timedelta(minutes=5),
+    },
 }
 
 # --- Shared cache and request rates --------------------------------------------------

@@ -32,6 +32,7 @@ AWAITING_OUTCOME = "awaiting-outcome"
 TRUNCATED = "truncated"
 PERIOD_IN_FUTURE = "period-in-future"
 NO_DATA_SOURCE = "no-data-source"
+UNPLACED_EVENTS = "unplaced-events"
 NOTE_CODES = {
     FIGURE_UNAVAILABLE: "A figure has value null; subject is its metric id and reason repeats "
     "its unavailable.reason.",
@@ -44,6 +45,11 @@ NOTE_CODES = {
     NO_DATA_SOURCE: "Nothing has ever fed this figure in this workspace (no webinar event ever "
     "recorded, no funnel defined); zeros mean 'no data', not 'none happened'. Subject: webinar "
     "or funnel.",
+    UNPLACED_EVENTS: "Events a connected provider sent in the period are held: they could not "
+    "be placed on the records (a payment whose email matches no lead, another currency than "
+    "the workspace's...), so the figures leave them out until someone assigns or dismisses "
+    "them on the Integrations page. Subject: the provider's key (stripe, on /payments and "
+    "/commission); the reason says how many.",
 }
 
 

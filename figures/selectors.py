@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from core.errors import InvalidParameter, NotFound
+from integrations.selectors import held_count
 from workspaces.models import (
     Call,
     CommissionRule,
@@ -70,6 +71,7 @@ from .registry import (
     NO_NUMERATOR,
     NOT_COMPUTED,
     TRUNCATED,
+    UNPLACED_EVENTS,
 )
 
 NONE_LABEL = "(none)"
@@ -443,6 +445,25 @@ def _payments_data(counts: dict, workspace) -> dict:
 def payments_figures(*, workspace, period: Period, member=None) -> dict:
     counts = _payments_counts(workspace=workspace, period=period, member=member)
     return _payments_data(counts, workspace)
+
+
+def unplaced_notes(*, workspace, period: Period, provider: str = "stripe") -> list[Note]:
+    """An unplaced-events note when events of the provider that happened in the period are
+    held (the payments and refunds /payments and /commission leave out)."""
+    held = held_count(workspace=workspace, provider=provider, start=period.start, end=period.end)
+    if not held:
+        return []
+    name = {"stripe": "Stripe"}.get(provider, provider)
+    what = "payment or refund" if held == 1 else "payments or refunds"
+    return [
+        Note(
+            provider,
+            UNPLACED_EVENTS,
+            f"{held} {name} {what} in this period {'is' if held == 1 else 'are'} held and left "
+            "out of these figures: they could not be placed on a sale. Assign or dismiss them "
+            "on the Integrations page.",
+        )
+    ]
 
 
 # --- /leads ---------------------------------------------------------------------------

@@ -104,7 +104,8 @@ class PaymentsView(FiguresView):
     def get(self, request):
         period = self.period(request)
         data = selectors.payments_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        notes = selectors.unplaced_notes(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data, notes=notes)
 
 
 class LeadsView(FiguresView):
@@ -168,7 +169,8 @@ class CommissionView(FiguresView):
     def get(self, request):
         period = self.period(request)
         data = selectors.commission_figures(workspace=self.workspace, period=period)
-        return self.envelope(period=period, data=data)
+        notes = selectors.unplaced_notes(workspace=self.workspace, period=period)
+        return self.envelope(period=period, data=data, notes=notes)
 
 
 class FunnelView(FiguresView):

@@ -126,10 +126,7 @@ _DESCRIPTIONS = (
 )
 
 # Providers whose webhooks, mapping and backfill are built.
-PROVIDERS: dict[str, Provider] = {
-    provider.key: provider
-    for provider in (STRIPE,)
-}
+PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE,)}
 
 # Every provider a workspace may connect, in the order the pages list them.
 INTEGRATIONS: dict[str, Provider | Description] = {

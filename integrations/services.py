@@ -15,10 +15,12 @@ before it asks for the webhook secret, so the id is known before the form is sen
 from __future__ import annotations
 
 import logging
+import os
 import secrets
+import time
 import uuid
+from datetime import timedelta
 
-from django.conf import settings
 from django.core import signing
 from django.db import connection as db_connection
 from django.db import transaction
@@ -32,7 +34,7 @@ from core.errors import InvalidField, NotFound
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
-from .base import Applied, Described, Held, Ignored
+from .base import Applied, Described, Held
 from .models import Connection, Event
 from .providers import credentials_check, integration_get, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
@@ -43,6 +45,10 @@ BACKFILL_TASK = "integrations.connection_backfill"
 APPLY_TASK = "integrations.event_apply"
 # Held for a reason only a person can resolve (assign or dismiss), not waiting for a record.
 PLACEMENT_CODES = ("no_lead", "no_sale", "currency", "invalid")
+# Test-only hook: makes an apply pause inside its transaction, after the records are
+# written, so a test can kill the worker half-way and see the event applied once.
+PAUSE_SECONDS_ENV = "INTEGRATIONS_APPLY_PAUSE_SECONDS"
+PAUSE_MARKER_ENV = "INTEGRATIONS_APPLY_PAUSE_MARKER"
 _ALLOCATE_SALT = "integrations.connection-id"
 # A pre-allocated id is good for a day: long enough to fill the form at the provider's.
 ALLOCATED_ID_MAX_AGE = 24 * 3600
@@ -65,9 +71,7 @@ def connection_id_allocate() -> tuple[uuid.UUID, str]:
 def connection_id_unsign(signed: str) -> uuid.UUID | None:
     """The id `connection_id_allocate` signed, or None if forged or more than a day old."""
     try:
-        return uuid.UUID(
-            signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE)
-        )
+        return uuid.UUID(signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE))
     except (signing.BadSignature, ValueError, TypeError):
         return None
 
@@ -78,6 +82,11 @@ def task_send(name: str, *, args: list) -> None:
     `send_task` ignores eager mode and would leave the message in a broker nobody reads."""
     if celery_app.conf.task_always_eager:
         task = celery_app.tasks.get(name)
+        if task is None:
+            # The apps' task modules are imported on the first need (a worker imports
+            # them when it starts).
+            celery_app.loader.import_default_modules()
+            task = celery_app.tasks.get(name)
         if task is None:
             logger.info("task %s is not known here; not run", name)
             return
@@ -426,7 +435,31 @@ def event_apply(*, event_id) -> Event | None:
         event.attempts = min(event.attempts + 1, 32767)
         outcome = _provider_apply(event)
         _outcome_write(event, outcome, actor=integration_actor(event.connection))
+        _pause_for_tests()
     return event
+
+
+def _pause_for_tests() -> None:
+    seconds = os.environ.get(PAUSE_SECONDS_ENV)
+    if not seconds:
+        return
+    marker = os.environ.get(PAUSE_MARKER_ENV)
+    if marker:
+        with open(marker, "w") as handle:
+            handle.write(str(os.getpid()))
+    time.sleep(float(seconds))
+
+
+def events_pending(*, older_than: timedelta) -> list[int]:
+    """Events stored but not applied for a while (their task was lost: a web process that
+    stopped between the commit and the send, a worker killed mid-apply)."""
+    return list(
+        Event.objects.filter(
+            state=Event.State.RECEIVED, received_at__lte=timezone.now() - older_than
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)[:1000]
+    )
 
 
 def _held(event: Event) -> Event:

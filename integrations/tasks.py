@@ -1,5 +1,7 @@
 """The worker's side of the integrations: applying a stored event."""
 
+from datetime import timedelta
+
 from celery import shared_task
 
 from . import services
@@ -11,3 +13,12 @@ def event_apply(event_id: int) -> str:
     already applied, ignored or dismissed is left alone."""
     event = services.event_apply(event_id=event_id)
     return event.state if event is not None else "missing"
+
+
+@shared_task(name="integrations.events_apply_pending", acks_late=True)
+def events_apply_pending(older_than_seconds: int = 300) -> int:
+    """Send the apply task again for events left unapplied (run by the beat schedule)."""
+    pending = services.events_pending(older_than=timedelta(seconds=older_than_seconds))
+    for event_id in pending:
+        event_apply.delay(event_id)
+    return len(pending)

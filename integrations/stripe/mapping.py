@@ -27,9 +27,26 @@ from ..models import Event
 # Stripe's currencies without decimals, and those with three (stripe.com/docs/currencies).
 # Every other currency is given in hundredths, ISK included (whose hundredths are always 00).
 ZERO_DECIMAL = frozenset(
-    "BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF".split()
+    [
+        "BIF",
+        "CLP",
+        "DJF",
+        "GNF",
+        "JPY",
+        "KMF",
+        "KRW",
+        "MGA",
+        "PYG",
+        "RWF",
+        "UGX",
+        "VND",
+        "VUV",
+        "XAF",
+        "XOF",
+        "XPF",
+    ]
 )
-THREE_DECIMAL = frozenset("BHD JOD KWD OMR TND".split())
+THREE_DECIMAL = frozenset(["BHD", "JOD", "KWD", "OMR", "TND"])
 
 CHARGE_TYPES = ("charge.succeeded", "charge.failed", "charge.refunded")
 REFUND_TYPES = ("refund.created", "refund.updated", "charge.refund.updated")
@@ -197,8 +214,11 @@ def _refund_write(refund: dict, payment: Payment, workspace) -> bool:
         payment=payment,
         at=_moment(refund["created"]),
         # A refund that failed or was cancelled after it was recorded keeps its row, at 0.
-        amount=to_minor(amount, currency=refund.get("currency") or workspace.currency,
-                        workspace=workspace) if made else 0,  # fmt: skip
+        amount=to_minor(
+            amount, currency=refund.get("currency") or workspace.currency, workspace=workspace
+        )
+        if made
+        else 0,  # fmt: skip
     )
     return True
 
@@ -236,9 +256,11 @@ def _dispute(event: Event, dispute: dict, workspace) -> Applied | Held | Ignored
         payment=payment,
         # Lost when the dispute closed: the event's own time.
         at=_moment(_sent(event) or dispute.get("created") or 0),
-        amount=to_minor(dispute.get("amount") or 0,
-                        currency=dispute.get("currency") or workspace.currency,
-                        workspace=workspace),  # fmt: skip
+        amount=to_minor(
+            dispute.get("amount") or 0,
+            currency=dispute.get("currency") or workspace.currency,
+            workspace=workspace,
+        ),  # fmt: skip
         kind=Refund.Kind.CHARGEBACK,
     )
     return Applied(records=(dispute_id,))

@@ -82,7 +82,9 @@ class StripeProvider:
             obj = {}
         # Charges and refunds are placed by when they were made; anything else by when
         # Stripe sent the event (a dispute is closed then).
-        occurred = _moment(obj.get("created")) if obj.get("object") in ("charge", "refund") else None
+        occurred = (
+            _moment(obj.get("created")) if obj.get("object") in ("charge", "refund") else None
+        )
         return Described(
             event_id=str(payload.get("id") or ""),
             event_type=str(payload.get("type") or ""),

@@ -16,6 +16,8 @@ CALENDLY_TOKEN = (
     ".c2lnbmF0dXJlLXBhcnQtb2YtdGhlLXRva2Vu"
 )
 HUBSPOT_TOKEN = "pat-na1-0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0"
+STRIPE_WEBHOOK_SECRET = "whsec_" + "Q1w2E3r4T5y6U7i8O9p0A1s2D3f4G5h6"
+STRIPE = {"secret_key": STRIPE_KEY, "webhook_secret": STRIPE_WEBHOOK_SECRET}
 
 
 def new_key() -> str:

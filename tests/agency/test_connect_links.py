@@ -4,15 +4,25 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
 
-from agency.integrations import INTEGRATIONS
-from agency.models import ConnectLink, IntegrationConnection, link_digest
+from agency.models import ConnectLink, link_digest
 from audit.models import AuditEvent
 from core.crypto import decrypt_text
+from integrations.models import Connection
+from integrations.providers import INTEGRATIONS, credentials_check
+from integrations.services import connection_id_for_link
 
-from .conftest import CALENDLY_TOKEN, HUBSPOT_TOKEN, STRIPE_KEY, new_key
+from .conftest import (
+    CALENDLY_TOKEN,
+    HUBSPOT_TOKEN,
+    STRIPE,
+    STRIPE_KEY,
+    STRIPE_WEBHOOK_SECRET,
+    new_key,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -106,45 +116,68 @@ def test_the_page_connects_a_credential_stored_encrypted(agency_world, write, ap
     assert page["Referrer-Policy"] == "no-referrer"
 
     # CSRF-protected: a post without the token is refused.
-    refused = client.post(path, {"integration": "stripe", "secret_key": STRIPE_KEY})
+    refused = client.post(path, {"integration": "stripe", **STRIPE})
     assert refused.status_code == 403
-    assert IntegrationConnection.objects.count() == 0
+    assert Connection.objects.count() == 0
 
     chosen = client.get(path + "?integration=stripe")
+    # The webhook URL names the connection the form will make, and comes before the field
+    # that asks for the secret signing its webhooks.
+    link = ConnectLink.objects.get()
+    connection_id = connection_id_for_link(link_id=link.pk, provider="stripe")
+    chosen_html = chosen.content.decode()
+    webhook = f"{django_settings.BASE_URL}/hooks/stripe/{connection_id}"
+    assert chosen_html.index(webhook) < chosen_html.index('name="webhook_secret"')
+    assert chosen_html.index('name="secret_key"') < chosen_html.index(webhook)
     csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', chosen.content.decode()).group(
         1
     )
     bad = client.post(
-        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": "sk_live_short"}
+        path,
+        {
+            "csrfmiddlewaretoken": csrf,
+            "integration": "stripe",
+            "secret_key": "sk_live_short",
+            "webhook_secret": STRIPE_WEBHOOK_SECRET,
+        },
     )
     assert bad.status_code == 400
     assert "This does not look like a Stripe secret or restricted key" in bad.content.decode()
-    assert IntegrationConnection.objects.count() == 0
+    assert Connection.objects.count() == 0
 
-    ok = client.post(
-        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": STRIPE_KEY}
-    )
+    ok = client.post(path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", **STRIPE})
     assert ok.status_code == 302
-    connection = IntegrationConnection.objects.get()
-    assert connection.integration == "stripe"
+    connection = Connection.objects.get()
+    assert connection.pk == connection_id
+    assert (connection.provider, connection.state) == ("stripe", "connected")
     assert connection.workspace_id == agency_world.workspace.pk
-    stored = bytes(connection.credential_encrypted)
+    assert list(link.connections.all()) == [connection]
+    stored = bytes(connection.credentials_encrypted)
     assert STRIPE_KEY.encode() not in stored
-    assert decrypt_text(stored) == f'{{"secret_key": "{STRIPE_KEY}"}}'
-    assert AuditEvent.objects.filter(action="integration.connected").count() == 1
+    assert decrypt_text(stored) == f'{{"secret_key":"{STRIPE_KEY}"}}'
+    signing = bytes(connection.signing_secret_encrypted)
+    assert STRIPE_WEBHOOK_SECRET.encode() not in signing
+    assert decrypt_text(signing) == STRIPE_WEBHOOK_SECRET
+    audit = AuditEvent.objects.get(action="integration.connected")
+    assert (audit.actor_kind, audit.actor_id) == ("connect_link", str(link.pk))
 
-    link = ConnectLink.objects.get()
     state = (
         api(agency_world.full)
         .get(f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{link.pk}")
         .json()
     )
     assert state["integrations"] == [
-        {"key": "stripe", "state": "connected"},
+        {
+            "key": "stripe",
+            "state": "connected",
+            "connection_id": str(connection_id),
+            "webhook_url": webhook,
+        },
         {"key": "calendly", "state": "offered"},
     ]
     assert state["completed"] is False
     assert STRIPE_KEY not in str(state)
+    assert STRIPE_WEBHOOK_SECRET not in str(state)
 
     # Connecting the last offered integration completes the link; it then shows a clear page.
     client.post(
@@ -158,11 +191,9 @@ def test_the_page_connects_a_credential_stored_encrypted(agency_world, write, ap
     done = client.get(path)
     assert done.status_code == 200
     assert "All connected" in done.content.decode()
-    again = client.post(
-        path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", "secret_key": STRIPE_KEY}
-    )
+    again = client.post(path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", **STRIPE})
     assert "All connected" in again.content.decode()
-    assert IntegrationConnection.objects.count() == 2
+    assert Connection.objects.count() == 2
     state = (
         api(agency_world.full)
         .get(f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{link.pk}")
@@ -175,8 +206,8 @@ def test_revoke_stops_the_page_and_keeps_connections(agency_world, write, api):
     made = _make(agency_world, write).json()
     path = "/connect/" + _secret(made["url"])
     client = Client()
-    client.post(path, {"integration": "stripe", "secret_key": STRIPE_KEY})
-    assert IntegrationConnection.objects.count() == 1
+    client.post(path, {"integration": "stripe", **STRIPE})
+    assert Connection.objects.count() == 1
 
     revoke_url = f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{made['id']}/revoke"
     revoked = write(agency_world.full, "POST", revoke_url)
@@ -189,7 +220,7 @@ def test_revoke_stops_the_page_and_keeps_connections(agency_world, write, api):
     assert "This link was withdrawn" in page.content.decode()
     posted = client.post(path, {"integration": "calendly", "personal_access_token": CALENDLY_TOKEN})
     assert posted.status_code == 410
-    assert IntegrationConnection.objects.count() == 1  # the earlier connection stays
+    assert Connection.objects.count() == 1  # the earlier connection stays
     # Revoking again changes nothing and records nothing more.
     assert write(agency_world.full, "POST", revoke_url).status_code == 200
     assert AuditEvent.objects.filter(action="connect_link.revoked").count() == 1
@@ -208,25 +239,49 @@ def test_an_expired_or_unknown_link_shows_a_clear_page(agency_world, write):
 @pytest.mark.parametrize(
     "key, values, ok",
     [
-        ("stripe", {"secret_key": STRIPE_KEY}, True),
-        ("stripe", {"secret_key": "rk_" + "Z" * 24}, True),
-        ("stripe", {"secret_key": "sk_live_" + "a" * 23}, False),
-        ("stripe", {"secret_key": "pk_live_" + "a" * 30}, False),
+        ("stripe", STRIPE, True),
+        ("stripe", {**STRIPE, "secret_key": "rk_" + "Z" * 24}, True),
+        ("stripe", {"secret_key": STRIPE_KEY}, False),
+        ("stripe", {**STRIPE, "webhook_secret": "whsec_short"}, False),
+        ("stripe", {**STRIPE, "secret_key": "sk_live_" + "a" * 23}, False),
+        ("stripe", {**STRIPE, "secret_key": "pk_live_" + "a" * 30}, False),
         ("calendly", {"personal_access_token": CALENDLY_TOKEN}, True),
+        (
+            "calendly",
+            {"personal_access_token": CALENDLY_TOKEN, "webhook_signing_key": "k3y-0f-my-own"},
+            True,
+        ),
         ("calendly", {"personal_access_token": "abc.def"}, False),
         ("calendly", {"personal_access_token": "a.b.c"}, False),
         (
             "zoom",
-            {"account_id": "AbCdEfGhIj12", "client_id": "k3yK3yK3y", "client_secret": "s" * 32},
+            {
+                "account_id": "AbCdEfGhIj12",
+                "client_id": "k3yK3yK3y",
+                "client_secret": "s" * 32,
+                "webhook_secret_token": "t0k3n_" + "x" * 16,
+            },
             True,
         ),
-        ("zoom", {"account_id": "AbCdEfGhIj12", "client_id": "k3yK3yK3y"}, False),
-        ("hubspot", {"access_token": HUBSPOT_TOKEN}, True),
-        ("hubspot", {"access_token": "pat-na1-notauuid"}, False),
+        (
+            "zoom",
+            {"account_id": "AbCdEfGhIj12", "client_id": "k3yK3yK3y", "client_secret": "s" * 32},
+            False,
+        ),
+        (
+            "hubspot",
+            {
+                "access_token": HUBSPOT_TOKEN,
+                "client_secret": "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0",
+            },
+            True,
+        ),
+        ("hubspot", {"access_token": HUBSPOT_TOKEN}, False),
+        ("hubspot", {"access_token": "pat-na1-notauuid", "client_secret": "x"}, False),
     ],
 )
 def test_credential_formats(key, values, ok):
-    clean, errors = INTEGRATIONS[key].check(values)
+    clean, errors = credentials_check(INTEGRATIONS[key], values)
     assert (not errors) is ok
     if ok:
         assert clean == values

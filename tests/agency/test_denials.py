@@ -5,11 +5,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from agency.models import Blueprint, ConnectLink, IntegrationConnection, Plan
+from agency.models import Blueprint, ConnectLink, Plan
 from agency.services import blueprint_put, connect_link_create, plan_create
 from audit.models import AuditEvent
 from audit.services import SYSTEM
 from core.models import IdempotencyRecord
+from integrations.models import Connection
 from workspaces.models import Member, Workspace
 
 from .conftest import ALL_SCOPES, new_key
@@ -114,7 +115,7 @@ def _state():
         list(Plan.objects.order_by("pk").values_list("state", "updated_at")),
         list(Blueprint.objects.order_by("pk").values_list("name", "updated_at")),
         list(ConnectLink.objects.order_by("pk").values_list("revoked_at", flat=True)),
-        IntegrationConnection.objects.count(),
+        Connection.objects.count(),
         Workspace.objects.count(),
         Member.objects.count(),
         AuditEvent.objects.count(),

@@ -5,10 +5,10 @@ import pytest
 from cryptography.fernet import Fernet, InvalidToken
 from django.core.management import call_command
 
-from agency.models import IntegrationConnection
 from audit.models import AuditEvent
 from core import crypto
 from core.models import IdempotencyRecord
+from integrations.models import Connection
 
 OLD = Fernet.generate_key().decode()
 NEW = Fernet.generate_key().decode()
@@ -47,10 +47,17 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     keys, make_workspace, capsys
 ):
     keys(OLD)
-    connection = IntegrationConnection.objects.create(
+    connection = Connection.objects.create(
         workspace=make_workspace(),
-        integration="stripe",
-        credential_encrypted=crypto.encrypt_text('{"api_key": "sk_live_1"}'),
+        provider="stripe",
+        credentials_encrypted=crypto.encrypt_text('{"api_key": "sk_live_1"}'),
+        signing_secret_encrypted=crypto.encrypt_text("whsec_1"),
+    )
+    # A connection without a signing secret is rotated too (its empty column left empty).
+    Connection.objects.create(
+        workspace=connection.workspace,
+        provider="calendly",
+        credentials_encrypted=crypto.encrypt_json({"personal_access_token": "t"}),
     )
     record = IdempotencyRecord.objects.create(
         scope="workspace:1", key="k1", fingerprint="f", response=crypto.encrypt_json({"a": 1})
@@ -60,17 +67,18 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     keys(NEW, OLD)
     call_command("rotate_field_encryption")
     assert capsys.readouterr().out == (
-        "Encrypted again with the first key: 1 integration credentials, 1 stored answers.\n"
+        "Encrypted again with the first key: 2 integration credentials, 1 stored answers.\n"
     )
 
     keys(NEW)
     connection.refresh_from_db()
     record.refresh_from_db()
-    assert crypto.decrypt_text(connection.credential_encrypted) == '{"api_key": "sk_live_1"}'
+    assert crypto.decrypt_text(connection.credentials_encrypted) == '{"api_key": "sk_live_1"}'
+    assert crypto.decrypt_text(connection.signing_secret_encrypted) == "whsec_1"
     assert crypto.decrypt_json(record.response) == {"a": 1}
     event = AuditEvent.objects.get(action="field_encryption.rotated")
     assert (event.actor_kind, event.actor_id, event.detail) == (
         "command",
         "rotate_field_encryption",
-        {"integration_connections": 1, "idempotency_keys": 1},
+        {"integration_connections": 2, "idempotency_keys": 1},
     )

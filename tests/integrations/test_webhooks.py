@@ -1,0 +1,192 @@
+"""The webhook endpoint: what it refuses (and that a refusal stores nothing), what it
+stores, and its answers."""
+
+import json
+import time
+
+import pytest
+from django.test import Client
+
+from audit.services import SYSTEM
+from integrations import services
+from integrations.models import Connection, Event
+from workspaces.models import Payment
+
+from .conftest import OTHER_SECRET, SECRET, charge, event, sign, stripe_connection
+
+pytestmark = pytest.mark.django_db
+
+
+def paid(charge_id="ch_1"):
+    return event(
+        f"evt_{charge_id}",
+        "charge.succeeded",
+        charge(charge_id, 100000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
+
+
+def nothing_stored(refused=1):
+    connection = Connection.objects.get(pk=nothing_stored.connection_id)
+    assert Event.objects.count() == 0
+    assert Payment.objects.count() == 0
+    assert (
+        connection.events_received,
+        connection.events_applied,
+        connection.events_held,
+        connection.events_refused,
+    ) == (0, 0, 0, refused)
+
+
+@pytest.fixture
+def connection(shop):
+    nothing_stored.connection_id = shop.connection.pk
+    return shop.connection
+
+
+def _error(response):
+    return response.json()["error"]["reason"]
+
+
+def test_a_wrong_signature_is_refused_and_nothing_is_stored(connection, deliver):
+    answer = deliver(connection, paid(), secret="whsec_" + "W" * 32)
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "error": {
+            "reason": "invalid_signature",
+            "message": "The Stripe-Signature header is missing or does not match this "
+            "endpoint's signing secret.",
+        }
+    }
+    nothing_stored()
+
+
+def test_another_connections_secret_is_refused(connection, shop, deliver):
+    other = stripe_connection(shop.ws, secret=OTHER_SECRET)
+    answer = deliver(connection, paid(), secret=OTHER_SECRET)
+    assert (answer.status_code, _error(answer)) == (400, "invalid_signature")
+    nothing_stored()
+    # Signed with its own secret, the other connection takes it.
+    assert deliver(other, paid(), secret=OTHER_SECRET).status_code == 200
+
+
+def test_a_missing_or_malformed_header_is_refused(connection, deliver):
+    assert _error(deliver(connection, paid(), header=False)) == "invalid_signature"
+    assert _error(deliver(connection, paid(), header="t=abc,v1=00")) == "invalid_signature"
+    nothing_stored(refused=2)
+
+
+def test_a_stale_signature_is_refused(connection, deliver):
+    answer = deliver(connection, paid(), timestamp=int(time.time()) - 301)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == {
+        "reason": "stale_signature",
+        "message": "The Stripe-Signature timestamp is more than 300 seconds old; Stripe "
+        "retries with a fresh one.",
+    }
+    nothing_stored()
+
+
+def test_a_changed_body_is_refused(connection):
+    body = json.dumps(paid())
+    header = sign(body, SECRET)
+    answer = Client().post(
+        f"/hooks/stripe/{connection.pk}",
+        data=body.replace("100000", "900000"),
+        content_type="application/json",
+        headers={"Stripe-Signature": header},
+    )
+    assert (answer.status_code, _error(answer)) == (400, "invalid_signature")
+    nothing_stored()
+
+
+def test_a_disconnected_connection_answers_410(connection, deliver):
+    services.connection_disconnect(connection=connection, actor=SYSTEM)
+    answer = deliver(connection, paid())
+    assert answer.status_code == 410
+    assert answer.json()["error"]["reason"] == "connection_disconnected"
+    nothing_stored(refused=0)
+    connection.refresh_from_db()
+    assert connection.signing_secret_encrypted is None
+    assert services.connection_credentials(connection) == {}
+
+
+def test_an_unknown_connection_or_another_provider_is_404(connection, deliver):
+    answer = Client().post(
+        "/hooks/stripe/00000000-0000-4000-8000-000000000000",
+        data="{}",
+        content_type="application/json",
+    )
+    assert answer.status_code == 404
+    assert answer.json()["error"]["reason"] == "not_found"
+    assert deliver(connection, paid(), provider="calendly").status_code == 404
+    assert deliver(connection, paid(), provider="nosuch").status_code == 404
+    nothing_stored(refused=0)
+
+
+def test_only_post(connection):
+    answer = Client().get(f"/hooks/stripe/{connection.pk}")
+    assert answer.status_code == 405
+    assert answer.json()["error"]["reason"] == "method_not_allowed"
+    nothing_stored(refused=0)
+
+
+def test_a_body_over_the_limit_is_refused(connection, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    body = json.dumps({**paid(), "padding": "x" * 2000})
+    answer = Client().post(
+        f"/hooks/stripe/{connection.pk}",
+        data=body,
+        content_type="application/json",
+        headers={"Stripe-Signature": sign(body, SECRET)},
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"]["reason"] == "invalid_body"
+    assert Event.objects.count() == 0
+
+
+def test_a_verified_delivery_is_stored_as_received(connection, deliver):
+    payload = paid()
+    answer = deliver(connection, payload)
+    assert (answer.status_code, answer.json()) == (200, {"received": True})
+    stored = Event.objects.get()
+    assert (
+        stored.provider,
+        stored.event_id,
+        stored.event_type,
+        stored.object_id,
+        stored.source,
+        stored.payload,
+        stored.workspace_id,
+    ) == (
+        "stripe",
+        "evt_ch_1",
+        "charge.succeeded",
+        "ch_1",
+        "webhook",
+        payload,
+        connection.workspace_id,
+    )
+    assert stored.occurred_at.isoformat() == "2026-03-03T10:00:00+00:00"
+
+
+def test_an_unknown_event_type_is_stored_and_ignored(connection, deliver):
+    answer = deliver(connection, event("evt_x", "invoice.paid", {"id": "in_1"}, "2026-03-03"))
+    assert answer.status_code == 200
+    stored = Event.objects.get()
+    assert (stored.state, stored.hold_reason) == (
+        "ignored",
+        "Stripe's invoice.paid feeds no record.",
+    )
+    connection.refresh_from_db()
+    assert (connection.events_received, connection.events_applied) == (1, 0)
+
+
+def test_the_receive_stores_once_per_event_id(connection):
+    described = services.provider_get("stripe").describe(paid())
+    first = services.event_receive(connection=connection, described=described, payload=paid())
+    again = services.event_receive(connection=connection, described=described, payload=paid())
+    assert first is not None and first.pk == Event.objects.get().pk
+    assert again is None
+    connection.refresh_from_db()
+    assert connection.events_received == 1
