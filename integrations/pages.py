@@ -49,7 +49,8 @@ def _member_workspace(request, workspace_id, *, roles, doing: str) -> tuple[Work
     if member is None:
         raise Http404("No workspace has that id.")
     if member.role not in roles:
-        who = " or ".join(sorted(roles, key=["owner", "admin", "manager"].index))
+        names = sorted(roles, key=["owner", "admin", "manager"].index)
+        who = ", ".join(names[:-1]) + f" or {names[-1]}"
         raise PageForbidden(
             f"Only an {who} of {workspace.name} {doing}; your role is {member.role}. "
             "Ask an owner or admin."

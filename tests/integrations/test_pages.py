@@ -177,9 +177,14 @@ def test_the_closer_is_told_whom_to_ask(team):
     response = client_for(team["closer"]).get(page_url(team["workspace"]))
     assert response.status_code == 403
     assert (
-        "Only an owner or admin or manager of Northwind Sales sees its integrations; your role "
-        "is closer. Ask an owner or admin."
+        "Only an owner, admin or manager of Northwind Sales sees its integrations; your role is "
+        "closer. Ask an owner or admin."
     ) in text_of(response)
+    connect = client_for(team["manager"]).get(connect_url(team["workspace"]))
+    assert (
+        "Only an owner or admin of Northwind Sales connects its integrations; your role is "
+        "manager. Ask an owner or admin."
+    ) in text_of(connect)
 
 
 def test_the_manager_sees_held_events_but_no_connect_or_disconnect(team):
