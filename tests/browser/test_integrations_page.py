@@ -18,7 +18,7 @@ from tests.conftest import aware
 from workspaces.models import Payment
 from workspaces.services import lead_upsert, sale_upsert
 
-from .conftest import shot, sign_in
+from .conftest import PHONE, shot, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -147,3 +147,10 @@ def test_connect_stripe_then_assign_a_held_payment(page, live_server, team):
     assert page.text_content(f"{section} .events-held").strip() == "0"
     payment = Payment.objects.get(external_id="ch_3PaidByCard")
     assert (payment.sale_id, payment.amount) == (sale.pk, 125000)
+
+    # Usable on a phone: nothing wider than the screen, the connect page included.
+    page.set_viewport_size(PHONE)
+    page.reload()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("#connect-stripe")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -242,6 +242,29 @@ def test_connect_with_a_bad_credential_names_the_field_and_stores_nothing(team):
     assert not AuditEvent.objects.filter(action="integration.connected").exists()
 
 
+def test_a_refused_form_keeps_what_is_not_secret_and_drops_what_is(team):
+    client = client_for(team["owner"])
+    url = connect_url(team["workspace"], "zoom")
+    fields = form_fields(client, url, "connect-form")
+    response = client.post(
+        url,
+        {
+            **fields,
+            "account_id": "acct-Northwind01",
+            "client_id": "client-Northwind01",
+            "client_secret": "short",
+            "webhook_secret_token": "Tok3nTok3nTok3nTok3n",
+        },
+    )
+    assert response.status_code == 400
+    html = text_of(response)
+    assert "This does not look like a Zoom client secret: 16 to 128 letters and digits." in html
+    assert 'value="acct-Northwind01"' in html and 'value="client-Northwind01"' in html
+    assert 'type="password" name="client_secret"' in html
+    assert "Tok3nTok3nTok3nTok3n" not in html
+    assert Connection.objects.count() == 0
+
+
 def test_connect_with_a_missing_field_names_it(team):
     client = client_for(team["owner"])
     url = connect_url(team["workspace"])
@@ -315,11 +338,20 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     )
     held_charge(failing, n=1)
     held_charge(failing, n=2, email="", amount=129900)
+    # Another account, disconnected since: its held event is still listed.
+    old = make_connection(team["workspace"], events_received=1, events_held=1)
+    services.connection_disconnect(connection=old, actor=Actor(kind="user", id="1", label=OWNER))
+    held_charge(old, n=3, amount=990)
     unpaid_sale(team["workspace"])
+    unpaid_sale(team["workspace"], email="bo@example.test", name="Bo")
     client = client_for(team["owner"])
+    # As many queries whatever the number of connections, events and sales.
     with django_assert_max_num_queries(8):
         response = client.get(page_url(team["workspace"]))
     html = text_of(response)
+    assert html.index(f'id="connection-{failing.pk}"') < html.index(f'id="connection-{old.pk}"')
+    assert '<span class="tag" id="held-count">3</span>' in html
+    assert '<span class="held-amount">9.90 USD</span>' in html
     section = html[html.index(f'id="connection-{failing.pk}"') :]
     assert '<span class="state state-failing">failing</span>' in section
     assert (
@@ -331,7 +363,6 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     assert '<dd class="events-held">2</dd>' in section
     assert '<dd class="events-refused">1</dd>' in section
     assert f'<code class="webhook-url">{BASE_URL}/hooks/stripe/{failing.pk}</code>' in section
-    assert '<span class="tag" id="held-count">2</span>' in html
     assert '<span class="held-amount">500.00 USD</span>' in html
     assert '<span class="held-email">buyer@example.test</span>' in html
     assert '<span class="held-amount">1,299.00 USD</span>' in html
