@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from audit.services import Actor
 from core.errors import InvalidField, NotFound
@@ -115,6 +115,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
 
 
 @settings_page
+@require_safe
 def integrations_page(request, workspace_id):
     workspace, member = _member_workspace(
         request, workspace_id, roles=HELD_EVENT_ROLES, doing="sees its integrations"

@@ -598,3 +598,5 @@ def test_assign_and_dismiss_answer_only_post(team):
     client = client_for(team["owner"])
     assert client.get(assign_url(team["workspace"], event)).status_code == 405
     assert client.get(dismiss_url(team["workspace"], event)).status_code == 405
+    fields = form_fields(client, page_url(team["workspace"]))
+    assert client.post(page_url(team["workspace"]), fields).status_code == 405
