@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("agency.page_urls")),
     # Providers' webhooks, one endpoint per connection.
     path("", include("integrations.urls")),
+    path("", include("integrations.page_urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),
     path("", views.home, name="home"),

@@ -105,3 +105,12 @@ def major_from_minor(minor: int | None, *, exponent: int) -> int | float | None:
         return int(minor)
     value = Decimal(int(minor)).scaleb(-exponent)
     return int(value) if value == value.to_integral_value() else float(value)
+
+
+def money_text(minor: int, currency: str, *, exponent: int | None = None) -> str:
+    """Minor units as a page writes them, with the currency's decimals: 1,234.50 USD."""
+    code = currency.upper()
+    if exponent is None:
+        exponent = exponent_of(code)
+    value = Decimal(int(minor)).scaleb(-exponent)
+    return f"{value:,.{exponent}f} {code}"

@@ -1,11 +1,18 @@
-"""Reads of the integrations: connections, held events and their count for the notes."""
+"""Reads of the integrations: connections, held events and their count for the notes, and
+what the Integrations settings page shows (never a credential)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+
+from core.money import money_text
+from workspaces.models import Sale
 
 from .models import Connection, Event
+from .stripe.mapping import stripe_exponent
 
 
 def webhook_url(connection_or_id, provider: str | None = None) -> str:
@@ -48,3 +55,123 @@ def held_count(*, workspace, provider: str, start, end) -> int:
         .exclude(Q(hold_code="waiting") & Exists(same_object_held))
         .count()
     )
+
+
+# --- The Integrations settings page -----------------------------------------------------
+
+# How many sales the assign form offers; any other sale is named by its id.
+SALES_OFFERED = 50
+
+# The columns the page shows: the encrypted credential and signing secret are never read.
+_CONNECTION_COLUMNS = (
+    "id",
+    "workspace_id",
+    "provider",
+    "state",
+    "created_by",
+    "connected_at",
+    "disconnected_at",
+    "events_received",
+    "events_applied",
+    "events_held",
+    "events_refused",
+    "last_event_at",
+    "last_error",
+    "last_error_at",
+)
+
+
+def connection_page_list(*, workspace) -> QuerySet[Connection]:
+    """The workspace's connections for the page, without their credential: those still
+    connected first, then by provider, newest first."""
+    return (
+        Connection.objects.filter(workspace=workspace)
+        .only(*_CONNECTION_COLUMNS)
+        .order_by(F("disconnected_at").asc(nulls_first=True), "provider", "-connected_at")
+    )
+
+
+def held_event_page_list(*, workspace) -> QuerySet[Event]:
+    """The workspace's held events, oldest first (the order to deal with them in)."""
+    return Event.objects.filter(workspace=workspace, state=Event.State.HELD).order_by(
+        F("occurred_at").asc(nulls_last=True), "received_at", "pk"
+    )
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    """What a held event's payload says, as far as the page can tell."""
+
+    amount: str = ""
+    email: str = ""
+    description: str = ""
+
+
+def _text(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def event_summary(event: Event) -> EventSummary:
+    """The amount and email of a Stripe charge (or refund) event's object; empty for
+    another provider's event, or one that has neither."""
+    if event.provider != "stripe":
+        return EventSummary()
+    payload = event.payload
+    data = payload.get("data") if isinstance(payload, dict) else None
+    obj = data.get("object") if isinstance(data, dict) else None
+    if not isinstance(obj, dict):
+        return EventSummary()
+    amount = ""
+    value, currency = obj.get("amount"), obj.get("currency")
+    if isinstance(value, int) and not isinstance(value, bool) and _text(currency):
+        # Stripe gives amounts in its own smallest unit of the currency.
+        amount = money_text(value, currency, exponent=stripe_exponent(currency))
+    # Where the mapping looks for the lead: billing details, receipt, then the customer.
+    billing, customer = obj.get("billing_details"), obj.get("customer")
+    email = (
+        _text(billing.get("email") if isinstance(billing, dict) else None)
+        or _text(obj.get("receipt_email"))
+        or _text(customer.get("email") if isinstance(customer, dict) else None)
+    )
+    return EventSummary(amount=amount, email=email, description=_text(obj.get("description")))
+
+
+def sales_with_balance(*, workspace, limit: int = SALES_OFFERED) -> list[Sale]:
+    """The workspace's most recent sales with an unpaid balance (contract value above the
+    succeeded payments), with their lead."""
+    return list(
+        Sale.objects.filter(workspace=workspace, cash_collected__lt=F("contract_value"))
+        .select_related("lead")
+        .only(
+            "id",
+            "closed_at",
+            "contract_value",
+            "cash_collected",
+            "lead__id",
+            "lead__name",
+            "lead__email",
+        )
+        .order_by("-closed_at", "id")[:limit]
+    )
+
+
+def sale_label(sale: Sale, *, currency: str) -> str:
+    """One line naming a sale in the assign form's select."""
+    who = sale.lead.name or sale.lead.email or "a lead"
+    if sale.lead.name and sale.lead.email:
+        who = f"{sale.lead.name} <{sale.lead.email}>"
+    balance = money_text(sale.contract_value - sale.cash_collected, currency)
+    return f"{who} · closed {sale.closed_at:%Y-%m-%d} · {balance} unpaid"
+
+
+def sale_of_workspace(*, workspace, sale_id) -> Sale | None:
+    return Sale.objects.filter(workspace=workspace, pk=sale_id).first()
+
+
+def event_of_workspace(*, workspace, event_id) -> Event | None:
+    return Event.objects.filter(workspace=workspace, pk=event_id).first()
+
+
+def connection_of_workspace(*, workspace, connection_id) -> Connection | None:
+    """The connection, for the disconnect page and its service; never shown whole."""
+    return Connection.objects.filter(workspace=workspace, pk=connection_id).first()

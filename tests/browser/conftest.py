@@ -45,6 +45,8 @@ SCREENSHOTS = frozenset(
         "board-closer.png",
         "board-closer-phone.png",
         "lead-journey.png",
+        "integrations.png",
+        "integrations-held.png",
     }
 )
 PASSWORD = "correct-horse-battery"

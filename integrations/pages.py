@@ -1,0 +1,295 @@
+"""The workspace settings page Integrations (PRODUCT.md section 10).
+
+Owners and admins connect and disconnect providers; owners, admins and managers see the
+connections and assign or dismiss the events they hold. To anyone who is not an active
+member the workspace does not exist (404); another role gets the 403 page. Every write
+goes through integrations.services, which records its audit event; no page shows a
+credential once it is saved.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from audit.services import Actor
+from core.errors import InvalidField, NotFound
+from tokens.pages import PageForbidden, settings_page
+from workspaces.models import Member, Workspace
+
+from . import selectors, services
+from .forms import AssignForm, ConnectForm
+from .models import Event
+from .providers import INTEGRATIONS, credentials_check, integration_get
+
+CONNECT_ROLES = frozenset({Member.Role.OWNER, Member.Role.ADMIN})
+HELD_EVENT_ROLES = frozenset(Member.WORKSPACE_WIDE_ROLES)
+
+
+def _actor(request) -> Actor:
+    user = request.user
+    return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+
+
+def _member_workspace(request, workspace_id, *, roles, doing: str) -> tuple[Workspace, Member]:
+    """The workspace and the signed-in person's membership, if their role is one of
+    ``roles``. Someone who is not an active member gets the plain 404 page, as for an
+    unknown id; a member with another role gets the 403 page saying whom to ask."""
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = (
+        Member.objects.filter(workspace=workspace, user=request.user, is_active=True).first()
+        if workspace is not None
+        else None
+    )
+    if member is None:
+        raise Http404("No workspace has that id.")
+    if member.role not in roles:
+        names = sorted(roles, key=["owner", "admin", "manager"].index)
+        who = ", ".join(names[:-1]) + f" or {names[-1]}"
+        raise PageForbidden(
+            f"Only an {who} of {workspace.name} {doing}; your role is {member.role}. "
+            "Ask an owner or admin."
+        )
+    return workspace, member
+
+
+def _page_url(workspace, anchor: str = "") -> str:
+    url = reverse("settings-integrations", args=[workspace.pk])
+    return f"{url}#{anchor}" if anchor else url
+
+
+def _sale_choices(workspace) -> list[tuple[str, str]]:
+    return [
+        (str(sale.pk), selectors.sale_label(sale, currency=workspace.currency))
+        for sale in selectors.sales_with_balance(workspace=workspace)
+    ]
+
+
+def _integrations_page(request, workspace, member, *, bound_assign=None, status=200):
+    """The page: each connection with its counters, webhook URL and held events."""
+    sale_choices = _sale_choices(workspace)
+    held_by_connection = defaultdict(list)
+    for event in selectors.held_event_page_list(workspace=workspace):
+        form = (
+            bound_assign
+            if bound_assign is not None and bound_assign.prefix == f"event-{event.pk}"
+            else AssignForm(
+                workspace=workspace, sale_choices=sale_choices, prefix=f"event-{event.pk}"
+            )
+        )
+        held_by_connection[event.connection_id].append(
+            {"event": event, "summary": selectors.event_summary(event), "form": form}
+        )
+    connections = []
+    for connection in selectors.connection_page_list(workspace=workspace):
+        integration = integration_get(connection.provider)
+        connections.append(
+            {
+                "connection": connection,
+                "name": integration.name if integration else connection.provider,
+                "webhook_help": integration.webhook_help if integration else "",
+                "webhook_url": selectors.webhook_url(connection),
+                "held": held_by_connection.get(connection.pk, []),
+            }
+        )
+    return render(
+        request,
+        "integrations/integrations.html",
+        {
+            "workspace": workspace,
+            "owner": workspace,
+            "section": "integrations",
+            "member": member,
+            "can_connect": member.role in CONNECT_ROLES,
+            "connections": connections,
+            "held_count": sum(len(item["held"]) for item in connections),
+            "offered": list(INTEGRATIONS.values()),
+        },
+        status=status,
+    )
+
+
+@settings_page
+@require_safe
+def integrations_page(request, workspace_id):
+    workspace, member = _member_workspace(
+        request, workspace_id, roles=HELD_EVENT_ROLES, doing="sees its integrations"
+    )
+    return _integrations_page(request, workspace, member)
+
+
+# --- Connect and disconnect (owners and admins) ------------------------------------------
+
+
+@settings_page
+@require_http_methods(["GET", "POST"])
+def connect_page(request, workspace_id, provider):
+    """The provider's credential fields, with the webhook URL shown before the fields the
+    provider asks for after it. The URL names a connection id allocated here and carried,
+    signed, through the form, so the URL pasted at the provider is the connection's."""
+    workspace, _member = _member_workspace(
+        request, workspace_id, roles=CONNECT_ROLES, doing="connects its integrations"
+    )
+    integration = integration_get(provider)
+    if integration is None:
+        raise Http404("No provider has that name.")
+    status, notice, connection_id, signed = 200, "", None, ""
+    if request.method == "POST":
+        form = ConnectForm(integration, request.POST, credentials_check=credentials_check)
+        signed = request.POST.get("connection", "")
+        connection_id = services.connection_id_unsign(signed)
+        if connection_id is None:
+            # The webhook URL the form showed cannot be trusted: a new one is shown, to
+            # be pasted at the provider before the form is sent again.
+            notice = (
+                "This form is more than a day old or was changed. The webhook URL below is "
+                "new: paste it at the provider, then enter the credential again."
+            )
+            form.is_valid()
+        elif form.is_valid():
+            try:
+                connection = services.connection_create(
+                    workspace=workspace,
+                    provider=integration.key,
+                    credentials=form.credentials,
+                    actor=_actor(request),
+                    connection_id=connection_id,
+                )
+            except InvalidField as refused:
+                field = refused.extra.get("field")
+                if field == "connection_id":
+                    # Sent twice: the first one made it.
+                    messages.info(request, f"{integration.name} is already connected.")
+                    return redirect(_page_url(workspace, f"connection-{connection_id}"))
+                form.add_error(field if field in form.fields else None, refused.message)
+            else:
+                messages.success(
+                    request,
+                    f"{integration.name} is connected. Its webhook URL is "
+                    f"{selectors.webhook_url(connection)}",
+                )
+                return redirect(_page_url(workspace, f"connection-{connection.pk}"))
+        status = 400
+    else:
+        form = ConnectForm(integration)
+    if connection_id is None:
+        connection_id, signed = services.connection_id_allocate()
+    return render(
+        request,
+        "integrations/connect.html",
+        {
+            "workspace": workspace,
+            "owner": workspace,
+            "section": "integrations",
+            "integration": integration,
+            "form": form,
+            "notice": notice,
+            "signed_connection": signed,
+            "webhook_url": selectors.webhook_url(connection_id, integration.key),
+            "back": _page_url(workspace),
+        },
+        status=status,
+    )
+
+
+@settings_page
+@require_http_methods(["GET", "POST"])
+def disconnect_page(request, workspace_id, connection_id):
+    workspace, _member = _member_workspace(
+        request, workspace_id, roles=CONNECT_ROLES, doing="disconnects its integrations"
+    )
+    connection = selectors.connection_of_workspace(workspace=workspace, connection_id=connection_id)
+    if connection is None:
+        raise Http404("No connection of this workspace has that id.")
+    integration = integration_get(connection.provider)
+    name = integration.name if integration else connection.provider
+    if request.method == "POST":
+        if connection.state != connection.State.DISCONNECTED:
+            services.connection_disconnect(connection=connection, actor=_actor(request))
+        messages.success(request, f"{name} is disconnected: its webhooks are refused from now on.")
+        return redirect(_page_url(workspace, f"connection-{connection.pk}"))
+    return render(
+        request,
+        "integrations/disconnect.html",
+        {
+            "workspace": workspace,
+            "owner": workspace,
+            "section": "integrations",
+            "connection": connection,
+            "name": name,
+            "back": _page_url(workspace, f"connection-{connection.pk}"),
+        },
+    )
+
+
+# --- Held events (owners, admins and managers) -------------------------------------------
+
+
+def _held_event(request, workspace_id, event_id, *, doing: str):
+    workspace, member = _member_workspace(
+        request, workspace_id, roles=HELD_EVENT_ROLES, doing=doing
+    )
+    event = selectors.event_of_workspace(workspace=workspace, event_id=event_id)
+    if event is None:
+        raise Http404("No event of this workspace has that id.")
+    return workspace, member, event
+
+
+def _no_longer_held(request, workspace, event):
+    messages.info(request, f"That event is no longer held: it is {event.state}.")
+    return redirect(_page_url(workspace, "held"))
+
+
+@settings_page
+@require_POST
+def event_assign(request, workspace_id, event_id):
+    workspace, member, event = _held_event(
+        request, workspace_id, event_id, doing="assigns held events"
+    )
+    if event.state != Event.State.HELD:
+        return _no_longer_held(request, workspace, event)
+    form = AssignForm(
+        request.POST,
+        workspace=workspace,
+        sale_choices=_sale_choices(workspace),
+        prefix=f"event-{event.pk}",
+    )
+    if form.is_valid():
+        try:
+            services.event_assign(event=event, sale=form.sale, actor=_actor(request))
+        except NotFound:
+            form.add_error(None, "No sale of this workspace has that id.")
+        except InvalidField as refused:
+            form.add_error(None, refused.message)
+        else:
+            summary = selectors.event_summary(event)
+            what = " of ".join(part for part in (summary.amount, summary.email) if part)
+            messages.success(
+                request,
+                f"The {event.event_type} event{f' ({what})' if what else ''} is assigned to "
+                "the sale.",
+            )
+            return redirect(_page_url(workspace, "held"))
+    return _integrations_page(request, workspace, member, bound_assign=form, status=400)
+
+
+@settings_page
+@require_POST
+def event_dismiss(request, workspace_id, event_id):
+    workspace, _member, event = _held_event(
+        request, workspace_id, event_id, doing="dismisses held events"
+    )
+    if event.state != Event.State.HELD:
+        return _no_longer_held(request, workspace, event)
+    try:
+        services.event_dismiss(event=event, actor=_actor(request))
+    except (InvalidField, NotFound):
+        event.refresh_from_db(fields=["state"])
+        return _no_longer_held(request, workspace, event)
+    messages.success(request, f"The {event.event_type} event is dismissed.")
+    return redirect(_page_url(workspace, "held"))
