@@ -53,6 +53,8 @@ def _nav(workspace, member) -> dict:
         "member": member,
         "sees_overview": member.role in Member.WORKSPACE_WIDE_ROLES,
         "sees_settings": member.role in ("owner", "admin"),
+        # Managers place or dismiss held events there; owners and admins also connect.
+        "sees_integrations": member.role in Member.WORKSPACE_WIDE_ROLES,
     }
 
 

@@ -239,3 +239,17 @@ def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
     assert "1 call(s) past their start have no attendance recorded" in tile
     header = html[: html.index('id="board-calls"')]
     assert "awaiting-outcome" not in header
+
+
+@pytest.mark.parametrize(
+    ("role", "links"),
+    [
+        ("owner", ["nav-overview", "nav-board", "nav-integrations", "nav-settings"]),
+        ("admin", ["nav-overview", "nav-board", "nav-integrations", "nav-settings"]),
+        ("manager", ["nav-overview", "nav-board", "nav-integrations"]),
+        ("closer", ["nav-board"]),
+    ],
+)
+def test_the_navigation_offers_each_role_the_pages_it_may_use(team, role, links):
+    html = signed_in(team[role]).get(f"/app/{team['workspace'].pk}/board/").content.decode()
+    assert re.findall(r'id="(nav-[a-z]+)"', html) == links
