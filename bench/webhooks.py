@@ -91,6 +91,11 @@ def parse_args(argv=None):
         "--profile", type=int, default=0, metavar="K",
         help="instead of the worker: event_apply in-process over K events under cProfile",
     )  # fmt: skip
+    p.add_argument(
+        "--profile-endpoint", type=int, default=0, metavar="K",
+        help="instead of both phases: K deliveries through Django's test client in-process "
+        "under cProfile (no server, no worker)",
+    )  # fmt: skip
     p.add_argument("--sql-sample", type=int, default=100, help="with --profile: events whose SQL is captured")  # fmt: skip
     p.add_argument("--keep", action="store_true", help="leave the connection and its records")
     args = p.parse_args(argv)
@@ -570,6 +575,35 @@ def profile_phase(args, connection) -> dict:
     }
 
 
+def endpoint_profile(args, connection, secret, bodies) -> dict:
+    """The endpoint's own work, in-process (Django's test client, no server): cProfile."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST=HOST)
+    path = f"/hooks/stripe/{connection.pk}"
+    warm, timed = bodies[: args.warmup], bodies[args.warmup :]
+    for body in warm:
+        answer = client.post(path, body, content_type="application/json",
+                             headers={"Stripe-Signature": sign(body, secret)})  # fmt: skip
+        if answer.status_code != 200:
+            raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
+    signed = [(body, sign(body, secret)) for body in timed]
+    profiler = cProfile.Profile()
+    began = time.perf_counter()
+    profiler.enable()
+    for body, signature in signed:
+        client.post(path, body, content_type="application/json",
+                    headers={"Stripe-Signature": signature})  # fmt: skip
+    profiler.disable()
+    seconds = time.perf_counter() - began
+    text = io.StringIO()
+    stats = pstats.Stats(profiler, stream=text)
+    stats.dump_stats(str(OUT / "webhooks-endpoint.prof"))
+    stats.sort_stats("cumulative").print_stats(45)
+    stats.sort_stats("tottime").print_stats(20)
+    return {"deliveries": len(signed), "seconds": round(seconds, 3), "profile": text.getvalue()}
+
+
 # --- the run ---------------------------------------------------------------------------------
 
 
@@ -582,7 +616,7 @@ def report(result: dict) -> list[str]:
         f"Measured {result['began']}–{result['ended'][11:16]} UTC; {result['code']}; "
         f"{result['database']} ({result['leads']:,} leads); {os.cpu_count()} CPUs.",
     ]
-    e = result["endpoint"]
+    e = result.get("endpoint", {})
     if e.get("p95") is not None:
         lines += [
             "",
@@ -675,6 +709,8 @@ def main(argv=None) -> int:
         "cpus": os.cpu_count(),
     }
     try:
+        if args.profile_endpoint:
+            total = args.warmup + args.profile_endpoint
         emails = emails_pick(info["workspace_id"], total)
         run = secrets.token_hex(4)
         bodies = deliveries_make(emails, run)
@@ -686,6 +722,12 @@ def main(argv=None) -> int:
         from django.db import connection as db
 
         db.close()
+        if args.profile_endpoint:
+            profiled = endpoint_profile(args, connection, secret, bodies)
+            print(profiled["profile"])
+            print(f"{profiled['deliveries']} deliveries in {profiled['seconds']:.2f} s under "
+                  "cProfile, in-process")  # fmt: skip
+            return 0
         result["endpoint"] = endpoint_phase(args, env, info, connection, secret, bodies)
         stored, states = events_done(connection.pk)
         received = states.get("received", 0)
