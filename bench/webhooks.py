@@ -51,6 +51,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -121,10 +122,8 @@ def busy_between(before: tuple[int, int], after: tuple[int, int]) -> float:
     return (after[0] - before[0]) / total if total else 0.0
 
 
-def group_cpu_seconds(pgid: int) -> float:
-    """CPU seconds (user + system) used so far by the live processes of a process group."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    used = 0
+def _processes():
+    """(name, process group, CPU jiffies used) of every live process."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -134,30 +133,67 @@ def group_cpu_seconds(pgid: int) -> float:
         except OSError:
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[2]) == pgid:
-            used += int(fields[11]) + int(fields[12])
-    return used / ticks
+        yield (
+            stat[stat.index("(") + 1 : stat.rindex(")")],
+            int(fields[2]),
+            int(fields[11]) + int(fields[12]),
+        )
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    """CPU seconds (user + system) used so far by the live processes of a process group."""
+    used = sum(cpu for _name, group, cpu in _processes() if group == pgid)
+    return used / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU seconds used so far by PostgreSQL's live processes (its backends: any client's)."""
+    used = sum(cpu for name, _group, cpu in _processes() if name == "postgres")
+    return used / os.sysconf("SC_CLK_TCK")
 
 
 class Phase:
     """Wall time, load average and the machine's CPU use over a block."""
 
+    def __init__(self, group: Callable[[], int] | None = None):
+        # The process group of the server measured; or extra_cpu, the CPU seconds of a
+        # process measured (and ended) inside the block.
+        self.group = group
+        self.extra_cpu = 0.0
+
+    def _ours(self) -> float:
+        """CPU seconds of this process, PostgreSQL and the measured process group."""
+        own = os.times()
+        group = self.group() if self.group else None
+        return (
+            own.user + own.system + postgres_cpu_seconds()
+            + (group_cpu_seconds(group) if group else 0.0)
+        )  # fmt: skip
+
     def __enter__(self):
         self.load_before = os.getloadavg()[0]
         self.cpu_before = cpu_busy()
+        self.ours_before = self._ours()
         self.began = time.perf_counter()
         return self
 
     def __exit__(self, *exc):
         self.seconds = time.perf_counter() - self.began
         self.load_after = os.getloadavg()[0]
-        self.busy = busy_between(self.cpu_before, cpu_busy())
+        after = cpu_busy()
+        self.busy = busy_between(self.cpu_before, after)
+        ticks = os.sysconf("SC_CLK_TCK")
+        busy_seconds = (after[0] - self.cpu_before[0]) / ticks
+        # CPU the rest of the machine used meanwhile, in cores (PostgreSQL counts as ours).
+        ours = self._ours() - self.ours_before + self.extra_cpu
+        self.others = max(0.0, busy_seconds - ours) / self.seconds
 
     def machine(self) -> dict:
         return {
             "load_before": round(self.load_before, 2),
             "load_after": round(self.load_after, 2),
             "cpu_busy": round(self.busy, 3),
+            "other_cores": round(self.others, 2),
         }
 
 
@@ -398,7 +434,7 @@ def endpoint_phase(args, env, info, connection, secret, bodies) -> dict:
         if failed:
             raise SystemExit(f"Warm-up deliveries refused: {failed[:3]}")
         cpu_before = group_cpu_seconds(server.proc.pid)
-        with Phase() as phase:
+        with Phase(lambda: server.proc.pid) as phase:
             latencies, failures, seconds = deliver_all(
                 args.port, path, timed, secret, args.concurrency
             )
@@ -472,7 +508,8 @@ def worker_phase(args, env, connection, total: int) -> dict:
                     print(f"  gave up after {args.max_seconds:g} s", flush=True)
                     break
                 time.sleep(0.1)
-            worker_cpu = group_cpu_seconds(worker.pid) - cpu_before
+            phase.extra_cpu = group_cpu_seconds(worker.pid)
+            worker_cpu = phase.extra_cpu - cpu_before
         finally:
             if worker.poll() is None:
                 os.killpg(worker.pid, 15)
@@ -627,7 +664,7 @@ def report(result: dict) -> list[str]:
             f"{e['max']:.1f} ms  {e['per_second']:.0f} deliveries/s  "
             f"(target p95 <= {P95_TARGET_MS:g} ms: {mark(e['p95'] <= P95_TARGET_MS)})",
             f"   machine: load average {e['load_before']:.2f} -> {e['load_after']:.2f}, CPUs "
-            f"{e['cpu_busy']:.0%} busy; gunicorn used {e['server_cpu_seconds']:.1f} CPU s "
+            f"{e['cpu_busy']:.0%} busy, other processes {e['other_cores']:.2f} cores; gunicorn used {e['server_cpu_seconds']:.1f} CPU s "
             f"({e['server_cpu_seconds'] * 1000 / max(e['accepted'], 1):.2f} ms per delivery)",
         ]
     w = result.get("worker")
@@ -643,7 +680,7 @@ def report(result: dict) -> list[str]:
             f"counting the worker's start)  (target >= {APPLY_TARGET:g}: "
             f"{mark(w['per_second'] >= APPLY_TARGET)})",
             f"   machine: load average {w['load_before']:.2f} -> {w['load_after']:.2f}, CPUs "
-            f"{w['cpu_busy']:.0%} busy; the worker used {w['worker_cpu_seconds']:.1f} CPU s "
+            f"{w['cpu_busy']:.0%} busy, other processes {w['other_cores']:.2f} cores; the worker used {w['worker_cpu_seconds']:.1f} CPU s "
             f"({w['worker_cpu_seconds'] * 1000 / max(w['final'], 1):.2f} ms per event)",
         ]
     pr = result.get("profile")
