@@ -34,7 +34,7 @@ from tokens.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
-from .base import Applied, Described, Held
+from .base import Applied, BackfillPage, Described, Held
 from .models import Connection, Event
 from .providers import credentials_check, integration_get, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
@@ -522,3 +522,28 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
                 detail={"provider": item.provider, "event_id": item.event_id},
             )
     return locked
+
+
+def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[int]:
+    """Store a backfill page's items as events (each once, as webhooks are), keep where the
+    backfill stands, then apply the new events. Returns the new events' ids."""
+    received = []
+    now = timezone.now()
+    with transaction.atomic():
+        for item in page.items:
+            event = event_receive(
+                connection=connection,
+                described=item.described,
+                payload=item.payload,
+                source=Event.Source.BACKFILL,
+            )
+            if event is not None:
+                received.append(event.pk)
+        Connection.objects.filter(pk=connection.pk).update(
+            backfill=page.cursor or {},
+            backfill_started_at=connection.backfill_started_at or now,
+            backfill_finished_at=now if page.cursor is None else None,
+        )
+    for event_pk in received:
+        event_apply(event_id=event_pk)
+    return received
