@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit figures agentap
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install run test lint format worker serve bench browser-deps openapi fuzz clean vendor-charts
+.PHONY: install run test lint format worker serve bench bench-webhooks browser-deps openapi fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -96,3 +96,11 @@ bench: install
 UPLOT_VERSION ?= 1.6.32
 vendor-charts:
 	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent uplot@$(UPLOT_VERSION) >/dev/null && tar xzf uplot-$(UPLOT_VERSION).tgz && cd $(CURDIR) && mkdir -p static/vendor/uplot && cp $$tmp/package/dist/uPlot.iife.min.js $$tmp/package/dist/uPlot.min.css $$tmp/package/LICENSE static/vendor/uplot/ && echo "uplot $(UPLOT_VERSION) $$(npm view uplot@$(UPLOT_VERSION) dist.tarball)" > static/vendor/uplot/VERSION && rm -rf $$tmp
+
+# Stripe deliveries through the webhook endpoint (gunicorn, as production), then applied by
+# one Celery worker, on bench_large (see docs/performance.md, Integrations). Needs Redis;
+# uses its database WEBHOOKS_REDIS_DB (emptied) and removes what it added at the end.
+WEBHOOKS_REDIS_DB ?= 5
+WEBHOOKS_ARGS ?=
+bench-webhooks: install
+	$(BIN)/python bench/webhooks.py --database bench_large --redis-db $(WEBHOOKS_REDIS_DB) $(WEBHOOKS_ARGS)

@@ -10,7 +10,8 @@ import uuid
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.functions import Upper
 
 from core.errors import InvalidField
 from core.money import exponent_of
@@ -235,7 +236,12 @@ class Lead(WorkspaceRecord):
 
     class Meta:
         constraints = [_external_id_unique("lead")]
-        indexes = [models.Index(fields=["workspace", "created_at"], name="lead_ws_created")]
+        indexes = [
+            models.Index(fields=["workspace", "created_at"], name="lead_ws_created"),
+            # A lead found by its email in any case (`email__iexact`, which compares
+            # UPPER(email)): a provider's charge, booking or contact names its lead so.
+            models.Index(F("workspace"), Upper("email"), name="lead_ws_email_upper"),
+        ]
 
     def __str__(self):
         return self.name or self.email or str(self.id)
