@@ -320,8 +320,8 @@ def cleanup(connection) -> dict:
 
     from audit.models import AuditEvent
     from integrations.models import Connection, Event
+    from workspaces.kept import leads_sales_refresh
     from workspaces.models import Payment, Refund
-    from workspaces.services import leads_sales_refresh
 
     with transaction.atomic():
         connection = Connection.objects.select_for_update().get(pk=connection.pk)
@@ -428,7 +428,7 @@ def endpoint_phase(args, env, info, connection, secret, bodies) -> dict:
                     args.port, "/hooks/stripe/00000000-0000-0000-0000-000000000000", b"{}", secret
                 )[1]
                 == 404
-            )  # fmt: skip
+            )
         )
         _lat, failed, _s = deliver_all(args.port, path, warm, secret, args.concurrency)
         if failed:
@@ -672,7 +672,7 @@ def mark(ok: bool) -> str:
 
 def report(result: dict) -> list[str]:
     lines = [
-        f"Measured {result['began']}–{result['ended'][11:16]} UTC; {result['code']}; "
+        f"Measured {result['began']}-{result['ended'][11:16]} UTC; {result['code']}; "
         f"{result['database']} ({result['leads']:,} leads); {os.cpu_count()} CPUs.",
     ]
     e = result.get("endpoint", {})
