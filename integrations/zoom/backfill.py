@@ -45,6 +45,10 @@ TIMEOUT = 30
 _sleep = time.sleep
 
 
+def _now() -> datetime:
+    return datetime.now(tz=UTC)
+
+
 class ZoomClient:
     def __init__(self, credentials: dict, *, http: httpx.Client | None = None):
         self.credentials = credentials
@@ -181,7 +185,7 @@ def pages(
     *, connection, credentials: dict, cursor: dict | None, client: ZoomClient | None = None
 ) -> Iterator[BackfillPage]:
     cursor = dict(cursor or {})
-    now = datetime.now(tz=UTC)
+    now = _now()
     since = cursor.get("since") or int((now - timedelta(days=DAYS)).timestamp())
     client = client or ZoomClient(credentials)
     account_id = credentials.get("account_id", "")
