@@ -15,6 +15,9 @@ from config.errors import InvalidField
 from workspaces.models import WebinarEvent
 from workspaces.services import RecordInvalid, webinar_pitch_update
 
+from .models import Event
+from .services import event_apply_enqueue
+
 PITCH_ROLES = frozenset({"owner", "admin", "manager"})
 
 
@@ -27,7 +30,10 @@ def webinar_pitch_set(
     *, event: WebinarEvent, pitch_at: datetime | None, actor: Actor
 ) -> WebinarEvent:
     """Set (or clear, with None) when the offer is pitched in a webinar event; audited.
-    A pitch before the event's start answers 400 naming `pitch_at`."""
+    A pitch before the event's start answers 400 naming `pitch_at`.
+
+    A provider's update of the event held because it moved the start past the pitch time
+    is applied again once this commits."""
     with transaction.atomic():
         locked = WebinarEvent.objects.select_for_update().select_related("workspace")
         locked = locked.get(pk=event.pk)
@@ -48,4 +54,14 @@ def webinar_pitch_set(
                     "before": before.isoformat() if before else None,
                 },
             )
+            if locked.external_id:
+                refused = Event.objects.filter(
+                    workspace_id=locked.workspace_id,
+                    provider="zoom",
+                    object_id=locked.external_id,
+                    state=Event.State.HELD,
+                    hold_code="invalid",
+                ).values_list("pk", flat=True)
+                for event_pk in list(refused):
+                    event_apply_enqueue(event_pk)
     return locked

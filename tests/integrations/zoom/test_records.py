@@ -256,3 +256,24 @@ def test_a_participant_without_email_and_other_events_are_ignored(school, zoom_d
         ("webinar.started", "ignored", "Zoom's webinar.started feeds no record."),
     ]  # fmt: skip
     assert Registration.objects.count() == 0
+
+
+def test_a_start_moved_past_the_pitch_waits_for_a_new_pitch_time(school, zoom_deliver, committed):
+    zoom_deliver(school.connection, created("2026-03-01 09:00"))
+    event = WebinarEvent.objects.get()
+    webinar_pitch_set(event=event, pitch_at=utc("2026-03-05 17:30"), actor=SYSTEM)
+    zoom_deliver(school.connection, updated("2026-03-04 09:00", start_time="2026-03-05T18:00:00Z"))
+    held = Event.objects.get(event_type="webinar.updated")
+    assert (held.state, held.hold_code) == ("held", "invalid")
+    assert held.hold_reason == (
+        "The record cannot be written: pitch_at: The pitch cannot come before the event starts."
+    )
+    event.refresh_from_db()
+    assert (event.starts_at, event.pitch_at) == (utc("2026-03-05 17:00"), utc("2026-03-05 17:30"))
+
+    with committed():
+        webinar_pitch_set(event=event, pitch_at=utc("2026-03-05 18:45"), actor=SYSTEM)
+    held.refresh_from_db()
+    assert held.state == "applied"
+    event.refresh_from_db()
+    assert (event.starts_at, event.pitch_at) == (utc("2026-03-05 18:00"), utc("2026-03-05 18:45"))
