@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from django.db import connection as db_connection
+
 from workspaces.models import Lead, WebinarEvent
 from workspaces.services import lead_upsert, registration_upsert, webinar_event_upsert
 
@@ -91,6 +93,18 @@ def _sent_time(payload: dict) -> datetime | None:
     return datetime.fromtimestamp(sent / 1000, tz=UTC) if sent else None
 
 
+def _serialize(connection_id, key: str) -> None:
+    """Wait for the other applies about the same webinar or person (PostgreSQL: a lock held
+    until the transaction ends), so each computes from what the one before it committed and
+    a new lead is made once. Callers take the webinar's lock before the person's."""
+    if db_connection.vendor != "postgresql":
+        return
+    with db_connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"zoom|{connection_id}|{key}"]
+        )
+
+
 def _stored(event: Event, object_id: str) -> list[Event]:
     """Every event about the object (this one included), oldest first by Zoom's clock."""
     events = list(
@@ -132,6 +146,7 @@ def _webinar_write(workspace, external_id: str, values: dict) -> WebinarEvent:
 
 
 def _webinar(event: Event, workspace, webinar: str) -> Applied | Held:
+    _serialize(event.connection_id, webinar)
     values = _webinar_values(_stored(event, webinar))
     known = WebinarEvent.objects.filter(workspace=workspace, external_id=webinar).exists()
     if "starts_at" not in values and not known:
@@ -204,6 +219,9 @@ def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ign
     if not email:
         return Ignored("The registrant or participant has no email to find a lead by.")
     key = person_key(webinar, email)
+    _serialize(event.connection_id, webinar)
+    # A lead is found or made by email across webinars.
+    _serialize(event.connection_id, f"lead|{email}")
     registered, joins, leaves, names = [], [], [], {}
     for item in _stored(event, key):
         item_obj = payload_object(item.payload)
