@@ -128,3 +128,8 @@ class Provider(Protocol):
         self, *, connection: Connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
         """Read the last 90 days page by page, starting at ``cursor``."""
+
+    # Optional: ``challenge(payload, secret) -> dict | None``. A provider that checks its
+    # endpoint with a signed challenge (Zoom's URL validation) defines it; the webhook view
+    # calls it after ``verify`` and answers 200 with the dict it returns, storing nothing.
+    # None means the delivery is an ordinary event.

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .base import CredentialField, Provider
 from .stripe import PROVIDER as STRIPE
+from .zoom import PROVIDER as ZOOM
 
 
 @dataclass(frozen=True)
@@ -58,46 +59,6 @@ _DESCRIPTIONS = (
         ),
     ),
     Description(
-        key="zoom",
-        name="Zoom",
-        feeds="webinars",
-        credentials_help="Zoom App Marketplace → Develop → Server-to-Server OAuth app → "
-        "App credentials.",
-        webhook_help="In the app's Feature → Event subscriptions, paste the URL below as the "
-        "event notification endpoint and choose the webinar events; the secret token is "
-        "shown on the same page.",
-        credential_fields=(
-            CredentialField(
-                "account_id",
-                "Zoom account ID",
-                "8 to 64 letters, digits, - or _.",
-                r"[A-Za-z0-9_-]{8,64}",
-                secret=False,
-            ),
-            CredentialField(
-                "client_id",
-                "Zoom client ID",
-                "8 to 64 letters, digits, - or _.",
-                r"[A-Za-z0-9_-]{8,64}",
-                secret=False,
-            ),
-            CredentialField(
-                "client_secret",
-                "Zoom client secret",
-                "16 to 128 letters and digits.",
-                r"[A-Za-z0-9]{16,128}",
-            ),
-            CredentialField(
-                "webhook_secret_token",
-                "Zoom webhook secret token",
-                "16 to 64 letters, digits, - or _.",
-                r"[A-Za-z0-9_-]{16,64}",
-                after_webhook_url=True,
-                signs_webhooks=True,
-            ),
-        ),
-    ),
-    Description(
         key="hubspot",
         name="HubSpot",
         feeds="leads",
@@ -126,7 +87,7 @@ _DESCRIPTIONS = (
 )
 
 # Providers whose webhooks, mapping and backfill are built.
-PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE,)}
+PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE, ZOOM)}
 
 # Every provider a workspace may connect, in the order the pages list them.
 INTEGRATIONS: dict[str, Provider | Description] = {

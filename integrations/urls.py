@@ -1,11 +1,16 @@
 from django.urls import path
 
-from . import webhooks
+from . import webhooks, webinar_pages
 
 urlpatterns = [
     path(
         "hooks/<slug:provider>/<uuid:connection_id>",
         webhooks.receive,
         name="integration-webhook",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/webinars/",
+        webinar_pages.webinar_pitch,
+        name="settings-webinars",
     ),
 ]

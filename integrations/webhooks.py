@@ -83,6 +83,12 @@ def _receive(request, provider_key: str, connection_id) -> dict:
     if not isinstance(payload, dict):
         services.delivery_refuse(connection=connection)
         raise ApiError("The body is not a JSON object.", reason="invalid_body", field="body")
+    # A provider's check that the endpoint is ours (Zoom's URL validation): answered from
+    # the payload and the secret, and nothing is stored.
+    challenge = getattr(provider, "challenge", None)
+    answer = challenge(payload, secret) if challenge is not None else None
+    if answer is not None:
+        return answer
     described = provider.describe(payload)
     if not described.event_id:
         services.delivery_refuse(connection=connection)

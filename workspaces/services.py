@@ -560,6 +560,18 @@ def webinar_event_upsert(
     return event, created
 
 
+def webinar_pitch_update(*, event: WebinarEvent, pitch_at: datetime | None) -> bool:
+    """The pitch time of a webinar event, whoever recorded the event (an import, an
+    integration, the demo); True when it changed. The caller audits it."""
+    if pitch_at is not None and pitch_at < event.starts_at:
+        raise RecordInvalid("pitch_at", "The pitch cannot come before the event starts.")
+    if event.pitch_at == pitch_at:
+        return False
+    event.pitch_at = pitch_at
+    event.save(update_fields=["pitch_at"])
+    return True
+
+
 def registration_upsert(
     *,
     workspace: Workspace,

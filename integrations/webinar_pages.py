@@ -1,0 +1,116 @@
+"""The workspace's webinar events and their pitch time: /settings/<workspace id>/webinars/.
+
+An owner, admin or manager sets when the offer is pitched in each event, in the
+workspace's timezone; the stay-to-pitch figures of /webinar follow it. Someone who is not
+an active member of the workspace gets the plain 404 page; a member with another role the
+403 page.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from audit.services import Actor
+from config.errors import InvalidField
+from tokens.pages import PageForbidden, settings_page
+from tokens.selectors import member_for_user
+from workspaces.models import WebinarEvent, Workspace
+
+from .webinars import PITCH_ROLES, webinar_events_list, webinar_pitch_set
+
+LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+class PitchForm(forms.Form):
+    event = forms.UUIDField(widget=forms.HiddenInput)
+    pitch_at = forms.CharField(
+        required=False,
+        label="Pitch time",
+        help_text="In the workspace's timezone; leave empty to clear it.",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+
+    def __init__(self, *args, workspace: Workspace, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.workspace = workspace
+
+    def clean_event(self):
+        event = WebinarEvent.objects.filter(
+            workspace=self.workspace, pk=self.cleaned_data["event"]
+        ).first()
+        if event is None:
+            raise forms.ValidationError("This workspace has no such webinar event.")
+        return event
+
+    def clean_pitch_at(self):
+        value = (self.cleaned_data.get("pitch_at") or "").strip()
+        if not value:
+            return None
+        try:
+            local = datetime.strptime(value[:16], LOCAL_FORMAT)
+        except ValueError:
+            raise forms.ValidationError("Give a date and time, like 2026-03-05T18:00.") from None
+        return local.replace(tzinfo=ZoneInfo(self.workspace.timezone))
+
+
+def _pitch_workspace(request, workspace_id) -> Workspace:
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = member_for_user(workspace=workspace, user=request.user) if workspace else None
+    if member is None:
+        raise Http404("No workspace has that id.")
+    if member.role not in PITCH_ROLES:
+        raise PageForbidden(
+            f"Only an owner, admin or manager of {workspace.name} sets its webinars' pitch "
+            f"times; your role is {member.role}."
+        )
+    return workspace
+
+
+def _local(value: datetime | None, zone: ZoneInfo) -> str:
+    return value.astimezone(zone).strftime(LOCAL_FORMAT) if value else ""
+
+
+@settings_page
+def webinar_pitch(request, workspace_id):
+    workspace = _pitch_workspace(request, workspace_id)
+    zone = ZoneInfo(workspace.timezone)
+    failed, status = None, 200
+    if request.method == "POST":
+        form = PitchForm(request.POST, workspace=workspace)
+        if form.is_valid():
+            event = form.cleaned_data["event"]
+            user = request.user
+            actor = Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+            try:
+                webinar_pitch_set(event=event, pitch_at=form.cleaned_data["pitch_at"], actor=actor)
+            except InvalidField as refused:
+                form.add_error("pitch_at", refused.message)
+            else:
+                messages.success(request, f"Saved the pitch time of {event.name}.")
+                return redirect(request.path)
+        failed, status = form, 400
+    rows = []
+    for event in webinar_events_list(workspace=workspace):
+        if failed is not None and failed.data.get("event") == str(event.pk):
+            form = failed
+        else:
+            form = PitchForm(
+                initial={"event": event.pk, "pitch_at": _local(event.pitch_at, zone)},
+                workspace=workspace,
+            )
+        starts = event.starts_at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        rows.append({"event": event, "starts": starts, "form": form})
+    context = {
+        "workspace": workspace,
+        "owner": workspace,
+        "rows": rows,
+        "timezone": workspace.timezone,
+        "section": "webinars",
+    }
+    return render(request, "integrations/webinar_pitch.html", context, status=status)

@@ -1,0 +1,281 @@
+"""Zoom events to records: a webinar event, and per registrant a lead and a registration.
+
+Records are keyed on Zoom's ids: the webinar event's external id is the webinar's id, a
+registration's is `zoom:<webinar id>:<email>`, a lead Zoom makes `zoom:<email>` (a lead
+that already has the email is used as it is).
+
+Deliveries come in any order, and some twice (a webhook and the backfill). So an event is
+not applied as a change: the records are computed again from every stored event about the
+same object, whatever their order —
+- a webinar's topic and start are those of its latest event (by Zoom's `event_ts`) that
+  carries them;
+- a registration's time is the earliest registration event's (else the earliest join),
+  its first join the earliest join, its last leave the latest leave, none while a join
+  is later than every leave (the person came back);
+- a leave whose person has neither registered nor joined yet waits for them.
+The pitch time of a webinar event is the workspace's: Zoom never writes it.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.db import connection as db_connection
+
+from workspaces.models import Lead, WebinarEvent
+from workspaces.services import lead_upsert, registration_upsert, webinar_event_upsert
+
+from ..base import Applied, Held, Ignored
+from ..models import Event
+
+WEBINAR_TYPES = ("webinar.created", "webinar.updated")
+REGISTERED = "webinar.registration_created"
+JOINED = "webinar.participant_joined"
+LEFT = "webinar.participant_left"
+PERSON_TYPES = (REGISTERED, JOINED, LEFT)
+
+
+def payload_object(payload: dict) -> dict:
+    obj = (payload.get("payload") or {}).get("object") if isinstance(payload, dict) else None
+    return obj if isinstance(obj, dict) else {}
+
+
+def webinar_id(obj: dict) -> str:
+    value = obj.get("id")
+    if isinstance(value, bool) or value in (None, ""):
+        return ""
+    return str(value)
+
+
+def _person(event_type: str, obj: dict) -> dict:
+    person = obj.get("registrant" if event_type == REGISTERED else "participant")
+    return person if isinstance(person, dict) else {}
+
+
+def person_email(event_type: str, obj: dict) -> str:
+    email = _person(event_type, obj).get("email")
+    return email.strip().lower() if isinstance(email, str) else ""
+
+
+def person_id(event_type: str, obj: dict) -> str:
+    """The registrant's or participant's own id, so two people's events at the same
+    millisecond are told apart."""
+    person = _person(event_type, obj)
+    for key in ("participant_uuid", "id", "user_id"):
+        value = person.get(key)
+        if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+            return str(value)
+    return ""
+
+
+def person_key(webinar: str, email: str) -> str:
+    return f"{webinar}|{email}" if email else webinar
+
+
+def zoom_time(value) -> datetime | None:
+    """Zoom's times: ISO 8601 in UTC ("2026-03-05T17:00:00Z")."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _sent(payload: dict) -> int:
+    value = payload.get("event_ts")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _sent_time(payload: dict) -> datetime | None:
+    sent = _sent(payload)
+    return datetime.fromtimestamp(sent / 1000, tz=UTC) if sent else None
+
+
+def _serialize(connection_id, key: str) -> None:
+    """Wait for the other applies about the same webinar or person (PostgreSQL: a lock held
+    until the transaction ends), so each computes from what the one before it committed and
+    a new lead is made once. Callers take the webinar's lock before the person's."""
+    if db_connection.vendor != "postgresql":
+        return
+    with db_connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"zoom|{connection_id}|{key}"]
+        )
+
+
+def _stored(event: Event, object_id: str) -> list[Event]:
+    """Every event about the object (this one included), oldest first by Zoom's clock."""
+    events = list(
+        Event.objects.filter(connection_id=event.connection_id, object_id=object_id)
+        .exclude(state=Event.State.DISMISSED)
+        .exclude(pk=event.pk)
+        .only("pk", "event_id", "event_type", "payload")
+    )
+    events.append(event)
+    return sorted(events, key=lambda item: (_sent(item.payload), item.event_id))
+
+
+def _webinar_values(events: list[Event]) -> dict:
+    """Topic and start from the latest events carrying them."""
+    values = {}
+    for item in events:
+        obj = payload_object(item.payload)
+        if isinstance(obj.get("topic"), str) and obj["topic"].strip():
+            values["name"] = obj["topic"].strip()[:200]
+        start = zoom_time(obj.get("start_time"))
+        if start is not None:
+            values["starts_at"] = start
+    return values
+
+
+def _webinar_write(workspace, external_id: str, values: dict) -> WebinarEvent:
+    existing = WebinarEvent.objects.filter(workspace=workspace, external_id=external_id).first()
+    name = values.get("name") or (existing.name if existing else f"Zoom webinar {external_id}")
+    starts_at = values.get("starts_at") or existing.starts_at
+    webinar, _created = webinar_event_upsert(
+        workspace=workspace,
+        external_id=external_id,
+        name=name,
+        starts_at=starts_at,
+        # The workspace sets the pitch time; Zoom knows nothing of it.
+        pitch_at=existing.pitch_at if existing else None,
+    )
+    return webinar
+
+
+def _webinar(event: Event, workspace, webinar: str) -> Applied | Held:
+    _serialize(event.connection_id, webinar)
+    values = _webinar_values(_stored(event, webinar))
+    known = WebinarEvent.objects.filter(workspace=workspace, external_id=webinar).exists()
+    if "starts_at" not in values and not known:
+        return Held("waiting", f"Webinar {webinar}'s start time has not arrived yet.",
+                    waits_for=webinar)  # fmt: skip
+    _webinar_write(workspace, webinar, values)
+    return Applied(records=(webinar,))
+
+
+def _webinar_for_person(event: Event, workspace, webinar: str) -> WebinarEvent | None:
+    """The webinar event a registration or attendance belongs to; made from the webinar's
+    own events, else from this event's copy of the webinar, when Zoom's webinar events have
+    not arrived."""
+    existing = WebinarEvent.objects.filter(workspace=workspace, external_id=webinar).first()
+    if existing is not None:
+        return existing
+    events = list(
+        Event.objects.filter(connection_id=event.connection_id, object_id=webinar)
+        .exclude(state=Event.State.DISMISSED)
+        .only("pk", "event_id", "event_type", "payload")
+    )
+    values = _webinar_values(sorted(events, key=lambda i: (_sent(i.payload), i.event_id)))
+    if "starts_at" not in values:
+        values = {**_webinar_values([event]), **values}
+    if "starts_at" not in values:
+        return None
+    return _webinar_write(workspace, webinar, values)
+
+
+def _name(event_type: str, person: dict) -> str:
+    if event_type == REGISTERED:
+        parts = [person.get("first_name"), person.get("last_name")]
+        return " ".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+    name = person.get("user_name") or person.get("name")
+    return name.strip() if isinstance(name, str) else ""
+
+
+def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
+    """The lead with the email; made when new. A lead Zoom made follows what Zoom's events
+    say of the person (its earliest time, the registrant's name), whatever their order."""
+    own_id = f"zoom:{email}"
+    lead = (
+        Lead.objects.filter(workspace=workspace, email__iexact=email)
+        .order_by("created_at", "pk")
+        .first()
+    )
+    if lead is not None and lead.external_id != own_id:
+        return lead
+    if lead is not None and (lead.created_at, lead.name) == (created_at, name or lead.name):
+        return lead
+    lead, _created = lead_upsert(
+        workspace=workspace,
+        external_id=own_id,
+        created_at=created_at,
+        name=name or (lead.name if lead else ""),
+        email=lead.email if lead else email,
+        status=lead.status if lead else "new",
+        setter=lead.setter if lead else None,
+        utm_source=lead.utm_source if lead else "",
+        utm_medium=lead.utm_medium if lead else "",
+        utm_campaign=lead.utm_campaign if lead else "",
+        utm_content=lead.utm_content if lead else "",
+    )
+    return lead
+
+
+def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ignored:
+    obj = payload_object(event.payload)
+    email = person_email(event.event_type, obj)
+    if not email:
+        return Ignored("The registrant or participant has no email to find a lead by.")
+    key = person_key(webinar, email)
+    _serialize(event.connection_id, webinar)
+    # A lead is found or made by email across webinars.
+    _serialize(event.connection_id, f"lead|{email}")
+    registered, joins, leaves, names = [], [], [], {}
+    for item in _stored(event, key):
+        item_obj = payload_object(item.payload)
+        person = _person(item.event_type, item_obj)
+        if item.event_type == REGISTERED:
+            at = zoom_time(person.get("create_time")) or _sent_time(item.payload)
+            if at is not None:
+                registered.append(at)
+            names.setdefault("registrant", _name(REGISTERED, person))
+        elif item.event_type == JOINED:
+            at = zoom_time(person.get("join_time")) or _sent_time(item.payload)
+            if at is not None:
+                joins.append(at)
+            names.setdefault("participant", _name(JOINED, person))
+        elif item.event_type == LEFT:
+            at = zoom_time(person.get("leave_time")) or _sent_time(item.payload)
+            if at is not None:
+                leaves.append(at)
+            names.setdefault("participant", _name(LEFT, person))
+    if not registered and not joins:
+        return Held("waiting", f"{email} left webinar {webinar} before Zoom's registration or "
+                    "join arrived.", waits_for=key)  # fmt: skip
+    webinar_event = _webinar_for_person(event, workspace, webinar)
+    if webinar_event is None:
+        return Held("waiting", f"Webinar {webinar}'s start time has not arrived yet.",
+                    waits_for=webinar)  # fmt: skip
+    registered_at = min(registered) if registered else min(joins)
+    joined_at = min(joins) if joins else None
+    left_at = None
+    if joins and leaves and max(leaves) >= max(joins):
+        left_at = max(leaves)
+    name = names.get("registrant") or names.get("participant") or ""
+    lead = _lead(workspace, email, name, registered_at)
+    external_id = f"zoom:{webinar}:{email}"
+    registration_upsert(
+        workspace=workspace,
+        external_id=external_id,
+        event=webinar_event,
+        lead=lead,
+        registered_at=registered_at,
+        joined_at=joined_at,
+        left_at=left_at,
+    )
+    return Applied(records=(webinar, key))
+
+
+def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
+    workspace = connection.workspace
+    obj = payload_object(event.payload)
+    webinar = webinar_id(obj)
+    if event.event_type not in (*WEBINAR_TYPES, *PERSON_TYPES):
+        return Ignored(f"Zoom's {event.event_type} feeds no record.")
+    if not webinar:
+        return Ignored("The event names no webinar.")
+    if event.event_type in WEBINAR_TYPES:
+        return _webinar(event, workspace, webinar)
+    return _person_event(event, workspace, webinar)

@@ -1,0 +1,142 @@
+"""The Zoom provider: its credential, signature check, URL validation, event names and mapping.
+
+Zoom signs every delivery, its URL-validation challenge included, with the app's webhook
+secret token: `x-zm-signature: v0=<hex HMAC-SHA256(secret, "v0:<timestamp>:<body>")>`,
+where the timestamp is `x-zm-request-timestamp` in seconds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from collections.abc import Iterator, Mapping
+from datetime import UTC, datetime
+
+from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from . import mapping
+
+TOLERANCE_SECONDS = 300
+URL_VALIDATION = "endpoint.url_validation"
+
+
+def _hmac_hex(secret: str, message: str) -> str:
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
+
+
+def _moment_ms(value) -> datetime | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value / 1000, tz=UTC)
+    return None
+
+
+class ZoomProvider:
+    key = "zoom"
+    name = "Zoom"
+    feeds = "webinars"
+    credentials_help = (
+        "Zoom App Marketplace → Develop → Build app → Server-to-Server OAuth app → "
+        "App credentials (account ID, client ID, client secret)."
+    )
+    webhook_help = (
+        "In the app's Features → Access → Event subscription, add a subscription, paste the "
+        "URL below as the event notification endpoint URL and add the webinar events "
+        "Webinar has been created, updated, Registration created, Participant joined and "
+        "Participant left. The secret token is shown on the same page: give it here, then "
+        "press Validate at Zoom."
+    )
+    credential_fields = (
+        CredentialField(
+            "account_id",
+            "Zoom account ID",
+            "8 to 64 letters, digits, - or _.",
+            r"[A-Za-z0-9_-]{8,64}",
+            secret=False,
+        ),
+        CredentialField(
+            "client_id",
+            "Zoom client ID",
+            "8 to 64 letters, digits, - or _.",
+            r"[A-Za-z0-9_-]{8,64}",
+            secret=False,
+        ),
+        CredentialField(
+            "client_secret",
+            "Zoom client secret",
+            "16 to 128 letters and digits.",
+            r"[A-Za-z0-9]{16,128}",
+        ),
+        CredentialField(
+            "webhook_secret_token",
+            "Zoom webhook secret token",
+            "16 to 64 letters, digits, - or _.",
+            r"[A-Za-z0-9_-]{16,64}",
+            after_webhook_url=True,
+            signs_webhooks=True,
+        ),
+    )
+
+    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
+        signature = headers.get("x-zm-signature") or ""
+        timestamp = headers.get("x-zm-request-timestamp") or ""
+        if not signature or not timestamp.isdigit():
+            raise SignatureRefused(
+                "The x-zm-signature or x-zm-request-timestamp header is missing."
+            )
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise SignatureRefused("The body is not UTF-8 text.") from error
+        expected = "v0=" + _hmac_hex(secret, f"v0:{timestamp}:{text}")
+        if not hmac.compare_digest(expected.encode(), signature.encode()):
+            raise SignatureRefused(
+                "The x-zm-signature header does not match this endpoint's secret token."
+            )
+        if abs(time.time() - int(timestamp)) > TOLERANCE_SECONDS:
+            raise SignatureRefused(
+                f"The x-zm-request-timestamp is more than {TOLERANCE_SECONDS} seconds away "
+                "from now; Zoom retries with a fresh one.",
+                stale=True,
+            )
+
+    def challenge(self, payload: dict, secret: str) -> dict | None:
+        """Zoom's URL validation: echo the plain token with its HMAC under the secret token."""
+        if payload.get("event") != URL_VALIDATION:
+            return None
+        plain = (payload.get("payload") or {}).get("plainToken")
+        if not isinstance(plain, str) or not plain:
+            return None
+        return {"plainToken": plain, "encryptedToken": _hmac_hex(secret, plain)}
+
+    def describe(self, payload: dict) -> Described:
+        event_type = str(payload.get("event") or "")
+        event_ts = payload.get("event_ts")
+        obj = mapping.payload_object(payload)
+        webinar_id = mapping.webinar_id(obj)
+        object_id, who = webinar_id, ""
+        if event_type in mapping.PERSON_TYPES:
+            email = mapping.person_email(event_type, obj)
+            object_id = mapping.person_key(webinar_id, email)
+            who = mapping.person_id(event_type, obj) or email
+        parts = [event_type, webinar_id, str(event_ts if event_ts is not None else "")]
+        if who:
+            parts.append(who)
+        return Described(
+            event_id="|".join(parts) if event_type and webinar_id else "",
+            event_type=event_type,
+            occurred_at=_moment_ms(event_ts),
+            object_id=object_id,
+        )
+
+    def apply(self, *, event, connection):
+        return mapping.event_map(event=event, connection=connection)
+
+    def backfill(
+        self, *, connection, credentials: dict, cursor: dict | None
+    ) -> Iterator[BackfillPage]:
+        from .backfill import pages
+
+        return pages(connection=connection, credentials=credentials, cursor=cursor)
+
+
+PROVIDER = ZoomProvider()
