@@ -17,7 +17,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from audit.services import Actor
-from config.errors import InvalidField
+from core.errors import InvalidField
 from tokens.pages import PageForbidden, settings_page
 from tokens.selectors import member_for_user
 from workspaces.models import WebinarEvent, Workspace

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import transaction
 
 from audit.services import Actor, audit_record
-from config.errors import InvalidField
+from core.errors import InvalidField
 from workspaces.models import WebinarEvent
 from workspaces.services import RecordInvalid, webinar_pitch_update
 

@@ -33,7 +33,7 @@ from urllib.parse import quote
 import httpx
 
 from ..base import BackfillItem, BackfillPage, ProviderError
-from . import mapping
+from . import mapping, provider
 
 TOKEN_URL = "https://zoom.us/oauth/token"
 API = "https://api.zoom.us/v2"
@@ -126,14 +126,12 @@ def _ms(moment: datetime | None) -> int:
 
 
 def _item(event_type: str, event_ts: int, obj: dict, account_id: str) -> BackfillItem:
-    from .provider import PROVIDER
-
     payload = {
         "event": event_type,
         "event_ts": event_ts,
         "payload": {"account_id": account_id, "object": obj},
     }
-    return BackfillItem(described=PROVIDER.describe(payload), payload=payload)
+    return BackfillItem(described=provider.PROVIDER.describe(payload), payload=payload)
 
 
 def _webinar_object(webinar: dict) -> dict:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 
 from ..base import BackfillPage, CredentialField, Described, SignatureRefused
-from . import mapping
+from . import backfill, mapping
 
 TOLERANCE_SECONDS = 300
 URL_VALIDATION = "endpoint.url_validation"
@@ -134,9 +134,7 @@ class ZoomProvider:
     def backfill(
         self, *, connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
-        from .backfill import pages
-
-        return pages(connection=connection, credentials=credentials, cursor=cursor)
+        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
 
 PROVIDER = ZoomProvider()

@@ -10,8 +10,9 @@ from audit.models import AuditEvent
 from audit.services import SYSTEM
 from integrations.models import Connection, Event
 from integrations.webinars import webinar_pitch_set
+from workspaces.importer import records_import
 from workspaces.models import Lead, Registration, WebinarEvent
-from workspaces.services import call_upsert, records_import
+from workspaces.services import call_upsert
 
 from .conftest import WEBINAR_ID, created, participant, registered, updated, utc
 
