@@ -128,3 +128,7 @@ class Provider(Protocol):
         self, *, connection: Connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
         """Read the last 90 days page by page, starting at ``cursor``."""
+
+    # Optional: ``on_connect(*, connection, credentials, signing_secret) -> dict`` runs once
+    # before the backfill (Calendly subscribes to its webhooks there); what it returns is
+    # kept in the connection's options, and a ProviderError makes the connection failing.

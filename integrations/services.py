@@ -34,7 +34,7 @@ from tokens.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
-from .base import Applied, BackfillPage, Described, Held
+from .base import Applied, BackfillPage, Described, Held, ProviderError
 from .models import Connection, Event
 from .providers import credentials_check, integration_get, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
@@ -547,3 +547,61 @@ def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[
     for event_pk in received:
         event_apply(event_id=event_pk)
     return received
+
+
+def connection_on_connect(*, connection: Connection, credentials: dict) -> Connection:
+    """Run the provider's optional `on_connect` hook once (Calendly subscribes to its
+    webhooks with the generated signing key) and keep what it returns in the connection's
+    options. Raises ProviderError when the provider refuses."""
+    hook = getattr(provider_get(connection.provider), "on_connect", None)
+    if hook is None:
+        return connection
+    options = hook(
+        connection=connection,
+        credentials=credentials,
+        signing_secret=connection_signing_secret(connection),
+    )
+    if not options:
+        return connection
+    with transaction.atomic():
+        locked = Connection.objects.select_for_update().get(pk=connection.pk)
+        locked.options = {**(locked.options or {}), **options}
+        locked.save(update_fields=["options"])
+        audit_record(
+            actor=integration_actor(locked),
+            action="integration.subscribed",
+            target_type="integration_connection",
+            target_id=locked.pk,
+            workspace=connection.workspace,
+            detail={"provider": locked.provider, **options},
+        )
+    connection.options = locked.options
+    return connection
+
+
+def connection_backfill(*, connection_id) -> Connection | None:
+    """What a new connection does with the provider: the `on_connect` hook, then the
+    backfill from the stored cursor, page by page. A refused call makes the connection
+    failing with the provider's sentence (webhooks are still accepted)."""
+    connection = Connection.objects.select_related("workspace").filter(pk=connection_id).first()
+    if connection is None or connection.state == Connection.State.DISCONNECTED:
+        return connection
+    provider = provider_get(connection.provider)
+    if provider is None:
+        return connection
+    credentials = connection_credentials(connection)
+    try:
+        connection_on_connect(connection=connection, credentials=credentials)
+    except ProviderError as error:
+        connection = connection_fail(connection=connection, error=str(error))
+    if connection.backfill_finished_at is not None:
+        return connection
+    try:
+        for page in provider.backfill(
+            connection=connection, credentials=credentials, cursor=connection.backfill or None
+        ):
+            backfill_page_record(connection=connection, page=page)
+    except ProviderError as error:
+        return connection_fail(connection=connection, error=str(error))
+    connection.refresh_from_db()
+    return connection

@@ -22,3 +22,11 @@ def events_apply_pending(older_than_seconds: int = 300) -> int:
     for event_id in pending:
         event_apply.delay(event_id)
     return len(pending)
+
+
+@shared_task(name=services.BACKFILL_TASK, acks_late=True)
+def connection_backfill(connection_id: str) -> str:
+    """A new connection's first calls to its provider (its webhook subscription where the
+    service makes it, then the last 90 days), resuming at the stored cursor."""
+    connection = services.connection_backfill(connection_id=connection_id)
+    return connection.state if connection is not None else "missing"
