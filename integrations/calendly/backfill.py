@@ -22,8 +22,12 @@ from .client import CalendlyClient
 DAYS = 90
 
 
+def _now() -> datetime:
+    return datetime.now(tz=UTC)
+
+
 def _since() -> str:
-    start = datetime.now(tz=UTC) - timedelta(days=DAYS)
+    start = _now() - timedelta(days=DAYS)
     return start.strftime("%Y-%m-%dT%H:%M:%S.000000Z")
 
 
