@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..base import BackfillItem, BackfillPage
 from . import mapping
-from .client import CalendlyClient
+from .client import CalendlyClient, CalendlyError
 
 DAYS = 90
 
@@ -92,12 +92,23 @@ def subscribe(*, connection, credentials: dict, signing_secret: str | None) -> d
         return {}
     if not signing_secret:
         return {}
+    url = webhook_url(connection)
     with CalendlyClient(credentials["personal_access_token"]) as client:
         user = client.me()
-        subscription = client.webhook_subscription_create(
-            url=webhook_url(connection),
-            organization=user["current_organization"],
-            user=user["uri"],
-            signing_key=signing_secret,
-        )
+        where = {"organization": user["current_organization"], "user": user["uri"]}
+        try:
+            subscription = client.webhook_subscription_create(
+                url=url, signing_key=signing_secret, **where
+            )
+        except CalendlyError as error:
+            if error.status != 409:
+                raise
+            # Already subscribed: an earlier run made it and stopped before keeping its uri
+            # (the URL names this connection, and its key never changes).
+            subscription = next(
+                (s for s in client.webhook_subscriptions(**where) if s.get("callback_url") == url),
+                None,
+            )
+            if subscription is None:
+                raise
     return {"webhook_subscription": subscription.get("uri", "")}

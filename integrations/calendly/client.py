@@ -27,6 +27,14 @@ WEBHOOK_EVENTS = (
 )
 
 
+class CalendlyError(ProviderError):
+    """Calendly refused a call; `status` is its HTTP status (0 when unreachable)."""
+
+    def __init__(self, message: str, *, status: int = 0):
+        super().__init__(message)
+        self.status = status
+
+
 def _sleep(seconds: float) -> None:
     time.sleep(seconds)
 
@@ -68,7 +76,7 @@ class CalendlyClient:
             try:
                 response = self._http.request(method, path, params=params, json=json)
             except httpx.HTTPError as error:
-                raise ProviderError(f"Calendly could not be reached ({error}).") from error
+                raise CalendlyError(f"Calendly could not be reached ({error}).") from error
             if response.status_code == 429:
                 if wait is None:
                     raise ProviderError("Calendly kept answering 429 (too many requests).")
@@ -78,19 +86,22 @@ class CalendlyClient:
                 )
                 continue
             if response.status_code == 401:
-                raise ProviderError(
+                raise CalendlyError(
                     "Calendly refused the personal access token (401): it is wrong, expired "
-                    "or revoked. Create a new one and connect again."
+                    "or revoked. Create a new one and connect again.",
+                    status=401,
                 )
             if response.status_code == 403:
-                raise ProviderError(
+                raise CalendlyError(
                     "Calendly refused access (403): the token's user may not read these "
-                    f"bookings or manage webhooks. {_message(response)}".strip()
+                    f"bookings or manage webhooks. {_message(response)}".strip(),
+                    status=403,
                 )
             if response.status_code >= 400:
-                raise ProviderError(
+                raise CalendlyError(
                     f"Calendly answered {response.status_code} to {method} {path}: "
-                    f"{_message(response) or 'no reason given'}."
+                    f"{_message(response) or 'no reason given'}.",
+                    status=response.status_code,
                 )
             try:
                 return response.json()
@@ -139,3 +150,13 @@ class CalendlyClient:
                 "signing_key": signing_key,
             },
         )["resource"]
+
+    def webhook_subscriptions(self, *, organization: str, user: str) -> list[dict]:
+        """The user's webhook subscriptions (first page: a user has few)."""
+        page = self._request(
+            "GET",
+            "/webhook_subscriptions",
+            params={"organization": organization, "user": user, "scope": "user",
+                    "count": PAGE_SIZE},
+        )  # fmt: skip
+        return page.get("collection") or []

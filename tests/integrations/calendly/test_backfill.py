@@ -3,6 +3,7 @@ in Calendly's documented shapes (tests/integrations/calendly/recorded/), replaye
 respx."""
 
 import json
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 import respx
 
 from audit.models import AuditEvent
+from audit.services import SYSTEM
 from integrations import services
 from integrations.base import ProviderError
 from integrations.calendly import backfill, client
@@ -298,3 +300,28 @@ def test_a_given_key_is_the_connections_secret(team):
     team = team()
     assert services.connection_signing_secret(team.connection) == KEY
     assert team.connection.options == {}
+
+
+def test_a_subscription_made_before_a_restart_is_found_again(team, calendly, waits, settings):
+    settings.BASE_URL = "http://127.0.0.1:8000"
+    team = team()
+    connection = services.connection_create(
+        workspace=team.ws,
+        provider="calendly",
+        credentials={"personal_access_token": TOKEN},
+        actor=SYSTEM,
+        connection_id=uuid.UUID("7d1c5b9e-2f4a-4c1e-9a53-0c6f7e8d9b10"),
+    )
+    calendly["subscribe"].mock(return_value=recorded("error_409", 409))
+    listed = calendly.get("/webhook_subscriptions", name="listed").mock(
+        return_value=recorded("webhook_subscriptions")
+    )
+    connection = services.connection_backfill(connection_id=connection.pk)
+    assert connection.state == "connected"
+    assert connection.options["webhook_subscription"] == f"{API}/webhook_subscriptions/WH1"
+    assert dict(listed.calls.last.request.url.params) == {
+        "organization": ORGANIZATION,
+        "user": USER,
+        "scope": "user",
+        "count": "100",
+    }
