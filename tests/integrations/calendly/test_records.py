@@ -10,7 +10,7 @@ from audit.models import AuditEvent
 from integrations.models import Connection, Event
 from tests.integrations.conftest import utc
 from workspaces.models import Call, Lead
-from workspaces.services import lead_upsert, records_import
+from workspaces.services import call_upsert, lead_upsert, records_import
 
 from .conftest import API, delivery, invitee, no_show, uri
 
@@ -261,12 +261,17 @@ def test_a_delivery_sent_again_changes_nothing(team, send):
     assert (connection.events_received, connection.events_applied) == (10, 9)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("seed", ["reversed", 1, 2, 3, 4, 5, 6])
 def test_any_order_ends_in_the_same_records(team, send, seed):
     team = team()
     lee(team)
     deliveries = story()
-    random.Random(seed).shuffle(deliveries)
+    if seed == "reversed":
+        # Every no-show before its call, every cancellation before its booking, the new
+        # invitee before the old one, the removal of a no-show before the no-show.
+        deliveries.reverse()
+    else:
+        random.Random(seed).shuffle(deliveries)
     for payload in deliveries:
         assert send(team.connection, payload).status_code == 200
 
@@ -290,3 +295,32 @@ def test_a_no_show_before_its_booking_waits_for_it(team, send):
     assert held.state == "applied"
     assert Call.objects.get().attendance == "no_show"
     assert Connection.objects.get().events_held == 0
+
+
+def test_an_attendance_a_person_recorded_stays(team, send):
+    team = team()
+    booking, *_rest = story()
+    send(team.connection, booking)
+    call = Call.objects.get()
+    call_upsert(
+        workspace=team.ws,
+        external_id=call.external_id,
+        lead=call.lead,
+        booked_at=call.booked_at,
+        scheduled_for=call.scheduled_for,
+        closer=call.closer,
+        attendance="showed",
+    )
+    # The same booking read again, and a no-show marked then removed at Calendly.
+    again = {**booking, "created_at": "2026-03-02T09:00:05.000000Z"}
+    mark = no_show("NS3", PAT_1, "2026-03-10 16:00")
+    for payload in (
+        again,
+        delivery("invitee_no_show.deleted", mark, "2026-03-10 16:05"),
+    ):
+        assert send(team.connection, payload).json() == {"received": True}
+    assert Call.objects.get().attendance == "showed"
+    # The mark arrives after its removal: it was removed, the person's record stays.
+    send(team.connection, delivery("invitee_no_show.created", mark, "2026-03-10 16:00"))
+    assert Call.objects.get().attendance == "showed"
+    assert set(Event.objects.values_list("state", flat=True)) == {"applied"}
