@@ -133,3 +133,6 @@ class Provider(Protocol):
     # endpoint with a signed challenge (Zoom's URL validation) defines it; the webhook view
     # calls it after ``verify`` and answers 200 with the dict it returns, storing nothing.
     # None means the delivery is an ordinary event.
+    # Optional: ``on_connect(*, connection, credentials, signing_secret) -> dict`` runs once
+    # before the backfill (Calendly subscribes to its webhooks there); what it returns is
+    # kept in the connection's options, and a ProviderError makes the connection failing.

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .base import CredentialField, Provider
+from .calendly import PROVIDER as CALENDLY
 from .stripe import PROVIDER as STRIPE
 from .zoom import PROVIDER as ZOOM
 
@@ -29,35 +30,7 @@ class Description:
     webhook_help: str
 
 
-_B64URL_PART = r"[A-Za-z0-9_-]{2,}"
-
 _DESCRIPTIONS = (
-    Description(
-        key="calendly",
-        name="Calendly",
-        feeds="bookings",
-        credentials_help="Calendly → Integrations → API and webhooks → Personal access tokens.",
-        webhook_help="Leave the signing key empty and the service subscribes to Calendly's "
-        "invitee events itself; or create the webhook subscription yourself with the URL "
-        "below and give its signing key.",
-        credential_fields=(
-            CredentialField(
-                "personal_access_token",
-                "Calendly personal access token",
-                "it is a long string of three dot-separated parts (eyJ...).",
-                rf"(?=.{{40,}}$){_B64URL_PART}\.{_B64URL_PART}\.{_B64URL_PART}",
-            ),
-            CredentialField(
-                "webhook_signing_key",
-                "Calendly webhook signing key",
-                "8 to 200 printable characters, without spaces.",
-                r"[\x21-\x7e]{8,200}",
-                required=False,
-                after_webhook_url=True,
-                signs_webhooks=True,
-            ),
-        ),
-    ),
     Description(
         key="hubspot",
         name="HubSpot",
@@ -87,7 +60,7 @@ _DESCRIPTIONS = (
 )
 
 # Providers whose webhooks, mapping and backfill are built.
-PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE, ZOOM)}
+PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM)}
 
 # Every provider a workspace may connect, in the order the pages list them.
 INTEGRATIONS: dict[str, Provider | Description] = {

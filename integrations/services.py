@@ -549,34 +549,65 @@ def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[
     return received
 
 
-def connection_backfill(*, connection_id) -> int:
-    """Read the last 90 days from the provider, page by page from where the backfill stands,
-    through the same mapping as the webhooks. Returns how many new events it stored.
+def connection_on_connect(*, connection: Connection, credentials: dict) -> Connection:
+    """Run the provider's optional `on_connect` hook once (Calendly subscribes to its
+    webhooks with the generated signing key) and keep what it returns in the connection's
+    options. Raises ProviderError when the provider refuses."""
+    hook = getattr(provider_get(connection.provider), "on_connect", None)
+    if hook is None:
+        return connection
+    options = hook(
+        connection=connection,
+        credentials=credentials,
+        signing_secret=connection_signing_secret(connection),
+    )
+    if not options:
+        return connection
+    with transaction.atomic():
+        locked = Connection.objects.select_for_update().get(pk=connection.pk)
+        locked.options = {**(locked.options or {}), **options}
+        locked.save(update_fields=["options"])
+        audit_record(
+            actor=integration_actor(locked),
+            action="integration.subscribed",
+            target_type="integration_connection",
+            target_id=locked.pk,
+            workspace=connection.workspace,
+            detail={"provider": locked.provider, **options},
+        )
+    connection.options = locked.options
+    return connection
 
-    Safe to run again (a restarted worker resumes from the stored cursor; events already
-    stored are not stored twice); a refused or failed provider call makes the connection
-    failing with the error, and the next run starts where this one stopped."""
+
+def connection_backfill(*, connection_id) -> Connection | None:
+    """What a new connection does with the provider: the `on_connect` hook, then the
+    backfill from the stored cursor, page by page. A refused call makes the connection
+    failing with the provider's sentence (webhooks are still accepted)."""
     connection = Connection.objects.select_related("workspace").filter(pk=connection_id).first()
-    provider = provider_get(connection.provider) if connection is not None else None
-    if (
-        provider is None
-        or connection.state == Connection.State.DISCONNECTED
-        or connection.backfill_finished_at is not None
-    ):
-        return 0
-    stored = 0
+    if connection is None or connection.state == Connection.State.DISCONNECTED:
+        return connection
+    provider = provider_get(connection.provider)
+    if provider is None:
+        return connection
+    credentials = connection_credentials(connection)
+    refused = False
+    try:
+        connection_on_connect(connection=connection, credentials=credentials)
+    except ProviderError as error:
+        connection = connection_fail(connection=connection, error=str(error))
+        refused = True
+    if connection.backfill_finished_at is not None:
+        return connection
     try:
         for page in provider.backfill(
-            connection=connection,
-            credentials=connection_credentials(connection),
-            cursor=connection.backfill or None,
+            connection=connection, credentials=credentials, cursor=connection.backfill or None
         ):
-            stored += len(backfill_page_record(connection=connection, page=page))
-            connection.refresh_from_db(fields=["backfill_started_at", "state"])
-            if connection.state == Connection.State.DISCONNECTED:
-                return stored
+            backfill_page_record(connection=connection, page=page)
     except ProviderError as error:
-        connection_fail(connection=connection, error=str(error))
-        return stored
-    connection_recover(connection=connection)
-    return stored
+        return connection_fail(connection=connection, error=str(error))
+    if not refused:
+        # Every call to the provider went through: a connection failing since an earlier
+        # run is connected again.
+        return connection_recover(connection=connection)
+    connection.refresh_from_db()
+    return connection

@@ -25,6 +25,8 @@ def events_apply_pending(older_than_seconds: int = 300) -> int:
 
 
 @shared_task(name=services.BACKFILL_TASK, acks_late=True)
-def connection_backfill(connection_id: str) -> int:
-    """Read the last 90 days of a new connection; resumes where a stopped run left off."""
-    return services.connection_backfill(connection_id=connection_id)
+def connection_backfill(connection_id: str) -> str:
+    """A new connection's first calls to its provider (its webhook subscription where the
+    service makes it, then the last 90 days), resuming at the stored cursor."""
+    connection = services.connection_backfill(connection_id=connection_id)
+    return connection.state if connection is not None else "missing"

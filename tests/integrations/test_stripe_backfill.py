@@ -136,14 +136,14 @@ def test_the_backfill_task_reads_the_provider_once_and_a_finished_backfill_reads
     )
     respx.get(REFUNDS).mock(return_value=listed([]))
 
-    assert services.connection_backfill(connection_id=shop.connection.pk) == 1
+    assert services.connection_backfill(connection_id=shop.connection.pk).state == "connected"
     assert list(Payment.objects.values_list("external_id", "amount")) == [("ch_t1", 25000)]
     connection = Connection.objects.get(pk=shop.connection.pk)
     assert (connection.state, connection.backfill, connection.last_error) == ("connected", {}, "")
     assert connection.backfill_finished_at is not None
 
     # Run again (a redelivered task): nothing is read, nothing is made twice.
-    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    services.connection_backfill(connection_id=shop.connection.pk)
     assert charges.call_count == 1
     assert Payment.objects.count() == 1
 
@@ -161,7 +161,7 @@ def test_a_refused_key_makes_the_connection_failing_and_a_later_run_recovers_it(
     )
     respx.get(REFUNDS).mock(return_value=listed([]))
 
-    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    services.connection_backfill(connection_id=shop.connection.pk)
     connection = Connection.objects.get(pk=shop.connection.pk)
     assert (connection.state, connection.last_error) == (
         "failing",
@@ -169,7 +169,7 @@ def test_a_refused_key_makes_the_connection_failing_and_a_later_run_recovers_it(
     )
     assert connection.backfill_finished_at is None
 
-    assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+    services.connection_backfill(connection_id=shop.connection.pk)
     connection.refresh_from_db()
     assert connection.state == "connected"
     assert connection.backfill_finished_at is not None
@@ -178,5 +178,6 @@ def test_a_refused_key_makes_the_connection_failing_and_a_later_run_recovers_it(
 def test_a_disconnected_connection_is_not_backfilled(shop):
     services.connection_disconnect(connection=shop.connection, actor=SYSTEM)
     with respx.mock(assert_all_called=False) as mock:
-        assert services.connection_backfill(connection_id=shop.connection.pk) == 0
+        connection = services.connection_backfill(connection_id=shop.connection.pk)
+        assert connection.state == "disconnected"
         assert mock.calls.call_count == 0

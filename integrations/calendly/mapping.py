@@ -1,0 +1,213 @@
+"""Calendly events to records: an invitee is a lead and a call.
+
+Every record is written through the workspace's writers. The call's external id is the
+invitee's uri, so a webhook and the backfill, or a delivery and its retry, write the same
+call once. The lead is found by the invitee's email; one the service makes has the
+external id `calendly:<email>`.
+
+Deliveries come in any order and the records end the same:
+- `invitee.created` and `invitee.canceled` both carry the whole invitee, so either one
+  writes the call; a cancellation is kept once made (Calendly never restores one);
+- a reschedule is known from both sides (the new invitee's `old_invitee`, the old
+  invitee's cancellation with `new_invitee`): whichever is applied second links the new
+  call to the old one;
+- a lead the service made takes the name, tracking and creation time of the person's
+  earliest invitee;
+- a no-show (or its removal) before its call is held waiting for the invitee, and the
+  call's attendance is worked out from every no-show of the invitee received so far.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q
+
+from workspaces.models import Call, Lead, Member
+from workspaces.services import RecordInvalid, call_upsert, lead_upsert
+
+from ..base import Applied, Held, Ignored
+from ..models import Event
+from . import provider
+
+CREATED = "invitee.created"
+CANCELED = "invitee.canceled"
+NO_SHOW_CREATED = "invitee_no_show.created"
+NO_SHOW_DELETED = "invitee_no_show.deleted"
+INVITEE_TYPES = (CREATED, CANCELED)
+NO_SHOW_TYPES = (NO_SHOW_CREATED, NO_SHOW_DELETED)
+EVENT_TYPES = (*INVITEE_TYPES, *NO_SHOW_TYPES)
+LEAD_PREFIX = "calendly:"
+UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
+
+
+def invitee_of(event_type: str, body: dict) -> str:
+    """The uri of the invitee an event is about (a no-show names it in `invitee`)."""
+    value = body.get("invitee") if event_type in NO_SHOW_TYPES else body.get("uri")
+    if isinstance(value, dict):
+        value = value.get("uri")
+    return value if isinstance(value, str) else ""
+
+
+def _time(value) -> datetime | None:
+    return provider.parse_time(value)
+
+
+def _text(value, limit: int = 200) -> str:
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _body(event: Event) -> dict:
+    body = event.payload.get("payload")
+    return body if isinstance(body, dict) else {}
+
+
+def _lead(workspace, invitee: dict, booked_at: datetime) -> Lead:
+    """The lead with the invitee's email; made (or, if the service made it, dated back to
+    the person's earliest invitee) from this invitee."""
+    email = _text(invitee.get("email"), 254).lower()
+    tracking = invitee.get("tracking") if isinstance(invitee.get("tracking"), dict) else {}
+    own_id = f"{LEAD_PREFIX}{email}"[:200]
+    lead = (
+        Lead.objects.filter(workspace=workspace, email__iexact=email)
+        .order_by("created_at", "pk")
+        .first()
+    )
+    if lead is not None and (lead.external_id != own_id or lead.created_at <= booked_at):
+        return lead
+    lead, _created = lead_upsert(
+        workspace=workspace,
+        external_id=own_id,
+        created_at=booked_at,
+        name=_text(invitee.get("name")),
+        email=email,
+        status=lead.status if lead is not None else "new",
+        setter=lead.setter if lead is not None else None,
+        **{field: _text(tracking.get(field)) for field in UTM_FIELDS},
+    )
+    return lead
+
+
+def _closer(workspace, scheduled_event: dict) -> Member | None:
+    """The member whose email hosts the event, in the order Calendly lists the hosts."""
+    memberships = scheduled_event.get("event_memberships") or []
+    emails = [
+        _text(item.get("user_email"), 254).lower()
+        for item in memberships
+        if isinstance(item, dict) and _text(item.get("user_email"))
+    ]
+    if not emails:
+        return None
+    hosts = Q()
+    for email in emails:
+        hosts |= Q(email__iexact=email)
+    members = {
+        member.email.lower(): member for member in Member.objects.filter(hosts, workspace=workspace)
+    }
+    return next((members[email] for email in emails if email in members), None)
+
+
+def _call_write(call: Call, **changes) -> Call:
+    """Write an existing call again with some of its values changed."""
+    values = {
+        "lead": call.lead,
+        "booked_at": call.booked_at,
+        "scheduled_for": call.scheduled_for,
+        "closer": call.closer,
+        "setter": call.setter,
+        "status": call.status,
+        "rescheduled_from": call.rescheduled_from,
+        "attendance": call.attendance,
+        **changes,
+    }
+    written, _created = call_upsert(
+        workspace=call.workspace, external_id=call.external_id, **values
+    )
+    return written
+
+
+def _invitee(event: Event, workspace) -> Applied | Ignored:
+    invitee = _body(event)
+    uri = invitee_of(event.event_type, invitee)
+    scheduled_event = invitee.get("scheduled_event")
+    if not isinstance(scheduled_event, dict):
+        scheduled_event = {}
+    booked_at = _time(invitee.get("created_at"))
+    scheduled_for = _time(scheduled_event.get("start_time"))
+    if not uri or not _text(invitee.get("email")) or booked_at is None or scheduled_for is None:
+        return Ignored("The invitee carries no uri, email, creation time or event start.")
+    if len(uri) > 200:
+        raise RecordInvalid("uri", "The invitee's uri is longer than 200 characters.")
+    existing = (
+        Call.objects.filter(workspace=workspace, external_id=uri)
+        .select_related("rescheduled_from")
+        .first()
+    )
+    lead = _lead(workspace, invitee, booked_at)
+    cancelled = event.event_type == CANCELED and not invitee.get("rescheduled")
+    if existing is not None and existing.status == Call.Status.CANCELLED:
+        cancelled = True
+    replaces = None
+    old_uri = _text(invitee.get("old_invitee"), 500)
+    if old_uri:
+        replaces = Call.objects.filter(workspace=workspace, external_id=old_uri).first()
+    if replaces is None and existing is not None:
+        replaces = existing.rescheduled_from
+    call, _created = call_upsert(
+        workspace=workspace,
+        external_id=uri,
+        lead=lead,
+        booked_at=booked_at,
+        scheduled_for=scheduled_for,
+        closer=_closer(workspace, scheduled_event),
+        setter=lead.setter,
+        status=Call.Status.CANCELLED if cancelled else Call.Status.SCHEDULED,
+        rescheduled_from=replaces,
+        attendance=existing.attendance if existing is not None else "",
+    )
+    records = [uri]
+    # The old invitee's cancellation names the new one: link it if it came first.
+    new_uri = _text(invitee.get("new_invitee"), 500)
+    if event.event_type == CANCELED and invitee.get("rescheduled") and new_uri:
+        replacing = Call.objects.filter(workspace=workspace, external_id=new_uri).first()
+        if replacing is not None and replacing.rescheduled_from_id != call.pk:
+            _call_write(replacing, rescheduled_from=call)
+            records.append(new_uri)
+    return Applied(records=tuple(records))
+
+
+def _no_show(event: Event, workspace) -> Applied | Held | Ignored:
+    uri = invitee_of(event.event_type, _body(event))
+    if not uri:
+        return Ignored("The no-show names no invitee.")
+    call = Call.objects.filter(workspace=workspace, external_id=uri).first()
+    if call is None:
+        return Held("waiting", f"The no-show's invitee {uri} has not arrived yet.", waits_for=uri)
+    # Every no-show of this invitee received so far, marked and removed, whatever their
+    # order: the invitee is a no-show while one of its marks is not removed.
+    marks = Event.objects.filter(
+        connection_id=event.connection_id, object_id=uri, event_type__in=NO_SHOW_TYPES
+    ).exclude(state=Event.State.DISMISSED)
+    made, removed = set(), set()
+    for event_type, payload in marks.values_list("event_type", "payload"):
+        mark = ((payload or {}).get("payload") or {}).get("uri")
+        (made if event_type == NO_SHOW_CREATED else removed).add(mark)
+    if made - removed:
+        attendance = Call.Attendance.NO_SHOW
+    elif call.attendance == Call.Attendance.NO_SHOW:
+        attendance = ""
+    else:
+        # A removed no-show leaves an attendance a person recorded alone.
+        attendance = call.attendance
+    if attendance != call.attendance:
+        _call_write(call, attendance=attendance)
+    return Applied(records=())
+
+
+def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
+    workspace = connection.workspace
+    if event.event_type in INVITEE_TYPES:
+        return _invitee(event, workspace)
+    if event.event_type in NO_SHOW_TYPES:
+        return _no_show(event, workspace)
+    return Ignored(f"Calendly's {event.event_type} feeds no record.")
