@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from .base import CredentialField, Provider
+from .hubspot import PROVIDER as HUBSPOT
 from .stripe import PROVIDER as STRIPE
 
 
@@ -97,36 +98,10 @@ _DESCRIPTIONS = (
             ),
         ),
     ),
-    Description(
-        key="hubspot",
-        name="HubSpot",
-        feeds="leads",
-        credentials_help="HubSpot → Settings → Integrations → Private apps → your app → "
-        "Access token; the client secret is on the app's Auth tab.",
-        webhook_help="In the private app's Webhooks tab, paste the URL below as the target "
-        "URL and subscribe to contact creation and property changes.",
-        credential_fields=(
-            CredentialField(
-                "access_token",
-                "HubSpot private app access token",
-                "it looks like pat-na1-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.",
-                r"(?i)pat-[a-z]{2,3}[0-9]{1,2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                r"[0-9a-f]{4}-[0-9a-f]{12}",
-            ),
-            CredentialField(
-                "client_secret",
-                "HubSpot app client secret",
-                "it looks like xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.",
-                r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-                after_webhook_url=True,
-                signs_webhooks=True,
-            ),
-        ),
-    ),
 )
 
 # Providers whose webhooks, mapping and backfill are built.
-PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE,)}
+PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE, HUBSPOT)}
 
 # Every provider a workspace may connect, in the order the pages list them.
 INTEGRATIONS: dict[str, Provider | Description] = {
