@@ -88,7 +88,6 @@ def contacts_read(client: HubSpot, ids: list[str], properties: list[str]) -> dic
             "read contacts",
             lambda body=body: client.crm.contacts.batch_api.read(
                 batch_read_input_simple_public_object_id=body,
-                archived=False,
                 _request_timeout=TIMEOUT_SECONDS,
             ),
         )
