@@ -1,11 +1,16 @@
 from django.urls import path
 
-from . import webhooks
+from . import hubspot_pages, webhooks
 
 urlpatterns = [
     path(
         "hooks/<slug:provider>/<uuid:connection_id>",
         webhooks.receive,
         name="integration-webhook",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/hubspot/",
+        hubspot_pages.hubspot_mapping,
+        name="integration-hubspot-mapping",
     ),
 ]

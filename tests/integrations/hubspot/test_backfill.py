@@ -108,8 +108,9 @@ def test_an_older_read_does_not_undo_a_newer_one(portal, deliver):
 
 
 def test_endless_429_is_a_provider_error(portal, waits):
-    with replay.use_cassette("contacts_search_limited.yaml"):
-        with pytest.raises(ProviderError, match="kept answering 429"):
-            list(backfill.pages(connection=portal.connection, credentials=CREDENTIALS,
-                                cursor=None))  # fmt: skip
+    with (
+        replay.use_cassette("contacts_search_limited.yaml"),
+        pytest.raises(ProviderError, match="kept answering 429"),
+    ):
+        list(backfill.pages(connection=portal.connection, credentials=CREDENTIALS, cursor=None))
     assert waits == [1, 2, 4, 8, 16, 32]
