@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
-from integrations.providers import credentials_check, integration_get
+from integrations.providers import credentials_check, provider_get
 from integrations.services import connection_create as integration_connection_create
 from integrations.services import connection_id_for_link
 from workspaces.models import Agency, Workspace
@@ -95,7 +95,7 @@ def connection_create(*, link: ConnectLink, integration_key: str, values: dict) 
     field name, if any. The connection (integrations.Connection) has the id the page showed
     in its webhook URL; the credential is stored encrypted and never shown again.
     """
-    integration = integration_get(integration_key)
+    integration = provider_get(integration_key)
     with transaction.atomic():
         link = ConnectLink.objects.select_for_update().select_related("workspace").get(pk=link.pk)
         connected = set(link.connections.values_list("provider", flat=True))

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ApiError
 from dashboard.selectors import agency_headlines
-from integrations.providers import INTEGRATIONS
+from integrations.providers import PROVIDERS
 from integrations.services import connection_id_for_link, webhook_url
 from workspaces.models import Agency
 
@@ -45,7 +45,7 @@ def _overview_context(agency: Agency) -> dict:
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),
         "links": [(link, selectors.connect_link_data(link)) for link in link_list],
-        "integrations": INTEGRATIONS.values(),
+        "integrations": PROVIDERS.values(),
         "hours_choices": HOURS_CHOICES,
     }
 
@@ -96,7 +96,7 @@ def connect_link_make(request, agency_id):
     workspace = next(
         (w for w in context["workspaces"] if str(w.pk) == request.POST.get("workspace")), None
     )
-    keys = [key for key in request.POST.getlist("integrations") if key in INTEGRATIONS]
+    keys = [key for key in request.POST.getlist("integrations") if key in PROVIDERS]
     # ASCII digits only: int() also takes other scripts' digits, signs and underscores.
     raw_hours = request.POST.get("expires_in_hours", "72").strip()
     hours = int(raw_hours) if raw_hours.isascii() and raw_hours.isdigit() else 0
@@ -156,7 +156,7 @@ def connect_page(request, secret):
         except links.LinkClosed as closed:
             return _closed(request, closed.why)
         if not errors:
-            integration = INTEGRATIONS[chosen]
+            integration = PROVIDERS[chosen]
             messages.success(request, f"{integration.name} is connected. Thank you.")
             return redirect("connect-page", secret=secret)
         link = selectors.connect_link_by_secret(secret=secret)
@@ -165,16 +165,16 @@ def connect_page(request, secret):
     if why:
         return _closed(request, why, link=link)
     offered = [
-        {"integration": INTEGRATIONS[key], "connected": key in connected}
+        {"integration": PROVIDERS[key], "connected": key in connected}
         for key in link.integrations
-        if key in INTEGRATIONS
+        if key in PROVIDERS
     ]
     open_keys = [item["integration"].key for item in offered if not item["connected"]]
     if chosen not in open_keys:
         chosen = open_keys[0] if len(open_keys) == 1 else None
     safe_values = {
         field.name: values.get(field.name, "")
-        for field in (INTEGRATIONS[chosen].credential_fields if chosen else ())
+        for field in (PROVIDERS[chosen].credential_fields if chosen else ())
         if not field.secret
     }
     # The connection's id is known before the form is sent, so the page shows the webhook
@@ -191,7 +191,7 @@ def connect_page(request, secret):
             "link": link,
             "workspace": link.workspace,
             "offered": offered,
-            "chosen": INTEGRATIONS.get(chosen) if chosen else None,
+            "chosen": PROVIDERS.get(chosen) if chosen else None,
             "errors": errors,
             "values": safe_values,
             "webhook_url": chosen_webhook_url,

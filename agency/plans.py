@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from core.errors import Conflict, InvalidField, PaymentRequired
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
 from integrations.models import Connection
-from integrations.providers import INTEGRATIONS
+from integrations.providers import PROVIDERS
 from workspaces.models import Agency, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
 
@@ -245,10 +245,10 @@ def _integrations_check(target: _Target, integrations: list[str]) -> list[dict]:
         problem = target.blocked
         if not problem and key in offered:
             problem = ("listed_twice", f"{key} is listed twice.")
-        elif not problem and key not in INTEGRATIONS:
+        elif not problem and key not in PROVIDERS:
             problem = (
                 "integration_unknown",
-                f"Unknown integration {key!r}; known: {', '.join(INTEGRATIONS)}.",
+                f"Unknown integration {key!r}; known: {', '.join(PROVIDERS)}.",
             )
         elif not problem and key in connected:
             problem = ("integration_connected", f"{key} is already connected to the workspace.")

@@ -114,9 +114,18 @@ class Provider(Protocol):
     webhook_help: str
 
     def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
-        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time."""
+        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time.
+
+        A provider that signs the request's method and URL too sets the class attribute
+        ``verify_with_request = True``: it is then also given ``method`` and ``url`` (the
+        URL as the provider called it, ``{BASE_URL}`` and the path with its query).
+        """
 
     def describe(self, payload: dict) -> Described: ...
+
+    # Optional: ``split(payload) -> list[dict] | None`` for a provider that sends several
+    # events in one delivery (HubSpot's JSON array): each is described and stored on its
+    # own; None refuses the body. Without it, a delivery is one JSON object.
 
     def apply(self, *, event: Event, connection: Connection) -> Outcome:
         """Write the records the event stands for through the workspace's writers.

@@ -25,7 +25,7 @@ from workspaces.models import Member, Workspace
 from . import selectors, services
 from .forms import AssignForm, ConnectForm
 from .models import Event
-from .providers import INTEGRATIONS, credentials_check, integration_get
+from .providers import PROVIDERS, credentials_check, provider_get
 
 CONNECT_ROLES = frozenset({Member.Role.OWNER, Member.Role.ADMIN})
 HELD_EVENT_ROLES = frozenset(Member.WORKSPACE_WIDE_ROLES)
@@ -87,7 +87,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
         )
     connections = []
     for connection in selectors.connection_page_list(workspace=workspace):
-        integration = integration_get(connection.provider)
+        integration = provider_get(connection.provider)
         connections.append(
             {
                 "connection": connection,
@@ -108,7 +108,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
             "can_connect": member.role in CONNECT_ROLES,
             "connections": connections,
             "held_count": sum(len(item["held"]) for item in connections),
-            "offered": list(INTEGRATIONS.values()),
+            "offered": list(PROVIDERS.values()),
         },
         status=status,
     )
@@ -135,7 +135,7 @@ def connect_page(request, workspace_id, provider):
     workspace, _member = _member_workspace(
         request, workspace_id, roles=CONNECT_ROLES, doing="connects its integrations"
     )
-    integration = integration_get(provider)
+    integration = provider_get(provider)
     if integration is None:
         raise Http404("No provider has that name.")
     status, notice, connection_id, signed = 200, "", None, ""
@@ -206,7 +206,7 @@ def disconnect_page(request, workspace_id, connection_id):
     connection = selectors.connection_of_workspace(workspace=workspace, connection_id=connection_id)
     if connection is None:
         raise Http404("No connection of this workspace has that id.")
-    integration = integration_get(connection.provider)
+    integration = provider_get(connection.provider)
     name = integration.name if integration else connection.provider
     if request.method == "POST":
         if connection.state != connection.State.DISCONNECTED:

@@ -1,85 +1,29 @@
 """The providers a workspace can connect, and the credential each one needs.
 
-``INTEGRATIONS`` describes all four (name, what they feed, the credential's fields and
-where to find them), so the connect page and the plans can offer them; ``PROVIDERS``
-holds those whose webhooks and backfill are built (a package under ``integrations``
-exposing ``PROVIDER``). A credential is checked for its format only: the service never
-calls the provider while a client is on the connect page.
+Each is a package under ``integrations`` exposing ``PROVIDER`` (its name, what it feeds,
+the credential's fields and where to find them, and its webhooks, mapping and backfill).
+A credential is checked for its format only: the service never calls the provider while
+a client is on the connect page.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from .base import CredentialField, Provider
+from .base import Provider
 from .calendly import PROVIDER as CALENDLY
+from .hubspot import PROVIDER as HUBSPOT
 from .stripe import PROVIDER as STRIPE
 from .zoom import PROVIDER as ZOOM
 
-
-@dataclass(frozen=True)
-class Description:
-    """What the connect page needs to know of a provider whose package is not built yet."""
-
-    key: str
-    name: str
-    feeds: str
-    credential_fields: tuple[CredentialField, ...]
-    credentials_help: str
-    webhook_help: str
-
-
-_DESCRIPTIONS = (
-    Description(
-        key="hubspot",
-        name="HubSpot",
-        feeds="leads",
-        credentials_help="HubSpot → Settings → Integrations → Private apps → your app → "
-        "Access token; the client secret is on the app's Auth tab.",
-        webhook_help="In the private app's Webhooks tab, paste the URL below as the target "
-        "URL and subscribe to contact creation and property changes.",
-        credential_fields=(
-            CredentialField(
-                "access_token",
-                "HubSpot private app access token",
-                "it looks like pat-na1-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.",
-                r"(?i)pat-[a-z]{2,3}[0-9]{1,2}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                r"[0-9a-f]{4}-[0-9a-f]{12}",
-            ),
-            CredentialField(
-                "client_secret",
-                "HubSpot app client secret",
-                "it looks like xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.",
-                r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
-                after_webhook_url=True,
-                signs_webhooks=True,
-            ),
-        ),
-    ),
-)
-
-# Providers whose webhooks, mapping and backfill are built.
-PROVIDERS: dict[str, Provider] = {provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM)}
-
 # Every provider a workspace may connect, in the order the pages list them.
-INTEGRATIONS: dict[str, Provider | Description] = {
-    item.key: PROVIDERS.get(item.key, item)
-    for item in sorted(
-        [*PROVIDERS.values(), *(d for d in _DESCRIPTIONS if d.key not in PROVIDERS)],
-        key=lambda item: ["stripe", "calendly", "zoom", "hubspot"].index(item.key),
-    )
+PROVIDERS: dict[str, Provider] = {
+    provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM, HUBSPOT)
 }
 
 
 def provider_get(key: str) -> Provider | None:
-    """The built provider (webhooks, mapping, backfill), or None."""
     return PROVIDERS.get(key)
-
-
-def integration_get(key: str) -> Provider | Description | None:
-    """The description of any provider a workspace may connect, or None."""
-    return INTEGRATIONS.get(key)
 
 
 def credentials_check(integration, values) -> tuple[dict, dict]:

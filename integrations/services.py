@@ -36,7 +36,7 @@ from workspaces.services import RecordInvalid
 
 from .base import Applied, BackfillPage, Described, Held, ProviderError
 from .models import Connection, Event
-from .providers import credentials_check, integration_get, provider_get
+from .providers import credentials_check, provider_get
 from .selectors import webhook_url  # noqa: F401 - named here for the pages
 
 logger = logging.getLogger(__name__)
@@ -124,7 +124,7 @@ def connection_create(
     An optional signing secret left empty is generated (the provider's package registers
     its webhook with it). A connection id already used answers 400 `invalid_field`.
     """
-    integration = integration_get(provider)
+    integration = provider_get(provider)
     if integration is None:
         raise InvalidField("provider", f"Unknown integration {provider!r}.")
     clean, errors = credentials_check(integration, credentials or {})
@@ -424,7 +424,20 @@ FINAL_STATES = (Event.State.APPLIED, Event.State.IGNORED, Event.State.DISMISSED)
 
 def event_apply(*, event_id) -> Event | None:
     """Apply a stored event through its provider's mapping: applied, held with why, or
-    ignored. Running it again on an applied, ignored or dismissed event changes nothing."""
+    ignored. Running it again on an applied, ignored or dismissed event changes nothing.
+
+    A provider whose mapping reads its API (HubSpot) may fail to: the event is left
+    received (the beat schedule sends it again) and the connection is failing."""
+    try:
+        return _event_apply(event_id)
+    except ProviderError as error:
+        connection = Connection.objects.filter(events__pk=event_id).first()
+        if connection is not None:
+            connection_fail(connection=connection, error=str(error))
+        return Event.objects.filter(pk=event_id).first()
+
+
+def _event_apply(event_id) -> Event | None:
     with transaction.atomic():
         event = _event_locked(event_id)
         if event is None or event.state in FINAL_STATES:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import webhooks, webinar_pages
+from . import hubspot_pages, webhooks, webinar_pages
 
 urlpatterns = [
     path(
@@ -12,5 +12,10 @@ urlpatterns = [
         "settings/<uuid:workspace_id>/webinars/",
         webinar_pages.webinar_pitch,
         name="settings-webinars",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/hubspot/",
+        hubspot_pages.hubspot_mapping,
+        name="integration-hubspot-mapping",
     ),
 ]

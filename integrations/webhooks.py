@@ -8,6 +8,7 @@ stores nothing: only the connection's refused counter moves.
 import json
 import logging
 
+from django.conf import settings
 from django.db import transaction
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
@@ -72,7 +73,15 @@ def _receive(request, provider_key: str, connection_id) -> dict:
     try:
         if not secret:
             raise SignatureRefused("This connection has no webhook signing secret.")
-        provider.verify(body=body, headers=request.headers, secret=secret)
+        request_line = {}
+        if getattr(provider, "verify_with_request", False):
+            # The URL as the provider called it: the public address, not the one behind
+            # a proxy.
+            request_line = {
+                "method": request.method,
+                "url": f"{settings.BASE_URL}{request.get_full_path()}",
+            }
+        provider.verify(body=body, headers=request.headers, secret=secret, **request_line)
     except SignatureRefused as refused:
         services.delivery_refuse(connection=connection)
         raise (StaleSignature if refused.stale else InvalidSignature)(refused.message) from None
@@ -80,25 +89,38 @@ def _receive(request, provider_key: str, connection_id) -> dict:
         payload = json.loads(body)
     except ValueError:
         payload = None
-    if not isinstance(payload, dict):
+    split = getattr(provider, "split", None)
+    if split is not None:
+        # A provider that batches events sends several in one delivery: each is stored
+        # once, by its own id.
+        payloads = split(payload)
+    else:
+        payloads = [payload] if isinstance(payload, dict) else None
+    if not payloads:
         services.delivery_refuse(connection=connection)
-        raise ApiError("The body is not a JSON object.", reason="invalid_body", field="body")
+        message = "The body is not a JSON object" + (" or array of objects." if split else ".")
+        raise ApiError(message, reason="invalid_body", field="body")
     # A provider's check that the endpoint is ours (Zoom's URL validation): answered from
     # the payload and the secret, and nothing is stored.
     challenge = getattr(provider, "challenge", None)
-    answer = challenge(payload, secret) if challenge is not None else None
+    answer = (
+        challenge(payloads[0], secret) if challenge is not None and len(payloads) == 1 else None
+    )
     if answer is not None:
         return answer
-    described = provider.describe(payload)
-    if not described.event_id:
+    described = [provider.describe(item) for item in payloads]
+    if not all(item.event_id for item in described):
         services.delivery_refuse(connection=connection)
         raise ApiError("The event carries no id.", reason="invalid_body", field="body")
+    stored = 0
     with transaction.atomic():
-        event = services.event_receive(
-            connection=connection, described=described, payload=payload, source="webhook"
-        )
-        if event is not None:
-            services.event_apply_enqueue(event.pk)
-    if event is None:
+        for item, item_payload in zip(described, payloads, strict=True):
+            event = services.event_receive(
+                connection=connection, described=item, payload=item_payload, source="webhook"
+            )
+            if event is not None:
+                stored += 1
+                services.event_apply_enqueue(event.pk)
+    if stored == 0:
         return {"received": True, "duplicate": True}
     return {"received": True}

@@ -12,7 +12,7 @@ from agency.models import ConnectLink, link_digest
 from audit.models import AuditEvent
 from core.crypto import decrypt_text
 from integrations.models import Connection
-from integrations.providers import INTEGRATIONS, credentials_check
+from integrations.providers import PROVIDERS, credentials_check
 from integrations.services import connection_id_for_link
 
 from .conftest import (
@@ -281,7 +281,7 @@ def test_an_expired_or_unknown_link_shows_a_clear_page(agency_world, write):
     ],
 )
 def test_credential_formats(key, values, ok):
-    clean, errors = credentials_check(INTEGRATIONS[key], values)
+    clean, errors = credentials_check(PROVIDERS[key], values)
     assert (not errors) is ok
     if ok:
         assert clean == values

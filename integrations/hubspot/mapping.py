@@ -1,0 +1,182 @@
+"""HubSpot contacts to leads.
+
+A webhook event names a contact only (`objectId`); the contact itself is read through
+HubSpot's API when the event is applied, so the lead takes the contact as it is then,
+whatever order the events come in. One read serves every event received before it: the
+worker reads the contacts of all the connection's pending events in one batch call, and
+keeps each read for a few minutes (in the cache) for their events' turn.
+
+The lead's external id is `hubspot:<contact id>`. A contact whose email is already a
+lead's (made by the import, Calendly or a form) updates that lead instead of making a
+second one: its name and UTM values when HubSpot has them, its creation time when
+HubSpot's is earlier; the lead keeps its status and setter. A lead made in the app has
+no external id to write it through and is kept as it is.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.cache import cache
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from workspaces.models import Lead
+from workspaces.services import lead_upsert
+
+from ..base import Applied, Ignored
+from ..models import Event
+from . import client as api
+from .options import UTM_FIELDS, utm_properties
+
+CREATION = "contact.creation"
+PROPERTY_CHANGE = "contact.propertyChange"
+EVENT_TYPES = (CREATION, PROPERTY_CHANGE)
+LEAD_PREFIX = "hubspot:"
+# How long one read serves the events received before it.
+READ_KEPT_SECONDS = 300
+
+
+def properties_for(connection) -> list[str]:
+    mapped = [name for name in utm_properties(connection).values() if name]
+    return list(dict.fromkeys([*api.NAME_PROPERTIES, *mapped]))
+
+
+def _cache_key(connection_id, contact_id: str) -> str:
+    return f"integrations:hubspot:{connection_id}:{contact_id}"
+
+
+def _pending_contacts(event: Event) -> list[str]:
+    """This event's contact first, then those of the connection's other pending events."""
+    others = (
+        Event.objects.filter(
+            connection_id=event.connection_id,
+            state=Event.State.RECEIVED,
+            event_type__in=EVENT_TYPES,
+        )
+        .exclude(object_id__in=("", event.object_id))
+        .order_by("pk")
+        .values_list("object_id", flat=True)[: api.BATCH_SIZE * 5]
+    )
+    ids = list(dict.fromkeys([event.object_id, *others]))
+    return ids[: api.BATCH_SIZE]
+
+
+def contact_for(event: Event, connection, credentials: dict) -> dict | None:
+    """The event's contact, read after the event was received (None if HubSpot has no
+    such contact any more)."""
+    kept = cache.get(_cache_key(connection.pk, event.object_id))
+    if kept is not None and kept["read_at"] >= event.received_at.timestamp():
+        return kept["contact"]
+    ids = _pending_contacts(event)
+    read_at = timezone.now().timestamp()
+    found = api.contacts_read(api.client_for(credentials), ids, properties_for(connection))
+    cache.set_many(
+        {
+            _cache_key(connection.pk, contact_id): {
+                "read_at": read_at,
+                "contact": found.get(contact_id),
+            }
+            for contact_id in ids
+        },
+        READ_KEPT_SECONDS,
+    )
+    return found.get(event.object_id)
+
+
+def _text(value, limit: int = 200) -> str:
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _created(contact: dict) -> datetime | None:
+    for value in ((contact.get("properties") or {}).get("createdate"), contact.get("createdAt")):
+        moment = parse_datetime(value) if isinstance(value, str) else None
+        if moment is not None:
+            return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+    return None
+
+
+def lead_write(*, workspace, connection, contact: dict) -> Applied | Ignored:
+    """Make or update the contact's lead through the workspace's writer."""
+    contact_id = str(contact["id"])
+    props = contact.get("properties") or {}
+    own_id = f"{LEAD_PREFIX}{contact_id}"
+    email = _text(props.get("email"), 254).lower()
+    name = " ".join(
+        part for part in (_text(props.get("firstname")), _text(props.get("lastname"))) if part
+    )[:200]
+    created = _created(contact)
+    if created is None:
+        return Ignored(f"HubSpot's contact {contact_id} has no creation time.")
+    mapping = utm_properties(connection)
+    utms = {
+        field: _text(props.get(mapping[field])) if mapping[field] else "" for field in UTM_FIELDS
+    }
+
+    lead = Lead.objects.filter(workspace=workspace, external_id=own_id).first()
+    if lead is None and email:
+        lead = (
+            Lead.objects.filter(workspace=workspace, email__iexact=email)
+            .order_by("created_at", "pk")
+            .first()
+        )
+    if lead is None or lead.external_id == own_id:
+        lead_upsert(
+            workspace=workspace,
+            external_id=own_id,
+            created_at=created,
+            name=name,
+            email=email,
+            status=lead.status if lead is not None else "new",
+            setter=lead.setter if lead is not None else None,
+            **utms,
+        )
+        return Applied(records=(contact_id,))
+    if not lead.external_id:
+        return Ignored(
+            f"The lead with the email {email} was made in the app; HubSpot's contact "
+            f"{contact_id} leaves it as it is."
+        )
+    if not any(utms.values()):
+        utms = {field: getattr(lead, field) for field in UTM_FIELDS}
+    lead_upsert(
+        workspace=workspace,
+        external_id=lead.external_id,
+        created_at=min(lead.created_at, created),
+        name=name or lead.name,
+        email=lead.email or email,
+        status=lead.status,
+        setter=lead.setter,
+        **utms,
+    )
+    return Applied(records=(contact_id,))
+
+
+def _newer_read_applied(event: Event, read_at: float) -> bool:
+    """Whether a webhook event of the same contact was applied after this snapshot was
+    read (its own read is then the newer one)."""
+    return Event.objects.filter(
+        connection_id=event.connection_id,
+        object_id=event.object_id,
+        state=Event.State.APPLIED,
+        source=Event.Source.WEBHOOK,
+        applied_at__gt=datetime.fromtimestamp(read_at, tz=timezone.get_current_timezone()),
+    ).exists()
+
+
+def event_map(*, event: Event, connection, credentials: dict) -> Applied | Ignored:
+    if event.event_type not in EVENT_TYPES:
+        return Ignored(f"HubSpot's {event.event_type} feeds no record.")
+    if not event.object_id:
+        return Ignored("The event names no contact.")
+    snapshot = event.payload.get("contact") if event.source == Event.Source.BACKFILL else None
+    if isinstance(snapshot, dict):
+        read_at = float(event.payload.get("readAt") or 0)
+        if _newer_read_applied(event, read_at):
+            return Ignored(f"Contact {event.object_id} was read again since.")
+        contact = snapshot
+    else:
+        contact = contact_for(event, connection, credentials)
+    if contact is None:
+        return Ignored(f"HubSpot has no contact {event.object_id} (deleted or merged).")
+    return lead_write(workspace=connection.workspace, connection=connection, contact=contact)
