@@ -5,9 +5,7 @@ the links' URLs once) and by the worker's task once a person approved the plan (
 makes no token).
 """
 
-import os
 import secrets
-import time
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -16,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
+from core.testing_hooks import pause_for_tests
 from core.times import utc_iso
 from tokens.models import EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint
@@ -57,17 +56,6 @@ class AppliedPlan:
             {**link, "url": self.link_urls[link["id"]]} for link in result.get("connect_links", [])
         ]
         return result
-
-
-def _pause_for_tests() -> None:
-    seconds = os.environ.get(PAUSE_SECONDS_ENV)
-    if not seconds:
-        return
-    marker = os.environ.get(PAUSE_MARKER_ENV)
-    if marker:
-        with open(marker, "w") as handle:
-            handle.write(str(os.getpid()))
-    time.sleep(float(seconds))
 
 
 def _embedded_app_for(workspace: Workspace, redirect_uri: str | None, actor: Actor) -> EmbeddedApp:
@@ -318,7 +306,7 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
         settings_changes = {
             c["detail"]["key"]: c["detail"]["value"] for c in run.ready("settings.update")
         }
-        _pause_for_tests()
+        pause_for_tests(PAUSE_SECONDS_ENV, PAUSE_MARKER_ENV)
         _settings_make(run, settings_changes)
         _programmes_make(run)
         app = None

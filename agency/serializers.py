@@ -148,14 +148,26 @@ def _rule_error(rule, value, field: str):
         raise serializers.ValidationError(error.message) from None
 
 
-class LogoField(serializers.CharField):
-    """The rule of the settings page: an https URL, or empty for none."""
+class _SettingsRuleMixin:
+    """A field checked by a rule of the settings page (``rule``, its value named
+    ``rule_name`` in the message) in place of the field's own validators; an empty value
+    is kept as the field allows it."""
+
+    rule = None
+    rule_name = ""
 
     def run_validation(self, data=empty):
         (is_empty, data) = self.validate_empty_values(data)
         if is_empty:
             return data
-        return _rule_error(logo_url, data, "The logo")
+        return _rule_error(type(self).rule, data, self.rule_name)
+
+
+class LogoField(_SettingsRuleMixin, serializers.CharField):
+    """The rule of the settings page: an https URL, or empty for none."""
+
+    rule = staticmethod(logo_url)
+    rule_name = "The logo"
 
 
 class OriginField(serializers.CharField):
@@ -172,14 +184,11 @@ class OriginListField(serializers.ListField):
         return list(dict.fromkeys(super().to_internal_value(data)))
 
 
-class RedirectUriField(serializers.URLField):
+class RedirectUriField(_SettingsRuleMixin, serializers.URLField):
     """The rule of the settings page's redirect URIs: exact, and https in production."""
 
-    def run_validation(self, data=empty):
-        (is_empty, data) = self.validate_empty_values(data)
-        if is_empty:
-            return data
-        return _rule_error(redirect_uri_check, data, "The redirect URI")
+    rule = staticmethod(redirect_uri_check)
+    rule_name = "The redirect URI"
 
 
 class PriceField(serializers.DecimalField):

@@ -230,6 +230,10 @@ class _RecordsBuilder:
         self.rows[type(obj)].append(obj)
         return obj
 
+    def record(self, model, id_prefix: str, /, **fields):
+        """A record of the workspace with the next demo external id, kept for the write."""
+        return self.add(model(workspace=self.ws, external_id=self.ext(id_prefix), **fields))
+
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
@@ -295,16 +299,7 @@ class _RecordsBuilder:
             self.touch(lead, lead.setter, channel, clock.past(plan.first_touch + gap))
 
     def touch(self, lead, member, channel, at) -> None:
-        self.add(
-            Touch(
-                workspace=self.ws,
-                external_id=self.ext("touch"),
-                lead=lead,
-                member=member,
-                channel=channel,
-                at=at,
-            )
-        )
+        self.record(Touch, "touch", lead=lead, member=member, channel=channel, at=at)
 
     # webinars
 
@@ -320,14 +315,12 @@ class _RecordsBuilder:
             starts = clock.local(clock.today - timedelta(days=event_day), 18 * 60)
             # The event of 57 days ago ran without a pitch time.
             pitch = None if event_day == 57 else starts + timedelta(minutes=50)
-            event = self.add(
-                WebinarEvent(
-                    workspace=self.ws,
-                    external_id=self.ext("webinar"),
-                    name=f"Masterclass #{number}",
-                    starts_at=starts,
-                    pitch_at=pitch,
-                )
+            event = self.record(
+                WebinarEvent,
+                "webinar",
+                name=f"Masterclass #{number}",
+                starts_at=starts,
+                pitch_at=pitch,
             )
             window = range(event_day + 1, event_day + 13) if event_day > 0 else range(0, 11)
             for day in window:
@@ -346,16 +339,14 @@ class _RecordsBuilder:
                             plan.attended_at, plan.attended_day = starts, event_day
                     else:
                         registered = clock.between(plan.lead.created_at, fraction)
-                    self.add(
-                        Registration(
-                            workspace=self.ws,
-                            external_id=self.ext("registration"),
-                            event=event,
-                            lead=plan.lead,
-                            registered_at=registered,
-                            joined_at=joined,
-                            left_at=left,
-                        )
+                    self.record(
+                        Registration,
+                        "registration",
+                        event=event,
+                        lead=plan.lead,
+                        registered_at=registered,
+                        joined_at=joined,
+                        left_at=left,
                     )
 
     # calls, outcomes, sales
@@ -383,17 +374,15 @@ class _RecordsBuilder:
         scheduled = clock.on_day(sched_day, 9, 18, past=past, step=30)
         booked = clock.past(min(booked, scheduled - timedelta(hours=2)))
         booked = max(booked, plan.lead.created_at)
-        call = self.add(
-            Call(
-                workspace=self.ws,
-                external_id=self.ext("call"),
-                lead=plan.lead,
-                booked_at=booked,
-                scheduled_for=scheduled,
-                closer=closer,
-                setter=plan.lead.setter,
-                rescheduled_from=rescheduled_from,
-            )
+        call = self.record(
+            Call,
+            "call",
+            lead=plan.lead,
+            booked_at=booked,
+            scheduled_for=scheduled,
+            closer=closer,
+            setter=plan.lead.setter,
+            rescheduled_from=rescheduled_from,
         )
         plan.calls.append(call)
         draw = rng.random()
@@ -443,18 +432,16 @@ class _RecordsBuilder:
             self.sale(plan, at, call=call, closer=call.closer, deposit=result == "deposit")
 
     def outcome(self, call, lead, member, result, offer_made, at) -> Outcome:
-        return self.add(
-            Outcome(
-                workspace=self.ws,
-                external_id=self.ext("outcome"),
-                call=call,
-                lead=lead,
-                member=member,
-                result=result,
-                offer_made=offer_made,
-                reason=self.rng.choice(NO_SALE_REASONS) if result == "no_sale" else "",
-                at=at,
-            )
+        return self.record(
+            Outcome,
+            "outcome",
+            call=call,
+            lead=lead,
+            member=member,
+            result=result,
+            offer_made=offer_made,
+            reason=self.rng.choice(NO_SALE_REASONS) if result == "no_sale" else "",
+            at=at,
         )
 
     def sale(self, plan, closed_at, *, call=None, closer=None, origin="call", deposit=False):
@@ -465,19 +452,17 @@ class _RecordsBuilder:
             if deposit
             else _pick_weighted(rng, ((40, "paid_in_full"), (45, "split"), (15, "financed")))[0]
         )
-        sale = self.add(
-            Sale(
-                workspace=self.ws,
-                external_id=self.ext("sale"),
-                lead=plan.lead,
-                call=call,
-                origin=origin,
-                closed_at=closed_at,
-                closer=closer,
-                setter=plan.lead.setter,
-                contract_value=value,
-                payment_plan=payment_plan,
-            )
+        sale = self.record(
+            Sale,
+            "sale",
+            lead=plan.lead,
+            call=call,
+            origin=origin,
+            closed_at=closed_at,
+            closer=closer,
+            setter=plan.lead.setter,
+            contract_value=value,
+            payment_plan=payment_plan,
         )
         plan.sales.append(sale)
         closed_day = closed_at.astimezone(clock.tz).date()
@@ -512,31 +497,27 @@ class _RecordsBuilder:
                 payment = paid[0]
                 amount = payment.amount if self.chance(0.7) else payment.amount // 2
                 kind = "chargeback" if self.chance(0.25) else "refund"
-                self.add(
-                    Refund(
-                        workspace=self.ws,
-                        external_id=self.ext("refund"),
-                        payment=payment,
-                        sale=sale,
-                        kind=kind,
-                        at=clock.between(payment.paid_at, rng.uniform(0.1, 0.8)),
-                        amount=amount,
-                    )
+                self.record(
+                    Refund,
+                    "refund",
+                    payment=payment,
+                    sale=sale,
+                    kind=kind,
+                    at=clock.between(payment.paid_at, rng.uniform(0.1, 0.8)),
+                    amount=amount,
                 )
         return sale
 
     def payment(self, sale, paid_at, amount, status) -> Payment:
-        return self.add(
-            Payment(
-                workspace=self.ws,
-                external_id=self.ext("payment"),
-                sale=sale,
-                paid_at=paid_at,
-                amount=amount,
-                status=status,
-                closer_id=sale.closer_id,
-                setter_id=sale.setter_id,
-            )
+        return self.record(
+            Payment,
+            "payment",
+            sale=sale,
+            paid_at=paid_at,
+            amount=amount,
+            status=status,
+            closer_id=sale.closer_id,
+            setter_id=sale.setter_id,
         )
 
     def _uncalled(self, plans, min_day):
@@ -604,15 +585,8 @@ class _RecordsBuilder:
                 fields["notes"] = rng.choice(
                     ("", "Good day.", "Slow afternoon.", "Lots of follow-ups.")
                 )
-                self.add(
-                    EodReport(
-                        workspace=self.ws,
-                        external_id=self.ext("eod"),
-                        member=member,
-                        date=day,
-                        submitted_at=submitted,
-                        fields=fields,
-                    )
+                self.record(
+                    EodReport, "eod", member=member, date=day, submitted_at=submitted, fields=fields
                 )
 
     def funnel(self, plans) -> None:
@@ -643,15 +617,8 @@ class _RecordsBuilder:
             if plan.sales:
                 reached.append(("closed", plan.sales[0].closed_at))
             for key, at in reached:
-                self.add(
-                    FunnelEvent(
-                        workspace=self.ws,
-                        external_id=self.ext("funnel-event"),
-                        lead=lead,
-                        funnel=funnel,
-                        stage=stages[key],
-                        at=at,
-                    )
+                self.record(
+                    FunnelEvent, "funnel-event", lead=lead, funnel=funnel, stage=stages[key], at=at
                 )
 
     def commission_rules(self) -> None:
@@ -661,15 +628,13 @@ class _RecordsBuilder:
             ("manager", "cash_collected", "closer", "0.0500"),
             ("setter", "revenue_booked", "setter", "0.0300"),
         ):
-            self.add(
-                CommissionRule(
-                    workspace=self.ws,
-                    external_id=self.ext("commission-rule"),
-                    member=self.m[role],
-                    basis=basis,
-                    slot=slot,
-                    rate=rate,
-                )
+            self.record(
+                CommissionRule,
+                "commission-rule",
+                member=self.m[role],
+                basis=basis,
+                slot=slot,
+                rate=rate,
             )
 
     def write(self) -> dict:

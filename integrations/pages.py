@@ -10,6 +10,7 @@ credential once it is saved.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import wraps
 
 from django.contrib import messages
 from django.http import Http404
@@ -230,29 +231,38 @@ def disconnect_page(request, workspace_id, connection_id):
 # --- Held events (owners, admins and managers) -------------------------------------------
 
 
-def _held_event(request, workspace_id, event_id, *, doing: str):
-    workspace, member = _member_workspace(
-        request, workspace_id, roles=HELD_EVENT_ROLES, doing=doing
-    )
-    event = selectors.event_of_workspace(workspace=workspace, event_id=event_id)
-    if event is None:
-        raise Http404("No event of this workspace has that id.")
-    return workspace, member, event
-
-
 def _no_longer_held(request, workspace, event):
     messages.info(request, f"That event is no longer held: it is {event.state}.")
     return redirect(_page_url(workspace, "held"))
 
 
+def _held_event_view(*, doing: str):
+    """A view of one held event, called as ``view(request, workspace, member, event)``
+    once the member's role allows ``doing`` and the event is the workspace's; an event
+    no longer held gets the page back with a message saying so."""
+
+    def decorate(view):
+        @wraps(view)
+        def held_event_view(request, workspace_id, event_id):
+            workspace, member = _member_workspace(
+                request, workspace_id, roles=HELD_EVENT_ROLES, doing=doing
+            )
+            event = selectors.event_of_workspace(workspace=workspace, event_id=event_id)
+            if event is None:
+                raise Http404("No event of this workspace has that id.")
+            if event.state != Event.State.HELD:
+                return _no_longer_held(request, workspace, event)
+            return view(request, workspace, member, event)
+
+        return held_event_view
+
+    return decorate
+
+
 @settings_page
 @require_POST
-def event_assign(request, workspace_id, event_id):
-    workspace, member, event = _held_event(
-        request, workspace_id, event_id, doing="assigns held events"
-    )
-    if event.state != Event.State.HELD:
-        return _no_longer_held(request, workspace, event)
+@_held_event_view(doing="assigns held events")
+def event_assign(request, workspace, member, event):
     form = AssignForm(
         request.POST,
         workspace=workspace,
@@ -280,12 +290,8 @@ def event_assign(request, workspace_id, event_id):
 
 @settings_page
 @require_POST
-def event_dismiss(request, workspace_id, event_id):
-    workspace, _member, event = _held_event(
-        request, workspace_id, event_id, doing="dismisses held events"
-    )
-    if event.state != Event.State.HELD:
-        return _no_longer_held(request, workspace, event)
+@_held_event_view(doing="dismisses held events")
+def event_dismiss(request, workspace, _member, event):
     try:
         services.event_dismiss(event=event, actor=_actor(request))
     except (InvalidField, NotFound):

@@ -15,9 +15,7 @@ before it asks for the webhook secret, so the id is known before the form is sen
 from __future__ import annotations
 
 import logging
-import os
 import secrets
-import time
 import uuid
 from datetime import timedelta
 
@@ -31,6 +29,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from core.errors import InvalidField, NotFound
+from core.testing_hooks import pause_for_tests
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
 
@@ -448,19 +447,8 @@ def _event_apply(event_id) -> Event | None:
         event.attempts = min(event.attempts + 1, 32767)
         outcome = _provider_apply(event)
         _outcome_write(event, outcome, actor=integration_actor(event.connection))
-        _pause_for_tests()
+        pause_for_tests(PAUSE_SECONDS_ENV, PAUSE_MARKER_ENV)
     return event
-
-
-def _pause_for_tests() -> None:
-    seconds = os.environ.get(PAUSE_SECONDS_ENV)
-    if not seconds:
-        return
-    marker = os.environ.get(PAUSE_MARKER_ENV)
-    if marker:
-        with open(marker, "w") as handle:
-            handle.write(str(os.getpid()))
-    time.sleep(float(seconds))
 
 
 def events_pending(*, older_than: timedelta) -> list[int]:

@@ -223,33 +223,42 @@ def _refund_write(refund: dict, payment: Payment, workspace) -> bool:
     return True
 
 
-def _refund(event: Event, refund: dict, workspace) -> Applied | Held | Ignored:
-    refund_id, charge_id = refund.get("id"), refund.get("charge")
-    if isinstance(charge_id, dict):
-        charge_id = charge_id.get("id")
-    if not refund_id or not isinstance(charge_id, str):
-        return Ignored("The refund names no charge.")
+def _charge_id(obj: dict):
+    """The id of the charge a refund or dispute names (the charge may come expanded)."""
+    charge = obj.get("charge")
+    return charge.get("id") if isinstance(charge, dict) else charge
+
+
+def _charge_payment(workspace, charge_id: str, *, named_by: str) -> Payment | Held:
+    """The payment of the charge, or the event held until that charge is placed."""
     payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
     if payment is None:
-        return Held("waiting", f"The refund's charge {charge_id} has not arrived or is not "
+        return Held("waiting", f"The {named_by}'s charge {charge_id} has not arrived or is not "
                     "placed yet.", waits_for=charge_id)  # fmt: skip
+    return payment
+
+
+def _refund(event: Event, refund: dict, workspace) -> Applied | Held | Ignored:
+    refund_id, charge_id = refund.get("id"), _charge_id(refund)
+    if not refund_id or not isinstance(charge_id, str):
+        return Ignored("The refund names no charge.")
+    payment = _charge_payment(workspace, charge_id, named_by="refund")
+    if isinstance(payment, Held):
+        return payment
     if not _refund_write(refund, payment, workspace):
         return Ignored(f"Refund {refund_id} failed or was cancelled before it was recorded.")
     return Applied(records=(refund_id,))
 
 
 def _dispute(event: Event, dispute: dict, workspace) -> Applied | Held | Ignored:
-    dispute_id, charge_id = dispute.get("id"), dispute.get("charge")
-    if isinstance(charge_id, dict):
-        charge_id = charge_id.get("id")
+    dispute_id, charge_id = dispute.get("id"), _charge_id(dispute)
     if dispute.get("status") != "lost":
         return Ignored(f"The dispute closed as {dispute.get('status')}: no money was lost.")
     if not dispute_id or not isinstance(charge_id, str):
         return Ignored("The dispute names no charge.")
-    payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
-    if payment is None:
-        return Held("waiting", f"The dispute's charge {charge_id} has not arrived or is not "
-                    "placed yet.", waits_for=charge_id)  # fmt: skip
+    payment = _charge_payment(workspace, charge_id, named_by="dispute")
+    if isinstance(payment, Held):
+        return payment
     refund_upsert(
         workspace=workspace,
         external_id=dispute_id,

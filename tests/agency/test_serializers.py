@@ -2,9 +2,16 @@
 naming its member with a dotted path; the answers are rendered by the answer serializers."""
 
 import pytest
+from rest_framework import serializers as drf
 
 from agency.models import Plan
-from agency.serializers import BlueprintBodySerializer, PlanBodySerializer, body_parse
+from agency.serializers import (
+    BlueprintBodySerializer,
+    LogoField,
+    PlanBodySerializer,
+    RedirectUriField,
+    body_parse,
+)
 from core.errors import ApiError, InvalidField
 
 from .conftest import new_workspace_plan
@@ -93,3 +100,17 @@ def test_a_drafted_plan_answers_no_workspace_id_and_keeps_prices_as_written(
     assert got == created.json()
     assert got["blueprint"] is None and got["refused_reason"] is None
     assert Plan.objects.count() == 1
+
+
+def test_logo_and_redirect_uri_fields_follow_the_settings_page_rules():
+    logo = LogoField(allow_blank=True)
+    assert logo.run_validation("https://cdn.acme.test/logo.png") == "https://cdn.acme.test/logo.png"
+    assert logo.run_validation("") == ""
+    with pytest.raises(drf.ValidationError) as refused:
+        logo.run_validation(5)
+    assert refused.value.detail == ["The logo must be a string (an https URL, or empty)."]
+    redirect = RedirectUriField(required=False, allow_null=True)
+    assert redirect.run_validation(None) is None
+    with pytest.raises(drf.ValidationError) as refused:
+        redirect.run_validation(5)
+    assert refused.value.detail == ["The redirect URI must be a URL string."]

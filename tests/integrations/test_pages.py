@@ -600,3 +600,11 @@ def test_assign_and_dismiss_answer_only_post(team):
     assert client.get(dismiss_url(team["workspace"], event)).status_code == 405
     fields = form_fields(client, page_url(team["workspace"]))
     assert client.post(page_url(team["workspace"]), fields).status_code == 405
+
+
+def test_the_page_shows_the_connect_card_once_after_the_held_events(team):
+    html = text_of(client_for(team["owner"]).get(page_url(team["workspace"])))
+    assert "<title>Integrations · Northwind Sales</title>" in html
+    assert html.count('id="connect"') == 1
+    assert html.count('id="connect-stripe"') == 1
+    assert html.index('id="held"') < html.index('id="connect"') < html.index("</main>")
