@@ -608,3 +608,24 @@ def test_the_page_shows_the_connect_card_once_after_the_held_events(team):
     assert html.count('id="connect"') == 1
     assert html.count('id="connect-stripe"') == 1
     assert html.index('id="held"') < html.index('id="connect"') < html.index("</main>")
+
+
+@pytest.mark.parametrize(
+    ("who", "links"),
+    [
+        ("owner", ["UTM properties…", "Webinars and their pitch times…"]),
+        ("manager", ["Webinars and their pitch times…"]),
+    ],
+)
+def test_hubspot_and_zoom_connections_link_to_their_own_settings(team, who, links):
+    ws = team["workspace"]
+    hubspot = Connection.objects.create(
+        workspace=ws, provider="hubspot", credentials_encrypted=b"x", created_by=OWNER
+    )
+    Connection.objects.create(
+        workspace=ws, provider="zoom", credentials_encrypted=b"x", created_by=OWNER
+    )
+    html = client_for(team[who]).get(page_url(ws)).content.decode()
+    assert re.findall(r'<a class="options" href="[^"]+">([^<]+)</a>', html) == links
+    if who == "owner":
+        assert f"/settings/{ws.pk}/integrations/{hubspot.pk}/hubspot/" in html
