@@ -11,14 +11,15 @@ import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.settings import api_settings
 
+from core import openapi
 from core.errors import InvalidField
 from core.input import validated
-from core.openapi import error_body as _error
+from core.openapi import error_example
 from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
@@ -646,134 +647,113 @@ class AgencyErrorSerializer(serializers.Serializer):
     approval = serializers.ChoiceField(choices=["request"], required=False)
 
 
+# The examples a write's 400 shows beside core.openapi.BODY_LIMITS_TEXT.
+_BODY_EXAMPLES = [
+    error_example(
+        "invalid_body",
+        "invalid_body",
+        "The body is larger than the limit of 1 MiB (1048576 bytes); send less at once.",
+        field="body",
+    ),
+    error_example(
+        "invalid_field (NUL)",
+        "invalid_field",
+        "team.0.name holds a NUL character (\\u0000); remove it.",
+        field="team.0.name",
+    ),
+]
+
+
 def error_responses(*codes: int, scope: str = "read", approval: bool = False) -> dict:
-    """The error answers of an agency route, with examples."""
+    """The error answers of an agency route, with examples; scope (and approval) name what
+    the 403's scope.missing example lacks."""
     catalogue = {
-        400: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="A body member or the Idempotency-Key cannot be used; `field` names it.",
-            examples=[
-                OpenApiExample(
+        400: (
+            "A body member or the Idempotency-Key cannot be used; `field` names it.",
+            [
+                error_example(
                     "invalid_field",
-                    _error(
-                        "invalid_field",
-                        "Unknown member 'colour'; the known members are ...",
-                        field="colour",
-                    ),
+                    "invalid_field",
+                    "Unknown member 'colour'; the known members are ...",
+                    field="colour",
                 ),
-                OpenApiExample(
+                error_example(
                     "refused.idempotency_key_required",
-                    _error(
-                        "refused.idempotency_key_required",
-                        "Every write needs an Idempotency-Key header.",
-                        field="Idempotency-Key",
-                    ),
+                    "refused.idempotency_key_required",
+                    "Every write needs an Idempotency-Key header.",
+                    field="Idempotency-Key",
                 ),
             ],
         ),
-        401: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="No token, not a token of this service, or revoked.",
-            examples=[
-                OpenApiExample(
+        401: (
+            "No token, not a token of this service, or revoked.",
+            [
+                error_example(
                     "unauthenticated",
-                    _error("unauthenticated", "Send a valid token in the Authorization header."),
+                    "unauthenticated",
+                    "Send a valid token in the Authorization header.",
                 )
             ],
         ),
-        402: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="The agency is not on the Agency plan or above.",
-            examples=[
-                OpenApiExample(
+        402: (
+            "The agency is not on the Agency plan or above.",
+            [
+                error_example(
                     "tier.upgrade_required",
-                    _error("tier.upgrade_required", "This needs the Agency plan or above."),
+                    "tier.upgrade_required",
+                    "This needs the Agency plan or above.",
                 )
             ],
         ),
-        403: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="token.not_agency, scope.missing (with requiredScope), or "
-            "refused.token_in_browser.",
-            examples=[
-                OpenApiExample(
+        403: (
+            "token.not_agency, scope.missing (with requiredScope), or refused.token_in_browser.",
+            [
+                error_example(
                     "token.not_agency",
-                    _error("token.not_agency", "This route needs an agency token (agy_...)."),
+                    "token.not_agency",
+                    "This route needs an agency token (agy_...).",
                 ),
-                OpenApiExample(
+                error_example(
                     "scope.missing",
-                    _error(
-                        "scope.missing",
-                        f"This agency token lacks the {scope} scope.",
-                        requiredScope=scope,
-                        **({"approval": "request"} if approval else {}),
-                    ),
+                    "scope.missing",
+                    f"This agency token lacks the {scope} scope.",
+                    requiredScope=scope,
+                    **({"approval": "request"} if approval else {}),
                 ),
             ],
         ),
-        404: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="No such id or key in this agency.",
-            examples=[OpenApiExample("not_found", _error("not_found", "No plan has that id."))],
+        404: (
+            "No such id or key in this agency.",
+            [error_example("not_found", "not_found", "No plan has that id.")],
         ),
-        409: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="refused.idempotency_in_progress, or refused.plan_state.",
-            examples=[
-                OpenApiExample(
+        409: (
+            "refused.idempotency_in_progress, or refused.plan_state.",
+            [
+                error_example(
                     "refused.idempotency_in_progress",
-                    _error(
-                        "refused.idempotency_in_progress",
-                        "A write with this Idempotency-Key is still running.",
-                    ),
+                    "refused.idempotency_in_progress",
+                    "A write with this Idempotency-Key is still running.",
                 ),
-                OpenApiExample(
+                error_example(
                     "refused.plan_state",
-                    _error("refused.plan_state", "A plan that is applied cannot be applied."),
+                    "refused.plan_state",
+                    "A plan that is applied cannot be applied.",
                 ),
             ],
         ),
-        422: OpenApiResponse(
-            AgencyErrorSerializer,
-            description="The Idempotency-Key was used for a different request.",
-            examples=[
-                OpenApiExample(
+        422: (
+            "The Idempotency-Key was used for a different request.",
+            [
+                error_example(
                     "refused.idempotency_key_reused",
-                    _error(
-                        "refused.idempotency_key_reused",
-                        "This Idempotency-Key was used for a different request.",
-                    ),
+                    "refused.idempotency_key_reused",
+                    "This Idempotency-Key was used for a different request.",
                 )
             ],
         ),
     }
-    if 422 in codes:
-        # Every write, and only a write, reads a body (and may answer 422 for a reused key).
-        catalogue[400] = OpenApiResponse(
-            AgencyErrorSerializer,
-            description=catalogue[400].description
-            + " A body over 1 MiB answers `invalid_body`; a body nested deeper than 32 levels, "
-            "or with a NUL character (\\u0000) in any text, answers `invalid_field` naming "
-            "the member.",
-            examples=[
-                *catalogue[400].examples,
-                OpenApiExample(
-                    "invalid_body",
-                    _error(
-                        "invalid_body",
-                        "The body is larger than the limit of 1 MiB (1048576 bytes); send less "
-                        "at once.",
-                        field="body",
-                    ),
-                ),
-                OpenApiExample(
-                    "invalid_field (NUL)",
-                    _error(
-                        "invalid_field",
-                        "team.0.name holds a NUL character (\\u0000); remove it.",
-                        field="team.0.name",
-                    ),
-                ),
-            ],
-        )
-    return {code: catalogue[code] for code in codes}
+    # Every write, and only a write, reads a body (and may answer 422 for a reused key).
+    body_examples = _BODY_EXAMPLES if 422 in codes else None
+    return openapi.error_responses(
+        AgencyErrorSerializer, catalogue, codes, body_examples=body_examples
+    )

@@ -11,8 +11,10 @@ from agency.serializers import (
     PlanBodySerializer,
     RedirectUriField,
     body_parse,
+    error_responses,
 )
 from core.errors import ApiError, InvalidField
+from core.openapi import BODY_LIMITS_TEXT
 
 from .conftest import new_workspace_plan
 
@@ -114,3 +116,35 @@ def test_logo_and_redirect_uri_fields_follow_the_settings_page_rules():
     with pytest.raises(drf.ValidationError) as refused:
         redirect.run_validation(5)
     assert refused.value.detail == ["The redirect URI must be a URL string."]
+
+
+def test_a_write_route_error_answers_name_its_scope_and_the_body_limits():
+    answers = error_responses(400, 401, 403, 409, 422, 404, scope="config:apply", approval=True)
+    assert list(answers) == [400, 401, 403, 409, 422, 404]
+    assert answers[400].description == (
+        "A body member or the Idempotency-Key cannot be used; `field` names it." + BODY_LIMITS_TEXT
+    )
+    assert [example.name for example in answers[400].examples] == [
+        "invalid_field",
+        "refused.idempotency_key_required",
+        "invalid_body",
+        "invalid_field (NUL)",
+    ]
+    assert answers[403].examples[1].value == {
+        "error": {
+            "reason": "scope.missing",
+            "message": "This agency token lacks the config:apply scope.",
+        },
+        "requiredScope": "config:apply",
+        "approval": "request",
+    }
+
+
+def test_a_read_route_error_answers_leave_out_the_body_limits():
+    answers = error_responses(400, 401, 403)
+    assert answers[400].description == (
+        "A body member or the Idempotency-Key cannot be used; `field` names it."
+    )
+    assert len(answers[400].examples) == 2
+    assert answers[403].examples[1].value["requiredScope"] == "read"
+    assert "approval" not in answers[403].examples[1].value
