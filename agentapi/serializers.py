@@ -313,30 +313,31 @@ class DmCloseFormSerializer(SaleFieldsMixin, StrictSerializer):
         return attrs
 
 
+def _eod_member_problem(key, value) -> str | None:
+    """Why one member of an end-of-day report cannot be kept, or None when it can."""
+    if not EOD_KEY_PATTERN.match(str(key)):
+        return "Name it in snake_case, at most 64 characters."
+    if isinstance(value, bool) or value is None:
+        return "Give a count (a whole number from 0) or a text."
+    if isinstance(value, int) and not 0 <= value <= 10**9:
+        return "A count is a whole number from 0."
+    if isinstance(value, str) and len(value) > EOD_TEXT_MAX:
+        return f"A text has at most {EOD_TEXT_MAX} characters."
+    if isinstance(value, int | str):
+        return None
+    return "Give a count (a whole number from 0) or a text."
+
+
 class EodFieldsField(serializers.DictField):
     """The report's own counts (whole numbers from 0) and text, by snake_case name."""
 
     def to_internal_value(self, data):
         if not isinstance(data, dict):
             raise serializers.ValidationError("Give an object of counts and text.")
-        errors = {}
         for key, value in data.items():
-            if not EOD_KEY_PATTERN.match(str(key)):
-                errors[key] = ["Name it in snake_case, at most 64 characters."]
-            elif isinstance(value, bool) or value is None:
-                errors[key] = ["Give a count (a whole number from 0) or a text."]
-            elif isinstance(value, int):
-                if value < 0 or value > 10**9:
-                    errors[key] = ["A count is a whole number from 0."]
-            elif isinstance(value, str):
-                if len(value) > EOD_TEXT_MAX:
-                    errors[key] = [f"A text has at most {EOD_TEXT_MAX} characters."]
-            else:
-                errors[key] = ["Give a count (a whole number from 0) or a text."]
-            if errors:
-                break
-        if errors:
-            raise serializers.ValidationError(errors)
+            problem = _eod_member_problem(key, value)
+            if problem:
+                raise serializers.ValidationError({key: [problem]})
         return dict(data)
 
 

@@ -144,41 +144,63 @@ def first_field_error(detail, prefix: str = "") -> tuple[str, str] | None:
     return prefix, str(detail)
 
 
-def exception_handler(exc, context):
-    if isinstance(exc, Http404):
-        exc = NotFound()
-    elif isinstance(exc, PermissionDenied):
-        exc = Forbidden()
-    elif isinstance(exc, RequestDataTooBig):
-        exc = BodyTooLarge()
+def _unauthenticated(exc) -> ApiError:
+    return Unauthenticated(str(exc.detail) if exc.detail else None)
 
-    if isinstance(exc, ApiError):
-        error = exc
-    elif isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
-        error = Unauthenticated(str(exc.detail) if exc.detail else None)
-    elif isinstance(exc, drf_exceptions.ParseError):
-        error = ApiError(
-            "The body is not valid JSON: send a JSON object.", reason="invalid_body", field="body"
-        )
-    elif isinstance(exc, drf_exceptions.UnsupportedMediaType):
-        error = ApiError("Send the body as application/json.", reason="invalid_body", field="body")
-    elif isinstance(exc, drf_exceptions.ValidationError):
-        field, message = first_field_error(exc.detail) or ("", "is not valid.")
-        error = InvalidField(field or "body", f"{field}: {message}" if field else message)
-    elif isinstance(exc, drf_exceptions.MethodNotAllowed):
-        error = MethodNotAllowed(str(exc.detail))
-    elif isinstance(exc, drf_exceptions.NotFound):
-        error = NotFound()
-    elif isinstance(exc, drf_exceptions.PermissionDenied):
-        error = Forbidden(str(exc.detail))
-    elif isinstance(exc, drf_exceptions.Throttled):
-        error = RateLimited(str(exc.detail), retry_after=math.ceil(exc.wait or 1))
-    elif isinstance(exc, drf_exceptions.APIException):
-        error = ApiError(str(exc.detail), reason="error")
-        error.status_code = exc.status_code
-    else:
-        return None  # Django's 500 handler below answers without a stack trace.
 
+def _not_json(exc) -> ApiError:
+    return ApiError(
+        "The body is not valid JSON: send a JSON object.", reason="invalid_body", field="body"
+    )
+
+
+def _not_json_type(exc) -> ApiError:
+    return ApiError("Send the body as application/json.", reason="invalid_body", field="body")
+
+
+def _invalid_field(exc) -> ApiError:
+    field, message = first_field_error(exc.detail) or ("", "is not valid.")
+    return InvalidField(field or "body", f"{field}: {message}" if field else message)
+
+
+def _throttled(exc) -> ApiError:
+    return RateLimited(str(exc.detail), retry_after=math.ceil(exc.wait or 1))
+
+
+def _other_drf_error(exc) -> ApiError:
+    error = ApiError(str(exc.detail), reason="error")
+    error.status_code = exc.status_code
+    return error
+
+
+# The error for an exception: the first entry whose class it is an instance of makes it.
+# DRF's APIException, the parent of DRF's other exceptions, comes last.
+ERRORS = (
+    (ApiError, lambda exc: exc),
+    (Http404, lambda exc: NotFound()),
+    (PermissionDenied, lambda exc: Forbidden()),
+    (RequestDataTooBig, lambda exc: BodyTooLarge()),
+    ((drf_exceptions.NotAuthenticated, drf_exceptions.AuthenticationFailed), _unauthenticated),
+    (drf_exceptions.ParseError, _not_json),
+    (drf_exceptions.UnsupportedMediaType, _not_json_type),
+    (drf_exceptions.ValidationError, _invalid_field),
+    (drf_exceptions.MethodNotAllowed, lambda exc: MethodNotAllowed(str(exc.detail))),
+    (drf_exceptions.NotFound, lambda exc: NotFound()),
+    (drf_exceptions.PermissionDenied, lambda exc: Forbidden(str(exc.detail))),
+    (drf_exceptions.Throttled, _throttled),
+    (drf_exceptions.APIException, _other_drf_error),
+)
+
+
+def api_error(exc: Exception) -> ApiError | None:
+    """The ApiError that answers an exception; None for one that is the server's fault."""
+    for classes, make in ERRORS:
+        if isinstance(exc, classes):
+            return make(exc)
+    return None
+
+
+def _headers(error: ApiError) -> dict:
     headers = {}
     if error.status_code == 401:
         headers["WWW-Authenticate"] = (
@@ -186,4 +208,11 @@ def exception_handler(exc, context):
         )
     if isinstance(error, RateLimited):
         headers["Retry-After"] = str(error.retry_after)
-    return Response(error.body(), status=error.status_code, headers=headers)
+    return headers
+
+
+def exception_handler(exc, context):
+    error = api_error(exc)
+    if error is None:
+        return None  # Django's 500 handler below answers without a stack trace.
+    return Response(error.body(), status=error.status_code, headers=_headers(error))

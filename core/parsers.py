@@ -84,34 +84,46 @@ def body_check(data) -> None:
                 raise _bad_text(path, problem)
 
 
+class _OpenContainer:
+    """An object or array that deep_path has opened and not yet closed, and where in it
+    the reading is: an object's current key, an array's current index."""
+
+    def __init__(self, *, is_object: bool):
+        self.is_object = is_object
+        self.place = None if is_object else 0
+        self.key_next = is_object  # in an object, the next string is a key
+
+    def next_member(self) -> None:
+        if self.is_object:
+            self.key_next = True
+        else:
+            self.place += 1
+
+    def string_read(self, string: str) -> None:
+        if self.is_object and self.key_next:
+            self.place, self.key_next = string, False
+
+
 def deep_path(text: str) -> tuple:
     """The path to the first object or array nested deeper than MAX_DEPTH, read from the
     JSON text without recursion (for a body too deep for the decoder itself)."""
-    # Each open container: [is_object, current key or index, a key comes next].
-    open_containers: list[list] = []
+    open_containers: list[_OpenContainer] = []
     position, length = 0, len(text)
     while position < length:
         char = text[position]
+        if char == '"':
+            string, position = scanstring(text, position + 1)
+            if open_containers:
+                open_containers[-1].string_read(string)
+            continue
         if char in "{[":
             if len(open_containers) == MAX_DEPTH:
-                return tuple(container[1] for container in open_containers)
-            is_object = char == "{"
-            open_containers.append([is_object, None if is_object else 0, is_object])
-        elif char in "}]":
-            if open_containers:
-                open_containers.pop()
-        elif char == ",":
-            if open_containers:
-                container = open_containers[-1]
-                if container[0]:
-                    container[2] = True
-                else:
-                    container[1] += 1
-        elif char == '"':
-            string, position = scanstring(text, position + 1)
-            if open_containers and open_containers[-1][0] and open_containers[-1][2]:
-                open_containers[-1][1:] = [string, False]
-            continue
+                return tuple(container.place for container in open_containers)
+            open_containers.append(_OpenContainer(is_object=char == "{"))
+        elif char in "}]" and open_containers:
+            open_containers.pop()
+        elif char == "," and open_containers:
+            open_containers[-1].next_member()
         position += 1
     return ()
 

@@ -190,39 +190,73 @@ EVENT_TEXT = {
 }
 
 
+def _touch_detail(event: dict) -> list[str]:
+    parts = [f"by {event['channel']}"]
+    if event.get("member"):
+        parts.append(f"({event['member']['name']})")
+    return parts
+
+
+def _webinar_detail(event: dict) -> list[str]:
+    return [event["event"]["name"]]
+
+
+def _call_detail(event: dict) -> list[str]:
+    call = event["call"]
+    parts = []
+    if event["type"] in ("call.booked", "call.rescheduled"):
+        parts.append(f"for {call['scheduled_for']}")
+    if call.get("closer"):
+        parts.append(f"with {call['closer']['name']}")
+    return parts
+
+
+def _outcome_detail(event: dict) -> list[str]:
+    parts = [event["result"].replace("_", " ")]
+    if event.get("reason"):
+        parts.append(f"({event['reason']})")
+    if event.get("member"):
+        parts.append(f"by {event['member']['name']}")
+    return parts
+
+
+def _sale_detail(event: dict) -> list[str]:
+    parts = [f"{event['contract_value']:,} {event['currency']}"]
+    if event.get("closer"):
+        parts.append(f"closed by {event['closer']['name']}")
+    return parts
+
+
+def _money_detail(event: dict) -> list[str]:
+    """A payment, refund or chargeback: the amount, and a payment's status unless it succeeded."""
+    parts = [f"{event['amount']:,} {event['currency']}"]
+    if event["type"] == "payment" and event["status"] != "succeeded":
+        parts.append(f"({event['status']})")
+    return parts
+
+
+def _funnel_detail(event: dict) -> list[str]:
+    return [f"{event['funnel']}: {event['stage']}"]
+
+
+# By the family of an event's type, the part before any dot; a lead's creation has none.
+EVENT_DETAILS = {
+    "touch": _touch_detail,
+    "webinar": _webinar_detail,
+    "call": _call_detail,
+    "outcome": _outcome_detail,
+    "sale": _sale_detail,
+    "payment": _money_detail,
+    "refund": _money_detail,
+    "chargeback": _money_detail,
+    "funnel": _funnel_detail,
+}
+
+
 def _detail(event: dict) -> str:
     """The particulars of one journey event, in words."""
-    kind = event["type"]
-    parts = []
-    if kind == "touch":
-        parts.append(f"by {event['channel']}")
-        if event.get("member"):
-            parts.append(f"({event['member']['name']})")
-    elif kind.startswith("webinar."):
-        parts.append(event["event"]["name"])
-    elif kind.startswith("call."):
-        call = event["call"]
-        if kind in ("call.booked", "call.rescheduled"):
-            parts.append(f"for {call['scheduled_for']}")
-        if call.get("closer"):
-            parts.append(f"with {call['closer']['name']}")
-    elif kind == "outcome":
-        parts.append(event["result"].replace("_", " "))
-        if event.get("reason"):
-            parts.append(f"({event['reason']})")
-        if event.get("member"):
-            parts.append(f"by {event['member']['name']}")
-    elif kind == "sale":
-        parts.append(f"{event['contract_value']:,} {event['currency']}")
-        if event.get("closer"):
-            parts.append(f"closed by {event['closer']['name']}")
-    elif kind in ("payment", "refund", "chargeback"):
-        parts.append(f"{event['amount']:,} {event['currency']}")
-        if kind == "payment" and event["status"] != "succeeded":
-            parts.append(f"({event['status']})")
-    elif kind == "funnel.stage":
-        parts.append(f"{event['funnel']}: {event['stage']}")
-    return " ".join(parts)
+    details = EVENT_DETAILS.get(event["type"].split(".")[0])
+    return " ".join(details(event)) if details else ""
 
 
 @settings_page

@@ -127,8 +127,8 @@ def _operation(method: str, path: str, described: dict) -> Operation:
     )
 
 
-def _tool(name: str, workspace_name: str | None, operations: dict, components: dict) -> ToolSpec:
-    method, path, described = operations[name]
+def _parameter_arguments(described: dict, components: dict) -> tuple[dict, list[str]]:
+    """The operation's path and query parameters as arguments, and the required ones."""
     properties: dict[str, dict] = {}
     required: list[str] = []
     for parameter in described.get("parameters", []):
@@ -137,56 +137,81 @@ def _tool(name: str, workspace_name: str | None, operations: dict, components: d
         properties[parameter["name"]] = _parameter_schema(parameter, components)
         if parameter.get("required"):
             required.append(parameter["name"])
-    body_members: tuple[str, ...] = ()
-    if "requestBody" in described:
-        body = _json_schema(
-            described["requestBody"]["content"]["application/json"]["schema"], components
+    return properties, required
+
+
+def _body_schema(described: dict, components: dict) -> dict | None:
+    if "requestBody" not in described:
+        return None
+    return _json_schema(
+        described["requestBody"]["content"]["application/json"]["schema"], components
+    )
+
+
+def _workspace_argument(w_described: dict, components: dict) -> dict | None:
+    """The workspaceId path parameter of the operation naming the workspace, as an
+    optional argument."""
+    for parameter in w_described.get("parameters", []):
+        if parameter["name"] == WORKSPACE_ID:
+            schema = _parameter_schema(parameter, components)
+            schema["description"] = (
+                "Optional. " + schema["description"] + " Leave it out to "
+                "use the token's own workspace; an agency token must give it."
+            )
+            return schema
+    return None
+
+
+def _idempotency_argument(described: dict, components: dict) -> dict:
+    """A write's Idempotency-Key header as the optional idempotency_key argument."""
+    header = next(p for p in described["parameters"] if p["name"] == "Idempotency-Key")
+    key_schema = _parameter_schema(header, components)
+    key_schema.update(type="string", minLength=8, maxLength=200)
+    key_schema["description"] = (
+        "Optional. "
+        + header["description"].replace(
+            "A retry with the same key", "A call repeated with the same key"
         )
+        + " Without it, the write is not protected against "
+        "a retry."
+    )
+    return key_schema
+
+
+def _tool_description(described: dict) -> str:
+    summary = described.get("summary", "")
+    if not described.get("description"):
+        return summary
+    return f"{summary}.\n\n{described['description']}" if summary else described["description"]
+
+
+def _tool(name: str, workspace_name: str | None, operations: dict, components: dict) -> ToolSpec:
+    method, path, described = operations[name]
+    properties, required = _parameter_arguments(described, components)
+    body = _body_schema(described, components)
+    if body is not None:
         properties.update(body.get("properties", {}))
         required.extend(body.get("required", []))
-        body_members = tuple(body.get("properties", {}))
     workspace_operation = None
     if workspace_name is not None:
         w_method, w_path, w_described = operations[workspace_name]
         workspace_operation = _operation(w_method, w_path, w_described)
-        for parameter in w_described.get("parameters", []):
-            if parameter["name"] == WORKSPACE_ID:
-                properties[WORKSPACE_ID] = _parameter_schema(parameter, components)
-                properties[WORKSPACE_ID]["description"] = (
-                    "Optional. " + properties[WORKSPACE_ID]["description"] + " Leave it out to "
-                    "use the token's own workspace; an agency token must give it."
-                )
+        workspace_argument = _workspace_argument(w_described, components)
+        if workspace_argument is not None:
+            properties[WORKSPACE_ID] = workspace_argument
     if method == "POST":
-        header = next(p for p in described["parameters"] if p["name"] == "Idempotency-Key")
-        key_schema = _parameter_schema(header, components)
-        key_schema.update(type="string", minLength=8, maxLength=200)
-        key_schema["description"] = (
-            "Optional. "
-            + header["description"].replace(
-                "A retry with the same key", "A call repeated with the same key"
-            )
-            + " Without it, the write is not protected against "
-            "a retry."
-        )
-        properties[IDEMPOTENCY_KEY] = key_schema
+        properties[IDEMPOTENCY_KEY] = _idempotency_argument(described, components)
     input_schema: dict = {"type": "object", "properties": properties}
     if required:
         input_schema["required"] = required
-    description = described.get("summary", "")
-    if described.get("description"):
-        description = (
-            f"{description}.\n\n{described['description']}"
-            if description
-            else described["description"]
-        )
     return ToolSpec(
         name=name,
         title=described.get("summary", name),
-        description=description,
+        description=_tool_description(described),
         input_schema=input_schema,
         operation=_operation(method, path, described),
         workspace_operation=workspace_operation,
-        body_members=body_members,
+        body_members=tuple(body.get("properties", {})) if body is not None else (),
     )
 
 

@@ -219,73 +219,100 @@ def agency_token_revoke(request, agency_id, token_id):
 # --- Embedded apps ----------------------------------------------------------------------
 
 
+def _apps_forms(workspace, apps) -> dict:
+    """The apps page's forms, unbound: allowed origins, a new app, each app's redirect URIs."""
+    return {
+        "origins_form": OriginsForm(initial={"origins": workspace.embedded_origins or []}),
+        "create_form": EmbeddedAppCreateForm(
+            initial={"name": f"{workspace.name} app"} if not apps else None
+        ),
+        "uri_forms": {
+            app.pk: RedirectUrisForm(
+                initial={"redirect_uris": app.application.redirect_uris.split()},
+                prefix=str(app.pk),
+            )
+            for app in apps
+        },
+    }
+
+
+# Each POST action of the apps page saves its form and redirects, or leaves the bound form
+# in ``forms`` with its errors and returns None.
+
+
+def _origins_save(request, *, workspace, apps, forms):
+    form = forms["origins_form"] = OriginsForm(request.POST)
+    if not form.is_valid():
+        return None
+    try:
+        services.workspace_origins_set(
+            actor=_actor(request), workspace=workspace, origins=form.cleaned_data["origins"]
+        )
+    except InvalidField as error:
+        form.add_error("origins", error.message)
+        return None
+    messages.success(request, "Allowed origins saved.")
+    return redirect(request.path)
+
+
+def _app_create(request, *, workspace, apps, forms):
+    form = forms["create_form"] = EmbeddedAppCreateForm(request.POST)
+    if not form.is_valid():
+        return None
+    try:
+        services.embedded_app_create(
+            actor=_actor(request),
+            workspace=workspace,
+            name=form.cleaned_data["name"],
+            redirect_uris=form.cleaned_data["redirect_uris"],
+        )
+    except InvalidField as error:
+        form.add_error(error.extra.get("field", "name"), error.message)
+        return None
+    messages.success(request, "Embedded app created.")
+    return redirect(request.path)
+
+
+def _redirect_uris_save(request, *, workspace, apps, forms):
+    app = next((a for a in apps if str(a.pk) == request.POST.get("app")), None)
+    if app is None:
+        raise Http404("No embedded app of this workspace has that id.")
+    form = forms["uri_forms"][app.pk] = RedirectUrisForm(request.POST, prefix=str(app.pk))
+    if not form.is_valid():
+        return None
+    try:
+        services.embedded_app_update(
+            actor=_actor(request),
+            embedded_app=app,
+            redirect_uris=form.cleaned_data["redirect_uris"],
+        )
+    except InvalidField as error:
+        form.add_error("redirect_uris", error.message)
+        return None
+    messages.success(request, "Redirect URIs saved.")
+    return redirect(request.path)
+
+
+APP_ACTIONS = {
+    "origins": _origins_save,
+    "create_app": _app_create,
+    "redirect_uris": _redirect_uris_save,
+}
+
+
 @settings_page
 def workspace_apps(request, workspace_id):
     workspace = _admin_workspace(request, workspace_id)
     apps = list(selectors.embedded_app_list(workspace=workspace))
-    origins_form = OriginsForm(initial={"origins": workspace.embedded_origins or []})
-    create_form = EmbeddedAppCreateForm(
-        initial={"name": f"{workspace.name} app"} if not apps else None
-    )
-    uri_forms = {
-        app.pk: RedirectUrisForm(
-            initial={"redirect_uris": app.application.redirect_uris.split()}, prefix=str(app.pk)
-        )
-        for app in apps
-    }
+    forms = _apps_forms(workspace, apps)
     status = 200
     if request.method == "POST":
-        action = request.POST.get("action")
-        actor = _actor(request)
-        if action == "origins":
-            origins_form = OriginsForm(request.POST)
-            if origins_form.is_valid():
-                try:
-                    services.workspace_origins_set(
-                        actor=actor,
-                        workspace=workspace,
-                        origins=origins_form.cleaned_data["origins"],
-                    )
-                except InvalidField as error:
-                    origins_form.add_error("origins", error.message)
-                else:
-                    messages.success(request, "Allowed origins saved.")
-                    return redirect(request.path)
-        elif action == "create_app":
-            create_form = EmbeddedAppCreateForm(request.POST)
-            if create_form.is_valid():
-                try:
-                    services.embedded_app_create(
-                        actor=actor,
-                        workspace=workspace,
-                        name=create_form.cleaned_data["name"],
-                        redirect_uris=create_form.cleaned_data["redirect_uris"],
-                    )
-                except InvalidField as error:
-                    create_form.add_error(error.extra.get("field", "name"), error.message)
-                else:
-                    messages.success(request, "Embedded app created.")
-                    return redirect(request.path)
-        elif action == "redirect_uris":
-            app = next((a for a in apps if str(a.pk) == request.POST.get("app")), None)
-            if app is None:
-                raise Http404("No embedded app of this workspace has that id.")
-            form = RedirectUrisForm(request.POST, prefix=str(app.pk))
-            uri_forms[app.pk] = form
-            if form.is_valid():
-                try:
-                    services.embedded_app_update(
-                        actor=actor,
-                        embedded_app=app,
-                        redirect_uris=form.cleaned_data["redirect_uris"],
-                    )
-                except InvalidField as error:
-                    form.add_error("redirect_uris", error.message)
-                else:
-                    messages.success(request, "Redirect URIs saved.")
-                    return redirect(request.path)
-        else:
+        action = APP_ACTIONS.get(request.POST.get("action"))
+        if action is None:
             raise Http404("Unknown action.")
+        saved = action(request, workspace=workspace, apps=apps, forms=forms)
+        if saved is not None:
+            return saved
         status = 400
     return render(
         request,
@@ -293,9 +320,9 @@ def workspace_apps(request, workspace_id):
         {
             "workspace": workspace,
             "owner": workspace,
-            "origins_form": origins_form,
-            "create_form": create_form,
-            "apps": [(app, uri_forms[app.pk]) for app in apps],
+            "origins_form": forms["origins_form"],
+            "create_form": forms["create_form"],
+            "apps": [(app, forms["uri_forms"][app.pk]) for app in apps],
             "section": "apps",
             "api_audience": django_settings.API_AUDIENCE,
         },

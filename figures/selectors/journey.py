@@ -35,16 +35,40 @@ def lead_journey(*, workspace, lead_id) -> Figures:
     if lead is None:
         raise NotFound("No lead of this workspace has that id.")
 
-    events: list[dict] = [{"at": utc_iso(lead.created_at), "type": "lead.created"}]
-    for touch in Touch.objects.filter(workspace=workspace, lead=lead).select_related("member"):
-        events.append(
-            {
-                "at": utc_iso(touch.at),
-                "type": "touch",
-                "channel": touch.channel,
-                "member": member_ref(touch.member),
-            }
-        )
+    calls = list(
+        Call.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
+    )
+    events: list[dict] = [
+        {"at": utc_iso(lead.created_at), "type": "lead.created"},
+        *_touch_events(workspace, lead),
+        *_webinar_events(workspace, lead),
+        *_call_events(calls),
+        *_outcome_events(workspace, lead, calls),
+        *_sale_events(workspace, lead),
+        *_payment_events(workspace, lead),
+        *_refund_events(workspace, lead),
+        *_funnel_events(workspace, lead),
+    ]
+    # Stable: events at the same moment keep the order above.
+    events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
+    return Figures({"lead": lead_row(lead), "events": events})
+
+
+def _touch_events(workspace, lead) -> list[dict]:
+    return [
+        {
+            "at": utc_iso(touch.at),
+            "type": "touch",
+            "channel": touch.channel,
+            "member": member_ref(touch.member),
+        }
+        for touch in Touch.objects.filter(workspace=workspace, lead=lead).select_related("member")
+    ]
+
+
+def _webinar_events(workspace, lead) -> list[dict]:
+    """Each registration, and the joining and leaving of those who came."""
+    events = []
     for reg in Registration.objects.filter(workspace=workspace, lead=lead).select_related("event"):
         event_ref = {"id": str(reg.event.pk), "name": reg.event.name}
         events.append(
@@ -56,9 +80,13 @@ def lead_journey(*, workspace, lead_id) -> Figures:
             )
         if reg.left_at:
             events.append({"at": utc_iso(reg.left_at), "type": "webinar.left", "event": event_ref})
-    calls = list(
-        Call.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
-    )
+    return events
+
+
+def _call_events(calls) -> list[dict]:
+    """Each call's booking (or rescheduling), then its cancellation or attendance; a call
+    replaced by a rescheduled one shows only its booking."""
+    events = []
     for call in calls:
         ref = {
             "id": str(call.pk),
@@ -66,89 +94,105 @@ def lead_journey(*, workspace, lead_id) -> Figures:
             "closer": member_ref(call.closer),
             "setter": member_ref(call.setter),
         }
-        booking = {"at": utc_iso(call.booked_at), "type": "call.booked", "call": ref}
-        if call.rescheduled_from_id:
-            booking = {
-                **booking,
-                "type": "call.rescheduled",
-                "rescheduled_from": str(call.rescheduled_from_id),
-            }
-        events.append(booking)
+        events.append(_call_booking(call, ref))
         if call.status == Call.Status.CANCELLED:
             events.append(
                 {"at": utc_iso(call.scheduled_for), "type": "call.cancelled", "call": ref}
             )
-        elif call.replaced:
-            continue
-        elif call.attendance:
+        elif call.attendance and not call.replaced:
             events.append(
                 {"at": utc_iso(call.scheduled_for), "type": f"call.{call.attendance}", "call": ref}
             )
+    return events
+
+
+def _call_booking(call, ref: dict) -> dict:
+    booking = {"at": utc_iso(call.booked_at), "type": "call.booked", "call": ref}
+    if call.rescheduled_from_id:
+        booking = {
+            **booking,
+            "type": "call.rescheduled",
+            "rescheduled_from": str(call.rescheduled_from_id),
+        }
+    return booking
+
+
+def _outcome_events(workspace, lead, calls) -> list[dict]:
     # By the lead (past-call forms) or by one of its calls: two indexed lookups, no join.
     outcomes = Outcome.objects.filter(workspace=workspace).filter(
         Q(lead=lead) | Q(call_id__in=[call.pk for call in calls])
     )
-    for outcome in outcomes.select_related("member"):
-        events.append(
-            {
-                "at": utc_iso(outcome.at),
-                "type": "outcome",
-                "result": outcome.result,
-                "reason": outcome.reason,
-                "offer_made": outcome.offer_made,
-                "call_id": str(outcome.call_id) if outcome.call_id else None,
-                "member": member_ref(outcome.member),
-            }
-        )
-    for sale in Sale.objects.filter(workspace=workspace, lead=lead).select_related(
-        "closer", "setter"
-    ):
-        events.append(
-            {
-                "at": utc_iso(sale.closed_at),
-                "type": "sale",
-                "sale_id": str(sale.pk),
-                "origin": sale.origin,
-                "contract_value": fields.major_units(sale.contract_value, workspace),
-                "currency": workspace.currency,
-                "closer": member_ref(sale.closer),
-                "setter": member_ref(sale.setter),
-            }
-        )
-    for payment in Payment.objects.filter(workspace=workspace, sale__lead=lead):
-        events.append(
-            {
-                "at": utc_iso(payment.paid_at),
-                "type": "payment",
-                "payment_id": str(payment.pk),
-                "sale_id": str(payment.sale_id),
-                "status": payment.status,
-                "amount": fields.major_units(payment.amount, workspace),
-                "currency": workspace.currency,
-            }
-        )
-    for refund in Refund.objects.filter(workspace=workspace, sale__lead=lead):
-        events.append(
-            {
-                "at": utc_iso(refund.at),
-                "type": refund.kind,
-                "payment_id": str(refund.payment_id),
-                "sale_id": str(refund.sale_id),
-                "amount": fields.major_units(refund.amount, workspace),
-                "currency": workspace.currency,
-            }
-        )
+    return [
+        {
+            "at": utc_iso(outcome.at),
+            "type": "outcome",
+            "result": outcome.result,
+            "reason": outcome.reason,
+            "offer_made": outcome.offer_made,
+            "call_id": str(outcome.call_id) if outcome.call_id else None,
+            "member": member_ref(outcome.member),
+        }
+        for outcome in outcomes.select_related("member")
+    ]
+
+
+def _sale_events(workspace, lead) -> list[dict]:
+    sales = Sale.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
+    return [
+        {
+            "at": utc_iso(sale.closed_at),
+            "type": "sale",
+            "sale_id": str(sale.pk),
+            "origin": sale.origin,
+            "contract_value": fields.major_units(sale.contract_value, workspace),
+            "currency": workspace.currency,
+            "closer": member_ref(sale.closer),
+            "setter": member_ref(sale.setter),
+        }
+        for sale in sales
+    ]
+
+
+def _payment_events(workspace, lead) -> list[dict]:
+    return [
+        {
+            "at": utc_iso(payment.paid_at),
+            "type": "payment",
+            "payment_id": str(payment.pk),
+            "sale_id": str(payment.sale_id),
+            "status": payment.status,
+            "amount": fields.major_units(payment.amount, workspace),
+            "currency": workspace.currency,
+        }
+        for payment in Payment.objects.filter(workspace=workspace, sale__lead=lead)
+    ]
+
+
+def _refund_events(workspace, lead) -> list[dict]:
+    """Refunds and chargebacks, each typed by its kind."""
+    return [
+        {
+            "at": utc_iso(refund.at),
+            "type": refund.kind,
+            "payment_id": str(refund.payment_id),
+            "sale_id": str(refund.sale_id),
+            "amount": fields.major_units(refund.amount, workspace),
+            "currency": workspace.currency,
+        }
+        for refund in Refund.objects.filter(workspace=workspace, sale__lead=lead)
+    ]
+
+
+def _funnel_events(workspace, lead) -> list[dict]:
     funnel_events = FunnelEvent.objects.filter(workspace=workspace, lead=lead).select_related(
         "funnel", "stage"
     )
-    for event in funnel_events:
-        events.append(
-            {
-                "at": utc_iso(event.at),
-                "type": "funnel.stage",
-                "funnel": event.funnel.key,
-                "stage": event.stage.key,
-            }
-        )
-    events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
-    return Figures({"lead": lead_row(lead), "events": events})
+    return [
+        {
+            "at": utc_iso(event.at),
+            "type": "funnel.stage",
+            "funnel": event.funnel.key,
+            "stage": event.stage.key,
+        }
+        for event in funnel_events
+    ]

@@ -5,8 +5,11 @@ import logging
 from unittest import mock
 
 import pytest
+from django.conf import settings
 from django.test import Client
+from uvicorn.logging import AccessFormatter
 
+import config.asgi  # noqa: F401 - installs the filters on uvicorn's loggers
 from agency.links import connect_link_create
 from agency.services import user_actor
 from config.log_filters import RedactSecrets
@@ -108,10 +111,6 @@ def test_the_development_servers_request_lines_log_no_secret(caplog):
 
 
 def test_uvicorns_request_lines_log_no_secret():
-    from uvicorn.logging import AccessFormatter
-
-    import config.asgi  # noqa: F401 - installs the filters on uvicorn's loggers
-
     record = logging.LogRecord(
         "uvicorn.access",
         logging.INFO,
@@ -129,8 +128,6 @@ def test_uvicorns_request_lines_log_no_secret():
 
 
 def test_the_console_handler_redacts_what_any_logger_writes():
-    from django.conf import settings
-
     handler = settings.LOGGING["handlers"]["console"]
     assert handler["filters"] == ["redact_secrets"]
     record = logging.LogRecord(

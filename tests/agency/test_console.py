@@ -5,8 +5,11 @@ import re
 import pytest
 from django.test import Client
 
+from agency.links import connect_link_create
 from agency.models import ConnectLink, Plan
+from agency.services import user_actor
 from audit.models import AuditEvent
+from audit.services import SYSTEM
 from workspaces.models import Member, Workspace
 
 from .conftest import new_workspace_plan
@@ -179,11 +182,8 @@ def test_approval_needs_the_agency_plan(agency_world, write, console):
 def test_another_agencys_link_cannot_be_revoked_from_the_console(
     agency_world, console, make_agency, make_workspace
 ):
-    from agency.links import connect_link_create
-    from audit.services import SYSTEM
-
     other = make_agency(tier="agency")
-    link, url = connect_link_create(
+    link, _url = connect_link_create(
         agency=other,
         workspace=make_workspace(agency=other),
         integrations=["zoom"],
@@ -232,9 +232,6 @@ def test_make_a_link_refuses_hours_that_are_not_1_to_720_in_ascii_digits(
 def test_every_console_page_answers_an_outsider_with_the_plain_404_page(
     who, agency_world, write, django_user_model
 ):
-    from agency.links import connect_link_create
-    from agency.services import user_actor
-
     plan_id = _waiting_plan(agency_world, write)
     owner = django_user_model.objects.create_user("own", "own@northwind.test", "pw-123456789")
     link, _ = connect_link_create(

@@ -4,6 +4,7 @@ another agency's objects, with the exact status and reason, and changes nothing.
 from types import SimpleNamespace
 
 import pytest
+from django.utils import timezone
 
 from agency.links import connect_link_create
 from agency.models import Blueprint, ConnectLink, Plan
@@ -252,8 +253,6 @@ def test_another_agencys_blueprint_is_not_found(world, api, make_agency, agency_
 
 
 def test_an_archived_workspace_is_not_found(world, api):
-    from django.utils import timezone
-
     Workspace.objects.filter(pk=world.workspace.pk).update(archived_at=timezone.now())
     response = _send(
         api,

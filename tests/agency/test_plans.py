@@ -1,11 +1,17 @@
 """Plans: checking (changes nothing), the state machine, apply in one transaction."""
 
+import copy
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
+from rest_framework.test import APIClient
 
+from agency import apply
 from agency.models import ConnectLink, Plan
 from agency.plans import PLAN_TRANSITIONS
+from agency.services import plan_decide
 from audit.models import AuditEvent
 from core.models import IdempotencyRecord
 from tokens.models import EmbeddedApp
@@ -233,7 +239,6 @@ def test_apply_creates_everything_in_one_go_and_shows_secrets_once(agency_world,
     ]
     assert {t["member_id"] for t in tokens} == {str(m.pk) for m in members.values()}
     # A member's token works at once, as that member, in the new workspace.
-    from rest_framework.test import APIClient
 
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens[0]['token']}")
@@ -334,8 +339,6 @@ def test_state_machine_table_and_409s(agency_world, write):
 
 
 def test_a_refused_plan_is_final(agency_world, write, django_user_model):
-    from agency.services import plan_decide
-
     person = django_user_model.objects.create_user("decider", "d@example.test", "pw-123456789")
     plan_id = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
     write(agency_world.full, "POST", f"/api/v1/plans/{plan_id}/request-approval")
@@ -347,7 +350,6 @@ def test_a_refused_plan_is_final(agency_world, write, django_user_model):
         assert (
             write(agency_world.full, "POST", f"/api/v1/plans/{plan_id}/{action}").status_code == 409
         )
-    from rest_framework.test import APIClient
 
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {agency_world.full}")
@@ -389,8 +391,6 @@ def test_a_plan_starts_from_a_blueprint(agency_world, write):
 def test_get_plan_and_list_agency_workspaces_answer_in_few_queries(
     agency_world, write, api, django_assert_max_num_queries, make_workspace, make_agency
 ):
-    from django.utils import timezone
-
     make_workspace(agency=agency_world.agency, slug="second", currency="GBP")
     make_workspace(agency=agency_world.agency, slug="gone", archived_at=timezone.now())
     make_workspace(agency=make_agency(), slug="not-ours")
@@ -419,10 +419,6 @@ def test_get_plan_and_list_agency_workspaces_answer_in_few_queries(
 def test_a_slug_taken_by_another_transaction_during_apply_blocks_it(
     agency_world, write, make_workspace, monkeypatch
 ):
-    import copy
-
-    from agency import apply
-
     plan_id = write(agency_world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
     plan = Plan.objects.get(pk=plan_id)
     real = apply.plan_changes

@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
+from dashboard.pages import _detail
 from workspaces.models import Lead
 
 from .conftest import MARCH, check_against_api, shown_figures, signed_in
@@ -253,3 +254,37 @@ def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
 def test_the_navigation_offers_each_role_the_pages_it_may_use(team, role, links):
     html = signed_in(team[role]).get(f"/app/{team['workspace'].pk}/board/").content.decode()
     assert re.findall(r'id="(nav-[a-z]+)"', html) == links
+
+
+CLOSER = {"id": "m1", "name": "Casey Closer"}
+
+
+@pytest.mark.parametrize(
+    ("event", "detail"),
+    [
+        ({"type": "lead.created"}, ""),
+        ({"type": "touch", "channel": "sms", "member": CLOSER}, "by sms (Casey Closer)"),
+        ({"type": "touch", "channel": "email", "member": None}, "by email"),
+        ({"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}}, "Spring launch"),
+        (
+            {"type": "call.rescheduled", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": CLOSER}},
+            "for 2026-03-02T10:00:00Z with Casey Closer",
+        ),
+        ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
+        (
+            {"type": "outcome", "result": "follow_up", "reason": "needs spouse", "member": CLOSER},
+            "follow up (needs spouse) by Casey Closer",
+        ),
+        ({"type": "outcome", "result": "lost", "reason": "", "member": None}, "lost"),
+        (
+            {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
+            "12,000 EUR",
+        ),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "1,500 USD (failed)"),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "1,500 USD"),
+        ({"type": "chargeback", "amount": 250, "currency": "USD"}, "250 USD"),
+        ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: booked"),
+    ],
+)  # fmt: skip
+def test_each_journey_event_is_told_in_words(event, detail):
+    assert _detail(event) == detail

@@ -608,3 +608,29 @@ def test_a_revoke_reason_with_a_nul_still_revokes(team, workspace_token):
     token.refresh_from_db()
     assert token.revoked_at is not None
     assert AuditEvent.objects.get(action="token.revoked").reason == "oldbox"
+
+
+def test_an_unknown_action_of_the_apps_page_is_404(team):
+    client = client_for(team["owner"])
+    response = post_apps(client, team["workspace"], action="delete_everything")
+    assert response.status_code == 404
+    assert AuditEvent.objects.count() == 0
+
+
+def test_bad_redirect_uris_for_an_app_are_refused_on_its_form(team, embedded_app):
+    app = embedded_app(team["workspace"])
+    client = client_for(team["owner"])
+    response = post_apps(
+        client,
+        team["workspace"],
+        action="redirect_uris",
+        app=str(app.pk),
+        **{f"{app.pk}-redirect_uris": "https://app.example.test/cb#top"},
+    )
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert f'name="{app.pk}-redirect_uris"' in page
+    assert "a redirect URI is exact, with no fragment or wildcard." in page
+    app.application.refresh_from_db()
+    assert app.application.redirect_uris == "https://app.example.test/callback"
+    assert AuditEvent.objects.count() == 0
