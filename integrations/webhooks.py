@@ -57,6 +57,25 @@ def _receive(request, provider_key: str, connection_id) -> dict:
     if request.method != "POST":
         raise MethodNotAllowed("A webhook endpoint answers POST only.")
     provider = provider_get(provider_key)
+    connection = _connection(provider, provider_key, connection_id)
+    secret = services.connection_signing_secret(connection)
+    _verify(request, provider, connection, secret)
+    payloads = _payloads(provider, connection, request.body)
+    # A provider's check that the endpoint is ours (Zoom's URL validation): answered from
+    # the payload and the secret, and nothing is stored.
+    challenge = getattr(provider, "challenge", None)
+    answer = (
+        challenge(payloads[0], secret) if challenge is not None and len(payloads) == 1 else None
+    )
+    if answer is not None:
+        return answer
+    if _store(provider, connection, payloads) == 0:
+        return {"received": True, "duplicate": True}
+    return {"received": True}
+
+
+def _connection(provider, provider_key: str, connection_id) -> Connection:
+    """The connection the address names, if it can still receive deliveries."""
     connection = (
         Connection.objects.filter(pk=connection_id, provider=provider_key)
         .select_related("workspace")
@@ -68,8 +87,11 @@ def _receive(request, provider_key: str, connection_id) -> dict:
         raise NotFound("No connection at this address.")
     if connection.state == Connection.State.DISCONNECTED:
         raise ConnectionGone()
-    body = request.body
-    secret = services.connection_signing_secret(connection)
+    return connection
+
+
+def _verify(request, provider, connection: Connection, secret) -> None:
+    """Check the delivery's signature; a refused one counts on the connection."""
     try:
         if not secret:
             raise SignatureRefused("This connection has no webhook signing secret.")
@@ -81,10 +103,14 @@ def _receive(request, provider_key: str, connection_id) -> dict:
                 "method": request.method,
                 "url": f"{settings.BASE_URL}{request.get_full_path()}",
             }
-        provider.verify(body=body, headers=request.headers, secret=secret, **request_line)
+        provider.verify(body=request.body, headers=request.headers, secret=secret, **request_line)
     except SignatureRefused as refused:
         services.delivery_refuse(connection=connection)
         raise (StaleSignature if refused.stale else InvalidSignature)(refused.message) from None
+
+
+def _payloads(provider, connection: Connection, body: bytes) -> list:
+    """The delivery's events as JSON objects; a body that has none is refused."""
     try:
         payload = json.loads(body)
     except ValueError:
@@ -100,14 +126,11 @@ def _receive(request, provider_key: str, connection_id) -> dict:
         services.delivery_refuse(connection=connection)
         message = "The body is not a JSON object" + (" or array of objects." if split else ".")
         raise ApiError(message, reason="invalid_body", field="body")
-    # A provider's check that the endpoint is ours (Zoom's URL validation): answered from
-    # the payload and the secret, and nothing is stored.
-    challenge = getattr(provider, "challenge", None)
-    answer = (
-        challenge(payloads[0], secret) if challenge is not None and len(payloads) == 1 else None
-    )
-    if answer is not None:
-        return answer
+    return payloads
+
+
+def _store(provider, connection: Connection, payloads: list) -> int:
+    """Store each event once and queue it for the worker; the number newly stored."""
     described = [provider.describe(item) for item in payloads]
     if not all(item.event_id for item in described):
         services.delivery_refuse(connection=connection)
@@ -121,6 +144,4 @@ def _receive(request, provider_key: str, connection_id) -> dict:
             if event is not None:
                 stored += 1
                 services.event_apply_enqueue(event.pk)
-    if stored == 0:
-        return {"received": True, "duplicate": True}
-    return {"received": True}
+    return stored
