@@ -643,7 +643,7 @@ class AgencyErrorDetailSerializer(serializers.Serializer):
 class AgencyErrorSerializer(serializers.Serializer):
     error = AgencyErrorDetailSerializer()
     field = serializers.CharField(required=False)
-    requiredScope = serializers.CharField(required=False)  # noqa: N815 - the contract's name
+    requiredScope = serializers.CharField(required=False)
     approval = serializers.ChoiceField(choices=["request"], required=False)
 
 
