@@ -179,64 +179,58 @@ def _participant_items(webinar: dict, rows: list, account_id: str) -> list:
     return items
 
 
-def pages(
-    *, connection, credentials: dict, cursor: dict | None, client: ZoomClient | None = None
-) -> Iterator[BackfillPage]:
-    cursor = dict(cursor or {})
-    now = _now()
-    since = cursor.get("since") or int((now - timedelta(days=DAYS)).timestamp())
-    client = client or ZoomClient(credentials)
-    account_id = credentials.get("account_id", "")
-    webinars = list(cursor.get("webinars") or [])
+def _webinar_pages(client, *, cursor: dict, since: int, now, account_id: str, webinars: list):
+    """The stage that lists the webinars (from 90 days back), page by page."""
+    token = cursor.get("token") or ""
+    while True:
+        params = {"type": "scheduled", "page_size": PAGE_SIZE}
+        if token:
+            params["next_page_token"] = token
+        listed = client.get("/users/me/webinars", params) or {}
+        items = []
+        for webinar in listed.get("webinars") or []:
+            start = mapping.zoom_time(webinar.get("start_time"))
+            if start is None or start.timestamp() < since:
+                continue
+            object_ = _webinar_object(webinar)
+            items.append(_item("webinar.created", _ms(now), object_, account_id))
+            webinars.append(object_)
+        token = listed.get("next_page_token") or ""
+        if token:
+            following = {"since": since, "stage": "webinars", "token": token,
+                         "webinars": webinars}  # fmt: skip
+        elif webinars:
+            following = {"since": since, "stage": "people", "index": 0,
+                         "resource": "registrants", "webinars": webinars}  # fmt: skip
+        else:
+            following = None
+        yield BackfillPage(items=items, cursor=following)
+        if not token:
+            return
 
-    if cursor.get("stage", "webinars") == "webinars":
-        token = cursor.get("token") or ""
-        while True:
-            params = {"type": "scheduled", "page_size": PAGE_SIZE}
-            if token:
-                params["next_page_token"] = token
-            listed = client.get("/users/me/webinars", params) or {}
-            items = []
-            for webinar in listed.get("webinars") or []:
-                start = mapping.zoom_time(webinar.get("start_time"))
-                if start is None or start.timestamp() < since:
-                    continue
-                items.append(_item("webinar.created", _ms(now), _webinar_object(webinar),
-                                   account_id))  # fmt: skip
-                webinars.append(_webinar_object(webinar))
-            token = listed.get("next_page_token") or ""
-            if token:
-                following = {"since": since, "stage": "webinars", "token": token,
-                             "webinars": webinars}  # fmt: skip
-            elif webinars:
-                following = {"since": since, "stage": "people", "index": 0,
-                             "resource": "registrants", "webinars": webinars}  # fmt: skip
-            else:
-                following = None
-            yield BackfillPage(items=items, cursor=following)
-            if not token:
-                break
-        cursor = following or {}
 
+def _people_listed(client, webinar: dict, resource: str, token: str, now) -> dict:
+    """One page of a webinar's registrants or (once it started) its participants."""
+    started = mapping.zoom_time(webinar.get("start_time"))
+    if resource == "participants" and (started is None or started > now):
+        return {}
+    params = {"page_size": PAGE_SIZE}
+    if token:
+        params["next_page_token"] = token
+    if resource == "registrants":
+        return client.get(f"/webinars/{webinar['id']}/registrants", params) or {}
+    path = f"/report/webinars/{_uuid_path(str(webinar.get('uuid') or webinar['id']))}"
+    return client.get(f"{path}/participants", params) or {}
+
+
+def _people_pages(client, *, cursor: dict, since: int, now, account_id: str, webinars: list):
+    """The stage that reads each webinar's registrants, then its participants."""
     index = cursor.get("index", 0)
     resource = cursor.get("resource", "registrants")
     token = cursor.get("token") or ""
-    while cursor and index < len(webinars):
+    while index < len(webinars):
         webinar = webinars[index]
-        started = mapping.zoom_time(webinar.get("start_time"))
-        if resource == "participants" and (started is None or started > now):
-            listed = {}
-        elif resource == "registrants":
-            params = {"page_size": PAGE_SIZE}
-            if token:
-                params["next_page_token"] = token
-            listed = client.get(f"/webinars/{webinar['id']}/registrants", params) or {}
-        else:
-            params = {"page_size": PAGE_SIZE}
-            if token:
-                params["next_page_token"] = token
-            path = f"/report/webinars/{_uuid_path(str(webinar.get('uuid') or webinar['id']))}"
-            listed = client.get(f"{path}/participants", params) or {}
+        listed = _people_listed(client, webinar, resource, token, now)
         if resource == "registrants":
             items = _registrant_items(webinar, listed.get("registrants") or [], account_id)
         else:
@@ -254,3 +248,25 @@ def pages(
             if token:
                 following["token"] = token
         yield BackfillPage(items=items, cursor=following)
+
+
+def pages(
+    *, connection, credentials: dict, cursor: dict | None, client: ZoomClient | None = None
+) -> Iterator[BackfillPage]:
+    cursor = dict(cursor or {})
+    now = _now()
+    stage = {
+        "since": cursor.get("since") or int((now - timedelta(days=DAYS)).timestamp()),
+        "now": now,
+        "account_id": credentials.get("account_id", ""),
+        "webinars": list(cursor.get("webinars") or []),
+    }
+    client = client or ZoomClient(credentials)
+    if cursor.get("stage", "webinars") == "webinars":
+        following = None
+        for page in _webinar_pages(client, cursor=cursor, **stage):
+            following = page.cursor
+            yield page
+        cursor = following or {}
+    if cursor:
+        yield from _people_pages(client, cursor=cursor, **stage)

@@ -150,8 +150,9 @@ def _webinar(event: Event, workspace, webinar: str) -> Applied | Held:
     values = _webinar_values(_stored(event, webinar))
     known = WebinarEvent.objects.filter(workspace=workspace, external_id=webinar).exists()
     if "starts_at" not in values and not known:
-        return Held("waiting", f"Webinar {webinar}'s start time has not arrived yet.",
-                    waits_for=webinar)  # fmt: skip
+        return Held(
+            "waiting", f"Webinar {webinar}'s start time has not arrived yet.", waits_for=webinar
+        )
     _webinar_write(workspace, webinar, values)
     return Applied(records=(webinar,))
 
@@ -213,6 +214,30 @@ def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
     return lead
 
 
+# Per event type: the payload's time field, the list it adds to, and whose name it gives.
+_PERSON_TIMES = {
+    REGISTERED: ("create_time", 0, "registrant"),
+    JOINED: ("join_time", 1, "participant"),
+    LEFT: ("leave_time", 2, "participant"),
+}
+
+
+def _person_times(event: Event, key: str) -> tuple[list, list, list, dict]:
+    """Every registration, join and leave time stored for one person of one webinar, and
+    their names as the registration and the participant events give them."""
+    times, names = ([], [], []), {}
+    for item in _stored(event, key):
+        if item.event_type not in _PERSON_TIMES:
+            continue
+        field, index, whose = _PERSON_TIMES[item.event_type]
+        person = _person(item.event_type, payload_object(item.payload))
+        at = zoom_time(person.get(field)) or _sent_time(item.payload)
+        if at is not None:
+            times[index].append(at)
+        names.setdefault(whose, _name(item.event_type, person))
+    return (*times, names)
+
+
 def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ignored:
     obj = payload_object(event.payload)
     email = person_email(event.event_type, obj)
@@ -222,32 +247,18 @@ def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ign
     _serialize(event.connection_id, webinar)
     # A lead is found or made by email across webinars.
     _serialize(event.connection_id, f"lead|{email}")
-    registered, joins, leaves, names = [], [], [], {}
-    for item in _stored(event, key):
-        item_obj = payload_object(item.payload)
-        person = _person(item.event_type, item_obj)
-        if item.event_type == REGISTERED:
-            at = zoom_time(person.get("create_time")) or _sent_time(item.payload)
-            if at is not None:
-                registered.append(at)
-            names.setdefault("registrant", _name(REGISTERED, person))
-        elif item.event_type == JOINED:
-            at = zoom_time(person.get("join_time")) or _sent_time(item.payload)
-            if at is not None:
-                joins.append(at)
-            names.setdefault("participant", _name(JOINED, person))
-        elif item.event_type == LEFT:
-            at = zoom_time(person.get("leave_time")) or _sent_time(item.payload)
-            if at is not None:
-                leaves.append(at)
-            names.setdefault("participant", _name(LEFT, person))
+    registered, joins, leaves, names = _person_times(event, key)
     if not registered and not joins:
-        return Held("waiting", f"{email} left webinar {webinar} before Zoom's registration or "
-                    "join arrived.", waits_for=key)  # fmt: skip
+        return Held(
+            "waiting",
+            f"{email} left webinar {webinar} before Zoom's registration or join arrived.",
+            waits_for=key,
+        )
     webinar_event = _webinar_for_person(event, workspace, webinar)
     if webinar_event is None:
-        return Held("waiting", f"Webinar {webinar}'s start time has not arrived yet.",
-                    waits_for=webinar)  # fmt: skip
+        return Held(
+            "waiting", f"Webinar {webinar}'s start time has not arrived yet.", waits_for=webinar
+        )
     registered_at = min(registered) if registered else min(joins)
     joined_at = min(joins) if joins else None
     left_at = None
