@@ -10,3 +10,17 @@ def utc_iso(moment: datetime | None) -> str | None:
     if moment is None:
         return None
     return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def parse_iso(value, *, naive_is_utc: bool = False) -> datetime | None:
+    """A provider's ISO 8601 time ("2026-03-03T10:00:00.000000Z") as an aware datetime; None
+    for anything else. A time without an offset is UTC when the provider says so, else None."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC) if naive_is_utc else None

@@ -145,3 +145,22 @@ class Provider(Protocol):
     # Optional: ``on_connect(*, connection, credentials, signing_secret) -> dict`` runs once
     # before the backfill (Calendly subscribes to its webhooks there); what it returns is
     # kept in the connection's options, and a ProviderError makes the connection failing.
+
+
+class PackagedProvider:
+    """The shape most providers share: a package whose ``mapping`` module writes an event
+    (``event_map``) and whose ``backfill`` module reads the last 90 days (``pages``). A
+    provider class names the two modules and adds its verify and describe."""
+
+    mapping_module = None
+    backfill_module = None
+
+    def apply(self, *, event, connection) -> Outcome:
+        return self.mapping_module.event_map(event=event, connection=connection)
+
+    def backfill(
+        self, *, connection, credentials: dict, cursor: dict | None
+    ) -> Iterator[BackfillPage]:
+        return self.backfill_module.pages(
+            connection=connection, credentials=credentials, cursor=cursor
+        )

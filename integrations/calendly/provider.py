@@ -6,10 +6,12 @@ import hashlib
 import hmac
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import datetime
 
-from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from core.times import parse_iso
+
+from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 # Calendly's own guidance: refuse a delivery signed more than three minutes ago.
@@ -22,16 +24,12 @@ _now = time.time
 
 def parse_time(value) -> datetime | None:
     """Calendly's ISO 8601 times ("2026-03-03T10:00:00.000000Z") as aware datetimes."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo is not None else None
+    return parse_iso(value)
 
 
-class CalendlyProvider:
+class CalendlyProvider(PackagedProvider):
+    mapping_module = mapping
+    backfill_module = backfill
     key = "calendly"
     name = "Calendly"
     feeds = "bookings"
@@ -98,14 +96,6 @@ class CalendlyProvider:
             occurred_at=parse_time(created_at),
             object_id=mapping.invitee_of(event_type, body),
         )
-
-    def apply(self, *, event, connection):
-        return mapping.event_map(event=event, connection=connection)
-
-    def backfill(
-        self, *, connection, credentials: dict, cursor: dict | None
-    ) -> Iterator[BackfillPage]:
-        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
     def on_connect(self, *, connection, credentials: dict, signing_secret: str | None) -> dict:
         """Subscribe to the invitee events when the service generated the signing key."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 from hubspot.exceptions import InvalidSignatureTimestampError
 from hubspot.utils.signature import Signature
 
-from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
@@ -42,7 +42,8 @@ def _moment_ms(value) -> datetime | None:
     return None
 
 
-class HubSpotProvider:
+class HubSpotProvider(PackagedProvider):
+    backfill_module = backfill
     key = "hubspot"
     name = "HubSpot"
     feeds = "leads"
@@ -145,11 +146,6 @@ class HubSpotProvider:
         return mapping.event_map(
             event=event, connection=connection, credentials=connection_credentials(connection)
         )
-
-    def backfill(
-        self, *, connection, credentials: dict, cursor: dict | None
-    ) -> Iterator[BackfillPage]:
-        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
 
 PROVIDER = HubSpotProvider()

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
 import stripe
 
-from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 # Stripe's own default: a delivery signed more than five minutes ago is refused.
@@ -20,7 +20,9 @@ def _moment(value) -> datetime | None:
     return None
 
 
-class StripeProvider:
+class StripeProvider(PackagedProvider):
+    mapping_module = mapping
+    backfill_module = backfill
     key = "stripe"
     name = "Stripe"
     feeds = "payments"
@@ -91,14 +93,6 @@ class StripeProvider:
             occurred_at=occurred or _moment(payload.get("created")),
             object_id=str(obj.get("id") or ""),
         )
-
-    def apply(self, *, event, connection):
-        return mapping.event_map(event=event, connection=connection)
-
-    def backfill(
-        self, *, connection, credentials: dict, cursor: dict | None
-    ) -> Iterator[BackfillPage]:
-        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
 
 PROVIDER = StripeProvider()

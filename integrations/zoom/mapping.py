@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 
 from django.db import connection as db_connection
 
+from core.times import parse_iso
 from workspaces.models import Lead, WebinarEvent
 from workspaces.services import lead_upsert, registration_upsert, webinar_event_upsert
 
@@ -74,13 +75,7 @@ def person_key(webinar: str, email: str) -> str:
 
 def zoom_time(value) -> datetime | None:
     """Zoom's times: ISO 8601 in UTC ("2026-03-05T17:00:00Z")."""
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return parse_iso(value, naive_is_utc=True)
 
 
 def _sent(payload: dict) -> int:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from datetime import UTC, datetime
 
-from ..base import BackfillPage, CredentialField, Described, SignatureRefused
+from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 TOLERANCE_SECONDS = 300
@@ -30,7 +30,9 @@ def _moment_ms(value) -> datetime | None:
     return None
 
 
-class ZoomProvider:
+class ZoomProvider(PackagedProvider):
+    mapping_module = mapping
+    backfill_module = backfill
     key = "zoom"
     name = "Zoom"
     feeds = "webinars"
@@ -127,14 +129,6 @@ class ZoomProvider:
             occurred_at=_moment_ms(event_ts),
             object_id=object_id,
         )
-
-    def apply(self, *, event, connection):
-        return mapping.event_map(event=event, connection=connection)
-
-    def backfill(
-        self, *, connection, credentials: dict, cursor: dict | None
-    ) -> Iterator[BackfillPage]:
-        return backfill.pages(connection=connection, credentials=credentials, cursor=cursor)
 
 
 PROVIDER = ZoomProvider()
