@@ -305,7 +305,10 @@ OAUTH2_PROVIDER = {
     "REFRESH_TOKEN_EXPIRE_SECONDS": 30 * 24 * 3600,
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
-    "ALLOWED_REDIRECT_URI_SCHEMES": ["https", "http"] if DEBUG else ["https"],
+    # Plain-http redirect URIs only where the service itself runs on plain http (a laptop,
+    # a production-like run on loopback), as the cookies and the https redirect follow
+    # BASE_URL's scheme.
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["https"] if HTTPS and not DEBUG else ["https", "http"],
     "COMPLIANT_BCP_RFC9700_PKCE_METHOD": True,
     "COMPLIANT_BCP_RFC9700_TOKEN_STORAGE": True,
     "COMPLIANT_BCP_RFC9700_IMPLICIT_GRANT": True,

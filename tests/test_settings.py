@@ -159,3 +159,38 @@ def test_behind_the_proxy_a_forwarded_https_request_is_not_redirected(client, ht
     response = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
     assert response.status_code == 200
     assert response["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
+
+
+@pytest.mark.parametrize(
+    ("base_url", "debug", "schemes"),
+    [
+        ("https://figures.example.com", "false", ["https"]),
+        ("https://figures.example.com", "true", ["https", "http"]),
+        # A production-like run on plain http (loopback): its own demo app redirects there.
+        ("http://127.0.0.1:8000", "false", ["https", "http"]),
+    ],
+)
+def test_plain_http_redirect_uris_only_where_the_service_runs_on_plain_http(
+    base_url, debug, schemes
+):
+    read = (
+        "import json, django; from django.conf import settings; django.setup(); "
+        "print(json.dumps(settings.OAUTH2_PROVIDER['ALLOWED_REDIRECT_URI_SCHEMES']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", read],
+        cwd=ROOT,
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DEBUG": debug,
+            "SECRET_KEY": "s" * 50,
+            "FIELD_ENCRYPTION_KEY": FERNET_A,
+            "BASE_URL": base_url,
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == schemes
