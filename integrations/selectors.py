@@ -38,7 +38,14 @@ def held_events(*, workspace, provider: str | None = None) -> QuerySet[Event]:
 def held_count(*, workspace, provider: str, start, end) -> int:
     """Held events of a provider that happened in [start, end): each a payment or refund
     the figures leave out. An event waiting for another held event of the same object (a
-    refund of a charge nobody placed yet) is counted once, with that event."""
+    refund of a charge nobody placed yet) is counted once, with that event.
+
+    Most workspaces hold nothing: the connections' held counters answer that first, so the
+    figures pay for the full count only where an event is held."""
+    if not Connection.objects.filter(
+        workspace=workspace, provider=provider, events_held__gt=0
+    ).exists():
+        return 0
     same_object_held = Event.objects.filter(
         connection=OuterRef("connection"),
         object_id=OuterRef("waits_for"),
