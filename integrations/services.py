@@ -17,10 +17,12 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
+from collections import Counter
 from datetime import timedelta
 
 from celery import current_app as celery_app
 from django.core import signing
+from django.core.cache import cache
 from django.db import connection as db_connection
 from django.db import transaction
 from django.db.models import F
@@ -42,6 +44,12 @@ logger = logging.getLogger(__name__)
 
 BACKFILL_TASK = "integrations.connection_backfill"
 APPLY_TASK = "integrations.event_apply"
+APPLY_CONNECTION_TASK = "integrations.events_apply"
+# Events applied in one transaction by the worker.
+BATCH_SIZE = 100
+# How long the mark "a task applies this connection's events" lives unless renewed (each
+# batch renews it): a worker killed mid-run leaves it to expire.
+DRAIN_MARK_SECONDS = 120
 # Held for a reason only a person can resolve (assign or dismiss), not waiting for a record.
 PLACEMENT_CODES = ("no_lead", "no_sale", "currency", "invalid")
 # Test-only hook: makes an apply pause inside its transaction, after the records are
@@ -326,9 +334,47 @@ def event_receive(
     )
 
 
-def event_apply_enqueue(event_id) -> None:
-    """Apply the event on the worker once the current transaction commits."""
-    transaction.on_commit(lambda: task_send(APPLY_TASK, args=[int(event_id)]))
+# --- Applying events ------------------------------------------------------------------
+#
+# A delivery is stored, then applied by the worker: one task per connection at a time
+# applies its received events oldest first, BATCH_SIZE to a transaction, so the commit,
+# the task's own cost and the connection's counters are paid once per batch, not once per
+# event. A mark in the shared cache says a task is queued or running for the connection;
+# a delivery sends a task only when it can set the mark.
+
+
+def _drain_mark(connection_id) -> str:
+    return f"integrations:apply:{connection_id}"
+
+
+def _apply_request(connection_id) -> None:
+    if cache.add(_drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS):
+        task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
+
+
+def events_apply_soon(connection_id) -> None:
+    """Have the connection's received events applied once the current transaction commits."""
+    transaction.on_commit(lambda: _apply_request(connection_id))
+
+
+def events_release(events) -> int:
+    """Send held events (a queryset) back to be applied: they are received again, and
+    applied once the current transaction commits. Returns how many."""
+    rows = list(
+        events.filter(state=Event.State.HELD)
+        .select_for_update()
+        .order_by("pk")
+        .values_list("pk", "connection_id")
+    )
+    if not rows:
+        return 0
+    Event.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        state=Event.State.RECEIVED, hold_code="", hold_reason="", waits_for=""
+    )
+    for connection_id, count in Counter(connection for _, connection in rows).items():
+        Connection.objects.filter(pk=connection_id).update(events_held=F("events_held") - count)
+        events_apply_soon(connection_id)
+    return len(rows)
 
 
 _COUNTER = {
@@ -337,21 +383,42 @@ _COUNTER = {
 }
 
 
-def _move_counters(connection_id, before: str, after: str) -> None:
-    if before == after:
-        return
-    changes = {}
-    if before in _COUNTER:
-        changes[_COUNTER[before]] = F(_COUNTER[before]) - 1
-    if after in _COUNTER:
-        changes[_COUNTER[after]] = F(_COUNTER[after]) + 1
-    if changes:
-        Connection.objects.filter(pk=connection_id).update(**changes)
+class _Effects:
+    """What settling events changes besides the events: the connection's counters, and the
+    events held waiting for the records they made. Gathered over a batch, written once."""
+
+    def __init__(self, connection_id):
+        self.connection_id = connection_id
+        self.counters: Counter = Counter()
+        self.records: set[str] = set()
+
+    def moved(self, before: str, after: str) -> None:
+        if before != after:
+            self.counters[_COUNTER.get(before)] -= 1
+            self.counters[_COUNTER.get(after)] += 1
+
+    def write(self) -> None:
+        changes = {name: F(name) + count for name, count in self.counters.items() if name and count}
+        if changes:
+            Connection.objects.filter(pk=self.connection_id).update(**changes)
+        if self.records:
+            events_release(
+                Event.objects.filter(
+                    connection_id=self.connection_id,
+                    state=Event.State.HELD,
+                    hold_code="waiting",
+                    waits_for__in=sorted(self.records),
+                )
+            )
+        self.counters.clear()
+        self.records.clear()
 
 
-def _outcome_write(event: Event, outcome, *, actor: Actor, action: str | None = None) -> None:
-    """Record what became of the event: its state, counters, audit event; and release the
-    events held waiting for the records it made."""
+def _outcome_write(
+    event: Event, outcome, *, actor: Actor, effects: _Effects, action: str | None = None
+) -> None:
+    """Record what became of the event: its state and audit event, its counters and the
+    records it made (in `effects`)."""
     before = event.state
     now = timezone.now()
     event.hold_code = event.hold_reason = event.waits_for = ""
@@ -359,6 +426,7 @@ def _outcome_write(event: Event, outcome, *, actor: Actor, action: str | None = 
     if isinstance(outcome, Applied):
         event.state, event.applied_at = Event.State.APPLIED, now
         detail["records"] = list(outcome.records)
+        effects.records.update(outcome.records)
     elif isinstance(outcome, Held):
         event.state = Event.State.HELD
         event.hold_code, event.hold_reason = outcome.code, outcome.reason
@@ -378,7 +446,7 @@ def _outcome_write(event: Event, outcome, *, actor: Actor, action: str | None = 
             "assigned_sale",
         ]
     )
-    _move_counters(event.connection_id, before, event.state)
+    effects.moved(before, event.state)
     audit_record(
         actor=actor,
         action=action or f"integration.event_{event.state}",
@@ -388,15 +456,6 @@ def _outcome_write(event: Event, outcome, *, actor: Actor, action: str | None = 
         reason=event.hold_reason,
         detail=detail,
     )
-    if isinstance(outcome, Applied) and outcome.records:
-        waiting = Event.objects.filter(
-            connection_id=event.connection_id,
-            state=Event.State.HELD,
-            hold_code="waiting",
-            waits_for__in=list(outcome.records),
-        ).values_list("pk", flat=True)
-        for waiting_pk in list(waiting):
-            event_apply_enqueue(waiting_pk)
 
 
 def _event_locked(event_id) -> Event | None:
@@ -408,6 +467,10 @@ def _event_locked(event_id) -> Event | None:
     )
 
 
+class _Unexpected(Exception):
+    """A mapping failed in a way no outcome describes (a defect): its event stays received."""
+
+
 def _provider_apply(event: Event):
     provider = provider_get(event.provider)
     try:
@@ -416,19 +479,50 @@ def _provider_apply(event: Event):
             return provider.apply(event=event, connection=event.connection)
     except RecordInvalid as refused:
         return Held("invalid", f"The record cannot be written: {refused}")
+    except ProviderError:
+        raise
+    except Exception as error:
+        logger.exception("event %s: the %s mapping failed", event.pk, event.provider)
+        raise _Unexpected(str(error)) from error
+
+
+def _event_settle(event: Event, effects: _Effects) -> None:
+    """Apply one locked event and record its outcome."""
+    event.attempts = min(event.attempts + 1, 32767)
+    try:
+        outcome = _provider_apply(event)
+    except _Unexpected:
+        Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
+        raise
+    _outcome_write(event, outcome, actor=integration_actor(event.connection), effects=effects)
 
 
 FINAL_STATES = (Event.State.APPLIED, Event.State.IGNORED, Event.State.DISMISSED)
 
 
 def event_apply(*, event_id) -> Event | None:
-    """Apply a stored event through its provider's mapping: applied, held with why, or
-    ignored. Running it again on an applied, ignored or dismissed event changes nothing.
+    """Apply one stored event through its provider's mapping: applied, held with why, or
+    ignored. Running it again on an applied, ignored or dismissed event changes nothing;
+    a held one is tried again.
 
     A provider whose mapping reads its API (HubSpot) may fail to: the event is left
     received (the beat schedule sends it again) and the connection is failing."""
     try:
-        return _event_apply(event_id)
+        with transaction.atomic():
+            event = _event_locked(event_id)
+            if event is None or event.state in FINAL_STATES:
+                return event
+            if provider_get(event.provider) is None:
+                logger.warning("event %s: no provider %s is built", event.pk, event.provider)
+                return event
+            effects = _Effects(event.connection_id)
+            try:
+                _event_settle(event, effects)
+            except _Unexpected:
+                return event
+            effects.write()
+            pause_for_tests(PAUSE_SECONDS_ENV, PAUSE_MARKER_ENV)
+        return event
     except ProviderError as error:
         connection = Connection.objects.filter(events__pk=event_id).first()
         if connection is not None:
@@ -436,31 +530,80 @@ def event_apply(*, event_id) -> Event | None:
         return Event.objects.filter(pk=event_id).first()
 
 
-def _event_apply(event_id) -> Event | None:
+def _batch_apply(
+    connection: Connection, size: int, skipped: set
+) -> tuple[int, ProviderError | None]:
+    """Apply up to `size` of the connection's received events, oldest first, in one
+    transaction; events another process holds are left to it. Returns how many were
+    taken, and the provider's refusal that stopped the batch, if one did."""
+    failure = None
     with transaction.atomic():
-        event = _event_locked(event_id)
-        if event is None or event.state in FINAL_STATES:
-            return event
-        if provider_get(event.provider) is None:
-            logger.warning("event %s: no provider %s is built", event.pk, event.provider)
-            return event
-        event.attempts = min(event.attempts + 1, 32767)
-        outcome = _provider_apply(event)
-        _outcome_write(event, outcome, actor=integration_actor(event.connection))
+        events = list(
+            Event.objects.select_for_update(skip_locked=True)
+            .filter(connection_id=connection.pk, state=Event.State.RECEIVED)
+            .exclude(pk__in=skipped)
+            .order_by("pk")[:size]
+        )
+        effects = _Effects(connection.pk)
+        for event in events:
+            event.connection, event.workspace = connection, connection.workspace
+            try:
+                _event_settle(event, effects)
+            except _Unexpected:
+                skipped.add(event.pk)
+            except ProviderError as error:
+                failure = error
+                break
+        effects.write()
         pause_for_tests(PAUSE_SECONDS_ENV, PAUSE_MARKER_ENV)
-    return event
+    return len(events), failure
 
 
-def events_pending(*, older_than: timedelta) -> list[int]:
-    """Events stored but not applied for a while (their task was lost: a web process that
-    stopped between the commit and the send, a worker killed mid-apply)."""
-    return list(
-        Event.objects.filter(
+def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
+    """Apply the connection's received events, batch after batch, until none is left
+    (events that fail in a way no outcome describes are logged, left received for the
+    beat schedule, and not taken again by this run). Returns how many were taken.
+
+    A provider that refuses (HubSpot's API) stops the run: the connection is failing and
+    its events stay received until the beat schedule sends them again."""
+    connection = Connection.objects.select_related("workspace").filter(pk=connection_id).first()
+    if connection is None or provider_get(connection.provider) is None:
+        return 0
+    mark, taken, skipped, failure = _drain_mark(connection.pk), 0, set(), None
+    try:
+        while failure is None:
+            cache.set(mark, 1, timeout=DRAIN_MARK_SECONDS)
+            count, failure = _batch_apply(connection, batch_size, skipped)
+            taken += count
+            if count == 0:
+                break
+    finally:
+        cache.delete(mark)
+    if failure is not None:
+        connection_fail(connection=connection, error=str(failure))
+    elif (
+        Event.objects.filter(connection_id=connection.pk, state=Event.State.RECEIVED)
+        .exclude(pk__in=skipped)
+        .exists()
+    ):
+        # Stored after the last batch looked, by a request that found the mark still set.
+        _apply_request(connection.pk)
+    return taken
+
+
+def connections_pending(*, older_than: timedelta) -> list[str]:
+    """The connections with events stored but not applied for a while (their task was
+    lost: a web process that stopped between the commit and the send, a worker killed
+    mid-apply, a provider that refused)."""
+    return [
+        str(connection_id)
+        for connection_id in Event.objects.filter(
             state=Event.State.RECEIVED, received_at__lte=timezone.now() - older_than
         )
-        .order_by("pk")
-        .values_list("pk", flat=True)[:1000]
-    )
+        .order_by("connection_id")
+        .values_list("connection_id", flat=True)
+        .distinct()
+    ]
 
 
 def _held(event: Event) -> Event:
@@ -486,8 +629,12 @@ def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
                                "sale of this workspace; dismiss it instead.")  # fmt: skip
         locked.assigned_sale = sale
         locked.attempts = min(locked.attempts + 1, 32767)
+        effects = _Effects(locked.connection_id)
         outcome = _provider_apply(locked)
-        _outcome_write(locked, outcome, actor=actor, action="integration.event_assigned")
+        _outcome_write(
+            locked, outcome, actor=actor, effects=effects, action="integration.event_assigned"
+        )
+        effects.write()
         if not isinstance(outcome, Applied):
             raise InvalidField("sale", outcome.reason or "The event cannot be placed there.")
     return locked
@@ -509,10 +656,11 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
                 )
                 .select_related("workspace")
             )
+        effects = _Effects(locked.connection_id)
         for item in dismissed:
             item.state = Event.State.DISMISSED
             item.save(update_fields=["state"])
-            _move_counters(item.connection_id, Event.State.HELD, Event.State.DISMISSED)
+            effects.moved(Event.State.HELD, Event.State.DISMISSED)
             audit_record(
                 actor=actor,
                 action="integration.event_dismissed",
@@ -522,6 +670,7 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
                 reason=item.hold_reason,
                 detail={"provider": item.provider, "event_id": item.event_id},
             )
+        effects.write()
     return locked
 
 
@@ -545,8 +694,8 @@ def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[
             backfill_started_at=connection.backfill_started_at or now,
             backfill_finished_at=now if page.cursor is None else None,
         )
-    for event_pk in received:
-        event_apply(event_id=event_pk)
+    if received:
+        events_apply(connection_id=connection.pk)
     return received
 
 

@@ -1,10 +1,17 @@
-"""The worker's side of the integrations: applying a stored event."""
+"""The worker's side of the integrations: applying stored events."""
 
 from datetime import timedelta
 
 from celery import shared_task
 
 from . import services
+
+
+@shared_task(name=services.APPLY_CONNECTION_TASK, acks_late=True)
+def events_apply(connection_id: str) -> int:
+    """Apply a connection's received events in batches until none is left. Safe to run
+    twice, or beside another run: each batch locks its events and skips those locked."""
+    return services.events_apply(connection_id=connection_id)
 
 
 @shared_task(name=services.APPLY_TASK, acks_late=True)
@@ -17,10 +24,11 @@ def event_apply(event_id: int) -> str:
 
 @shared_task(name="integrations.events_apply_pending", acks_late=True)
 def events_apply_pending(older_than_seconds: int = 300) -> int:
-    """Send the apply task again for events left unapplied (run by the beat schedule)."""
-    pending = services.events_pending(older_than=timedelta(seconds=older_than_seconds))
-    for event_id in pending:
-        event_apply.delay(event_id)
+    """Send the apply task again for the connections with events left unapplied (run by
+    the beat schedule). Returns how many connections."""
+    pending = services.connections_pending(older_than=timedelta(seconds=older_than_seconds))
+    for connection_id in pending:
+        events_apply.delay(connection_id)
     return len(pending)
 
 

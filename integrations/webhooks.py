@@ -143,5 +143,6 @@ def _store(provider, connection: Connection, payloads: list) -> int:
             )
             if event is not None:
                 stored += 1
-                services.event_apply_enqueue(event.pk)
+        if stored:
+            services.events_apply_soon(connection.pk)
     return stored

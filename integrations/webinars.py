@@ -16,7 +16,7 @@ from workspaces.models import WebinarEvent
 from workspaces.services import RecordInvalid, webinar_pitch_update
 
 from .models import Event
-from .services import event_apply_enqueue
+from .services import events_release
 
 PITCH_ROLES = frozenset({"owner", "admin", "manager"})
 
@@ -55,13 +55,13 @@ def webinar_pitch_set(
                 },
             )
             if locked.external_id:
-                refused = Event.objects.filter(
-                    workspace_id=locked.workspace_id,
-                    provider="zoom",
-                    object_id=locked.external_id,
-                    state=Event.State.HELD,
-                    hold_code="invalid",
-                ).values_list("pk", flat=True)
-                for event_pk in list(refused):
-                    event_apply_enqueue(event_pk)
+                events_release(
+                    Event.objects.filter(
+                        workspace_id=locked.workspace_id,
+                        provider="zoom",
+                        object_id=locked.external_id,
+                        state=Event.State.HELD,
+                        hold_code="invalid",
+                    )
+                )
     return locked
