@@ -20,8 +20,8 @@ production settings (DEBUG off, fresh keys, Celery's broker at Redis --redis-db)
    target p95 <= 20 ms;
 2. starts ONE worker (`celery -A config worker --concurrency 1`) on the queued tasks and
    waits until every stored event is in a final state (applied or held): events/s,
-   target >= 300. With --profile K it instead runs event_apply in this process over K of
-   the events under cProfile, then over --sql-sample more capturing their SQL, and prints
+   target >= 300. With --profile K it instead applies K of the events in this process, in batches
+   as the task does, under cProfile, then --sql-sample more capturing their SQL, and prints
    where the time goes.
 
 At the end, in one transaction, it deletes what it added: the payments it made (the
@@ -90,7 +90,7 @@ def parse_args(argv=None):
     )  # fmt: skip
     p.add_argument(
         "--profile", type=int, default=0, metavar="K",
-        help="instead of the worker: event_apply in-process over K events under cProfile",
+        help="instead of the worker: apply K events in-process, in batches, under cProfile",
     )  # fmt: skip
     p.add_argument(
         "--profile-endpoint", type=int, default=0, metavar="K",
@@ -563,19 +563,26 @@ def profile_phase(args, connection) -> dict:
     from django.db import connection as db
 
     from integrations import services
-    from integrations.models import Event
+    from integrations.models import Connection, Event
 
-    pending = list(
-        Event.objects.filter(connection=connection, state="received")
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    profiled, sampled = pending[: args.profile], pending[args.profile :][: args.sql_sample]
+    pending = Event.objects.filter(connection=connection, state="received").count()
+    profiled = min(args.profile, pending)
+    sampled = min(args.sql_sample, pending - profiled)
+    connection = Connection.objects.select_related("workspace").get(pk=connection.pk)
+
+    def apply_batches(count: int) -> None:
+        """As the worker's task does, in batches of BATCH_SIZE, the oldest first."""
+        while count > 0:
+            size = min(services.BATCH_SIZE, count)
+            taken, _ = services.events_apply_batch(connection=connection, size=size, skipped=set())
+            if not taken:
+                return
+            count -= taken
+
     profiler = cProfile.Profile()
     began = time.perf_counter()
     profiler.enable()
-    for pk in profiled:
-        services.event_apply(event_id=pk)
+    apply_batches(profiled)
     profiler.disable()
     seconds = time.perf_counter() - began
     text = io.StringIO()
@@ -611,23 +618,21 @@ def profile_phase(args, connection) -> dict:
     sql_began = time.perf_counter()
     try:
         with db.execute_wrapper(timed):
-            for pk in sampled:
-                services.event_apply(event_id=pk)
+            apply_batches(sampled)
     finally:
         db._commit = commit
     sql_wall = time.perf_counter() - sql_began
     ranked = sorted(shapes.items(), key=lambda item: -item[1][1])
     return {
-        "events": len(profiled),
+        "events": profiled,
         "seconds": round(seconds, 3),
-        "per_second": len(profiled) / seconds if seconds else 0.0,
+        "per_second": profiled / seconds if seconds else 0.0,
         "profile": text.getvalue(),
-        "sql_events": len(sampled),
-        "sql_wall_ms_per_event": sql_wall * 1000 / len(sampled) if sampled else None,
-        "queries_per_event": statements[0] / len(sampled) if sampled else None,
+        "sql_events": sampled,
+        "sql_wall_ms_per_event": sql_wall * 1000 / sampled if sampled else None,
+        "queries_per_event": statements[0] / sampled if sampled else None,
         "sql": [
-            {"statement": s, "count": n, "ms_per_event": t * 1000 / len(sampled)}
-            for s, (n, t) in ranked
+            {"statement": s, "count": n, "ms_per_event": t * 1000 / sampled} for s, (n, t) in ranked
         ]
         if sampled
         else [],
@@ -709,7 +714,7 @@ def report(result: dict) -> list[str]:
     if pr:
         lines += [
             "",
-            f"2. event_apply in-process under cProfile: {pr['events']} events in "
+            f"2. the batched apply in-process under cProfile: {pr['events']} events in "
             f"{pr['seconds']:.2f} s ({pr['per_second']:.0f} events/s with the profiler)",
         ]
         if pr["sql"]:

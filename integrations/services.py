@@ -21,6 +21,7 @@ from collections import Counter
 from datetime import timedelta
 
 from celery import current_app as celery_app
+from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import connection as db_connection
@@ -347,8 +348,15 @@ def _drain_mark(connection_id) -> str:
     return f"integrations:apply:{connection_id}"
 
 
+def _marks_shared() -> bool:
+    """Whether the web processes and the worker see the same marks: a cache in process
+    memory is shared only when tasks run in the process that sends them (eager mode)."""
+    local = settings.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    return not local or bool(celery_app.conf.task_always_eager)
+
+
 def _apply_request(connection_id) -> None:
-    if cache.add(_drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS):
+    if not _marks_shared() or cache.add(_drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS):
         task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
 
 
@@ -530,8 +538,8 @@ def event_apply(*, event_id) -> Event | None:
         return Event.objects.filter(pk=event_id).first()
 
 
-def _batch_apply(
-    connection: Connection, size: int, skipped: set
+def events_apply_batch(
+    *, connection: Connection, size: int, skipped: set
 ) -> tuple[int, ProviderError | None]:
     """Apply up to `size` of the connection's received events, oldest first, in one
     transaction; events another process holds are left to it. Returns how many were
@@ -573,7 +581,9 @@ def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
     try:
         while failure is None:
             cache.set(mark, 1, timeout=DRAIN_MARK_SECONDS)
-            count, failure = _batch_apply(connection, batch_size, skipped)
+            count, failure = events_apply_batch(
+                connection=connection, size=batch_size, skipped=skipped
+            )
             taken += count
             if count == 0:
                 break

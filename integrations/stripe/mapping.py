@@ -84,31 +84,28 @@ def _sent(event: Event) -> int:
     return created if isinstance(created, int) else 0
 
 
-def _newer_applied(event: Event, object_id: str, sent: int) -> bool:
-    """Whether an event about the same object, sent later than `sent`, is already applied."""
+def _others(event: Event, object_id: str) -> list[tuple[str, str, object]]:
+    """(state, hold code, sent) of the connection's other events about the same object."""
     if not object_id:
-        return False
-    others = (
+        return []
+    return list(
         Event.objects.filter(connection_id=event.connection_id, object_id=object_id)
-        .filter(state__in=(Event.State.APPLIED, Event.State.IGNORED))
         .exclude(pk=event.pk)
-        .values_list("payload__created", flat=True)
+        .values_list("state", "hold_code", "payload__created")
     )
-    return any(isinstance(other, int) and other > sent for other in others)
 
 
-def _held_placement(event: Event, object_id: str) -> bool:
+def _newer_applied(others, sent: int) -> bool:
+    """Whether an event about the same object, sent later than `sent`, is already applied."""
+    return any(
+        state in (Event.State.APPLIED, Event.State.IGNORED) and isinstance(at, int) and at > sent
+        for state, _code, at in others
+    )
+
+
+def _held_placement(others) -> bool:
     """Whether another event about the same charge is held until someone places it."""
-    return (
-        Event.objects.filter(
-            connection_id=event.connection_id,
-            object_id=object_id,
-            state=Event.State.HELD,
-            hold_code__in=PLACEMENT_CODES,
-        )
-        .exclude(pk=event.pk)
-        .exists()
-    )
+    return any(state == Event.State.HELD and code in PLACEMENT_CODES for state, code, _at in others)
 
 
 def _charge_email(charge: dict) -> str:
@@ -152,21 +149,21 @@ def _place(event: Event, charge: dict, workspace) -> Sale | Held:
         return Held("no_lead", "The charge carries no email (billing details, receipt or "
                     "customer) to find its lead by.")  # fmt: skip
     leads = Lead.objects.filter(workspace=workspace, email__iexact=email)
-    if not leads.exists():
-        return Held("no_lead", f"No lead has the charge's email {email}.")
     sale = (
         Sale.objects.filter(workspace=workspace, lead__in=leads)
         .filter(cash_collected__lt=F("contract_value"))
         .order_by("-closed_at", "-pk")
         .first()
     )
+    if sale is None and not leads.exists():
+        return Held("no_lead", f"No lead has the charge's email {email}.")
     if sale is None:
         return Held("no_sale", f"The lead with the email {email} has no sale with an unpaid "
                     "balance.")  # fmt: skip
     return sale
 
 
-def _charge(event: Event, charge: dict, workspace) -> Applied | Held | Ignored:
+def _charge(event: Event, charge: dict, workspace, others) -> Applied | Held | Ignored:
     charge_id = charge.get("id")
     if not isinstance(charge_id, str) or not charge_id:
         return Ignored("The event carries no charge id.")
@@ -174,7 +171,7 @@ def _charge(event: Event, charge: dict, workspace) -> Applied | Held | Ignored:
     if currency != workspace.currency:
         return Held("currency", f"The charge is in {currency or 'no currency'}; the workspace "
                     f"counts in {workspace.currency}.")  # fmt: skip
-    if not event.assigned_sale_id and _held_placement(event, charge_id):
+    if not event.assigned_sale_id and _held_placement(others):
         return Held("waiting", f"Another event of charge {charge_id} is held until it is "
                     "placed on a sale.", waits_for=charge_id)  # fmt: skip
     placed = _place(event, charge, workspace)
@@ -194,7 +191,7 @@ def _charge(event: Event, charge: dict, workspace) -> Applied | Held | Ignored:
     for refund in refunds:
         if not isinstance(refund, dict) or not refund.get("id"):
             continue
-        if _newer_applied(event, refund["id"], _sent(event)):
+        if _newer_applied(_others(event, refund["id"]), _sent(event)):
             continue
         if _refund_write(refund, payment, workspace):
             records.append(refund["id"])
@@ -281,10 +278,11 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
     object_id = str(obj.get("id") or "")
     if event.event_type not in (*CHARGE_TYPES, *REFUND_TYPES, DISPUTE_CLOSED):
         return Ignored(f"Stripe's {event.event_type} feeds no record.")
-    if _newer_applied(event, object_id, _sent(event)):
+    others = _others(event, object_id)
+    if _newer_applied(others, _sent(event)):
         return Ignored(f"A later event about {object_id} was applied first.")
     if event.event_type in CHARGE_TYPES:
-        return _charge(event, obj, workspace)
+        return _charge(event, obj, workspace, others)
     if event.event_type in REFUND_TYPES:
         return _refund(event, obj, workspace)
     return _dispute(event, obj, workspace)
