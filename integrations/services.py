@@ -32,6 +32,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from core.errors import InvalidField, NotFound
+from core.locks import lock, try_lock
 from core.testing_hooks import pause_for_tests
 from workspaces.models import Sale, Workspace
 from workspaces.services import RecordInvalid
@@ -348,6 +349,10 @@ def _drain_mark(connection_id) -> str:
     return f"integrations:apply:{connection_id}"
 
 
+def _apply_lock(connection_id) -> str:
+    return f"integrations.apply|{connection_id}"
+
+
 def _marks_shared() -> bool:
     """Whether the web processes and the worker see the same marks: a cache in process
     memory is shared only when tasks run in the process that sends them (eager mode)."""
@@ -523,6 +528,8 @@ def event_apply(*, event_id) -> Event | None:
             if provider_get(event.provider) is None:
                 logger.warning("event %s: no provider %s is built", event.pk, event.provider)
                 return event
+            # After the batch its connection may be applying (which skips this event).
+            lock(_apply_lock(event.connection_id))
             effects = _Effects(event.connection_id)
             try:
                 _event_settle(event, effects)
@@ -538,14 +545,21 @@ def event_apply(*, event_id) -> Event | None:
         return Event.objects.filter(pk=event_id).first()
 
 
+class _Busy(Exception):
+    """Another run is applying a batch of the same connection's events."""
+
+
 def events_apply_batch(
     *, connection: Connection, size: int, skipped: set
 ) -> tuple[int, ProviderError | None]:
     """Apply up to `size` of the connection's received events, oldest first, in one
-    transaction; events another process holds are left to it. Returns how many were
-    taken, and the provider's refusal that stopped the batch, if one did."""
+    transaction. Returns how many were taken, and the provider's refusal that stopped the
+    batch, if one did. One batch of a connection at a time (on PostgreSQL, a lock held
+    until the batch commits): raises _Busy when another run holds it."""
     failure = None
     with transaction.atomic():
+        if not try_lock(_apply_lock(connection.pk)):
+            raise _Busy()
         events = list(
             Event.objects.select_for_update(skip_locked=True)
             .filter(connection_id=connection.pk, state=Event.State.RECEIVED)
@@ -587,6 +601,9 @@ def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
             taken += count
             if count == 0:
                 break
+    except _Busy:
+        # The other run goes on until none is left, and looks again at its end.
+        return taken
     finally:
         cache.delete(mark)
     if failure is not None:
