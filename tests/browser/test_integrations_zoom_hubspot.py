@@ -307,7 +307,7 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     assert [page.input_value(f"#id_{field}") for field in fields] == list(fields)
     page.fill("#id_utm_source", "hs_analytics_source")
     page.fill("#id_utm_campaign", "hs_analytics_source_data_1")
-    page.click("main form button[type=submit]")
+    page.click("#save-utm-properties")
     assert urlsplit(page.url).path == mapping_url
     assert page.text_content("[role=status]").strip() == (
         "UTM properties saved; contacts read from now on use them."
@@ -316,6 +316,10 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     assert [page.input_value(f"#id_{field}") for field in fields] == mapped
     connection.refresh_from_db()
     assert connection.options["utm_properties"] == dict(zip(fields, mapped, strict=True))
+
+    page.click("#back-to-integrations")
+    assert urlsplit(page.url).path == team.url
+    assert set(counters(page, section).values()) == {"0"}
 
     # HubSpot tells of a new contact and of a change to it, in one delivery; applying them
     # reads the contact once, through HubSpot's library in the server's thread, and the
@@ -333,7 +337,7 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     connection.refresh_from_db()
     assert (connection.state, connection.last_error) == ("connected", "")
 
-    page.goto(team.url)
+    page.reload()
     assert counters(page, section) == {
         "received": "2",
         "applied": "2",
