@@ -84,6 +84,8 @@ def hubspot_mapping(request, workspace_id, connection_id):
         "integrations/hubspot_mapping.html",
         {
             "workspace": connection.workspace,
+            "owner": connection.workspace,
+            "section": "integrations",
             "connection": connection,
             "form": form,
             "fields": UTM_FIELDS,

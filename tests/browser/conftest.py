@@ -47,6 +47,9 @@ SCREENSHOTS = frozenset(
         "lead-journey.png",
         "integrations.png",
         "integrations-held.png",
+        "integrations-zoom.png",
+        "integrations-hubspot.png",
+        "webinar-pitch.png",
     }
 )
 PASSWORD = "correct-horse-battery"

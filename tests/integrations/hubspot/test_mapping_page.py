@@ -77,6 +77,17 @@ def test_an_owner_maps_the_properties_and_the_next_read_uses_them(portal, make_m
     )
 
 
+def test_the_page_sits_in_the_workspace_settings_and_leads_back(portal, make_member):
+    owner = signed_in(make_member(portal.ws, "owner"))
+    content = owner.get(page_url(portal)).content.decode()
+    integrations = f"/settings/{portal.ws.pk}/integrations/"
+    assert f'<a href="{integrations}" class="current">Integrations</a>' in content
+    assert (
+        f'<a href="{integrations}#connection-{portal.connection.pk}" class="spaced" '
+        'id="back-to-integrations">Back to integrations</a>'
+    ) in content
+
+
 def test_a_name_that_is_no_property_is_refused(portal, make_member):
     owner = signed_in(make_member(portal.ws, "admin"))
     answer = owner.post(page_url(portal), {"utm_source": "UTM Source!"})
