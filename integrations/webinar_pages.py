@@ -104,6 +104,8 @@ def webinar_pitch(request, workspace_id):
                 initial={"event": event.pk, "pitch_at": _local(event.pitch_at, zone)},
                 workspace=workspace,
             )
+        # One form per event on the page: each names its fields' ids after its event.
+        form.auto_id = f"id_%s-{event.pk}"
         starts = event.starts_at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
         rows.append({"event": event, "starts": starts, "form": form})
     context = {

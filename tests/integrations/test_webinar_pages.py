@@ -1,6 +1,7 @@
 """The webinar events page: an owner, admin or manager sets each event's pitch time, in the
 workspace's timezone, and /webinar's stay figures follow it."""
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -130,3 +131,20 @@ def test_strangers_get_404_and_anonymous_visitors_sign_in(webinar, make_workspac
     assert anonymous.status_code == 302
     assert anonymous["Location"].startswith("/accounts/login/")
     assert Lead.objects.count() == 2
+
+
+def test_each_events_form_has_ids_of_its_own(webinar):
+    second, _ = webinar_event_upsert(workspace=webinar["ws"], external_id="88899999999",
+                                     name="Close more", starts_at=utc("2026-03-12 17:00"))  # fmt: skip
+    page = signed_in(webinar["member"]("owner")).get(webinar["url"]).content.decode()
+    ids = re.findall(r'id="(id_[^"]+)"', page)
+    assert sorted(ids) == sorted([f"id_event-{webinar['event'].pk}", f"id_event-{second.pk}"])
+
+
+def test_the_settings_menu_leads_to_the_webinars_page(webinar):
+    page = signed_in(webinar["member"]("manager")).get(
+        f"/settings/{webinar['ws'].pk}/integrations/"
+    )
+    assert f'<a href="{webinar["url"]}" >Webinars</a>' in page.content.decode()
+    current = signed_in(webinar["member"]("manager")).get(webinar["url"]).content.decode()
+    assert f'<a href="{webinar["url"]}" class="current">Webinars</a>' in current
