@@ -44,3 +44,28 @@ def audit_record(
         reason=reason,
         detail=detail or {},
     )
+
+
+def audit_record_many(*, actor: Actor, entries: list[dict]) -> list[AuditEvent]:
+    """Record many writes by one actor at once (one insert): each entry holds
+    audit_record's other arguments. Must run inside the writes' own transaction."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit_record_many must run inside the transaction of its writes")
+    return AuditEvent.objects.bulk_create(
+        [
+            AuditEvent(
+                workspace=entry.get("workspace"),
+                agency=entry.get("agency"),
+                actor_kind=actor.kind,
+                actor_id=str(actor.id or ""),
+                actor_label=actor.label[:200],
+                action=entry["action"],
+                target_type=entry["target_type"],
+                target_id=str(entry.get("target_id") or ""),
+                reason=entry.get("reason", ""),
+                detail=entry.get("detail") or {},
+            )
+            for entry in entries
+        ]
+    )

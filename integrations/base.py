@@ -145,6 +145,13 @@ class Provider(Protocol):
     # Optional: ``on_connect(*, connection, credentials, signing_secret) -> dict`` runs once
     # before the backfill (Calendly subscribes to its webhooks there); what it returns is
     # kept in the connection's options, and a ProviderError makes the connection failing.
+    # Optional: ``apply_many(*, events, connection) -> dict[int, Outcome]``, the worker's
+    # fast path. Given a batch of received events (oldest first), it applies set-based the
+    # ones it can (events about an object no other stored event names, so their order
+    # among themselves and the rest of the batch does not change the records), writing
+    # their records through the workspace's writers and refreshing what they touched, and
+    # returns their outcomes by event id. The rest are then applied one by one. A
+    # RecordInvalid it raises undoes its writes, and every event goes one by one.
 
 
 class PackagedProvider:
@@ -157,6 +164,11 @@ class PackagedProvider:
 
     def apply(self, *, event, connection) -> Outcome:
         return self.mapping_module.event_map(event=event, connection=connection)
+
+    @property
+    def apply_many(self):
+        """The mapping module's set-based apply (``events_map_many``), or None."""
+        return getattr(self.mapping_module, "events_map_many", None)
 
     def backfill(
         self, *, connection, credentials: dict, cursor: dict | None

@@ -27,9 +27,10 @@ from django.core.cache import cache
 from django.db import connection as db_connection
 from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Least
 from django.utils import timezone
 
-from audit.services import Actor, audit_record
+from audit.services import Actor, audit_record, audit_record_many
 from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from core.errors import InvalidField, NotFound
 from core.locks import lock, try_lock
@@ -432,19 +433,39 @@ def _outcome_write(
 ) -> None:
     """Record what became of the event: its state and audit event, its counters and the
     records it made (in `effects`)."""
+    _outcome_settle(event, outcome, effects)
+    audit_record(
+        actor=actor,
+        action=action or f"integration.event_{event.state}",
+        target_type="integration_event",
+        target_id=event.pk,
+        workspace=event.workspace,
+        reason=event.hold_reason,
+        detail=_audit_detail(event, outcome),
+    )
+
+
+def _audit_detail(event: Event, outcome) -> dict:
+    detail = {"provider": event.provider, "event_id": event.event_id, "type": event.event_type}
+    if isinstance(outcome, Applied):
+        detail["records"] = list(outcome.records)
+    elif isinstance(outcome, Held):
+        detail["hold"] = outcome.code
+    return detail
+
+
+def _outcome_settle(event: Event, outcome, effects: _Effects) -> None:
+    """Set and save the event's state, hold and times from its outcome; count it."""
     before = event.state
     now = timezone.now()
     event.hold_code = event.hold_reason = event.waits_for = ""
-    detail = {"provider": event.provider, "event_id": event.event_id, "type": event.event_type}
     if isinstance(outcome, Applied):
         event.state, event.applied_at = Event.State.APPLIED, now
-        detail["records"] = list(outcome.records)
         effects.records.update(outcome.records)
     elif isinstance(outcome, Held):
         event.state = Event.State.HELD
         event.hold_code, event.hold_reason = outcome.code, outcome.reason
         event.waits_for = outcome.waits_for
-        detail["hold"] = outcome.code
     else:
         event.state, event.applied_at = Event.State.IGNORED, now
         event.hold_reason = outcome.reason
@@ -460,15 +481,6 @@ def _outcome_write(
         ]
     )
     effects.moved(before, event.state)
-    audit_record(
-        actor=actor,
-        action=action or f"integration.event_{event.state}",
-        target_type="integration_event",
-        target_id=event.pk,
-        workspace=event.workspace,
-        reason=event.hold_reason,
-        detail=detail,
-    )
 
 
 def _event_locked(event_id) -> Event | None:
@@ -545,6 +557,61 @@ def event_apply(*, event_id) -> Event | None:
         return Event.objects.filter(pk=event_id).first()
 
 
+def _outcomes_write_many(connection: Connection, settled: list, effects: _Effects) -> None:
+    """As _outcome_write for many events at once: the applied ones in one update and
+    every audit event in one insert."""
+    now = timezone.now()
+    applied = [event for event, outcome in settled if isinstance(outcome, Applied)]
+    if applied:
+        Event.objects.filter(pk__in=[event.pk for event in applied]).update(
+            state=Event.State.APPLIED,
+            applied_at=now,
+            attempts=Least(F("attempts") + 1, 32767),
+            hold_code="",
+            hold_reason="",
+            waits_for="",
+        )
+    entries = []
+    for event, outcome in settled:
+        if isinstance(outcome, Applied):
+            effects.moved(event.state, Event.State.APPLIED)
+            event.state, event.applied_at = Event.State.APPLIED, now
+            effects.records.update(outcome.records)
+        else:
+            event.attempts = min(event.attempts + 1, 32767)
+            _outcome_settle(event, outcome, effects)
+        entries.append(
+            {
+                "action": f"integration.event_{event.state}",
+                "target_type": "integration_event",
+                "target_id": event.pk,
+                "workspace": connection.workspace,
+                "reason": event.hold_reason,
+                "detail": _audit_detail(event, outcome),
+            }
+        )
+    audit_record_many(actor=integration_actor(connection), entries=entries)
+
+
+def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list:
+    """The provider's set-based apply of what it can (see Provider.apply_many); returns
+    the events left to apply one by one."""
+    many = getattr(provider_get(connection.provider), "apply_many", None)
+    if many is None or not events:
+        return events
+    fast = _Effects(connection.pk)
+    try:
+        with transaction.atomic():
+            outcomes = many(events=events, connection=connection)
+            settled = [(event, outcomes[event.pk]) for event in events if event.pk in outcomes]
+            _outcomes_write_many(connection, settled, fast)
+    except RecordInvalid:
+        return events
+    effects.counters.update(fast.counters)
+    effects.records |= fast.records
+    return [event for event in events if event.pk not in outcomes]
+
+
 class _Busy(Exception):
     """Another run is applying a batch of the same connection's events."""
 
@@ -569,6 +636,8 @@ def events_apply_batch(
         effects = _Effects(connection.pk)
         for event in events:
             event.connection, event.workspace = connection, connection.workspace
+        events = _fast_apply(connection, events, effects)
+        for event in events:
             try:
                 _event_settle(event, effects)
             except _Unexpected:

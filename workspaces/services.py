@@ -429,6 +429,44 @@ def payment_upsert(
     return payment, created
 
 
+def payments_create(*, workspace: Workspace, payments: list[dict], touched: set | None = None):
+    """Many new payments at once, each a dict of payment_upsert's values (external_id,
+    sale, paid_at, amount, status). Every external id must be new to the workspace (write
+    an existing one with payment_upsert). The leads whose cash changed are refreshed once,
+    or added to `touched`. Returns the payments made."""
+    ids = [values["external_id"] for values in payments]
+    for values in payments:
+        _same_workspace(workspace, "sale", values["sale"])
+        if values.get("status", Payment.Status.SUCCEEDED) not in Payment.Status.values:
+            raise RecordInvalid("status", f"Unknown status {values['status']!r}; use succeeded "
+                                "or failed.")  # fmt: skip
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each new payment needs an external id of its own.")
+    if Payment.objects.filter(workspace=workspace, external_id__in=ids).exists():
+        raise RecordInvalid("external_id", "A payment with one of these external ids exists.")
+    made = Payment.objects.bulk_create(
+        [
+            Payment(
+                workspace=workspace,
+                external_id=values["external_id"],
+                sale=values["sale"],
+                paid_at=values["paid_at"],
+                amount=values["amount"],
+                status=values.get("status", Payment.Status.SUCCEEDED),
+                closer_id=values["sale"].closer_id,
+                setter_id=values["sale"].setter_id,
+            )
+            for values in payments
+        ]
+    )
+    _refresh_or_collect(
+        {values["sale"].lead_id for values in payments},
+        touched,
+        lambda lead_ids: leads_sales_refresh(workspace=workspace, lead_ids=lead_ids),
+    )
+    return made
+
+
 def refund_upsert(
     *,
     workspace: Workspace,
