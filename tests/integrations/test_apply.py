@@ -27,14 +27,17 @@ def _store(connection, payload) -> Event:
     return services.event_receive(connection=connection, described=described, payload=payload)
 
 
-def _charges(connection, count, amount=10000):
+def _charges(connection, count, amount=10000, *, by_sale=False):
+    """Charges by Pat's email (the fast path places them), or naming Pat's sale (placed
+    one by one)."""
+    placed = {"metadata": {"sale_id": "sale-pat"}} if by_sale else {"email": PAT}
     return [
         _store(
             connection,
             event(
                 f"evt_{n}",
                 "charge.succeeded",
-                charge(f"ch_{n}", amount, f"2026-03-{n + 2:02} 10:00", email=PAT),
+                charge(f"ch_{n}", amount, f"2026-03-{n + 2:02} 10:00", **placed),
                 f"2026-03-{n + 2:02} 10:00",
             ),
         )
@@ -80,10 +83,11 @@ def test_a_refund_before_its_charge_waits_then_is_applied_in_the_same_run(shop):
         event("evt_r", "refund.created", refund("re_1", "ch_9", 2500, "2026-03-04 09:00"),
               "2026-03-04 09:00"),
     )  # fmt: skip
+    # Placed by the sale it names: applied one by one, in the batch's order.
     _store(
         connection,
-        event("evt_c", "charge.succeeded", charge("ch_9", 10000, "2026-03-03 10:00", email=PAT),
-              "2026-03-03 10:00"),
+        event("evt_c", "charge.succeeded", charge("ch_9", 10000, "2026-03-03 10:00",
+              metadata={"sale_id": "sale-pat"}), "2026-03-03 10:00"),
     )  # fmt: skip
     # The refund (stored first) waits for its charge; the charge releases it; the run's
     # next batch applies it.
@@ -107,7 +111,7 @@ def test_a_refund_before_its_charge_waits_then_is_applied_in_the_same_run(shop):
 def test_a_mapping_defect_leaves_its_event_received_and_the_others_applied(
     shop, monkeypatch, caplog
 ):
-    stored = _charges(shop.connection, 3)
+    stored = _charges(shop.connection, 3, by_sale=True)
     real = mapping.event_map
 
     def broken(*, event, connection):
@@ -132,7 +136,7 @@ def test_a_mapping_defect_leaves_its_event_received_and_the_others_applied(
 
 
 def test_a_provider_refusal_stops_the_run_and_keeps_what_was_applied(shop, monkeypatch):
-    _charges(shop.connection, 3)
+    _charges(shop.connection, 3, by_sale=True)
     real = mapping.event_map
 
     def refusing(*, event, connection):
