@@ -100,6 +100,8 @@ vendor-charts:
 # Stripe deliveries through the webhook endpoint (gunicorn, as production), then applied by
 # one Celery worker, on bench_large (see docs/performance.md, Integrations). Needs Redis;
 # uses its database WEBHOOKS_REDIS_DB (emptied) and removes what it added at the end.
+# WEBHOOKS_ARGS="--provider zoom" measures Zoom's participants instead: a webinar of 5,000
+# registrants (--attendees) each joining and leaving once.
 WEBHOOKS_REDIS_DB ?= 5
 WEBHOOKS_ARGS ?=
 bench-webhooks: install

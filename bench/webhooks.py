@@ -1,8 +1,11 @@
-"""Stripe deliveries accepted by the webhook endpoint, then applied by one Celery worker.
+"""Webhook deliveries accepted by the endpoint, then applied by one Celery worker: Stripe's
+charges (the default) or, with --provider zoom, Zoom's participants of one large webinar.
 
     .venv/bin/python bench/webhooks.py                           # bench_large, 2,000 deliveries
     .venv/bin/python bench/webhooks.py --deliveries 5000 --concurrency 8
     .venv/bin/python bench/webhooks.py --deliveries 600 --profile 500   # cProfile of the apply
+    .venv/bin/python bench/webhooks.py --provider zoom           # 5,000 attendees, 10,000 deliveries
+    .venv/bin/python bench/webhooks.py --provider zoom --attendees 150
 
 On a database loaded by bench/generate.py (its bench/out/<name>.json), with the
 production settings (DEBUG off, fresh keys, Celery's broker at Redis --redis-db):
@@ -31,9 +34,34 @@ database and VACUUM ANALYZEs the tables it wrote, so other benchmarks keep their
 numbers. A run interrupted before that is cleaned up by the next run (its connection is
 made by "bench/webhooks.py"). This is a measurement: a missed target is marked, never fatal.
 Results are also written to bench/out/webhooks-results.json.
+
+With --provider zoom, the case of a webinar of --attendees people (5,000) who all join
+within a few minutes:
+
+0. a Zoom connection made the same way (its backfill, which would call Zoom, is not
+   started), with a random webhook secret token; then, before any timing, one webinar and
+   its registrations made as Zoom's deliveries make them: a `webinar.created` and one
+   `webinar.registration_created` per attendee, each signed and posted through the
+   endpoint in this process (Django's test client) and applied here by event_apply. Each
+   attendee is an existing lead of the workspace (distinct emails, by id), so no lead is
+   made; the webinar's id is new to the workspace;
+1. the timed deliveries: per attendee one `webinar.participant_joined` (all within five
+   minutes of the start) and one `webinar.participant_left` (an hour later), the joins
+   first, in Zoom's documented shape, each signed when posted as Zoom signs
+   (`x-zm-signature: v0=HMAC-SHA256(secret token, "v0:{timestamp}:{body}")` with
+   `x-zm-request-timestamp`); the first --warmup of them (at most a tenth) are left out;
+2. as for Stripe, counting only the participant events.
+
+Its cleanup deletes the registrations, the webinar event, any lead the mapping made (none
+is expected), the connection with its events and their audit events, checks that the
+workspace's leads, webinar events, registrations (and how many were booked after their
+webinar), and the database's connections, events and audit events are counted as before
+the run, then empties Redis and VACUUM ANALYZEs. Results go to
+bench/out/webhooks-zoom-results.json.
 """
 
 import argparse
+import base64
 import cProfile
 import hashlib
 import hmac
@@ -50,9 +78,10 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import defaultdict
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,12 +101,24 @@ MADE_BY = "bench/webhooks.py"
 FINAL = ("applied", "held", "ignored", "dismissed")
 # Cents per charge: small enough to leave every chosen sale with an unpaid balance.
 AMOUNT = 100
+ALPHANUMERIC = string.ascii_letters + string.digits
+ZOOM_JOINED = "webinar.participant_joined"
+ZOOM_LEFT = "webinar.participant_left"
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--database", default="bench_large", help="a database of bench/generate.py")
-    p.add_argument("--deliveries", type=int, default=2000, help="timed deliveries")
+    p.add_argument(
+        "--provider", choices=("stripe", "zoom"), default="stripe",
+        help="Stripe's charge.succeeded, or Zoom's participants joining and leaving a webinar",
+    )  # fmt: skip
+    p.add_argument("--deliveries", type=int, default=2000, help="timed deliveries (Stripe)")
+    p.add_argument(
+        "--attendees", type=int, default=5000,
+        help="with --provider zoom: the webinar's registrants, each of whom joins and leaves "
+        "once (two deliveries each; --deliveries is not used)",
+    )  # fmt: skip
     p.add_argument("--warmup", type=int, default=40, help="deliveries before the timed ones")
     p.add_argument("--concurrency", type=int, default=4, help="client threads")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
@@ -101,6 +142,7 @@ def parse_args(argv=None):
     p.add_argument("--keep", action="store_true", help="leave the connection and its records")
     args = p.parse_args(argv)
     args.deliveries = max(1, min(args.deliveries, 100_000))
+    args.attendees = max(1, min(args.attendees, 50_000))
     args.warmup = max(0, min(args.warmup, 10_000))
     args.concurrency = max(1, min(args.concurrency, 32))
     return args
@@ -224,33 +266,43 @@ def leftovers_remove() -> int:
 
     left = list(Connection.objects.filter(created_by=MADE_BY))
     for connection in left:
-        cleanup(connection)
+        (zoom_cleanup if connection.provider == "zoom" else cleanup)(connection)
     return len(left)
 
 
-def connection_make(workspace_id: str):
-    """A Stripe connection made by the service, with a webhook signing secret of its own."""
+def _random(length: int, alphabet: str = ALPHANUMERIC) -> str:
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+def _connection_create(workspace_id: str, provider: str, credentials: dict):
+    """A connection made by the service; its backfill, which would read the provider's API
+    (out of this machine's reach), is not started."""
     from audit.services import SYSTEM
     from integrations import services
     from workspaces.models import Workspace
 
     workspace = Workspace.objects.get(pk=workspace_id)
-    alphabet = string.ascii_letters + string.digits
-    secret = "whsec_" + "".join(secrets.choice(alphabet) for _ in range(32))
-    key = "sk_test_" + "".join(secrets.choice(alphabet) for _ in range(32))
     started = services._backfill_enqueue
-    # The backfill reads Stripe's API, which this machine cannot reach: not started.
     services._backfill_enqueue = lambda connection_id: None
     try:
-        connection = services.connection_create(
+        return services.connection_create(
             workspace=workspace,
-            provider="stripe",
-            credentials={"secret_key": key, "webhook_secret": secret},
+            provider=provider,
+            credentials=credentials,
             actor=SYSTEM,
             created_by=MADE_BY,
         )
     finally:
         services._backfill_enqueue = started
+
+
+def connection_make(workspace_id: str):
+    """A Stripe connection made by the service, with a webhook signing secret of its own."""
+    secret = "whsec_" + _random(32)
+    key = "sk_test_" + _random(32)
+    connection = _connection_create(
+        workspace_id, "stripe", {"secret_key": key, "webhook_secret": secret}
+    )
     return connection, secret
 
 
@@ -360,6 +412,266 @@ def vacuum(tables: list[str]) -> None:
             cursor.execute(f'VACUUM ANALYZE "{table}"')
 
 
+# --- Zoom: one webinar, its registrants, their joins and leaves -----------------------------
+
+
+def zoom_connection_make(workspace_id: str):
+    """A Zoom connection made by the service, with a webhook secret token of its own; its
+    account ID too (the deliveries carry it)."""
+    secret = _random(32)
+    account_id = _random(22, ALPHANUMERIC + "-_")
+    credentials = {
+        "account_id": account_id,
+        "client_id": _random(22),
+        "client_secret": _random(32),
+        "webhook_secret_token": secret,
+    }
+    return _connection_create(workspace_id, "zoom", credentials), secret, account_id
+
+
+def zoom_headers(body: bytes, secret: str) -> dict:
+    """Signed now, as Zoom signs: v0=HMAC-SHA256(secret token, "v0:{timestamp}:{body}")."""
+    timestamp = str(int(time.time()))
+    message = b"v0:" + timestamp.encode() + b":" + body
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()
+    return {"x-zm-signature": f"v0={digest}", "x-zm-request-timestamp": timestamp}
+
+
+def attendees_pick(workspace_id: str, count: int) -> list[tuple[str, str]]:
+    """(email, name) of `count` leads of the workspace, by id, with distinct emails: each
+    registration finds its lead by email, so no lead is made."""
+    from workspaces.models import Lead
+
+    rows = (
+        Lead.objects.filter(workspace_id=workspace_id)
+        .exclude(email="")
+        .order_by("pk")
+        .values_list("email", "name")[: count * 2]
+    )
+    picked = {}
+    for email, name in rows:
+        picked.setdefault(email.strip().lower(), name)
+        if len(picked) == count:
+            return list(picked.items())
+    raise SystemExit(f"The workspace has {len(picked):,} leads with distinct emails among the "
+                     f"first {count * 2:,}; --attendees {count:,} needs that many.")  # fmt: skip
+
+
+def _zoom_time(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def zoom_webinar(workspace_id: str, run: str) -> dict:
+    """Zoom's webinar object for a webinar new to the workspace, which started 75 minutes
+    ago and lasts an hour."""
+    from workspaces.models import WebinarEvent
+
+    while True:
+        webinar_id = 80_000_000_000 + secrets.randbelow(10**10)
+        known = WebinarEvent.objects.filter(workspace_id=workspace_id, external_id=str(webinar_id))
+        if not known.exists():
+            break
+    start = datetime.now(UTC).replace(second=0, microsecond=0) - timedelta(minutes=75)
+    return {
+        "uuid": base64.b64encode(secrets.token_bytes(16)).decode(),
+        "id": webinar_id,
+        "host_id": _random(22),
+        "topic": f"Benchmark webinar {run}",
+        "type": 5,
+        "start_time": _zoom_time(start),
+        "duration": 60,
+        "timezone": "UTC",
+    }
+
+
+def _zoom_body(event_type: str, sent: datetime, account_id: str, obj: dict, **extra) -> bytes:
+    payload = {"account_id": account_id, **extra, "object": obj}
+    # Zoom sends an event a moment after it happened.
+    return json.dumps(
+        {"event": event_type, "event_ts": _ms(sent) + 350, "payload": payload}
+    ).encode()
+
+
+class Attendee:
+    """One registrant: their ids at Zoom and their times."""
+
+    def __init__(self, i: int, count: int, email: str, name: str, start: datetime):
+        self.email, self.name = email, name
+        self.registrant_id = _random(22, ALPHANUMERIC + "-_")
+        self.participant_id = _random(22)
+        self.participant_uuid = str(uuid.uuid4()).upper()
+        self.user_id = str(16_778_240 + i)
+        # Registered over the week before; all join within five minutes of the start (two
+        # early), and leave an hour later.
+        self.registered = start - timedelta(days=7) + (timedelta(days=7, hours=-1) * i) / count
+        self.joined = start - timedelta(minutes=2) + (timedelta(minutes=5) * i) / count
+        self.left = self.joined + timedelta(hours=1)
+
+
+def zoom_setup_bodies(webinar: dict, attendees: list, account_id: str) -> list[bytes]:
+    """webinar.created, then one webinar.registration_created per attendee."""
+    start = datetime.fromisoformat(webinar["start_time"])
+    created = start - timedelta(days=8)
+    host = {"operator": "host@example.test", "operator_id": webinar["host_id"]}
+    bodies = [_zoom_body("webinar.created", created, account_id, webinar, **host)]
+    for person in attendees:
+        first, _, last = person.name.partition(" ")
+        registrant = {
+            "id": person.registrant_id,
+            "first_name": first,
+            "last_name": last,
+            "email": person.email,
+            "status": "approved",
+            "join_url": f"https://zoom.us/w/{webinar['id']}?tk={person.registrant_id}",
+        }
+        obj = {**webinar, "registrant": registrant}
+        bodies.append(
+            _zoom_body("webinar.registration_created", person.registered, account_id, obj)
+        )
+    return bodies
+
+
+def zoom_participant_bodies(webinar: dict, attendees: list, account_id: str) -> list[bytes]:
+    """One webinar.participant_joined per attendee, then one webinar.participant_left each,
+    in Zoom's documented shape (the webinar's id a string, as these events carry it)."""
+    bodies = {ZOOM_JOINED: [], ZOOM_LEFT: []}
+    for person in attendees:
+        participant = {
+            "user_id": person.user_id,
+            "user_name": person.name,
+            "id": person.participant_id,
+            "participant_uuid": person.participant_uuid,
+            "email": person.email,
+            "registrant_id": person.registrant_id,
+            "participant_user_id": "",
+            "customer_key": "",
+            "phone_number": "",
+        }
+        for event_type, at, extra in (
+            (ZOOM_JOINED, person.joined, {"join_time": _zoom_time(person.joined)}),
+            (ZOOM_LEFT, person.left, {"leave_time": _zoom_time(person.left),
+                                      "leave_reason": "left the webinar."}),
+        ):  # fmt: skip
+            obj = {**webinar, "id": str(webinar["id"]), "participant": {**participant, **extra}}
+            bodies[event_type].append(_zoom_body(event_type, at, account_id, obj))
+    return bodies[ZOOM_JOINED] + bodies[ZOOM_LEFT]
+
+
+def zoom_setup(connection, secret: str, webinar: dict, bodies: list[bytes]) -> dict:
+    """The webinar and its registrations, made before any timing as Zoom's deliveries make
+    them: each body posted signed through the endpoint in this process (Django's test
+    client, no server), then every stored event applied here, in order, by event_apply."""
+    from django.db.models import Count
+    from django.test import Client
+
+    from integrations import services
+    from integrations.models import Event
+    from workspaces.models import Registration
+
+    client = Client(HTTP_HOST=HOST)
+    path = f"/hooks/zoom/{connection.pk}"
+    began = time.perf_counter()
+    for body in bodies:
+        answer = client.post(path, body, content_type="application/json",
+                             headers=zoom_headers(body, secret))  # fmt: skip
+        if answer.status_code != 200 or answer.json() != {"received": True}:
+            raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
+    delivered = time.perf_counter() - began
+    pending = list(
+        Event.objects.filter(connection=connection, state=Event.State.RECEIVED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    began = time.perf_counter()
+    for pk in pending:
+        services.event_apply(event_id=pk)
+    applied = time.perf_counter() - began
+    states = dict(
+        Event.objects.filter(connection=connection)
+        .values("state")
+        .annotate(n=Count("pk"))
+        .values_list("state", "n")
+    )
+    if states != {"applied": len(bodies)}:
+        raise SystemExit(f"The webinar's deliveries were not all applied: {states}")
+    registrations = Registration.objects.filter(
+        workspace_id=connection.workspace_id, event__external_id=str(webinar["id"])
+    )
+    return {
+        "webinar": webinar["id"],
+        "deliveries": len(bodies),
+        "registrations": registrations.count(),
+        "leads_made": registrations.filter(lead__external_id__startswith="zoom:").count(),
+        "seconds_delivering": round(delivered, 3),
+        "seconds_applying": round(applied, 3),
+        "applied_per_second": len(pending) / applied if applied else 0.0,
+    }
+
+
+def zoom_counts(workspace_id: str) -> dict:
+    """What a Zoom run must leave as it found it."""
+    from audit.models import AuditEvent
+    from integrations.models import Connection, Event
+    from workspaces.models import Lead, Registration, WebinarEvent
+
+    registrations = Registration.objects.filter(workspace_id=workspace_id)
+    return {
+        "leads": Lead.objects.filter(workspace_id=workspace_id).count(),
+        "webinar_events": WebinarEvent.objects.filter(workspace_id=workspace_id).count(),
+        "registrations": registrations.count(),
+        "registrations_booked_after": registrations.filter(booked_after=True).count(),
+        "connections": Connection.objects.count(),
+        "events": Event.objects.count(),
+        "audit_events": AuditEvent.objects.count(),
+    }
+
+
+def zoom_cleanup(connection) -> dict:
+    """Delete, in one transaction, what a Zoom run added: the registrations and webinar
+    events of the webinars its events name, the leads its mapping made (`zoom:<email>`), its
+    connection and events, their audit events."""
+    from django.db import transaction
+    from django.db.models import Q
+
+    from audit.models import AuditEvent
+    from integrations.models import Connection, Event
+    from workspaces.models import Lead, Registration, WebinarEvent
+
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        workspace = connection.workspace
+        # A webinar's events name it; a person's, "<webinar>|<email>".
+        objects = set(
+            Event.objects.filter(connection=connection)
+            .exclude(object_id="")
+            .values_list("object_id", flat=True)
+            .distinct()
+        )
+        webinar_ids = {item.split("|", 1)[0] for item in objects}
+        made = [f"zoom:{item.split('|', 1)[1]}" for item in objects if "|" in item]
+        webinars = WebinarEvent.objects.filter(workspace=workspace, external_id__in=webinar_ids)
+        registrations, _ = Registration.objects.filter(event__in=webinars).delete()
+        webinar_events, _ = webinars.delete()
+        _, leads = Lead.objects.filter(workspace=workspace, external_id__in=made).delete()
+        audits, _ = AuditEvent.objects.filter(
+            Q(actor_kind="integration", actor_id=str(connection.pk))
+            | Q(target_type="integration_connection", target_id=str(connection.pk))
+        ).delete()
+        events = Event.objects.filter(connection=connection).count()
+        connection.delete()
+    return {
+        "registrations": registrations,
+        "webinar_events": webinar_events,
+        "leads": leads.get("workspaces.Lead", 0),
+        "events": events,
+        "audit_events": audits,
+    }
+
+
 # --- phase 1: the endpoint --------------------------------------------------------------------
 
 
@@ -369,10 +681,10 @@ def sign(body: bytes, secret: str) -> str:
     return f"t={timestamp},v1={digest.hexdigest()}"
 
 
-def post(port: int, path: str, body: bytes, secret: str) -> tuple[float, int, bytes]:
-    """One delivery, signed now; (milliseconds, status, body). A new connection each time,
-    as Stripe's deliveries come."""
-    headers = {"Content-Type": "application/json", "Stripe-Signature": sign(body, secret)}
+def post(port: int, path: str, body: bytes, signed: Callable) -> tuple[float, int, bytes]:
+    """One delivery, signed now (`signed(body)`: its signature headers); (milliseconds,
+    status, body). A new connection each time, as the providers' deliveries come."""
+    headers = {"Content-Type": "application/json", **signed(body)}
     began = time.perf_counter()
     conn = http.client.HTTPConnection(HOST, port, timeout=60)
     try:
@@ -384,7 +696,7 @@ def post(port: int, path: str, body: bytes, secret: str) -> tuple[float, int, by
     return (time.perf_counter() - began) * 1000, response.status, answer
 
 
-def deliver_all(port: int, path: str, bodies: list[bytes], secret: str, threads: int):
+def deliver_all(port: int, path: str, bodies: list[bytes], signed: Callable, threads: int):
     """Post every body from `threads` client threads; (latencies in ms, failures, seconds)."""
     latencies, failures = [], []
     lock = threading.Lock()
@@ -396,7 +708,7 @@ def deliver_all(port: int, path: str, bodies: list[bytes], secret: str, threads:
                 if not queue:
                     return
                 body = queue.pop()
-            took, status, answer = post(port, path, body, secret)
+            took, status, answer = post(port, path, body, signed)
             with lock:
                 if status == 200 and json.loads(answer) == {"received": True}:
                     latencies.append(took)
@@ -412,10 +724,10 @@ def deliver_all(port: int, path: str, bodies: list[bytes], secret: str, threads:
     return latencies, failures, time.perf_counter() - began
 
 
-def endpoint_phase(args, env, info, connection, secret, bodies) -> dict:
+def endpoint_phase(args, env, run, bodies) -> dict:
     if not port_free(args.port):
         raise SystemExit(f"Port {args.port} on {HOST} is in use; pass --port.")
-    path = f"/hooks/stripe/{connection.pk}"
+    path = f"/hooks/{run.key}/{run.connection.pk}"
     warm, timed = bodies[: args.warmup], bodies[args.warmup :]
     server = Server(
         env, port=args.port, workers=args.workers, kind="asgi",
@@ -425,18 +737,21 @@ def endpoint_phase(args, env, info, connection, secret, bodies) -> dict:
         server.wait_ready(
             lambda: (
                 post(
-                    args.port, "/hooks/stripe/00000000-0000-0000-0000-000000000000", b"{}", secret
+                    args.port,
+                    f"/hooks/{run.key}/00000000-0000-0000-0000-000000000000",
+                    b"{}",
+                    run.headers,
                 )[1]
                 == 404
             )
         )
-        _lat, failed, _s = deliver_all(args.port, path, warm, secret, args.concurrency)
+        _lat, failed, _s = deliver_all(args.port, path, warm, run.headers, args.concurrency)
         if failed:
             raise SystemExit(f"Warm-up deliveries refused: {failed[:3]}")
         cpu_before = group_cpu_seconds(server.proc.pid)
         with Phase(lambda: server.proc.pid) as phase:
             latencies, failures, seconds = deliver_all(
-                args.port, path, timed, secret, args.concurrency
+                args.port, path, timed, run.headers, args.concurrency
             )
         server_cpu = group_cpu_seconds(server.proc.pid) - cpu_before
     finally:
@@ -465,27 +780,30 @@ def endpoint_phase(args, env, info, connection, secret, bodies) -> dict:
 # --- phase 2: the worker ----------------------------------------------------------------------
 
 
-def events_done(connection_id) -> tuple[int, dict]:
+def events_done(connection_id, types: tuple | None = None) -> tuple[int, dict]:
+    """Events of the connection (of these types) in a final state, and the count per state."""
     from django.db.models import Count
 
     from integrations.models import Event
 
-    states = dict(
-        Event.objects.filter(connection_id=connection_id)
-        .values_list("state")
-        .annotate(n=Count("pk"))
-        .values_list("state", "n")
-    )
+    events = Event.objects.filter(connection_id=connection_id)
+    if types is not None:
+        events = events.filter(event_type__in=types)
+    states = dict(events.values_list("state").annotate(n=Count("pk")).values_list("state", "n"))
     return sum(n for state, n in states.items() if state in FINAL), states
 
 
-def worker_phase(args, env, connection, total: int) -> dict:
+def worker_phase(args, env, run, total: int) -> dict:
     from django.db.models import Max, Min
+    from django.utils import timezone
 
     from audit.models import AuditEvent
 
-    log = open(OUT / "webhooks-worker.log", "w")  # noqa: SIM115 - closed below
+    connection = run.connection
+    log = open(OUT / run.worker_log, "w")  # noqa: SIM115 - closed below
     samples = []  # (seconds since the worker started, events in a final state)
+    # Outcomes audited before (a Zoom run's webinar and registrations) are not the worker's.
+    started = timezone.now()
     with Phase() as phase:
         began = time.perf_counter()
         worker = subprocess.Popen(
@@ -497,7 +815,7 @@ def worker_phase(args, env, connection, total: int) -> dict:
         cpu_before = 0.0
         try:
             while True:
-                done, states = events_done(connection.pk)
+                done, states = events_done(connection.pk, run.types)
                 samples.append((time.perf_counter() - began, done))
                 if done == 0:
                     # The worker's start (importing Django and the apps) is left out.
@@ -524,7 +842,7 @@ def worker_phase(args, env, connection, total: int) -> dict:
     # The audit event of each outcome is stamped in its transaction: the span from the
     # first to the last is the apply alone, without the worker's start.
     span = AuditEvent.objects.filter(
-        actor_kind="integration", actor_id=str(connection.pk)
+        actor_kind="integration", actor_id=str(connection.pk), at__gte=started
     ).aggregate(first=Min("at"), last=Max("at"))
     audit_seconds = (
         (span["last"] - span["first"]).total_seconds() if span["first"] is not None else 0.0
@@ -639,25 +957,24 @@ def profile_phase(args, connection) -> dict:
     }
 
 
-def endpoint_profile(args, connection, secret, bodies) -> dict:
+def endpoint_profile(args, run, bodies) -> dict:
     """The endpoint's own work, in-process (Django's test client, no server): cProfile."""
     from django.test import Client
 
     client = Client(HTTP_HOST=HOST)
-    path = f"/hooks/stripe/{connection.pk}"
+    path = f"/hooks/{run.key}/{run.connection.pk}"
     warm, timed = bodies[: args.warmup], bodies[args.warmup :]
     for body in warm:
         answer = client.post(path, body, content_type="application/json",
-                             headers={"Stripe-Signature": sign(body, secret)})  # fmt: skip
+                             headers=run.headers(body))  # fmt: skip
         if answer.status_code != 200:
             raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
-    signed = [(body, sign(body, secret)) for body in timed]
+    signed = [(body, run.headers(body)) for body in timed]
     profiler = cProfile.Profile()
     began = time.perf_counter()
     profiler.enable()
-    for body, signature in signed:
-        client.post(path, body, content_type="application/json",
-                    headers={"Stripe-Signature": signature})  # fmt: skip
+    for body, headers in signed:
+        client.post(path, body, content_type="application/json", headers=headers)
     profiler.disable()
     seconds = time.perf_counter() - began
     text = io.StringIO()
@@ -668,7 +985,117 @@ def endpoint_profile(args, connection, secret, bodies) -> dict:
     return {"deliveries": len(signed), "seconds": round(seconds, 3), "profile": text.getvalue()}
 
 
+# --- what differs between the providers ------------------------------------------------------
+
+
+class StripeRun:
+    """A run of Stripe's `charge.succeeded` deliveries: its connection, its signature, the
+    deliveries it times and what it removes."""
+
+    key, name = "stripe", "Stripe"
+    delivered = "charge.succeeded"
+    types = None  # the event types measured: every event of the connection
+    worker_log = "webhooks-worker.log"
+    results = "webhooks-results.json"
+    tables = ["workspaces_payment", "workspaces_sale", "workspaces_lead",
+              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+
+    def __init__(self, args, info: dict):
+        self.args, self.info = args, info
+        self.connection = self.secret = None
+
+    def headers(self, body: bytes) -> dict:
+        return {"Stripe-Signature": sign(body, self.secret)}
+
+    def connect(self) -> None:
+        self.connection, self.secret = connection_make(self.info["workspace_id"])
+
+    def prepare(self, result: dict) -> list[bytes]:
+        """The deliveries to post, the warm-up ones first."""
+        args = self.args
+        total = args.warmup + (args.profile_endpoint or args.deliveries)
+        emails = emails_pick(self.info["workspace_id"], total)
+        bodies = deliveries_make(emails, secrets.token_hex(4))
+        print(
+            f"{args.database}: {total:,} charge.succeeded deliveries to {self.connection.pk} "
+            f"({len(set(emails)):,} leads)",
+            flush=True,
+        )
+        return bodies
+
+    def cleanup(self) -> dict:
+        return cleanup(self.connection)
+
+
+class ZoomRun(StripeRun):
+    """A run of Zoom's participants of one webinar: the webinar and its registrations made
+    first, then each attendee's join and leave timed."""
+
+    key, name = "zoom", "Zoom"
+    delivered = f"{ZOOM_JOINED} / {ZOOM_LEFT}"
+    types = (ZOOM_JOINED, ZOOM_LEFT)
+    worker_log = "webhooks-zoom-worker.log"
+    results = "webhooks-zoom-results.json"
+    tables = ["workspaces_registration", "workspaces_webinarevent", "workspaces_lead",
+              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+
+    def headers(self, body: bytes) -> dict:
+        return zoom_headers(body, self.secret)
+
+    def connect(self) -> None:
+        self.before = zoom_counts(self.info["workspace_id"])
+        made = zoom_connection_make(self.info["workspace_id"])
+        self.connection, self.secret, self.account_id = made
+
+    def prepare(self, result: dict) -> list[bytes]:
+        args = self.args
+        workspace_id = self.info["workspace_id"]
+        # --profile-endpoint K: enough attendees for the warm-up and K deliveries, and no
+        # registrations (the endpoint stores a delivery whatever the records).
+        count = args.attendees
+        if args.profile_endpoint:
+            count = (args.warmup + args.profile_endpoint + 1) // 2
+        picked = attendees_pick(workspace_id, count)
+        webinar = zoom_webinar(workspace_id, secrets.token_hex(4))
+        start = datetime.fromisoformat(webinar["start_time"])
+        attendees = [Attendee(i, len(picked), email, name, start)
+                     for i, (email, name) in enumerate(picked)]  # fmt: skip
+        if not args.profile_endpoint:
+            print(
+                f"{args.database}: webinar {webinar['id']} and {count:,} registrations of "
+                f"existing leads, by {count + 1:,} signed deliveries applied in-process…",
+                flush=True,
+            )
+            setup_bodies = zoom_setup_bodies(webinar, attendees, self.account_id)
+            result["setup"] = zoom_setup(self.connection, self.secret, webinar, setup_bodies)
+        bodies = zoom_participant_bodies(webinar, attendees, self.account_id)
+        if args.profile_endpoint:
+            bodies = bodies[: args.warmup + args.profile_endpoint]
+        else:
+            # Every attendee joins and leaves once: the warm-up is the first of those.
+            args.warmup = min(args.warmup, len(bodies) // 10)
+        print(
+            f"{args.database}: {len(bodies):,} {self.delivered} deliveries "
+            f"({count:,} attendees) to {self.connection.pk}",
+            flush=True,
+        )
+        return bodies
+
+    def cleanup(self) -> dict:
+        removed = zoom_cleanup(self.connection)
+        after = zoom_counts(self.info["workspace_id"])
+        removed["changed"] = {
+            name: [self.before[name], value]
+            for name, value in after.items()
+            if value != self.before[name]
+        }
+        return removed
+
+
 # --- the run ---------------------------------------------------------------------------------
+
+
+RUNS = {"stripe": StripeRun, "zoom": ZoomRun}
 
 
 def mark(ok: bool) -> str:
@@ -676,15 +1103,27 @@ def mark(ok: bool) -> str:
 
 
 def report(result: dict) -> list[str]:
+    run = RUNS[result["provider"]]
     lines = [
-        f"Measured {result['began']}-{result['ended'][11:16]} UTC; {result['code']}; "
+        f"{run.name} webhooks ({run.delivered}). Measured {result['began']}-"
+        f"{result['ended'][11:16]} UTC; {result['code']}; "
         f"{result['database']} ({result['leads']:,} leads); {os.cpu_count()} CPUs.",
     ]
+    s = result.get("setup")
+    if s:
+        lines += [
+            "",
+            f"0. before timing: webinar {s['webinar']} and {s['registrations']:,} registrations "
+            f"({s['leads_made']} leads made) by {s['deliveries']:,} signed webinar.created and "
+            "webinar.registration_created deliveries, posted through the endpoint in-process "
+            f"in {s['seconds_delivering']:.1f} s, applied in-process in "
+            f"{s['seconds_applying']:.1f} s ({s['applied_per_second']:.0f} events/s)",
+        ]
     e = result.get("endpoint", {})
     if e.get("p95") is not None:
         lines += [
             "",
-            f"1. POST /hooks/stripe/<connection>: {e['accepted']:,} of {e['deliveries']:,} "
+            f"1. POST /hooks/{run.key}/<connection>: {e['accepted']:,} of {e['deliveries']:,} "
             f"deliveries accepted (after {e['warmup']} warm-up) from {e['client_threads']} "
             f"client threads, gunicorn {e['gunicorn_workers']} uvicorn workers:",
             f"   p50 {e['p50']:.1f} ms  p95 {e['p95']:.1f} ms  p99 {e['p99']:.1f} ms  max "
@@ -732,7 +1171,16 @@ def report(result: dict) -> list[str]:
                 ),
             ]
     c = result.get("cleanup")
-    if c:
+    if c and run is ZoomRun:
+        changed = "; ".join(f"{k} {a:,} -> {b:,}" for k, (a, b) in c["changed"].items())
+        lines += [
+            "",
+            f"Removed: {c['registrations']:,} registrations, {c['webinar_events']} webinar "
+            f"event(s), {c['leads']} leads, {c['events']:,} events, {c['audit_events']:,} "
+            "audit events and the connection; "
+            + (f"NOT as before: {changed}." if changed else "the counts checked are as before."),
+        ]
+    elif c:
         lines += [
             "",
             f"Removed: {c['payments']:,} payments, {c['events']:,} events, "
@@ -766,9 +1214,10 @@ def main(argv=None) -> int:
     if removed := leftovers_remove():
         print(f"removed {removed} connection(s) left by an interrupted run", flush=True)
     began = datetime.now(UTC)
-    total = args.warmup + args.deliveries
-    connection, secret = connection_make(info["workspace_id"])
+    run = RUNS[args.provider](args, info)
+    run.connect()
     result = {
+        "provider": args.provider,
         "began": f"{began:%Y-%m-%d %H:%M}",
         "code": code_version(),
         "database": args.database,
@@ -776,27 +1225,21 @@ def main(argv=None) -> int:
         "cpus": os.cpu_count(),
     }
     try:
-        if args.profile_endpoint:
-            total = args.warmup + args.profile_endpoint
-        emails = emails_pick(info["workspace_id"], total)
-        run = secrets.token_hex(4)
-        bodies = deliveries_make(emails, run)
-        print(
-            f"{args.database}: {total:,} charge.succeeded deliveries to {connection.pk} "
-            f"({len(set(emails)):,} leads)",
-            flush=True,
-        )
+        bodies = run.prepare(result)
+        if "setup" in result:
+            # The setup's deliveries queued their applies too: applied already, here.
+            broker_clear(broker)
         from django.db import connection as db
 
         db.close()
         if args.profile_endpoint:
-            profiled = endpoint_profile(args, connection, secret, bodies)
+            profiled = endpoint_profile(args, run, bodies)
             print(profiled["profile"])
             print(f"{profiled['deliveries']} deliveries in {profiled['seconds']:.2f} s under "
                   "cProfile, in-process")  # fmt: skip
             return 0
-        result["endpoint"] = endpoint_phase(args, env, info, connection, secret, bodies)
-        stored, states = events_done(connection.pk)
+        result["endpoint"] = endpoint_phase(args, env, run, bodies)
+        stored, states = events_done(run.connection.pk, run.types)
         received = states.get("received", 0)
         print(
             f"  stored {received + stored:,} events, {received:,} waiting to be applied; "
@@ -807,20 +1250,19 @@ def main(argv=None) -> int:
             print(f"  {stored} events were applied during phase 1: a worker reads "
                   f"{broker}", flush=True)  # fmt: skip
         if args.profile:
-            result["profile"] = profile_phase(args, connection)
+            result["profile"] = profile_phase(args, run.connection)
             print(result["profile"]["profile"])
         else:
-            result["worker"] = worker_phase(args, env, connection, received + stored)
+            result["worker"] = worker_phase(args, env, run, received + stored)
     finally:
         if not args.keep:
-            result["cleanup"] = cleanup(connection)
-            vacuum(["workspaces_payment", "workspaces_sale", "workspaces_lead",
-                    "audit_auditevent", "integrations_event", "integrations_connection"])  # fmt: skip
+            result["cleanup"] = run.cleanup()
+            vacuum(run.tables)
             broker_clear(broker)
     result["ended"] = f"{datetime.now(UTC):%Y-%m-%d %H:%M}"
     lines = report(result)
     print("\n".join(lines))
-    (OUT / "webhooks-results.json").write_text(json.dumps(result, indent=2, default=str))
+    (OUT / run.results).write_text(json.dumps(result, indent=2, default=str))
     return 0
 
 
