@@ -42,7 +42,7 @@ within a few minutes:
    started), with a random webhook secret token; then, before any timing, one webinar and
    its registrations made as Zoom's deliveries make them: a `webinar.created` and one
    `webinar.registration_created` per attendee, each signed and posted through the
-   endpoint in this process (Django's test client) and applied here by event_apply. Each
+   endpoint in this process (Django's test client) and applied here as the task does. Each
    attendee is an existing lead of the workspace (distinct emails, by id), so no lead is
    made; the webinar's id is new to the workspace;
 1. the timed deliveries: per attendee one `webinar.participant_joined` (all within five
@@ -564,7 +564,7 @@ def zoom_participant_bodies(webinar: dict, attendees: list, account_id: str) -> 
 def zoom_setup(connection, secret: str, webinar: dict, bodies: list[bytes]) -> dict:
     """The webinar and its registrations, made before any timing as Zoom's deliveries make
     them: each body posted signed through the endpoint in this process (Django's test
-    client, no server), then every stored event applied here, in order, by event_apply."""
+    client, no server), then the stored events applied here as the worker's task applies them."""
     from django.db.models import Count
     from django.test import Client
 
@@ -581,14 +581,8 @@ def zoom_setup(connection, secret: str, webinar: dict, bodies: list[bytes]) -> d
         if answer.status_code != 200 or answer.json() != {"received": True}:
             raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
     delivered = time.perf_counter() - began
-    pending = list(
-        Event.objects.filter(connection=connection, state=Event.State.RECEIVED)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
     began = time.perf_counter()
-    for pk in pending:
-        services.event_apply(event_id=pk)
+    taken = services.events_apply(connection_id=connection.pk)
     applied = time.perf_counter() - began
     states = dict(
         Event.objects.filter(connection=connection)
@@ -608,7 +602,7 @@ def zoom_setup(connection, secret: str, webinar: dict, bodies: list[bytes]) -> d
         "leads_made": registrations.filter(lead__external_id__startswith="zoom:").count(),
         "seconds_delivering": round(delivered, 3),
         "seconds_applying": round(applied, 3),
-        "applied_per_second": len(pending) / applied if applied else 0.0,
+        "applied_per_second": taken / applied if applied else 0.0,
     }
 
 
@@ -864,7 +858,7 @@ def worker_phase(args, env, run, total: int) -> dict:
     return row
 
 
-# --- or a profile of event_apply, in-process ---------------------------------------------------
+# --- or a profile of the batched apply, in-process -----------------------------------------------
 
 
 _LITERALS = re.compile(r"'(?:[^']|'')*'|\b\d+\b")
