@@ -121,6 +121,11 @@ def parse_args(argv=None):
     )  # fmt: skip
     p.add_argument("--warmup", type=int, default=40, help="deliveries before the timed ones")
     p.add_argument("--concurrency", type=int, default=4, help="client threads")
+    p.add_argument(
+        "--rate", type=float, default=0,
+        help="deliveries per second, each timed from when it is due (default: as fast as the "
+        "threads go)",
+    )  # fmt: skip
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument("--port", type=int, default=8785)
     p.add_argument("--redis", default="redis://127.0.0.1:6379", help="Redis server")
@@ -690,26 +695,38 @@ def post(port: int, path: str, body: bytes, signed: Callable) -> tuple[float, in
     return (time.perf_counter() - began) * 1000, response.status, answer
 
 
-def deliver_all(port: int, path: str, bodies: list[bytes], signed: Callable, threads: int):
-    """Post every body from `threads` client threads; (latencies in ms, failures, seconds)."""
+def deliver_all(
+    port: int, path: str, bodies: list[bytes], signed: Callable, threads: int, rate: float = 0
+):
+    """Post every body from `threads` client threads; (latencies in ms, failures, seconds).
+
+    Without `rate`, each thread posts its next body as soon as the last is answered (the
+    endpoint at its limit). With `rate`, body i is due i/rate seconds after the start, as
+    deliveries arriving at that rate would be, and its latency counts from when it was due,
+    so time spent waiting behind slower answers counts too."""
     latencies, failures = [], []
     lock = threading.Lock()
-    queue = list(reversed(bodies))
+    queue = list(reversed(list(enumerate(bodies))))
+    began = time.perf_counter()
 
     def work():
         while True:
             with lock:
                 if not queue:
                     return
-                body = queue.pop()
+                index, body = queue.pop()
+            due = began + index / rate if rate else None
+            if due is not None and due > time.perf_counter():
+                time.sleep(due - time.perf_counter())
             took, status, answer = post(port, path, body, signed)
+            if due is not None:
+                took = (time.perf_counter() - due) * 1000
             with lock:
                 if status == 200 and json.loads(answer) == {"received": True}:
                     latencies.append(took)
                 else:
                     failures.append((status, answer[:200]))
 
-    began = time.perf_counter()
     pool = [threading.Thread(target=work) for _ in range(threads)]
     for t in pool:
         t.start()
@@ -745,7 +762,7 @@ def endpoint_phase(args, env, run, bodies) -> dict:
         cpu_before = group_cpu_seconds(server.proc.pid)
         with Phase(lambda: server.proc.pid) as phase:
             latencies, failures, seconds = deliver_all(
-                args.port, path, timed, run.headers, args.concurrency
+                args.port, path, timed, run.headers, args.concurrency, args.rate
             )
         server_cpu = group_cpu_seconds(server.proc.pid) - cpu_before
     finally:
@@ -764,6 +781,7 @@ def endpoint_phase(args, env, run, bodies) -> dict:
         "p99": percentile(latencies, 0.99) if latencies else None,
         "max": max(latencies) if latencies else None,
         "client_threads": args.concurrency,
+        "rate": args.rate,
         "gunicorn_workers": args.workers,
         "server_cpu_seconds": round(server_cpu, 2),
         **phase.machine(),
@@ -1119,7 +1137,13 @@ def report(result: dict) -> list[str]:
             "",
             f"1. POST /hooks/{run.key}/<connection>: {e['accepted']:,} of {e['deliveries']:,} "
             f"deliveries accepted (after {e['warmup']} warm-up) from {e['client_threads']} "
-            f"client threads, gunicorn {e['gunicorn_workers']} uvicorn workers:",
+            f"client threads"
+            + (
+                f" at {e['rate']:g} deliveries/s"
+                if e.get("rate")
+                else ", each posting as soon as the last is answered"
+            )
+            + f", gunicorn {e['gunicorn_workers']} uvicorn workers:",
             f"   p50 {e['p50']:.1f} ms  p95 {e['p95']:.1f} ms  p99 {e['p99']:.1f} ms  max "
             f"{e['max']:.1f} ms  {e['per_second']:.0f} deliveries/s  "
             f"(target p95 <= {P95_TARGET_MS:g} ms: {mark(e['p95'] <= P95_TARGET_MS)})",

@@ -77,9 +77,7 @@ def _receive(request, provider_key: str, connection_id) -> dict:
 def _connection(provider, provider_key: str, connection_id) -> Connection:
     """The connection the address names, if it can still receive deliveries."""
     connection = (
-        Connection.objects.filter(pk=connection_id, provider=provider_key)
-        .select_related("workspace")
-        .first()
+        next(iter(Connection.objects.filter(pk=connection_id, provider=provider_key)[:1]), None)
         if provider is not None
         else None
     )
