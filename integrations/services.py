@@ -607,6 +607,11 @@ def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list
             _outcomes_write_many(connection, settled, fast)
     except RecordInvalid:
         return events
+    except Exception:
+        # A defect of the fast path stops no event: each is applied one by one instead.
+        logger.exception("connection %s: the %s fast path failed", connection.pk,
+                         connection.provider)  # fmt: skip
+        return events
     effects.counters.update(fast.counters)
     effects.records |= fast.records
     return [event for event in events if event.pk not in outcomes]

@@ -13,7 +13,9 @@ from integrations.base import ProviderError
 from integrations.models import Connection, Event
 from integrations.providers import provider_get
 from integrations.stripe import mapping
+from workspaces.kept import leads_sales_refresh
 from workspaces.models import Payment, Refund
+from workspaces.services import payments_create
 
 from .conftest import charge, event, refund
 
@@ -200,3 +202,63 @@ def test_the_beat_sends_a_run_for_each_connection_with_old_received_events(shop,
     assert tasks.events_apply_pending(0) == 1
     assert sent == [str(shop.connection.pk)]
     assert tasks.events_apply_pending(3600) == 0
+
+
+def test_a_defect_of_the_fast_path_leaves_every_event_to_the_one_by_one_path(
+    shop, monkeypatch, caplog
+):
+    _charges(shop.connection, 2)
+
+    def broken(**kwargs):
+        payments_create(**kwargs)
+        raise ZeroDivisionError("a defect")
+
+    monkeypatch.setattr(mapping, "payments_create", broken)
+    with caplog.at_level(logging.ERROR, logger="integrations.services"):
+        assert services.events_apply(connection_id=shop.connection.pk) == 2
+    assert [r.getMessage() for r in caplog.records] == [
+        f"connection {shop.connection.pk}: the stripe fast path failed"
+    ]
+    # What the fast path wrote was undone; the one-by-one path wrote each payment once.
+    assert _states(shop.connection) == {"evt_1": "applied", "evt_2": "applied"}
+    assert sorted(Payment.objects.values_list("external_id", "amount")) == [
+        ("ch_1", 10000),
+        ("ch_2", 10000),
+    ]
+    assert AuditEvent.objects.filter(action="integration.event_applied").count() == 2
+
+
+def test_the_fast_path_places_charges_as_one_by_one_would(shop, monkeypatch):
+    """Five charges by email in one batch, against the same five applied one by one."""
+    # The sale's unpaid 3,000 USD takes three 1,000 USD charges; a failed charge pays
+    # nothing; the fifth finds no unpaid balance.
+    specs = [("ch_1", 100000, "succeeded"), ("ch_2", 100000, "failed"),
+             ("ch_3", 100000, "succeeded"), ("ch_4", 100000, "succeeded"),
+             ("ch_5", 100000, "succeeded")]  # fmt: skip
+
+    def run():
+        for n, (charge_id, amount, status) in enumerate(specs, start=1):
+            at = f"2026-03-{n + 2:02} 10:00"
+            _store(shop.connection, event(f"evt_{n}", f"charge.{status}",
+                   charge(charge_id, amount, at, email=PAT.upper(), status=status), at))  # fmt: skip
+        services.events_apply(connection_id=shop.connection.pk)
+        return (
+            _states(shop.connection),
+            sorted(Payment.objects.values_list("external_id", "sale_id", "amount", "status")),
+            list(Event.objects.order_by("pk").values_list("hold_code", "hold_reason")),
+        )
+
+    fast = run()
+    assert fast[0] == {"evt_1": "applied", "evt_2": "applied", "evt_3": "applied",
+                       "evt_4": "applied", "evt_5": "held"}  # fmt: skip
+    assert fast[2][4] == (
+        "no_sale",
+        "The lead with the email PAT@EXAMPLE.TEST has no sale with an unpaid balance.",
+    )
+    shop.sale.refresh_from_db()
+    assert shop.sale.cash_collected == 300000
+    Payment.objects.all().delete()
+    Event.objects.all().delete()
+    leads_sales_refresh(workspace=shop.ws, lead_ids=[shop.pat.pk])
+    monkeypatch.setattr(mapping, "events_map_many", lambda **kwargs: {})
+    assert run() == fast
