@@ -295,9 +295,12 @@ def event_receive(
     *, connection: Connection, described: Described, payload: dict, source: str = "webhook"
 ) -> Event | None:
     """Store a verified event once per (connection, provider event id); None when it is
-    already stored (a provider's retry). The caller enqueues event_apply on commit."""
+    already stored (a provider's retry). The caller has it applied (events_apply_soon).
+
+    Inside the caller's transaction when there is one (no savepoint of its own: the insert
+    and the counter stand or fall with the caller's other writes)."""
     now = timezone.now()
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         event_pk = _event_insert(
             {
                 "connection": connection.pk,
