@@ -636,8 +636,8 @@ def events_apply_batch(
         effects = _Effects(connection.pk)
         for event in events:
             event.connection, event.workspace = connection, connection.workspace
-        events = _fast_apply(connection, events, effects)
-        for event in events:
+        taken = len(events)
+        for event in _fast_apply(connection, events, effects):
             try:
                 _event_settle(event, effects)
             except _Unexpected:
@@ -647,7 +647,7 @@ def events_apply_batch(
                 break
         effects.write()
         pause_for_tests(PAUSE_SECONDS_ENV, PAUSE_MARKER_ENV)
-    return len(events), failure
+    return taken, failure
 
 
 def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
