@@ -18,13 +18,20 @@ The pitch time of a webinar event is the workspace's: Zoom never writes it.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime
 
 from django.db import connection as db_connection
+from django.db.models.functions import Upper
 
 from core.times import parse_iso
 from workspaces.models import Lead, WebinarEvent
-from workspaces.services import lead_upsert, registration_upsert, webinar_event_upsert
+from workspaces.services import (
+    lead_upsert,
+    registration_upsert,
+    registrations_write,
+    webinar_event_upsert,
+)
 
 from ..base import Applied, Held, Ignored
 from ..models import Event
@@ -100,6 +107,10 @@ def _serialize(connection_id, key: str) -> None:
         )
 
 
+def _by_zoom_clock(events: list[Event]) -> list[Event]:
+    return sorted(events, key=lambda item: (_sent(item.payload), item.event_id))
+
+
 def _stored(event: Event, object_id: str) -> list[Event]:
     """Every event about the object (this one included), oldest first by Zoom's clock."""
     events = list(
@@ -109,7 +120,7 @@ def _stored(event: Event, object_id: str) -> list[Event]:
         .only("pk", "event_id", "event_type", "payload")
     )
     events.append(event)
-    return sorted(events, key=lambda item: (_sent(item.payload), item.event_id))
+    return _by_zoom_clock(events)
 
 
 def _webinar_values(events: list[Event]) -> dict:
@@ -164,7 +175,7 @@ def _webinar_for_person(event: Event, workspace, webinar: str) -> WebinarEvent |
         .exclude(state=Event.State.DISMISSED)
         .only("pk", "event_id", "event_type", "payload")
     )
-    values = _webinar_values(sorted(events, key=lambda i: (_sent(i.payload), i.event_id)))
+    values = _webinar_values(_by_zoom_clock(events))
     if "starts_at" not in values:
         values = {**_webinar_values([event]), **values}
     if "starts_at" not in values:
@@ -180,6 +191,14 @@ def _name(event_type: str, person: dict) -> str:
     return name.strip() if isinstance(name, str) else ""
 
 
+def _lead_kept(lead: Lead, email: str, name: str, created_at: datetime) -> bool:
+    """Whether the lead found by the email is used as it is: one Zoom did not make, or one
+    it made that already says what Zoom's events say of the person."""
+    if lead.external_id != f"zoom:{email}":
+        return True
+    return (lead.created_at, lead.name) == (created_at, name or lead.name)
+
+
 def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
     """The lead with the email; made when new. A lead Zoom made follows what Zoom's events
     say of the person (its earliest time, the registrant's name), whatever their order."""
@@ -189,9 +208,7 @@ def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
         .order_by("created_at", "pk")
         .first()
     )
-    if lead is not None and lead.external_id != own_id:
-        return lead
-    if lead is not None and (lead.created_at, lead.name) == (created_at, name or lead.name):
+    if lead is not None and _lead_kept(lead, email, name, created_at):
         return lead
     lead, _created = lead_upsert(
         workspace=workspace,
@@ -217,11 +234,12 @@ _PERSON_TIMES = {
 }
 
 
-def _person_times(event: Event, key: str) -> tuple[list, list, list, dict]:
-    """Every registration, join and leave time stored for one person of one webinar, and
-    their names as the registration and the participant events give them."""
+def _person_times(events: list[Event]) -> tuple[list, list, list, dict]:
+    """Every registration, join and leave time of one person of one webinar in the stored
+    events about them (oldest first), and their names as the registration and the
+    participant events give them."""
     times, names = ([], [], []), {}
-    for item in _stored(event, key):
+    for item in events:
         if item.event_type not in _PERSON_TIMES:
             continue
         field, index, whose = _PERSON_TIMES[item.event_type]
@@ -233,6 +251,28 @@ def _person_times(event: Event, key: str) -> tuple[list, list, list, dict]:
     return (*times, names)
 
 
+def registration_id(webinar: str, email: str) -> str:
+    return f"zoom:{webinar}:{email}"
+
+
+def _attendance(events: list[Event]) -> dict | None:
+    """A person's registration from every stored event about them (oldest first): its
+    registered_at, joined_at and left_at, and the person's name; None while they have
+    neither registered nor joined."""
+    registered, joins, leaves, names = _person_times(events)
+    if not registered and not joins:
+        return None
+    left_at = None
+    if joins and leaves and max(leaves) >= max(joins):
+        left_at = max(leaves)
+    return {
+        "registered_at": min(registered) if registered else min(joins),
+        "joined_at": min(joins) if joins else None,
+        "left_at": left_at,
+        "name": names.get("registrant") or names.get("participant") or "",
+    }
+
+
 def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ignored:
     obj = payload_object(event.payload)
     email = person_email(event.event_type, obj)
@@ -242,8 +282,8 @@ def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ign
     _serialize(event.connection_id, webinar)
     # A lead is found or made by email across webinars.
     _serialize(event.connection_id, f"lead|{email}")
-    registered, joins, leaves, names = _person_times(event, key)
-    if not registered and not joins:
+    attendance = _attendance(_stored(event, key))
+    if attendance is None:
         return Held(
             "waiting",
             f"{email} left webinar {webinar} before Zoom's registration or join arrived.",
@@ -254,22 +294,14 @@ def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ign
         return Held(
             "waiting", f"Webinar {webinar}'s start time has not arrived yet.", waits_for=webinar
         )
-    registered_at = min(registered) if registered else min(joins)
-    joined_at = min(joins) if joins else None
-    left_at = None
-    if joins and leaves and max(leaves) >= max(joins):
-        left_at = max(leaves)
-    name = names.get("registrant") or names.get("participant") or ""
-    lead = _lead(workspace, email, name, registered_at)
-    external_id = f"zoom:{webinar}:{email}"
+    name = attendance.pop("name")
+    lead = _lead(workspace, email, name, attendance["registered_at"])
     registration_upsert(
         workspace=workspace,
-        external_id=external_id,
+        external_id=registration_id(webinar, email),
         event=webinar_event,
         lead=lead,
-        registered_at=registered_at,
-        joined_at=joined_at,
-        left_at=left_at,
+        **attendance,
     )
     return Applied(records=(webinar, key))
 
@@ -285,3 +317,115 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
     if event.event_type in WEBINAR_TYPES:
         return _webinar(event, workspace, webinar)
     return _person_event(event, workspace, webinar)
+
+
+# --- The worker's fast path -------------------------------------------------------------
+#
+# A person's registration is computed from every stored event about them, so the events of
+# one person key in a batch all end in the same registration, whatever their order. The
+# fast path writes those registrations at once when nothing else can change them: the
+# webinar event is known, the person has registered or joined, and the lead with the email
+# exists and is used as it is (a lead to make or to change goes one by one, under the
+# person's lock, as does every key whose email has events of another webinar in the batch).
+
+
+def _fast_people(events: list[Event]) -> dict[str, tuple[str, str, list[Event]]]:
+    """The batch's person events the fast path may take, by person key: (webinar, email,
+    the key's events)."""
+    people, unusual = {}, set()
+    for event in events:
+        if event.event_type not in PERSON_TYPES:
+            continue
+        obj = payload_object(event.payload)
+        webinar, email = webinar_id(obj), person_email(event.event_type, obj)
+        if not webinar or not email:
+            continue
+        key = person_key(webinar, email)
+        if not email.isascii() or event.object_id != key:
+            # Stored under another key (cut short), or an email a database may case
+            # differently than Python does: one by one.
+            unusual.add(key)
+        people.setdefault(key, (webinar, email, []))[2].append(event)
+    emails = Counter(email for _webinar, email, _events in people.values())
+    return {
+        key: person
+        for key, person in people.items()
+        if key not in unusual and emails[person[1]] == 1
+    }
+
+
+def _stored_many(connection_id, keys: list[str]) -> dict[str, list[Event]]:
+    """Every stored event about each person key, oldest first by Zoom's clock."""
+    stored: dict[str, list[Event]] = {key: [] for key in keys}
+    for item in (
+        Event.objects.filter(connection_id=connection_id, object_id__in=keys)
+        .exclude(state=Event.State.DISMISSED)
+        .only("pk", "event_id", "event_type", "object_id", "payload")
+    ):
+        stored[item.object_id].append(item)
+    return {key: _by_zoom_clock(events) for key, events in stored.items()}
+
+
+def _leads_by_email(workspace, emails: list[str]) -> dict[str, Lead]:
+    """The lead _lead finds for each (ASCII, lower-case) email: the earliest with the email
+    in any case. One statement, served by the workspace's index on Upper(email)."""
+    leads: dict[str, Lead] = {}
+    found = (
+        Lead.objects.filter(workspace=workspace)
+        .annotate(email_upper=Upper("email"))
+        .filter(email_upper__in=sorted({email.upper() for email in emails}))
+        .order_by("created_at", "pk")
+        .only("pk", "workspace", "external_id", "email", "name", "created_at")
+    )
+    for lead in found:
+        leads.setdefault(lead.email_upper.lower(), lead)
+    return leads
+
+
+def _fast_registrations(people: dict, webinars: dict, stored: dict, leads: dict) -> dict:
+    """The registration of each person key the fast path writes, by key."""
+    registrations = {}
+    for key, (webinar, email, _events) in people.items():
+        attendance = _attendance(stored.get(key) or [])
+        lead = leads.get(email)
+        if webinar not in webinars or attendance is None or lead is None:
+            continue
+        name = attendance.pop("name")
+        if not _lead_kept(lead, email, name, attendance["registered_at"]):
+            continue
+        registrations[key] = {
+            "external_id": registration_id(webinar, email),
+            "event": webinars[webinar],
+            "lead": lead,
+            **attendance,
+        }
+    return registrations
+
+
+def events_map_many(*, events: list[Event], connection) -> dict[int, Applied]:
+    """The worker's fast path (Provider.apply_many): the batch's joins, leaves and
+    registrations of people whose lead exists, as the one-by-one path would write them,
+    in a few statements. Returns their outcomes by event id; the rest go one by one."""
+    people = _fast_people(events)
+    if not people:
+        return {}
+    workspace = connection.workspace
+    names = sorted({webinar for webinar, _email, _events in people.values()})
+    for webinar in names:
+        _serialize(connection.pk, webinar)
+    webinars = {
+        item.external_id: item
+        for item in WebinarEvent.objects.filter(workspace=workspace, external_id__in=names)
+    }
+    people = {key: person for key, person in people.items() if person[0] in webinars}
+    if not people:
+        return {}
+    stored = _stored_many(connection.pk, sorted(people))
+    leads = _leads_by_email(workspace, [email for _webinar, email, _events in people.values()])
+    registrations = _fast_registrations(people, webinars, stored, leads)
+    registrations_write(workspace=workspace, registrations=list(registrations.values()))
+    return {
+        event.pk: Applied(records=(people[key][0], key))
+        for key in registrations
+        for event in people[key][2]
+    }

@@ -6,7 +6,7 @@ import pytest
 
 from tests.conftest import aware
 from workspaces.kept import calls_outcome_refresh, funnel_progress_refresh, leads_sales_refresh
-from workspaces.models import Call, EodReport, FunnelProgress, Lead, Sale
+from workspaces.models import Call, EodReport, FunnelProgress, Lead, Registration, Sale
 from workspaces.services import (
     RecordInvalid,
     call_attendance_record,
@@ -17,6 +17,7 @@ from workspaces.services import (
     outcome_upsert,
     payment_upsert,
     registration_upsert,
+    registrations_write,
     sale_upsert,
     touch_upsert,
     webinar_event_upsert,
@@ -220,6 +221,85 @@ def test_a_registration_knows_whether_its_lead_booked_after_the_event(lead):
         workspace=ws, external_id="c2", lead=other, booked_at=aware("2026-03-06 19:00"), **times
     )
     assert booked_after() is False
+
+
+def test_many_registrations_are_made_and_updated_at_once(lead, make_workspace):
+    ws = lead.workspace
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=aware("2026-03-01 08:00"))[0]
+    event, _ = webinar_event_upsert(
+        workspace=ws, external_id="w", name="Live", starts_at=aware("2026-03-05 18:00")
+    )
+    registration_upsert(
+        workspace=ws, external_id="r1", event=event, lead=lead,
+        registered_at=aware("2026-03-02 10:00"),
+    )  # fmt: skip
+    registration_upsert(
+        workspace=ws, external_id="r2", event=event, lead=other,
+        registered_at=aware("2026-03-02 11:00"),
+    )  # fmt: skip
+    # The other lead books after the start: its new registration and its old one say so.
+    call_upsert(workspace=ws, external_id="c", lead=other, booked_at=aware("2026-03-05 19:00"),
+                scheduled_for=aware("2026-03-09 10:00"))  # fmt: skip
+    Registration.objects.filter(external_id="r2").update(booked_after=False)
+    joined, left = aware("2026-03-05 18:01"), aware("2026-03-05 19:30")
+    made = registrations_write(
+        workspace=ws,
+        registrations=[
+            {"external_id": "r1", "event": event, "lead": lead,
+             "registered_at": aware("2026-03-02 10:00"), "joined_at": joined, "left_at": left},
+            {"external_id": "r2", "event": event, "lead": other,
+             "registered_at": aware("2026-03-02 11:00"), "joined_at": None, "left_at": None},
+            {"external_id": "r3", "event": event, "lead": other,
+             "registered_at": aware("2026-03-05 18:05"), "joined_at": aware("2026-03-05 18:05"),
+             "left_at": None},
+        ],
+    )  # fmt: skip
+    # r1 changed, r2 did not, r3 is new.
+    assert made == (1, 1)
+    assert sorted(
+        Registration.objects.filter(workspace=ws).values_list(
+            "external_id", "lead__external_id", "registered_at", "joined_at", "left_at",
+            "booked_after",
+        )
+    ) == [
+        ("r1", "l", aware("2026-03-02 10:00"), joined, left, False),
+        ("r2", "l2", aware("2026-03-02 11:00"), None, None, True),
+        ("r3", "l2", aware("2026-03-05 18:05"), aware("2026-03-05 18:05"), None, True),
+    ]  # fmt: skip
+
+    touched = set()
+    assert registrations_write(
+        workspace=ws,
+        registrations=[{"external_id": "r1", "event": event, "lead": other,
+                        "registered_at": aware("2026-03-02 10:00")}],
+        touched=touched,
+    ) == (0, 1)  # fmt: skip
+    assert touched == {other.pk}
+    assert Registration.objects.get(external_id="r1").lead_id == other.pk
+
+    def refused(**values):
+        base = {"external_id": "r9", "event": event, "lead": lead,
+                "registered_at": aware("2026-03-02 10:00")}  # fmt: skip
+        with pytest.raises(RecordInvalid) as raised:
+            registrations_write(workspace=ws, registrations=[{**base, **values}])
+        return raised.value.field
+
+    assert refused(left_at=left) == "joined_at"
+    assert refused(joined_at=left, left_at=joined) == "left_at"
+    stranger = lead_upsert(
+        workspace=make_workspace(), external_id="x", created_at=aware("2026-03-01 08:00")
+    )[0]
+    assert refused(lead=stranger) == "lead"
+    with pytest.raises(RecordInvalid) as twice:
+        registrations_write(
+            workspace=ws,
+            registrations=[
+                {"external_id": "r9", "event": event, "lead": lead,
+                 "registered_at": aware("2026-03-02 10:00")},
+            ] * 2,
+        )  # fmt: skip
+    assert twice.value.field == "external_id"
+    assert Registration.objects.filter(workspace=ws).count() == 3
 
 
 def _progress(ws):
