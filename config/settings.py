@@ -378,6 +378,8 @@ if CACHE_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": CACHE_URL,
             "KEY_PREFIX": "sf",
+            # One connection pool per process, not one per request (core/cache.py).
+            "OPTIONS": {"pool_class": "core.cache.SharedConnectionPool"},
         }
     }
 else:
