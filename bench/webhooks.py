@@ -373,9 +373,7 @@ def cleanup(connection) -> dict:
     """Delete, in one transaction, what the run added: its payments (the kept cash of their
     leads and sales refreshed as it was), its connection and events, their audit events."""
     from django.db import transaction
-    from django.db.models import Q
 
-    from audit.models import AuditEvent
     from integrations.models import Connection, Event
     from workspaces.kept import leads_sales_refresh
     from workspaces.models import Payment, Refund
@@ -394,12 +392,7 @@ def cleanup(connection) -> dict:
         refunds, _ = Refund.objects.filter(payment__in=payments).delete()
         deleted, _ = payments.delete()
         leads_sales_refresh(workspace=workspace, lead_ids=lead_ids)
-        audits, _ = AuditEvent.objects.filter(
-            Q(actor_kind="integration", actor_id=str(connection.pk))
-            | Q(target_type="integration_connection", target_id=str(connection.pk))
-        ).delete()
-        events = Event.objects.filter(connection=connection).count()
-        connection.delete()
+        events, audits = connection_forget(connection)
     return {
         "payments": deleted,
         "refunds": refunds,
@@ -407,6 +400,23 @@ def cleanup(connection) -> dict:
         "events": events,
         "audit_events": audits,
     }
+
+
+def connection_forget(connection) -> tuple[int, int]:
+    """Delete the connection with its events, and the audit events about it or by it:
+    (events, audit events) removed. Inside the caller's transaction."""
+    from django.db.models import Q
+
+    from audit.models import AuditEvent
+    from integrations.models import Event
+
+    audits, _ = AuditEvent.objects.filter(
+        Q(actor_kind="integration", actor_id=str(connection.pk))
+        | Q(target_type="integration_connection", target_id=str(connection.pk))
+    ).delete()
+    events = Event.objects.filter(connection=connection).count()
+    connection.delete()
+    return events, audits
 
 
 def vacuum(tables: list[str]) -> None:
@@ -634,9 +644,7 @@ def zoom_cleanup(connection) -> dict:
     events of the webinars its events name, the leads its mapping made (`zoom:<email>`), its
     connection and events, their audit events."""
     from django.db import transaction
-    from django.db.models import Q
 
-    from audit.models import AuditEvent
     from integrations.models import Connection, Event
     from workspaces.models import Lead, Registration, WebinarEvent
 
@@ -656,12 +664,7 @@ def zoom_cleanup(connection) -> dict:
         registrations, _ = Registration.objects.filter(event__in=webinars).delete()
         webinar_events, _ = webinars.delete()
         _, leads = Lead.objects.filter(workspace=workspace, external_id__in=made).delete()
-        audits, _ = AuditEvent.objects.filter(
-            Q(actor_kind="integration", actor_id=str(connection.pk))
-            | Q(target_type="integration_connection", target_id=str(connection.pk))
-        ).delete()
-        events = Event.objects.filter(connection=connection).count()
-        connection.delete()
+        events, audits = connection_forget(connection)
     return {
         "registrations": registrations,
         "webinar_events": webinar_events,
