@@ -215,6 +215,18 @@ def _external_id_unique(name: str) -> models.UniqueConstraint:
     return models.UniqueConstraint(fields=["workspace", "external_id"], name=f"{name}_ext_unique")
 
 
+class LeadQuerySet(models.QuerySet):
+    def with_emails(self, workspace, emails):
+        """The workspace's leads whose email, in any case, is one of `emails`, each with its
+        `email_upper`: one statement on the index lead_ws_email_upper. Python's upper() and
+        the database's agree for ASCII emails only: callers pass those."""
+        return (
+            self.filter(workspace=workspace)
+            .annotate(email_upper=Upper("email"))
+            .filter(email_upper__in=sorted({email.upper() for email in emails}))
+        )
+
+
 class Lead(WorkspaceRecord):
     name = models.CharField(max_length=200, blank=True)
     email = models.EmailField(blank=True)
@@ -233,6 +245,8 @@ class Lead(WorkspaceRecord):
     # units), kept by the services so attribution reads the period's leads only.
     has_sale = models.BooleanField(default=False)
     cash_collected = models.BigIntegerField(default=0)
+
+    objects = LeadQuerySet.as_manager()
 
     class Meta:
         constraints = [_external_id_unique("lead")]

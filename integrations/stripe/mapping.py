@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import F
-from django.db.models.functions import Upper
 
 from workspaces.models import Lead, Payment, Refund, Sale
 from workspaces.services import payment_upsert, payments_create, refund_upsert
@@ -358,12 +357,7 @@ def _fast_charges(events: list, connection) -> dict[int, dict]:
 def _unpaid_sales(workspace, emails: set[str]) -> tuple[dict[str, list[Sale]], set[str]]:
     """By upper-cased email: the sales with an unpaid balance of the leads with that email,
     most recent first; and the emails some lead has."""
-    leads = dict(
-        Lead.objects.filter(workspace=workspace)
-        .annotate(email_upper=Upper("email"))
-        .filter(email_upper__in=sorted(emails))
-        .values_list("pk", "email_upper")
-    )
+    leads = dict(Lead.objects.with_emails(workspace, emails).values_list("pk", "email_upper"))
     sales: dict[str, list[Sale]] = {}
     unpaid = (
         Sale.objects.filter(workspace=workspace, lead_id__in=list(leads))

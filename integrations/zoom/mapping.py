@@ -22,7 +22,6 @@ from collections import Counter
 from datetime import UTC, datetime
 
 from django.db import connection as db_connection
-from django.db.models.functions import Upper
 
 from core.times import parse_iso
 from workspaces.models import Lead, WebinarEvent
@@ -371,9 +370,7 @@ def _leads_by_email(workspace, emails: list[str]) -> dict[str, Lead]:
     in any case. One statement, served by the workspace's index on Upper(email)."""
     leads: dict[str, Lead] = {}
     found = (
-        Lead.objects.filter(workspace=workspace)
-        .annotate(email_upper=Upper("email"))
-        .filter(email_upper__in=sorted({email.upper() for email in emails}))
+        Lead.objects.with_emails(workspace, emails)
         .order_by("created_at", "pk")
         .only("pk", "workspace", "external_id", "email", "name", "created_at")
     )
@@ -388,7 +385,7 @@ def _fast_registrations(people: dict, webinars: dict, stored: dict, leads: dict)
     for key, (webinar, email, _events) in people.items():
         attendance = _attendance(stored.get(key) or [])
         lead = leads.get(email)
-        if webinar not in webinars or attendance is None or lead is None:
+        if attendance is None or lead is None:
             continue
         name = attendance.pop("name")
         if not _lead_kept(lead, email, name, attendance["registered_at"]):
