@@ -113,7 +113,7 @@ def test_the_page_connects_a_credential_stored_encrypted(agency_world, write, ap
     assert page.status_code == 200
     html = page.content.decode()
     assert "Stripe" in html and "Calendly" in html
-    assert page["Referrer-Policy"] == "no-referrer"
+    assert page["Referrer-Policy"] == "strict-origin"
 
     # CSRF-protected: a post without the token is refused.
     refused = client.post(path, {"integration": "stripe", **STRIPE})
