@@ -5,11 +5,9 @@ the links' URLs once) and by the worker's task once a person approved the plan (
 makes no token).
 """
 
-import secrets
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -19,7 +17,8 @@ from core.times import utc_iso
 from tokens.models import EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint
 from workspaces.invitations import invitation_create
-from workspaces.models import Agency, Member, Workspace
+from workspaces.members import account_exists, member_add, user_create
+from workspaces.models import Agency, Workspace
 
 from .links import DEFAULT_LINK_HOURS, connect_link_create
 from .models import Plan
@@ -69,22 +68,6 @@ def _embedded_app_for(workspace: Workspace, redirect_uri: str | None, actor: Act
         name=f"Embedded app of {workspace.slug}",
         redirect_uris=[redirect_uri or f"{settings.BASE_URL}/app/callback"],
     )
-
-
-def _account_exists(email: str) -> bool:
-    """Whether the email has an account anywhere in the service (any tenant)."""
-    return get_user_model().objects.filter(email__iexact=email).exists()
-
-
-def _new_user(email: str):
-    """A new account for a new team member's email; it signs in through the embedded app."""
-    User = get_user_model()
-    fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
-    username = email if fits else None
-    user = User(username=username or f"{email[:120]}-{secrets.token_hex(4)}", email=email)
-    user.set_unusable_password()
-    user.save()
-    return user
 
 
 def _workspace_create(agency: Agency, detail: dict) -> Workspace | None:
@@ -201,29 +184,37 @@ def _programmes_make(run: _Apply) -> None:
 
 
 def _team_make(run: _Apply, app: EmbeddedApp | None, applied: AppliedPlan, mint: bool) -> None:
+    """The plan's team: on a workspace the plan creates, each new person is a member at once
+    (with a session token when mint) and is mailed a link to choose a password; on a
+    workspace that already exists, everyone is invited (result.invited) and gets no token,
+    so that an agency's plan never reaches that workspace's data, and the workspace's owners
+    are mailed when someone is invited with a workspace-wide role. An email that already has
+    an account is always invited, never linked."""
     for person in [c["detail"] for c in run.ready("member.add")]:
-        if _account_exists(person["email"]):
-            # Never linked without its owner: they accept the invitation after signing in.
-            invitation_create(
-                workspace=run.workspace,
-                email=person["email"],
-                name=person["name"],
-                role=person["role"],
-                plan_id=run.plan.pk,
-                actor=run.actor,
-                agency=run.agency,
-            )
+        invite = {
+            "workspace": run.workspace,
+            "email": person["email"],
+            "name": person["name"],
+            "role": person["role"],
+            "plan_id": run.plan.pk,
+            "actor": run.actor,
+            "agency": run.agency,
+        }
+        if not run.created or account_exists(person["email"]):
+            invitation_create(**invite, notify_owners=not run.created)
             run.invited.append({"email": person["email"], "role": person["role"]})
             continue
-        member = Member.objects.create(
+        member = member_add(
             workspace=run.workspace,
-            user=_new_user(person["email"]),
-            name=person["name"],
+            user=user_create(email=person["email"]),
             email=person["email"],
+            name=person["name"],
             role=person["role"],
-            joined_at=timezone.localdate(),
+            actor=run.actor,
+            agency=run.agency,
+            detail={"plan": str(run.plan.pk)},
         )
-        run.audit("member.added", "member", member.pk, email=member.email, role=member.role)
+        invitation_create(**invite, member=member)
         brief = {"member_id": str(member.pk), "email": member.email, "role": member.role}
         run.members.append(brief)
         if mint:
@@ -290,10 +281,11 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
     """Make every ready change of the plan in one transaction.
 
     Each change is checked again now; one that has become blocked is skipped and the
-    result says why. New members get a session token each when mint_member_tokens (the
-    API's apply, which can show them once); the worker's apply makes none. A team email
-    that already has an account is invited instead (result.invited): it is not linked,
-    gets no token, and becomes a member only when its owner accepts after signing in.
+    result says why. New members of a workspace the plan creates get a session token each
+    when mint_member_tokens (the API's apply, which can show them once); the worker's apply
+    makes none. On a workspace that already exists every team entry is invited instead
+    (result.invited), with no token; so is a team email that already has an account: it is
+    not linked, and becomes a member only when its owner accepts.
     """
     with transaction.atomic():
         plan = Plan.objects.select_for_update().select_related("agency").get(pk=plan_id)
@@ -310,7 +302,7 @@ def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> App
         _settings_make(run, settings_changes)
         _programmes_make(run)
         app = None
-        if run.workspace is not None and (run.ready("member.add") or run.created):
+        if run.workspace is not None and run.created:
             redirect_uri = settings_changes.get("embedded_redirect_uri")
             app = _embedded_app_for(run.workspace, redirect_uri, actor)
         _team_make(run, app, applied, mint_member_tokens)

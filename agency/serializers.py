@@ -487,9 +487,10 @@ class PlanMemberTokenSerializer(PlanMemberSerializer):
 
 
 INVITED_HELP = (
-    "Team emails that already have an account in the service: never linked and given no "
-    "token; each person becomes a member with the role only when they accept the "
-    "invitation after signing in."
+    "Team emails invited by email rather than made members: every team entry of a plan on a "
+    "workspace that already exists, and any email that already has an account in the "
+    "service. None is given a token; each person becomes a member with the role only when "
+    "they accept the emailed invitation."
 )
 
 

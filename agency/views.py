@@ -170,11 +170,14 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
         operation_id="applyPlan",
         summary="Make the plan's ready changes, in one transaction",
         description="A drafted or approved plan only (else 409 refused.plan_state). Each change "
-        "is checked again; a blocked one is skipped and the result says why. New members' "
-        "session tokens (`result.member_tokens`, valid 30 days) and the connect links' URLs "
-        "are in this answer only; a retry with the same Idempotency-Key answers the same. "
-        "A team email that already has an account in the service is never linked and gets "
-        "no token: it is listed in `result.invited` and becomes a member only when that "
+        "is checked again; a blocked one is skipped and the result says why. The session "
+        "tokens of the new members of a workspace the plan creates (`result.member_tokens`, "
+        "valid 30 days) and the connect links' URLs are in this answer only; a retry with the "
+        "same Idempotency-Key answers the same. On a workspace that already exists no token is "
+        "ever returned: every team entry is invited by email and listed in `result.invited`, "
+        "and the workspace's owners are emailed when someone is invited with a workspace-wide "
+        "role. A team email that already has an account in the service is never linked and "
+        "gets no token: it is listed in `result.invited` and becomes a member only when that "
         "person accepts the invitation after signing in. "
         "A token without config:apply gets 403 scope.missing with approval 'request': ask "
         "for approval instead.",

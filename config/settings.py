@@ -14,6 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+import dj_email_url
 from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
 
@@ -164,7 +165,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
 LANGUAGE_CODE = "en"
@@ -364,6 +368,31 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(minutes=5),
     },
 }
+
+# --- Email ------------------------------------------------------------------------------
+
+# EMAIL_URL names the transport: smtp://user:password@host:port (smtps:// or ?tls=1 for
+# TLS), file:///path/to/dir (each message a file there) or console: (the server's output,
+# the default). Mail is sent by a Celery task after the transaction that caused it commits.
+EMAIL_URL = os.environ.get("EMAIL_URL", "") or "console:"
+if EMAIL_URL in {"console:", "console://"}:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
+elif EMAIL_URL.startswith("file:"):
+    # dj-email-url drops the leading "/" of file:///path; the path is taken as written.
+    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    EMAIL_FILE_PATH = EMAIL_URL.removeprefix("file:").removeprefix("//") or "."
+elif EMAIL_URL.startswith("smtps:"):
+    # smtps is SMTP over TLS from the first byte (port 465), not STARTTLS.
+    vars().update(dj_email_url.parse("smtp:" + EMAIL_URL.removeprefix("smtps:")))
+    EMAIL_USE_SSL, EMAIL_USE_TLS = True, False
+else:
+    vars().update(dj_email_url.parse(EMAIL_URL))
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Sales Figures <no-reply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+EMAIL_TIMEOUT = 10
+# One-use links in mail: a forgotten password's reset, 3 days; an invitation, 7 days.
+PASSWORD_RESET_TIMEOUT = 3 * 24 * 3600
+INVITATION_MAX_AGE = 7 * 24 * 3600
 
 # --- Shared cache and request rates --------------------------------------------------
 

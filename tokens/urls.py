@@ -33,6 +33,7 @@ urlpatterns = [
     path("accounts/login/", pages.LoginView.as_view(), name="login"),
     path("accounts/logout/", pages.LogoutView.as_view(), name="logout"),
     path("invitations/", invitations.invitation_list, name="invitations"),
+    path("invite/<str:token>", invitations.invitation_link, name="invitation-link"),
     path(
         "invitations/<uuid:invitation_id>/accept",
         invitations.invitation_accept,

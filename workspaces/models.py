@@ -6,12 +6,14 @@ with the records of its period, not with the size of the workspace.
 """
 
 import uuid
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Upper
+from django.utils import timezone
 
 from core.errors import InvalidField
 from core.money import exponent_of
@@ -156,10 +158,13 @@ class Member(models.Model):
 
 
 class Invitation(models.Model):
-    """A place in a workspace offered to a person who already has an account.
+    """A place in a workspace offered to a person by email.
 
     Nobody's existing account is linked to a workspace without them: the person whose
     email it is accepts (and becomes a member with the role) or declines after signing in.
+    A person with no account chooses a password through the emailed link, which accepts it.
+    A member a plan made with its new workspace has an invitation too, already naming the
+    member: its link sets that member's first password.
     """
 
     class State(models.TextChoices):
@@ -177,6 +182,8 @@ class Invitation(models.Model):
     plan_id = models.UUIDField(null=True, blank=True)
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the latest link was emailed: only that link opens, for INVITATION_MAX_AGE.
+    sent_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -198,6 +205,18 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"invitation of {self.email} to {self.workspace_id} ({self.state})"
+
+    @property
+    def link_expires_at(self):
+        sent = self.sent_at or self.created_at
+        return sent + timedelta(seconds=settings.INVITATION_MAX_AGE)
+
+    @property
+    def shown_state(self) -> str:
+        """sent, accepted, declined or expired (a pending invitation whose link expired)."""
+        if self.state != self.State.PENDING:
+            return self.state
+        return "expired" if timezone.now() >= self.link_expires_at else "sent"
 
 
 class WorkspaceRecord(models.Model):

@@ -62,7 +62,7 @@ def test_overview_lists_workspaces_waiting_plans_and_blueprints(
 
 
 def test_approve_enqueues_the_apply_and_the_plan_is_applied(
-    agency_world, write, console, django_capture_on_commit_callbacks
+    agency_world, write, console, django_capture_on_commit_callbacks, mailoutbox
 ):
     plan_id = _waiting_plan(agency_world, write)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
@@ -70,7 +70,9 @@ def test_approve_enqueues_the_apply_and_the_plan_is_applied(
             f"/agency/{agency_world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}
         )
     assert response.status_code == 302
-    assert len(callbacks) == 1
+    # The apply, sent once the decision commits; then the apply's two invitation mails.
+    assert len(callbacks) == 3
+    assert sorted(message.to[0] for message in mailoutbox) == ["ana@acme.test", "ben@acme.test"]
     plan = Plan.objects.get(pk=plan_id)
     assert plan.state == "applied"
     assert plan.decided_by.username == "ops"

@@ -311,8 +311,10 @@ def test_apply_on_an_existing_workspace_changes_settings_and_adds_members(agency
     assert workspace.working_days == [0, 1, 2]
     assert workspace.branding["labels"] == {"calls": "Demos"}
     assert workspace.branding["programmes"] == [{"name": "Group", "price_minor": 120000}]
-    assert Member.objects.get(workspace=workspace, email="cy@northwind.test").role == "setter"
-    assert len(result["member_tokens"]) == 1
+    # On a workspace that exists, the team is invited: no member yet, and no token.
+    assert not Member.objects.filter(workspace=workspace, email="cy@northwind.test").exists()
+    assert result["member_tokens"] == []
+    assert result["invited"] == [{"email": "cy@northwind.test", "role": "setter"}]
 
 
 def test_state_machine_table_and_409s(agency_world, write):

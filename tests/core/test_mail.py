@@ -1,0 +1,166 @@
+"""Mail: EMAIL_URL chooses the transport; a message is sent by a task after its transaction
+commits, never when it rolls back, and a failure to send never undoes the change."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from celery.exceptions import Retry
+from django.db import transaction
+
+from core import mail
+from core.tasks import mail_deliver
+
+ROOT = Path(__file__).resolve().parents[2]
+READ = (
+    "import json, django; from django.conf import settings; django.setup(); "
+    "print(json.dumps({n: getattr(settings, n, None) for n in "
+    "['EMAIL_BACKEND', 'EMAIL_FILE_PATH', 'EMAIL_HOST', 'EMAIL_PORT', 'EMAIL_HOST_USER', "
+    "'EMAIL_HOST_PASSWORD', 'EMAIL_USE_TLS', 'EMAIL_USE_SSL', 'EMAIL_TIMEOUT']}))"
+)
+
+
+def email_settings(email_url: str | None) -> dict:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "true",
+        "BASE_URL": "http://127.0.0.1:8000",
+        "SECRET_KEY": "a-long-and-varied-secret-key-for-the-settings-tests-0123456789",
+        "FIELD_ENCRYPTION_KEY": "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=",
+    }
+    if email_url is not None:
+        env["EMAIL_URL"] = email_url
+    done = subprocess.run(
+        [sys.executable, "-c", READ], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_unset_is_the_console():
+    got = email_settings(None)
+    assert got["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+
+
+def test_a_file_url_keeps_its_absolute_path():
+    got = email_settings("file:///var/mail/sales-figures")
+    assert got["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert got["EMAIL_FILE_PATH"] == "/var/mail/sales-figures"
+
+
+def test_smtp_with_starttls_and_smtps_with_tls_from_the_start():
+    starttls = email_settings("smtp://mailer:s3cret@mail.example.test:587?tls=1")
+    assert (
+        starttls["EMAIL_BACKEND"],
+        starttls["EMAIL_HOST"],
+        starttls["EMAIL_PORT"],
+        starttls["EMAIL_HOST_USER"],
+        starttls["EMAIL_HOST_PASSWORD"],
+        starttls["EMAIL_USE_TLS"],
+        starttls["EMAIL_USE_SSL"],
+        starttls["EMAIL_TIMEOUT"],
+    ) == (
+        "django.core.mail.backends.smtp.EmailBackend",
+        "mail.example.test",
+        587,
+        "mailer",
+        "s3cret",
+        True,
+        False,
+        10,
+    )
+    implicit = email_settings("smtps://mailer:s3cret@mail.example.test:465")
+    assert (implicit["EMAIL_PORT"], implicit["EMAIL_USE_SSL"], implicit["EMAIL_USE_TLS"]) == (
+        465,
+        True,
+        False,
+    )
+
+
+@pytest.fixture
+def file_backend(settings, tmp_path):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = str(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sent_after_commit_as_a_file_in_text_and_html(file_backend):
+    context = {
+        "workspace": {"name": "Acme Coaching"},
+        "invitation": {"name": "Cy", "email": "cy@acme.test"},
+        "role": "Closer",
+        "invited_by": "Northwind Agency",
+        "link": "http://127.0.0.1:8000/invite/abc",
+        "has_account": False,
+        "expires_at": None,
+    }
+    with transaction.atomic():
+        mail.mail_send(to=["cy@acme.test"], template="invitation", context=context)
+        assert list(file_backend.iterdir()) == []
+    [written] = list(file_backend.iterdir())
+    text = written.read_text()
+    assert "Subject: Northwind Agency invited you to Acme Coaching" in text
+    assert "To: cy@acme.test" in text
+    assert "Choose your password to join:\nhttp://127.0.0.1:8000/invite/abc" in text
+    assert 'Content-Type: text/html; charset="utf-8"' in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_nothing_is_sent_when_the_transaction_rolls_back(file_backend):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        mail.mail_send(
+            to=["ops@acme.test"],
+            template="owners_invitation",
+            context={
+                "workspace": {"name": "Acme"},
+                "invitation": {"email": "x@acme.test"},
+                "role": "Owner",
+                "invited_by": "Northwind",
+                "members_url": "/",
+            },
+        )
+        raise RuntimeError("the write failed")
+    assert list(file_backend.iterdir()) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_mail_that_cannot_be_queued_is_logged_and_the_change_stays(monkeypatch, caplog):
+    def broker_down(*args, **kwargs):
+        raise ConnectionError("the broker is down")
+
+    monkeypatch.setattr(mail_deliver, "delay", broker_down)
+    with transaction.atomic():
+        message = mail.mail_send(
+            to=["ops@acme.test"],
+            template="owners_invitation",
+            context={
+                "workspace": {"name": "Acme"},
+                "invitation": {"email": "x@acme.test"},
+                "role": "Owner",
+                "invited_by": "Northwind",
+                "members_url": "/",
+            },
+        )
+    assert message.subject == "x@acme.test was invited to Acme as Owner"
+    assert "Could not queue the mail 'x@acme.test was invited to Acme as Owner'" in caplog.text
+
+
+def test_the_task_retries_a_failed_send(monkeypatch):
+    attempts = []
+
+    def refuse(self, *args, **kwargs):
+        attempts.append(1)
+        raise OSError("connection refused")
+
+    monkeypatch.setattr("django.core.mail.EmailMultiAlternatives.send", refuse)
+    message = {"to": ["a@acme.test"], "subject": "Hi", "text": "Hi", "html": "<p>Hi</p>"}
+    # Refused once, and left to be tried again later (by a worker, with back-off).
+    with pytest.raises(Retry):
+        mail_deliver.apply(args=[message])
+    assert len(attempts) == 1
+    assert mail_deliver.max_retries == 8
