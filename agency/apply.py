@@ -17,8 +17,14 @@ from core.times import utc_iso
 from tokens.models import EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint
 from workspaces.invitations import invitation_create
-from workspaces.members import account_exists, member_add, user_create
 from workspaces.models import Agency, Workspace
+from workspaces.tenancy import (
+    account_exists,
+    member_add,
+    user_create,
+    workspace_create,
+    workspace_update,
+)
 
 from .links import DEFAULT_LINK_HOURS, connect_link_create
 from .models import Plan
@@ -74,7 +80,7 @@ def _workspace_create(agency: Agency, detail: dict) -> Workspace | None:
     """The new workspace, or None when its slug was taken concurrently."""
     try:
         with transaction.atomic():
-            return Workspace.objects.create(
+            return workspace_create(
                 agency=agency,
                 name=detail["name"],
                 slug=detail["slug"],
@@ -147,18 +153,16 @@ def _workspace_make(run: _Apply) -> None:
 
 
 def _settings_make(run: _Apply, settings_changes: dict) -> None:
-    if run.workspace is None or not settings_changes:
+    # embedded_redirect_uri is used when the embedded app is made.
+    changes = {k: v for k, v in settings_changes.items() if k != "embedded_redirect_uri"}
+    if run.workspace is None or not changes:
         return
-    workspace = run.workspace
-    for key, value in settings_changes.items():
-        if key in {"name", "timezone", "working_days", "embedded_origins"}:
-            setattr(workspace, key, value)
-        elif key in {"logo", "colours", "labels", "modules"}:
-            workspace.branding = {**(workspace.branding or {}), key: value}
-        # embedded_redirect_uri is used when the embedded app is made.
-    workspace.save()
-    run.audit(
-        "workspace.settings_changed", "workspace", workspace.pk, settings=sorted(settings_changes)
+    workspace_update(
+        workspace=run.workspace,
+        changes=changes,
+        actor=run.actor,
+        agency=run.agency,
+        detail={"plan": str(run.plan.pk), "settings": sorted(settings_changes)},
     )
 
 
@@ -173,13 +177,13 @@ def _programmes_make(run: _Apply) -> None:
             "name": programme["name"],
             "price_minor": price_minor(programme["price"], workspace.currency_exponent),
         }
-    workspace.branding = {**(workspace.branding or {}), "programmes": list(listed.values())}
-    workspace.save(update_fields=["branding"])
-    run.audit(
-        "workspace.programmes_changed",
-        "workspace",
-        workspace.pk,
-        programmes=[p["name"] for p in programmes],
+    workspace_update(
+        workspace=workspace,
+        changes={"programmes": list(listed.values())},
+        actor=run.actor,
+        action="workspace.programmes_changed",
+        agency=run.agency,
+        detail={"plan": str(run.plan.pk), "programmes": [p["name"] for p in programmes]},
     )
 
 

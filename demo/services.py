@@ -18,7 +18,6 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
@@ -27,7 +26,6 @@ from oauth2_provider.models import get_access_token_model
 from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint, token_mint
-from workspaces.kept import workspace_invariants_refresh
 from workspaces.models import (
     Agency,
     Call,
@@ -47,6 +45,14 @@ from workspaces.models import (
     Touch,
     WebinarEvent,
     Workspace,
+)
+from workspaces.services import BULK_ORDER, records_bulk_create
+from workspaces.tenancy import (
+    agency_create,
+    agency_user_add,
+    member_add,
+    user_create,
+    workspace_create,
 )
 
 DEMO_ACTOR = Actor(kind="command", id="seed_demo", label="manage.py seed_demo")
@@ -219,7 +225,7 @@ class _RecordsBuilder:
         self.clock = _Clock(now, ZoneInfo(workspace.timezone), rng)
         self.unit = 10**workspace.currency_exponent
         self.scale = plan.scale
-        self.rows = {model: [] for model in _WRITE_ORDER}
+        self.rows = {model: [] for model in BULK_ORDER}
         self.serial = 0
 
     def ext(self, kind: str) -> str:
@@ -638,42 +644,14 @@ class _RecordsBuilder:
             )
 
     def write(self) -> dict:
-        counts = {}
-        for model in _WRITE_ORDER:
-            rows = self.rows[model]
-            model.objects.bulk_create(rows, batch_size=500)
-            counts[model.__name__] = len(rows)
-        workspace_invariants_refresh(workspace=self.ws)
-        return counts
-
-
-_WRITE_ORDER = (
-    Lead,
-    Touch,
-    WebinarEvent,
-    Registration,
-    Call,
-    Outcome,
-    Sale,
-    Instalment,
-    Payment,
-    Refund,
-    EodReport,
-    Funnel,
-    FunnelStage,
-    FunnelEvent,
-    CommissionRule,
-)
+        return records_bulk_create(workspace=self.ws, rows=self.rows)
 
 
 # --- the demo ------------------------------------------------------------------------
 
 
 def _user(email: str, name: str, password_hash: str):
-    first, _, last = name.partition(" ")
-    return get_user_model().objects.create(
-        username=email, email=email, first_name=first, last_name=last, password=password_hash
-    )
+    return user_create(email=email, name=name, password_hash=password_hash)
 
 
 def _tokens(owner_kwargs: dict, scopes_by_name: dict, label: str) -> dict:
@@ -688,7 +666,7 @@ def _tokens(owner_kwargs: dict, scopes_by_name: dict, label: str) -> dict:
 def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dict]:
     origin = settings.BASE_URL
     redirect_uri = f"{settings.BASE_URL}/demo-app/callback"
-    workspace = Workspace.objects.create(
+    workspace = workspace_create(
         agency=agency,
         name=plan.name,
         slug=f"{plan.key}-{suffix}",
@@ -709,7 +687,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         name = plan.people[role]
         email = f"{role}@{workspace.slug}.example"
         joined = today - timedelta(days={"sdr": 60, "setter": 150}.get(role, 200))
-        members[role] = Member.objects.create(
+        members[role] = member_add(
             workspace=workspace,
             user=_user(email, name, password_hash),
             name=name,
@@ -717,6 +695,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
             role=role,
             joined_at=joined,
             external_id=f"demo-member-{role}",
+            actor=None,
         )
     builder = _RecordsBuilder(workspace, plan, members, rng, now)
     builder.build()
@@ -765,11 +744,11 @@ def demo_create(*, seed: int = 1, now: datetime | None = None) -> tuple[dict, di
     password_hash = make_password(DEMO_PASSWORD)
     extra = {"password": DEMO_PASSWORD, "workspaces": [], "agency_users": []}
     with transaction.atomic():
-        agency = Agency.objects.create(name="Summit Growth Partners", tier=Agency.Tier.AGENCY)
-        starter = Agency.objects.create(name="Solo Sales Collective", tier=Agency.Tier.STARTER)
+        agency = agency_create(name="Summit Growth Partners", tier=Agency.Tier.AGENCY)
+        starter = agency_create(name="Solo Sales Collective", tier=Agency.Tier.STARTER)
         for owner, key in ((agency, "agency"), (starter, "starter")):
             email = f"console@{key}-{suffix}.example"
-            owner.users.add(_user(email, f"{owner.name} Console", password_hash))
+            agency_user_add(agency=owner, user=_user(email, f"{owner.name} Console", password_hash))
             extra["agency_users"].append(email)
         workspaces = []
         for owner, plans in ((agency, AGENCY_WORKSPACES), (starter, STARTER_WORKSPACES)):

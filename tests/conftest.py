@@ -19,7 +19,9 @@ from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint, token_mint
 from workspaces.models import Agency, Member, Workspace
 
-from . import contract
+from . import contract, writers
+
+writers.install()
 
 _counter = itertools.count(1)
 

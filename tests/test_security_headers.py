@@ -65,6 +65,9 @@ def test_redoc_alone_allows_inline_styles_its_worker_and_its_logo(client):
 def test_no_template_has_an_inline_script_or_style():
     found = []
     for template in TEMPLATES.rglob("*.html"):
+        if template.relative_to(TEMPLATES).parts[0] == "email":
+            # Mail is read in mail clients, which take only inline styles; never served.
+            continue
         text = template.read_text()
         for pattern in (r"<script(?![^>]*\bsrc=)[^>]*>", r"<style\b", r"\sstyle=", r"\son\w+="):
             found += [f"{template.relative_to(TEMPLATES)}: {m}" for m in re.findall(pattern, text)]

@@ -11,6 +11,7 @@ from oauth2_provider.models import get_access_token_model, get_application_model
 from audit.services import Actor, audit_record
 from core.crypto import encrypted_columns_rotate
 from core.errors import InvalidField
+from workspaces.tenancy import workspace_update
 from workspaces.validators import origin_normalise
 
 from .models import (
@@ -158,21 +159,14 @@ def session_token_mint(
 def workspace_origins_set(*, actor: Actor, workspace, origins) -> list[str]:
     """Replace the origins from which the workspace's embedded apps may call the API."""
     normalised = list(dict.fromkeys(origin_normalise(origin) for origin in origins))
-    with transaction.atomic():
-        locked = type(workspace).objects.select_for_update().get(pk=workspace.pk)
-        before = list(locked.embedded_origins or [])
-        if before != normalised:
-            locked.embedded_origins = normalised
-            locked.save(update_fields=["embedded_origins"])
-            audit_record(
-                actor=actor,
-                action="workspace.embedded_origins_changed",
-                target_type="workspace",
-                target_id=locked.pk,
-                workspace=locked,
-                detail={"before": before, "after": normalised},
-            )
-    workspace.embedded_origins = normalised
+    before = list(workspace.embedded_origins or [])
+    workspace_update(
+        workspace=workspace,
+        changes={"embedded_origins": normalised},
+        actor=actor,
+        action="workspace.embedded_origins_changed",
+        detail={"before": before, "after": normalised},
+    )
     return normalised
 
 

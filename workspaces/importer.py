@@ -52,6 +52,7 @@ from .models import (
 )
 from .services import (
     RecordInvalid,
+    call_rescheduled_from_set,
     call_upsert,
     commission_rule_upsert,
     eod_upsert,
@@ -607,8 +608,7 @@ def _reschedules_resolve(*, context: dict, touched: dict, line_of_call: dict) ->
                 raise RecordInvalid("rescheduled_from", "A call cannot replace itself.")
         except RecordInvalid as error:
             raise ImportLineError(line_of_call[call.pk], error.field, error.message) from None
-        if call.rescheduled_from_id != target.pk:
-            Call.objects.filter(pk=call.pk).update(rescheduled_from=target)
+        call_rescheduled_from_set(call=call, replaces=target)
 
 
 def _kept_refresh(*, workspace: Workspace, touched: dict) -> None:

@@ -25,8 +25,8 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.mail import mail_send
 
-from .members import member_add, user_create
 from .models import Agency, Invitation, Member, Workspace
+from .tenancy import member_add, member_link_user, user_create
 
 LINK_SALT = "workspaces.invitation-link"
 
@@ -332,17 +332,6 @@ def _member_for_acceptance(invitation: Invitation, user, actor: Actor) -> Member
         )
     if member.user_id not in (None, user.pk):
         raise InvitationClosed(invitation.pk)
-    # A record of the person made meanwhile (an import): it becomes theirs.
-    member.user = user
-    member.is_active = True
-    member.save(update_fields=["user", "is_active"])
-    audit_record(
-        actor=actor,
-        action="member.added",
-        target_type="member",
-        target_id=member.pk,
-        workspace=workspace,
-        agency=workspace.agency,
-        detail={"invitation": str(invitation.pk), "email": member.email, "role": member.role},
+    return member_link_user(
+        member=member, user=user, actor=actor, detail={"invitation": str(invitation.pk)}
     )
-    return member

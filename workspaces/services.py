@@ -37,6 +37,7 @@ from .kept import (
     leads_first_contact_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
+    workspace_invariants_refresh,
 )
 from .models import (
     Call,
@@ -803,3 +804,68 @@ def commission_rule_upsert(
         external_id=external_id,
         values={"member": member, "basis": basis, "slot": slot, "rate": rate},
     )
+
+
+# --- Many new records at once ------------------------------------------------------------
+
+# The order in which records that name each other are inserted.
+BULK_ORDER = (
+    Lead,
+    Touch,
+    WebinarEvent,
+    Registration,
+    Call,
+    Outcome,
+    Sale,
+    Instalment,
+    Payment,
+    Refund,
+    EodReport,
+    Funnel,
+    FunnelStage,
+    FunnelEvent,
+    CommissionRule,
+)
+
+
+_BULK_PARENTS = {Instalment: "sale", FunnelStage: "funnel"}
+
+
+def records_bulk_create(*, workspace: Workspace, rows: dict[type, list]) -> dict[str, int]:
+    """Insert many new records of one workspace at once (a seeded workspace), each checked
+    by its model's field rules, then refresh every kept value of the workspace once.
+
+    Returns the count written per record type. Every row must belong to the workspace.
+    """
+    unknown = set(rows) - set(BULK_ORDER)
+    if unknown:
+        raise ValueError(f"No bulk writer for {sorted(m.__name__ for m in unknown)}")
+    counts = {}
+    for model in BULK_ORDER:
+        batch = rows.get(model, [])
+        for row in batch:
+            # An instalment belongs to its sale, a stage to its funnel.
+            parent = _BULK_PARENTS.get(model)
+            owner = getattr(row, parent) if parent else row
+            if owner.workspace_id != workspace.pk:
+                raise RecordInvalid("workspace", "That record belongs to another workspace.")
+            row.clean_fields(exclude=[f.name for f in model._meta.fields if f.is_relation])
+        model.objects.bulk_create(batch, batch_size=500)
+        counts[model.__name__] = len(batch)
+    workspace_invariants_refresh(workspace=workspace)
+    return counts
+
+
+def call_rescheduled_from_set(*, call: Call, replaces: Call | None) -> bool:
+    """Point the call at the call it replaces (None: it replaces nothing). The caller
+    refreshes the kept `replaced` values (calls_replaced_refresh), once for a batch."""
+    if replaces is not None and replaces.workspace_id != call.workspace_id:
+        raise RecordInvalid("rescheduled_from", "That record belongs to another workspace.")
+    target_id = replaces.pk if replaces is not None else None
+    if replaces is not None and replaces.pk == call.pk:
+        raise RecordInvalid("rescheduled_from", "A call cannot replace itself.")
+    if call.rescheduled_from_id == target_id:
+        return False
+    Call.objects.filter(pk=call.pk).update(rescheduled_from=target_id)
+    call.rescheduled_from_id = target_id
+    return True

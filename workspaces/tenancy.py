@@ -1,0 +1,212 @@
+"""The writers of tenancy: agencies, workspaces and their settings, accounts and memberships.
+
+Every agency, workspace and membership is written here, whoever asks (a plan, the demo, an
+invitation accepted, the settings pages), each validated by the model's own rules
+(`full_clean`) and, where a person or program asked for it, recorded with its audit event
+in the caller's transaction.
+"""
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from audit.services import Actor, audit_record
+from core.errors import InvalidField
+
+from .models import Agency, Member, Workspace
+
+# The settings a workspace's writer changes, and where each is kept.
+COLUMN_SETTINGS = frozenset({"name", "timezone", "working_days", "currency", "embedded_origins"})
+BRANDING_SETTINGS = frozenset({"logo", "colours", "labels", "modules", "programmes"})
+
+
+def _validated(obj, *, exclude: list[str]) -> None:
+    """The model's own field rules and clean(); the first problem as a 400 naming it."""
+    try:
+        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise InvalidField(field, " ".join(messages)) from None
+
+
+def agency_create(*, name: str, tier: str) -> Agency:
+    agency = Agency(name=name, tier=tier)
+    _validated(agency, exclude=[])
+    agency.save()
+    return agency
+
+
+def agency_user_add(*, agency: Agency, user) -> None:
+    """The person works in the agency's console."""
+    agency.users.add(user)
+
+
+def workspace_create(
+    *,
+    name: str,
+    slug: str,
+    currency: str,
+    timezone: str,
+    agency: Agency | None = None,
+    embedded_origins: list[str] | None = None,
+    actor: Actor | None = None,
+) -> Workspace:
+    """A new workspace; a slug taken meanwhile raises IntegrityError from the insert.
+    With an actor, the creation is audited in the caller's transaction."""
+    workspace = Workspace(
+        agency=agency,
+        name=name,
+        slug=slug,
+        currency=currency,
+        timezone=timezone,
+        embedded_origins=list(embedded_origins or []),
+    )
+    _validated(workspace, exclude=["agency"])
+    workspace.save()
+    if actor is not None:
+        audit_record(
+            actor=actor,
+            action="workspace.created",
+            target_type="workspace",
+            target_id=workspace.pk,
+            workspace=workspace,
+            agency=agency,
+            detail={"slug": workspace.slug},
+        )
+    return workspace
+
+
+def workspace_update(
+    *,
+    workspace: Workspace,
+    changes: dict,
+    actor: Actor,
+    action: str = "workspace.settings_changed",
+    agency: Agency | None = None,
+    detail: dict | None = None,
+) -> list[str]:
+    """Change the workspace's settings (columns and branding keys) under a row lock, with
+    one audit event naming what changed. Returns the names of the settings that changed."""
+    unknown = set(changes) - COLUMN_SETTINGS - BRANDING_SETTINGS
+    if unknown:
+        raise InvalidField(sorted(unknown)[0], "This setting cannot be changed here.")
+    with transaction.atomic():
+        locked = Workspace.objects.select_for_update().get(pk=workspace.pk)
+        branding = dict(locked.branding or {})
+        changed = []
+        for key, value in changes.items():
+            current = getattr(locked, key) if key in COLUMN_SETTINGS else branding.get(key)
+            if current == value:
+                continue
+            changed.append(key)
+            if key in COLUMN_SETTINGS:
+                setattr(locked, key, value)
+            else:
+                branding[key] = value
+        if not changed:
+            return []
+        locked.branding = branding
+        _validated(locked, exclude=["agency", "slug"])
+        locked.save()
+        audit_record(
+            actor=actor,
+            action=action,
+            target_type="workspace",
+            target_id=locked.pk,
+            workspace=locked,
+            agency=agency,
+            detail={**(detail or {"settings": sorted(changed)})},
+        )
+    for name in ("name", "timezone", "working_days", "currency", "embedded_origins", "branding"):
+        setattr(workspace, name, getattr(locked, name))
+    return changed
+
+
+def account_exists(email: str) -> bool:
+    """Whether the email has an account anywhere in the service (any tenant)."""
+    return get_user_model().objects.filter(email__iexact=email).exists()
+
+
+def user_create(
+    *,
+    email: str,
+    password: str | None = None,
+    password_hash: str | None = None,
+    name: str = "",
+):
+    """A new account for an email that has none; without a password it cannot sign in
+    until its owner chooses one through an invitation's link."""
+    User = get_user_model()
+    fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
+    username = email if fits else f"{email[:120]}-{secrets.token_hex(4)}"
+    first, _, last = name.partition(" ")
+    user = User(username=username, email=email, first_name=first, last_name=last)
+    if password_hash is not None:
+        user.password = password_hash
+    elif password is not None:
+        user.set_password(password)
+    else:
+        user.set_unusable_password()
+    user.full_clean(exclude=["password"], validate_unique=False)
+    user.save()
+    return user
+
+
+def member_add(
+    *,
+    workspace: Workspace,
+    user,
+    email: str,
+    name: str,
+    role: str,
+    actor: Actor | None,
+    agency: Agency | None = None,
+    detail: dict | None = None,
+    joined_at=None,
+    external_id: str | None = None,
+) -> Member:
+    """A new member of the workspace, recorded with its audit event (unless actor is None:
+    the demo's seeding, audited once as a whole)."""
+    with transaction.atomic():
+        member = Member(
+            workspace=workspace,
+            user=user,
+            name=name or email,
+            email=email.strip().lower(),
+            role=role,
+            joined_at=joined_at or timezone.localdate(),
+            external_id=external_id,
+        )
+        _validated(member, exclude=["workspace", "user"])
+        member.save()
+        if actor is not None:
+            audit_record(
+                actor=actor,
+                action="member.added",
+                target_type="member",
+                target_id=member.pk,
+                workspace=workspace,
+                agency=agency if agency is not None else workspace.agency,
+                detail={**(detail or {}), "email": member.email, "role": member.role},
+            )
+    return member
+
+
+def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None = None) -> Member:
+    """A member record made without an account (an import) becomes the person's."""
+    member.user = user
+    member.is_active = True
+    member.save(update_fields=["user", "is_active"])
+    audit_record(
+        actor=actor,
+        action="member.added",
+        target_type="member",
+        target_id=member.pk,
+        workspace=member.workspace,
+        agency=member.workspace.agency,
+        detail={**(detail or {}), "email": member.email, "role": member.role},
+    )
+    return member
