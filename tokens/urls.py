@@ -3,7 +3,7 @@
 from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
-from . import invitations, pages
+from . import invitations, pages, password_reset
 from .oauth import EmbeddedAuthorizationView, EmbeddedTokenView, McpResourceMetadataView
 
 authorize = EmbeddedAuthorizationView.as_view()
@@ -32,6 +32,26 @@ urlpatterns = [
     path("", include((oauth_urlpatterns, "oauth2_provider"))),
     path("accounts/login/", pages.LoginView.as_view(), name="login"),
     path("accounts/logout/", pages.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password-reset/",
+        password_reset.PasswordResetView.as_view(),
+        name="password_reset",
+    ),
+    path(
+        "accounts/password-reset/sent/",
+        password_reset.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/reset/<uidb64>/<token>/",
+        password_reset.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/reset/done/",
+        password_reset.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("invitations/", invitations.invitation_list, name="invitations"),
     path("invite/<str:token>", invitations.invitation_link, name="invitation-link"),
     path(

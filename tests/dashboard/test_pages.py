@@ -245,15 +245,20 @@ def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
 @pytest.mark.parametrize(
     ("role", "links"),
     [
-        ("owner", ["nav-overview", "nav-board", "nav-integrations", "nav-settings"]),
-        ("admin", ["nav-overview", "nav-board", "nav-integrations", "nav-settings"]),
-        ("manager", ["nav-overview", "nav-board", "nav-integrations"]),
-        ("closer", ["nav-board"]),
+        ("owner", ["nav-overview", "nav-board", "nav-integrations", "nav-settings", "nav-places"]),
+        ("admin", ["nav-overview", "nav-board", "nav-integrations", "nav-settings", "nav-places"]),
+        ("manager", ["nav-overview", "nav-board", "nav-integrations", "nav-places"]),
+        ("closer", ["nav-board", "nav-places"]),
     ],
 )
 def test_the_navigation_offers_each_role_the_pages_it_may_use(team, role, links):
     html = signed_in(team[role]).get(f"/app/{team['workspace'].pk}/board/").content.decode()
     assert re.findall(r'id="(nav-[a-z]+)"', html) == links
+    # The person's places, the same on every page: here their one workspace.
+    workspace = team["workspace"]
+    assert re.findall(r'data-place="([^"]+)">([^<]+)<', html) == [
+        (f"workspace-{workspace.pk}", workspace.name)
+    ]
 
 
 CLOSER = {"id": "m1", "name": "Casey Closer"}

@@ -186,7 +186,8 @@ def test_the_token_list_reads_in_a_fixed_number_of_queries(
         workspace_token(team["workspace"], name=f"Token {n}")
     client = client_for(team["owner"])
     # session, user, workspace, membership, tokens
-    with django_assert_max_num_queries(6):
+    # Six for the page, two for the navigation (workspaces, agencies).
+    with django_assert_max_num_queries(8):
         response = client.get(tokens_url(team["workspace"]))
     assert response.content.decode().count("<tr data-token-id=") == 5
 
@@ -593,7 +594,8 @@ def test_the_apps_page_reads_in_a_fixed_number_of_queries(
         embedded_app(team["workspace"], redirect_uri=f"https://app{n}.example.test/cb")
     client = client_for(team["owner"])
     # session, user, workspace, membership, apps with their applications
-    with django_assert_max_num_queries(6):
+    # Six for the page, two for the navigation (workspaces, agencies).
+    with django_assert_max_num_queries(8):
         response = client.get(apps_url(team["workspace"]))
     assert response.content.decode().count('<code class="client-id">') == 3
 

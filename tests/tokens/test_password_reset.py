@@ -1,0 +1,105 @@
+"""Forgotten password: the same answer for a known and an unknown email, a one-use link
+mailed after the request, and the sign-in lockout's limits on the requests."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+
+from .conftest import PASSWORD, browser_client, hidden_fields
+from .test_signin import LOCKED, fail
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LINK = re.compile(r"http://testserver(/accounts/reset/[^\s\"<]+/)")
+
+
+@pytest.fixture(autouse=True)
+def _fresh(settings):
+    settings.BASE_URL = "http://testserver"
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def person():
+    return get_user_model().objects.create_user(
+        username="ann-3f2a", email="ann@northwind.test", password=PASSWORD
+    )
+
+
+def ask(client, email, address="10.0.0.1"):
+    page = client.get("/accounts/password-reset/", REMOTE_ADDR=address)
+    token = hidden_fields(page.content.decode())["csrfmiddlewaretoken"]
+    return client.post(
+        "/accounts/password-reset/",
+        {"csrfmiddlewaretoken": token, "email": email},
+        REMOTE_ADDR=address,
+    )
+
+
+def test_the_sign_in_page_links_to_the_reset():
+    page = browser_client().get("/accounts/login/").content.decode()
+    assert 'href="/accounts/password-reset/" id="forgot-password"' in page
+
+
+def test_a_known_and_an_unknown_email_get_the_same_answer(person, mailoutbox):
+    known = ask(browser_client(), "Ann@Northwind.test")
+    unknown = ask(browser_client(), "nobody@northwind.test", address="10.0.0.2")
+    assert (known.status_code, known["Location"]) == (302, "/accounts/password-reset/sent/")
+    assert (unknown.status_code, unknown["Location"]) == (302, "/accounts/password-reset/sent/")
+    assert [message.to for message in mailoutbox] == [["ann@northwind.test"]]
+    assert mailoutbox[0].subject == "Reset your Sales Figures password"
+
+
+def test_the_link_sets_a_new_password_once(person, mailoutbox):
+    ask(browser_client(), "ann@northwind.test")
+    link = LINK.search(mailoutbox[0].body).group(1)
+    client = browser_client()
+    # Django's view moves the token out of the address before showing the form.
+    opened = client.get(link)
+    assert opened.status_code == 302
+    form_url = opened["Location"]
+    assert form_url.endswith("/set-password/")
+    form = client.get(form_url)
+    token = hidden_fields(form.content.decode())["csrfmiddlewaretoken"]
+    weak = client.post(
+        form_url,
+        {"csrfmiddlewaretoken": token, "new_password1": "password", "new_password2": "password"},
+    )
+    assert "This password is too common." in weak.content.decode()
+    saved = client.post(
+        form_url,
+        {
+            "csrfmiddlewaretoken": token,
+            "new_password1": "lantern-orchard-42",
+            "new_password2": "lantern-orchard-42",
+        },
+    )
+    assert (saved.status_code, saved["Location"]) == (302, "/accounts/reset/done/")
+    person.refresh_from_db()
+    assert person.check_password("lantern-orchard-42")
+    # Used: the same link opens no form any more.
+    again = browser_client().get(link, follow=True)
+    assert "This link no longer works" in again.content.decode()
+
+
+def test_requests_are_limited_like_sign_ins(person, mailoutbox):
+    for number in range(10):
+        assert (
+            ask(browser_client(), "ann@northwind.test", address=f"10.0.1.{number}").status_code
+            == 302
+        )
+    refused = ask(browser_client(), "ann@northwind.test", address="10.0.2.1")
+    assert refused.status_code == 429
+    assert LOCKED in refused.content.decode()
+    assert len(mailoutbox) == 10
+
+
+def test_an_account_locked_out_of_signing_in_gets_no_reset(person, mailoutbox):
+    fail(10, "ann@northwind.test", address="10.0.3.1")
+    refused = ask(browser_client(), "ann@northwind.test", address="10.0.3.2")
+    assert refused.status_code == 429
+    assert mailoutbox == []
