@@ -82,6 +82,10 @@ class Plan(models.Model):
     applied_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    # What the worker's apply made that is shown once (new members' session tokens, the
+    # connect links' URLs), encrypted, kept for the person who approved the plan only until
+    # the console shows it to them; then emptied.
+    revealed_encrypted = models.BinaryField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [models.Index(fields=["agency", "state"], name="plan_agency_state")]

@@ -5,6 +5,11 @@ from . import pages
 urlpatterns = [
     path("agency/<uuid:agency_id>/", pages.agency_overview, name="agency-console"),
     path(
+        "agency/<uuid:agency_id>/workspaces/<uuid:workspace_id>/",
+        pages.agency_workspace_overview,
+        name="agency-workspace-overview",
+    ),
+    path(
         "agency/<uuid:agency_id>/plans/<uuid:plan_id>/decide",
         pages.plan_decide,
         name="agency-plan-decide",

@@ -12,6 +12,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.errors import ApiError
+from dashboard.pages import overview_page
+from dashboard.periods import CHOICES as PERIOD_CHOICES
 from dashboard.selectors import agency_headlines
 from integrations.providers import PROVIDERS
 from integrations.services import connection_id_for_link, webhook_url
@@ -32,18 +34,23 @@ def _agency_for(request, agency_id) -> Agency:
     return agency
 
 
-def _overview_context(agency: Agency) -> dict:
+def _overview_context(agency: Agency, params=None) -> dict:
     link_list = list(selectors.connect_link_list(agency=agency))
     workspaces = list(selectors.agency_workspace_list(agency=agency))
+    # Each workspace's headline figures for the picked period (the last 30 days unless the
+    # picker names another) and the change from the period before, from the figures API's
+    # selectors.
+    headlines = agency_headlines(workspaces=workspaces, params=params or {})
     return {
         "agency": agency,
         "workspaces": workspaces,
-        # Each workspace's headline figures for the last 30 days, from the figures API's
-        # selectors.
-        "headlines": agency_headlines(workspaces=workspaces),
+        "headlines": headlines,
+        "picked": headlines[0]["picked"] if headlines else None,
+        "choices": PERIOD_CHOICES,
         "waiting": list(selectors.plans_waiting(agency=agency)),
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),
+        "invitations": selectors.agency_invitations(agency=agency),
         "links": [(link, selectors.connect_link_data(link)) for link in link_list],
         "integrations": PROVIDERS.values(),
         "hours_choices": HOURS_CHOICES,
@@ -54,7 +61,25 @@ def _overview_context(agency: Agency) -> dict:
 @login_required
 def agency_overview(request, agency_id):
     agency = _agency_for(request, agency_id)
-    return render(request, "agency/overview.html", _overview_context(agency))
+    context = _overview_context(agency, request.GET)
+    # The tokens and link URLs of plans this person approved, which the worker applied
+    # since: shown once, here.
+    context["revealed"] = services.plan_reveal_take(agency=agency, user=request.user)
+    context["path"] = request.path
+    return render(request, "agency/overview.html", context)
+
+
+@never_cache
+@login_required
+def agency_workspace_overview(request, agency_id, workspace_id):
+    """A client workspace's overview, read by one of its agency's users as a manager would;
+    each reading is audited."""
+    agency = _agency_for(request, agency_id)
+    workspace = selectors.agency_workspace_list(agency=agency).filter(pk=workspace_id).first()
+    if workspace is None:
+        raise Http404("No such workspace.")
+    viewer = services.agency_reader_record(agency=agency, workspace=workspace, user=request.user)
+    return overview_page(request, workspace, viewer, agency=agency)
 
 
 @require_POST

@@ -6,7 +6,7 @@ from django.utils import timezone
 from core.times import utc_iso as _iso
 from integrations.models import Connection
 from integrations.selectors import webhook_url
-from workspaces.models import Agency, Workspace
+from workspaces.models import Agency, Invitation, Workspace
 
 from .models import Blueprint, ConnectLink, Plan, link_digest
 
@@ -78,3 +78,15 @@ def connect_link_data(link: ConnectLink) -> dict:
 
 def connect_link_by_secret(*, secret: str) -> ConnectLink | None:
     return connect_links_with_state(ConnectLink.objects.filter(digest=link_digest(secret))).first()
+
+
+def agency_invitations(*, agency: Agency, limit: int = 50) -> list[Invitation]:
+    """The people the agency's plans invited, newest first, with their invitation's state."""
+    return list(
+        Invitation.objects.filter(
+            plan_id__in=Plan.objects.filter(agency=agency).values("pk"),
+            workspace__agency=agency,
+        )
+        .select_related("workspace")
+        .order_by("-created_at")[:limit]
+    )

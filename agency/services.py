@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
+from core.crypto import decrypt_json, encrypt_json
 from core.errors import InvalidField
-from workspaces.models import Agency
+from workspaces.models import Agency, Member
 
 from .models import Blueprint, Plan
 from .plans import agency_plan_require, plan_bodies_merge, plan_changes, plan_next_state
@@ -135,3 +136,68 @@ def blueprint_put(
             detail={"name": blueprint.name},
         )
     return blueprint, created
+
+
+# --- What a worker's apply shows once, to the person who approved the plan ---------------
+
+
+def plan_reveal_keep(*, plan: Plan, member_tokens: list[dict], connect_links: list[dict]) -> bool:
+    """Keep, encrypted, the tokens and link URLs the worker's apply made, for the person who
+    approved the plan; in the apply's transaction. Returns whether anything was kept."""
+    if plan.decided_by_id is None or not (member_tokens or connect_links):
+        return False
+    plan.revealed_encrypted = encrypt_json(
+        {"member_tokens": member_tokens, "connect_links": connect_links}
+    )
+    plan.save(update_fields=["revealed_encrypted"])
+    return True
+
+
+def plan_reveal_take(*, agency: Agency, user) -> list[dict]:
+    """The applied plans' results kept for this person, each shown once: read and emptied
+    in one transaction, with an audit event."""
+    shown = []
+    with transaction.atomic():
+        plans = Plan.objects.select_for_update().filter(
+            agency=agency, decided_by=user, revealed_encrypted__isnull=False
+        )
+        for plan in plans.order_by("applied_at"):
+            secrets = decrypt_json(bytes(plan.revealed_encrypted))
+            plan.revealed_encrypted = None
+            plan.save(update_fields=["revealed_encrypted"])
+            audit_record(
+                actor=user_actor(user),
+                action="plan.result_shown",
+                target_type="plan",
+                target_id=plan.pk,
+                agency=agency,
+                workspace=plan.workspace,
+                detail={
+                    "member_tokens": len(secrets["member_tokens"]),
+                    "connect_links": len(secrets["connect_links"]),
+                },
+            )
+            shown.append({"plan": plan, **secrets})
+    return shown
+
+
+def agency_reader_record(*, agency: Agency, workspace, user) -> Member:
+    """An agency user reads a client workspace's figures as a manager would: the reading is
+    audited, and the reader stands in the page as an unsaved manager (never a member)."""
+    with transaction.atomic():
+        audit_record(
+            actor=user_actor(user),
+            action="workspace.figures_read_by_agency",
+            target_type="workspace",
+            target_id=workspace.pk,
+            workspace=workspace,
+            agency=agency,
+            detail={"page": "overview"},
+        )
+    return Member(
+        workspace=workspace,
+        user=user,
+        name=user.get_full_name() or user.get_username(),
+        email=user.email,
+        role=Member.Role.MANAGER,
+    )

@@ -87,9 +87,10 @@ def overview(request, workspace_id):
     return overview_page(request, workspace, member)
 
 
-def overview_page(request, workspace, member):
-    """The overview of a workspace for a member allowed to see it (bench/overview.py times
-    this: every figure, series and table of the page, rendered)."""
+def overview_page(request, workspace, member, *, agency=None):
+    """The overview of a workspace for a member allowed to see it, or for a user of its
+    agency reading it as a manager (agency: no member's links then). bench/overview.py
+    times this: every figure, series and table of the page, rendered."""
     picked = period_pick(workspace=workspace, params=request.GET)
     figures = selectors.overview(workspace=workspace, picked=picked)
     sort = request.GET.get("sort", "leads")
@@ -119,8 +120,11 @@ def overview_page(request, workspace, member):
         + urlencode({**base, "sort": name, "dir": "asc" if sort == name and descending else "desc"})
         for name in ATTRIBUTION_SORTS
     }
+    nav = _nav(workspace, member)
+    if agency is not None:
+        nav.update(sees_integrations=False, sees_settings=False, agency=agency)
     context = {
-        **_nav(workspace, member),
+        **nav,
         **_picker(request, picked),
         **figures,
         "attribution_rows": rows,

@@ -13,8 +13,9 @@ from urllib.parse import urlencode
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
-from figures.period import period_from_query
 from workspaces.models import Funnel
+
+from .periods import period_pick
 
 # (section, data key) of the overview's headline figures, in the order shown.
 HEADLINE = (
@@ -226,24 +227,21 @@ def board(*, workspace, member, period, now=None) -> dict:
     }
 
 
-def agency_headlines(*, workspaces, now=None) -> list[dict]:
-    """Each workspace's headline figures for the API's default period (the last 30 days)."""
+def agency_headlines(*, workspaces, params=None, now=None) -> list[dict]:
+    """Each workspace's headline figures for the period the console's picker names (the
+    API's default, the last 30 days, when it names none), each in the workspace's own
+    timezone, with the change from the previous period of the same length."""
     rows = []
     for workspace in workspaces:
-        period = period_from_query(workspace=workspace, params={}, now=now)
-        sections = key_sections(workspace=workspace, period=period, now=now)
+        picked = period_pick(workspace=workspace, params=params or {}, now=now)
+        current = key_sections(workspace=workspace, period=picked.period, now=now)
+        before = key_sections(workspace=workspace, period=picked.previous, now=now)
         rows.append(
             {
                 "workspace": workspace,
-                "period": period,
-                "figures": [
-                    {
-                        "field": sections[section]["data"][key],
-                        "api": sections[section]["api"],
-                        "path": f"data.{key}",
-                    }
-                    for section, key in HEADLINE
-                ],
+                "picked": picked,
+                "period": picked.period,
+                "figures": headline(current, before),
             }
         )
     return rows

@@ -1,6 +1,7 @@
 """The agency console: approve or decline waiting plans, make, list and revoke connect links."""
 
 import re
+from datetime import date
 
 import pytest
 from django.test import Client
@@ -48,8 +49,10 @@ def test_overview_lists_workspaces_waiting_plans_and_blueprints(
 ):
     plan_id = _waiting_plan(agency_world, write)
     write(agency_world.full, "PUT", "/api/v1/templates/starter-kit", {"name": "Starter kit"})
-    # 12, and 5 per workspace for its headline figures (calls, 3 of payments, leads).
-    with django_assert_max_num_queries(12 + 5):
+    # 16 (with the invitations, the results shown once, the navigation), and 10 per
+    # workspace for its headline figures and the previous period's (calls, 3 of payments,
+    # leads).
+    with django_assert_max_num_queries(16 + 10):
         page = console.get(f"/agency/{agency_world.agency.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
@@ -78,10 +81,12 @@ def test_approve_enqueues_the_apply_and_the_plan_is_applied(
     assert plan.decided_by.username == "ops"
     workspace = Workspace.objects.get(slug="acme")
     assert Member.objects.filter(workspace=workspace).count() == 2
-    # The worker shows no member tokens to anyone, and stores none.
+    # The worker's tokens are never in the plan's result: they are kept encrypted for the
+    # person who approved, until the console shows them once.
     assert "member_tokens" not in plan.result
     assert [m["email"] for m in plan.result["members"]] == ["ana@acme.test", "ben@acme.test"]
-    assert AuditEvent.objects.filter(action="session_token.minted").count() == 0
+    assert AuditEvent.objects.filter(action="session_token.minted").count() == 2
+    assert plan.revealed_encrypted is not None
     assert list(
         AuditEvent.objects.filter(target_id=plan_id)
         .order_by("at")
@@ -94,6 +99,17 @@ def test_approve_enqueues_the_apply_and_the_plan_is_applied(
     ]
     page = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
     assert "Applied" in page
+    shown = re.findall(r'<code class="secret member-token">([^<]+)</code>', page)
+    assert len(shown) == 2
+    assert len(set(shown)) == 2
+    assert (
+        len(re.findall(r'<code class="secret connect-url">[^<]+/connect/[^<]+</code>', page)) == 1
+    )
+    # Once: the next reading shows none, and nothing of them is kept.
+    again = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    assert 'id="shown-once"' not in again
+    assert Plan.objects.get(pk=plan_id).revealed_encrypted is None
+    assert AuditEvent.objects.filter(action="plan.result_shown", target_id=plan_id).count() == 1
 
 
 def test_decline_needs_a_reason_and_is_final(agency_world, write, console):
@@ -268,3 +284,57 @@ def test_every_console_page_answers_an_outsider_with_the_plain_404_page(
     assert Plan.objects.get(pk=plan_id).state == "waiting_for_approval"
     assert ConnectLink.objects.count() == 1
     assert ConnectLink.objects.get().revoked_at is None
+
+
+def test_the_plan_changes_read_as_sentences(agency_world, write, console):
+    _waiting_plan(agency_world, write)
+    html = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    words = re.findall(r'<td class="change-words">([^<]+)</td>', html)
+    assert words == [
+        "Create workspace Acme Coaching",
+        "Invite closer ana@acme.test",
+        "Invite owner ben@acme.test",
+        "Add programme Mastermind at 4997.00",
+        "Make a connect link for Stripe",
+    ]
+
+
+def test_an_agency_user_opens_a_client_workspace_overview_as_a_manager(
+    agency_world, console, make_workspace, make_agency
+):
+    workspace = agency_world.workspace
+    url = f"/agency/{agency_world.agency.pk}/workspaces/{workspace.pk}/"
+    console_page = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    assert f'href="{url}"' in console_page
+    page = console.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="headline"' in html
+    # No member's links: no board, settings or integrations of a workspace they are not in.
+    assert re.findall(r'id="(nav-[a-z]+)"', html) == ["nav-console", "nav-overview", "nav-places"]
+    event = AuditEvent.objects.get(action="workspace.figures_read_by_agency")
+    assert (event.workspace_id, event.agency_id, event.actor_kind) == (
+        workspace.pk,
+        agency_world.agency.pk,
+        "user",
+    )
+    # Another agency's workspace, or one of no agency: not found, and nothing audited.
+    elsewhere = make_workspace(agency=make_agency(tier="agency"), slug="elsewhere")
+    alone = make_workspace(slug="alone")
+    for other in (elsewhere, alone):
+        missing = console.get(f"/agency/{agency_world.agency.pk}/workspaces/{other.pk}/")
+        assert missing.status_code == 404
+    assert AuditEvent.objects.filter(action="workspace.figures_read_by_agency").count() == 1
+
+
+def test_the_console_period_picker_and_the_change_from_the_period_before(agency_world, console):
+    html = console.get(f"/agency/{agency_world.agency.pk}/?range=7").content.decode()
+    shown = re.search(r'id="period-shown" data-from="([0-9-]+)" data-to="([0-9-]+)"', html)
+    first, last = shown.groups()
+    assert (date.fromisoformat(last) - date.fromisoformat(first)).days == 6
+    assert '<option value="7" selected>' in html
+    row = re.search(
+        rf'<tr data-workspace-id="{agency_world.workspace.pk}">(.*?)</tr>', html, re.S
+    ).group(1)
+    # Six headline figures, each with its change (or a dash when a figure is null).
+    assert len(re.findall(r'<span class="change', row)) == 6

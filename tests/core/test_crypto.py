@@ -67,7 +67,8 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     keys(NEW, OLD)
     call_command("rotate_field_encryption")
     assert capsys.readouterr().out == (
-        "Encrypted again with the first key: 2 integration credentials, 1 stored answers.\n"
+        "Encrypted again with the first key: 2 integration credentials, 1 stored answers, "
+        "0 plan results waiting to be shown.\n"
     )
 
     keys(NEW)
@@ -80,5 +81,5 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     assert (event.actor_kind, event.actor_id, event.detail) == (
         "command",
         "rotate_field_encryption",
-        {"integration_connections": 2, "idempotency_keys": 1},
+        {"integration_connections": 2, "idempotency_keys": 1, "agency_plans": 0},
     )

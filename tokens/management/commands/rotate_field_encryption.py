@@ -20,5 +20,6 @@ class Command(BaseCommand):
         counts = field_encryption_rotate(actor=ROTATE_ACTOR)
         self.stdout.write(
             f"Encrypted again with the first key: {counts.get('integration_connections', 0)} "
-            f"integration credentials, {counts.get('idempotency_keys', 0)} stored answers."
+            f"integration credentials, {counts.get('idempotency_keys', 0)} stored answers, "
+            f"{counts.get('agency_plans', 0)} plan results waiting to be shown."
         )
