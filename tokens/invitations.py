@@ -125,3 +125,13 @@ def _expired(request, invitation):
         return _link_page(request, "tokens/invitation_link.html", context)
     context = {"problem": "expired", "invitation": invitation}
     return _link_page(request, "tokens/invitation_link.html", context, 410)
+
+
+@never_cache
+def embedded_app_landing(request):
+    """The return address a plan gives a new workspace's embedded app until the workspace
+    sets its own: the sign-in ends here, and the person goes on to their home."""
+    response = render(request, "tokens/app_landing.html", {"error": request.GET.get("error")})
+    # The address carries the sign-in's one-use code: no Referer takes it anywhere.
+    response["Referrer-Policy"] = "no-referrer"
+    return response

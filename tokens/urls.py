@@ -54,6 +54,7 @@ urlpatterns = [
     ),
     path("invitations/", invitations.invitation_list, name="invitations"),
     path("invite/<str:token>", invitations.invitation_link, name="invitation-link"),
+    path("app/callback", invitations.embedded_app_landing, name="embedded-app-landing"),
     path(
         "invitations/<uuid:invitation_id>/accept",
         invitations.invitation_accept,

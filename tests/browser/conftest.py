@@ -50,6 +50,10 @@ SCREENSHOTS = frozenset(
         "integrations-zoom.png",
         "integrations-hubspot.png",
         "webinar-pitch.png",
+        "connect-link.png",
+        "invitation-set-password.png",
+        "password-reset.png",
+        "agency-client-overview.png",
     }
 )
 PASSWORD = "correct-horse-battery"

@@ -9,7 +9,7 @@ from agency.models import ConnectLink
 from integrations import services
 from integrations.models import Connection
 
-from .conftest import DESKTOP, PHONE, BrowserErrors
+from .conftest import DESKTOP, PHONE, BrowserErrors, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,6 +59,10 @@ def test_a_client_connects_stripe_and_calendly_through_the_link(chromium, link_u
     try:
         page.goto(url)
         assert page.is_visible("text=Connect your tools to Acme Coaching")
+        if viewport is DESKTOP:
+            page.click("#choose-stripe")
+            shot(page, "connect-link.png")
+            page.goto(url)
 
         _connect(
             page,
