@@ -1,6 +1,8 @@
 """Log filters: no secret carried in a path reaches a log line.
 
-A connect link's secret is its path (`/connect/<secret>`): Django's request logger writes
+A connect link's secret is its path (`/connect/<secret>`), and so are an invitation's
+(`/invite/<token>`) and a password reset's (`/accounts/reset/<uid>/<token>/`) one-use
+tokens: Django's request logger writes
 the path of every 4xx and 5xx ("Not Found: /connect/..."), its CSRF logger the path of a
 refused form, and runserver the request line of every request. `RedactSecrets` rewrites
 the message (and a traceback's text) of each record that passes it, before any handler
@@ -10,22 +12,32 @@ formats it.
 import logging
 import re
 
-SECRET_IN_PATH = re.compile(r"(/connect/)[^/\s?#\"'<>]+")
+# Matched in any case: a path is routed case-sensitively, but a log line must never show a
+# secret whatever case a client typed it in.
+SECRET_IN_PATH = re.compile(
+    r"(/(?:connect|invite)/|/accounts/reset/[^/\s?#\"'<>]+/)[^/\s?#\"'<>]+", re.IGNORECASE
+)
 REDACTED = r"\1[redacted]"
+MARKERS = ("/connect/", "/invite/", "/accounts/reset/")
 
 
 def redact(text: str) -> str:
     return SECRET_IN_PATH.sub(REDACTED, text)
 
 
+def carries_secret(text: str) -> bool:
+    lowered = text.lower()
+    return any(marker in lowered for marker in MARKERS)
+
+
 class RedactSecrets(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        if "/connect/" in message:
+        if carries_secret(message):
             record.msg, record.args = redact(message), ()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text and "/connect/" in record.exc_text:
+        if record.exc_text and carries_secret(record.exc_text):
             record.exc_text = redact(record.exc_text)
         return True
 
@@ -36,7 +48,7 @@ class RedactAccessLine(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.args, tuple) and any(
-            isinstance(arg, str) and "/connect/" in arg for arg in record.args
+            isinstance(arg, str) and carries_secret(arg) for arg in record.args
         ):
             record.args = tuple(redact(arg) if isinstance(arg, str) else arg for arg in record.args)
         return True

@@ -141,3 +141,19 @@ def test_the_console_handler_redacts_what_any_logger_writes():
     )
     assert RedactSecrets().filter(record) is True
     assert record.getMessage() == "link https://x/connect/[redacted]/"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/CONNECT/{UNKNOWN}",
+        f"/invite/{UNKNOWN}",
+        f"/Invite/{UNKNOWN}",
+        f"/accounts/reset/MQ/{UNKNOWN}/",
+    ],
+)
+def test_every_one_use_token_in_a_path_is_redacted_in_any_case(caplog, path):
+    with caplog.at_level(logging.INFO):
+        Client(enforce_csrf_checks=True).post(path, {"x": "1"})
+    assert caplog.records
+    assert UNKNOWN not in logged(caplog)
