@@ -41,12 +41,30 @@ LEAD_PREFIX = "calendly:"
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
 
-def invitee_of(event_type: str, body: dict) -> str:
-    """The uri of the invitee an event is about (a no-show names it in `invitee`)."""
-    value = body.get("invitee") if event_type in NO_SHOW_TYPES else body.get("uri")
+def _uri(value) -> str:
     if isinstance(value, dict):
         value = value.get("uri")
     return value if isinstance(value, str) else ""
+
+
+def invitee_of(event_type: str, body: dict) -> str:
+    """The uri of the invitee an event is about.
+
+    A no-show comes in either of two shapes: the no-show resource (`uri` the mark,
+    `invitee` the invitee), or the invitee resource itself (`uri` the invitee, `no_show`
+    its mark, null once removed).
+    """
+    if event_type in NO_SHOW_TYPES and "invitee" in body:
+        return _uri(body.get("invitee"))
+    return _uri(body.get("uri"))
+
+
+def no_show_mark_of(body: dict) -> str:
+    """The uri of the no-show mark a no-show event names ("" when it names none: an invitee
+    whose mark was removed)."""
+    if "invitee" in body:
+        return _uri(body.get("uri"))
+    return _uri(body.get("no_show"))
 
 
 def _time(value) -> datetime | None:
@@ -176,6 +194,26 @@ def _invitee(event: Event, workspace) -> Applied | Ignored:
     return Applied(records=tuple(records))
 
 
+def _marked(marks) -> bool:
+    """Whether a no-show mark stands: made and not removed, whatever the order the events
+    came in. A removal that names no mark (the invitee's shape, `no_show: null`) removes
+    every mark made until it."""
+    made, removed, cleared_until = {}, set(), None
+    for event_type, payload, occurred_at in marks:
+        body = (payload or {}).get("payload") or {}
+        mark = no_show_mark_of(body) if isinstance(body, dict) else ""
+        if event_type == NO_SHOW_CREATED:
+            made[mark] = occurred_at
+        elif mark:
+            removed.add(mark)
+        elif occurred_at is not None and (cleared_until is None or occurred_at > cleared_until):
+            cleared_until = occurred_at
+    return any(
+        mark not in removed and (cleared_until is None or (at is not None and at > cleared_until))
+        for mark, at in made.items()
+    )
+
+
 def _no_show(event: Event, workspace) -> Applied | Held | Ignored:
     uri = invitee_of(event.event_type, _body(event))
     if not uri:
@@ -188,11 +226,7 @@ def _no_show(event: Event, workspace) -> Applied | Held | Ignored:
     marks = Event.objects.filter(
         connection_id=event.connection_id, object_id=uri, event_type__in=NO_SHOW_TYPES
     ).exclude(state=Event.State.DISMISSED)
-    made, removed = set(), set()
-    for event_type, payload in marks.values_list("event_type", "payload"):
-        mark = ((payload or {}).get("payload") or {}).get("uri")
-        (made if event_type == NO_SHOW_CREATED else removed).add(mark)
-    if made - removed:
+    if _marked(marks.values_list("event_type", "payload", "occurred_at")):
         attendance = Call.Attendance.NO_SHOW
     elif call.attendance == Call.Attendance.NO_SHOW:
         attendance = ""

@@ -325,3 +325,51 @@ def test_an_attendance_a_person_recorded_stays(team, send):
     send(team.connection, delivery("invitee_no_show.created", mark, "2026-03-10 16:00"))
     assert Call.objects.get().attendance == "showed"
     assert set(Event.objects.values_list("state", flat=True)) == {"applied"}
+
+
+def _pat_invitee(no_show_mark):
+    return invitee(
+        "EV1",
+        "I1",
+        email="pat@example.test",
+        name="Pat",
+        created="2026-03-02 09:00",
+        start="2026-03-10 15:00",
+        no_show=no_show_mark,
+    )
+
+
+def test_a_no_show_in_the_invitees_shape_marks_the_call(team, send):
+    # The invitee resource itself, its no_show member filled: payload.uri is the invitee.
+    team = team()
+    send(team.connection, story()[0])
+    mark = {"uri": f"{API}/invitee_no_shows/NS7", "created_at": "2026-03-10T16:00:00.000000Z"}
+    marked = delivery("invitee_no_show.created", _pat_invitee(mark), "2026-03-10 16:00")
+    assert send(team.connection, marked).status_code == 200
+    event = Event.objects.get(event_type="invitee_no_show.created")
+    assert (event.state, event.object_id) == ("applied", PAT_1)
+    assert Call.objects.get().attendance == "no_show"
+
+    # Removed at Calendly: the invitee comes again with no_show null.
+    removed = delivery("invitee_no_show.deleted", _pat_invitee(None), "2026-03-10 16:30")
+    assert send(team.connection, removed).status_code == 200
+    assert Call.objects.get().attendance == ""
+
+
+def test_both_shapes_of_a_no_show_give_the_same_call_in_any_order(team, send):
+    invitee_shape = delivery(
+        "invitee_no_show.created",
+        _pat_invitee({"uri": f"{API}/invitee_no_shows/NS8", "created_at": "2026-03-10T16:00:00Z"}),
+        "2026-03-10 16:00",
+    )
+    mark_shape = delivery(
+        "invitee_no_show.created", no_show("NS8", PAT_1, "2026-03-10 16:00"), "2026-03-10 16:00"
+    )
+    attendances = []
+    for marked in (invitee_shape, mark_shape):
+        for order in ((story()[0], marked), (marked, story()[0])):
+            world = team()
+            for payload in order:
+                send(world.connection, payload)
+            attendances.append(Call.objects.get(workspace=world.ws).attendance)
+    assert attendances == ["no_show"] * 4
