@@ -345,8 +345,9 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     unpaid_sale(team["workspace"])
     unpaid_sale(team["workspace"], email="bo@example.test", name="Bo")
     client = client_for(team["owner"])
-    # As many queries whatever the number of connections, events and sales.
-    with django_assert_max_num_queries(8):
+    # As many queries whatever the number of connections, events and sales (and two for the
+    # navigation: the person's workspaces and agencies).
+    with django_assert_max_num_queries(10):
         response = client.get(page_url(team["workspace"]))
     html = text_of(response)
     assert html.index(f'id="connection-{failing.pk}"') < html.index(f'id="connection-{old.pk}"')
