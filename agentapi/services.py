@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
-from core.locks import advisory_key
+from core.locks import lock as advisory_lock
 from core.times import utc_iso as _iso
 from workspaces.kept import leads_sales_refresh
 from workspaces.models import Call, EodReport, Instalment, Lead, Member, Outcome, Payment, Sale
@@ -33,18 +33,6 @@ from .models import ChangeLogEntry, Draft, FormSubmission
 
 # A filed time may run this far ahead of the server's clock (the caller's clock may be fast).
 CLOCK_LEEWAY = timedelta(minutes=5)
-
-
-def _serialize_on(name: str) -> None:
-    """Make concurrent transactions that name the same thing wait for each other.
-
-    PostgreSQL: a transaction-level advisory lock. SQLite runs one writer at a time.
-    """
-    if connection.vendor != "postgresql":
-        return
-    lock_id = advisory_key(name)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id])
 
 
 def _created_by(actor: Actor) -> dict:
@@ -168,7 +156,7 @@ def _filing_open(*, workspace, member, form: str, submission_id, draft) -> Filin
     `earlier` is set), else a new Filing holding its draft, locked and checked open."""
     filing = Filing(form=form, member=member, submission_id=submission_id)
     if submission_id is not None:
-        _serialize_on(f"form-submission:{workspace.pk}:{submission_id}")
+        advisory_lock(f"form-submission:{workspace.pk}:{submission_id}")
         earlier = FormSubmission.objects.filter(
             workspace=workspace, submission_id=submission_id
         ).first()
@@ -345,7 +333,7 @@ def _lead_resolve(*, workspace, lead_ref: dict, lead, at, setter=None) -> tuple[
     if lead is not None:
         return lead, False
     email = lead_ref["email"].strip().lower()
-    _serialize_on(f"lead-email:{workspace.pk}:{email}")
+    advisory_lock(f"lead-email:{workspace.pk}:{email}")
     found = (
         Lead.objects.filter(workspace=workspace, email__iexact=email).order_by("created_at").first()
     )
@@ -482,7 +470,7 @@ def form_eod_file(*, workspace, member, actor: Actor, data: dict, draft=None) ->
         )
         if filing.earlier is not None:
             return filing
-        _serialize_on(f"eod:{member.pk}:{day.isoformat()}")
+        advisory_lock(f"eod:{member.pk}:{day.isoformat()}")
         report, created = eod_upsert(
             workspace=workspace,
             external_id=None,

@@ -1,4 +1,4 @@
-"""Routes of the agent API. Thin: the base views run the checks of PRODUCT.md §4 up to
+"""Routes of the agent API. Thin: the base views run the checks of docs/errors.md ("Order of checks") up to
 the role; each handler looks up what answers 404, then writes through self.idempotent
 with a perform() that validates the body (400) and calls one service."""
 

@@ -66,7 +66,7 @@ def nullable_references(result, generator, request, public):
 
 def closed_request_bodies(result, generator, request, public):
     """Request bodies name every member they take: the API answers 400 naming any other
-    (PRODUCT.md §6), so each request object says `additionalProperties: false`. Free-form
+    (docs/agent-api.md), so each request object says `additionalProperties: false`. Free-form
     members (a draft's or a report's `fields`) keep their own open schema."""
     for name, schema in result.get("components", {}).get("schemas", {}).items():
         if (

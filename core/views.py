@@ -182,10 +182,6 @@ class WorkspaceView(ServiceView):
             raise NotFound("No workspace of this agency has that id.")
         return workspace
 
-    def scoped(self, model):
-        """The model's rows of this request's workspace; the only way handlers read."""
-        return model.objects.filter(workspace=self.workspace)
-
 
 class AgencyView(ServiceView):
     """A route of the agency API: plans, blueprints, connect links."""

@@ -1,4 +1,4 @@
-"""The workspace settings page Integrations (PRODUCT.md section 10).
+"""The workspace settings page Integrations (docs/integrations.md).
 
 Owners and admins connect and disconnect providers; owners, admins and managers see the
 connections and assign or dismiss the events they hold. To anyone who is not an active

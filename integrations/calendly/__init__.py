@@ -1,4 +1,4 @@
-"""Calendly feeds bookings: invitees become leads and calls (PRODUCT.md section 10)."""
+"""Calendly feeds bookings: invitees become leads and calls (docs/integrations.md)."""
 
 from .provider import PROVIDER
 

@@ -1,4 +1,4 @@
-"""HubSpot feeds the leads: contacts created or changed (PRODUCT.md section 10).
+"""HubSpot feeds the leads: contacts created or changed (docs/integrations.md).
 
 ``import hubspot`` in these modules is HubSpot's library: imports are absolute, and this
 package is ``integrations.hubspot``.

@@ -1,4 +1,4 @@
-"""Stripe feeds payments: charges, refunds and lost disputes (PRODUCT.md section 10).
+"""Stripe feeds payments: charges, refunds and lost disputes (docs/integrations.md).
 
 ``import stripe`` in these modules is the Stripe library: imports are absolute, and this
 package is ``integrations.stripe``.

@@ -1,4 +1,4 @@
-"""Zoom feeds webinars: webinar events, registrations and attendance (PRODUCT.md section 10)."""
+"""Zoom feeds webinars: webinar events, registrations and attendance (docs/integrations.md)."""
 
 from .provider import PROVIDER
 

@@ -480,7 +480,7 @@ def test_bad_lines_are_named(make_workspace, import_file, line, message):
 
 
 def test_a_past_call_outcome_without_its_lead_is_refused(make_workspace, import_file):
-    """An outcome with no call is a past call's: it must name its lead (PRODUCT.md §9)."""
+    """An outcome with no call is a past call's: it must name its lead (docs/import.md)."""
     ws = make_workspace()
     records = [
         {"type": "lead", "id": "l-1", "name": "Lee", "created_at": "2026-03-01T09:00:00Z"},

@@ -1,4 +1,4 @@
-"""Create the demo (PRODUCT.md section 9) and print it.
+"""Create the demo (README.md, "The demo") and print it.
 
 ``--json`` prints one JSON object on stdout: the demo's agencies, workspaces, members
 and tokens. ``--if-absent --summary`` (used by ``make run``) reprints the saved demo

@@ -1,4 +1,4 @@
-"""Import sales records from a JSON Lines file into one workspace (PRODUCT.md section 9)."""
+"""Import sales records from a JSON Lines file into one workspace (docs/import.md)."""
 
 import sys
 import uuid
