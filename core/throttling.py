@@ -17,9 +17,11 @@ and a refused request answers 429 rate_limited with Retry-After.
 
 import logging
 import math
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.cache import caches
 from rest_framework.throttling import SimpleRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -48,6 +50,7 @@ class RateState:
     window: int
     remaining: int
     reset: int
+    allowed: bool = True
 
     def headers(self) -> dict[str, str]:
         return {
@@ -66,10 +69,43 @@ class RateState:
         return who.format(n=self.limit, p=period)
 
 
+_COUNTER = "ratelimit:%(scope)s:%(ident)s:%(window)d"
+
+
+def rate_count(policy: str, ident: str, now: float | None = None) -> "RateState | None":
+    """Count one request against the policy's counter of ident, in the shared cache.
+
+    None when the policy is off, or the cache cannot be reached (the request is allowed:
+    a cache that is down does not take the service down with it)."""
+    rate = parse_rate_setting(getattr(settings, POLICY_SETTINGS[policy], None))
+    if rate is None:
+        return None
+    limit, window = SimpleRateThrottle.parse_rate(None, rate)
+    now = time.time() if now is None else now
+    start = int(now // window) * window
+    key = _COUNTER % {"scope": policy, "ident": ident, "window": start}
+    store = caches["default"]
+    try:
+        # One round trip to the cache per request once the window's counter exists.
+        try:
+            count = store.incr(key)
+        except ValueError:  # the window's first request
+            count = 1 if store.add(key, 1, window) else store.incr(key)
+    except Exception:
+        logger.exception("rate limit counter %s unavailable; request allowed", key)
+        return None
+    return RateState(
+        policy=policy,
+        limit=limit,
+        window=window,
+        remaining=max(0, limit - count),
+        reset=max(1, math.ceil(start + window - now)),
+        allowed=count <= limit,
+    )
+
+
 class ServiceRateThrottle(SimpleRateThrottle):
     """The one throttle of every API route; it leaves its counter's state on the view."""
-
-    cache_format = "ratelimit:%(scope)s:%(ident)s:%(window)d"
 
     def __init__(self):
         # The rate depends on the request (read, write or anonymous): chosen per request.
@@ -87,32 +123,11 @@ class ServiceRateThrottle(SimpleRateThrottle):
 
     def allow_request(self, request, view):
         policy, ident = self.policy_for(request, view)
-        rate = parse_rate_setting(getattr(settings, POLICY_SETTINGS[policy], None))
-        if rate is None:
+        state = rate_count(policy, ident, self.timer())
+        if state is None:
             return True
-        limit, window = self.parse_rate(rate)
-        now = self.timer()
-        start = int(now // window) * window
-        key = self.cache_format % {"scope": policy, "ident": ident, "window": start}
-        try:
-            # One round trip to the cache per request once the window's counter exists.
-            try:
-                count = self.cache.incr(key)
-            except ValueError:  # the window's first request
-                count = 1 if self.cache.add(key, 1, window) else self.cache.incr(key)
-        except Exception:
-            # A cache that cannot be reached does not take the API down with it.
-            logger.exception("rate limit counter %s unavailable; request allowed", key)
-            return True
-        reset = max(1, math.ceil(start + window - now))
-        view.rate_state = RateState(
-            policy=policy,
-            limit=limit,
-            window=window,
-            remaining=max(0, limit - count),
-            reset=reset,
-        )
-        return count <= limit
+        view.rate_state = state
+        return state.allowed
 
     def wait(self):
         return None  # the view reads the reset from its rate_state

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 from core.errors import InvalidParameter
 from figures.period import DEFAULT_DAYS, Period, local_today, period_from_query
+from figures.selectors import SERIES_POINTS_MAX, series_bucket_count
 
 CHOICES = (
     ("7", "Last 7 days"),
@@ -31,6 +32,11 @@ class Picked:
     def days(self) -> int:
         return (self.period.last_day - self.period.first_day).days + 1
 
+    @property
+    def interval(self) -> str:
+        """The charts' bucket: a day up to 62 days, a week up to a year, else a month."""
+        return chart_interval(self.days)
+
     def query(self) -> dict:
         return {"from": self.period.first_day.isoformat(), "to": self.period.last_day.isoformat()}
 
@@ -52,6 +58,39 @@ def previous_of(workspace, period: Period) -> Period:
     return _days(workspace, last - timedelta(days=length - 1), last)
 
 
+# A page's charts draw at most as many points as /api/v1/series answers.
+DAILY_UP_TO_DAYS = 62
+WEEKLY_UP_TO_DAYS = 366
+
+
+def chart_interval(days: int) -> str:
+    if days <= DAILY_UP_TO_DAYS:
+        return "day"
+    return "week" if days <= WEEKLY_UP_TO_DAYS else "month"
+
+
+def _custom(workspace, params, now) -> tuple[Period, Period]:
+    """A custom range and the period before it; InvalidParameter when a page cannot show
+    it (dates outside the calendar, more chart points than the API answers)."""
+    period = period_from_query(workspace=workspace, params=params, now=now)
+    days = (period.last_day - period.first_day).days + 1
+    interval = chart_interval(days)
+    if series_bucket_count(period, interval) > SERIES_POINTS_MAX:
+        raise InvalidParameter(
+            "from",
+            f"A page shows at most {SERIES_POINTS_MAX} {interval}s of figures: choose a "
+            f"period shorter than {days} days.",
+        )
+    try:
+        return period, previous_of(workspace, period)
+    except (OverflowError, ValueError):
+        raise InvalidParameter(
+            "from",
+            "from is too early to compare: the period before it would start before the "
+            "first date this service can read.",
+        ) from None
+
+
 def period_pick(*, workspace, params, now=None) -> Picked:
     """The period a page's query names (?range=..., and from/to for a custom range).
 
@@ -65,10 +104,12 @@ def period_pick(*, workspace, params, now=None) -> Picked:
     error = None
     if choice == "custom":
         try:
-            period = period_from_query(workspace=workspace, params=params, now=now)
+            period, previous = _custom(workspace, params, now)
         except InvalidParameter as refusal:
             error = refusal.message
             choice = DEFAULT
+        else:
+            return Picked(choice, period, previous, error)
     if choice in ("7", "30", "90"):
         period = _days(workspace, today - timedelta(days=int(choice) - 1), today)
     elif choice == "this-month":

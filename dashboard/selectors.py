@@ -192,7 +192,7 @@ def overview(*, workspace, picked, now=None) -> dict:
         workspace=workspace,
         period=period,
         metrics=[*CASH_CHART, *CALLS_CHART],
-        interval="day",
+        interval=picked.interval,
         now=now,
     ).data
     attribution = figures.attribution_figures(workspace=workspace, period=period).data
@@ -206,8 +206,11 @@ def overview(*, workspace, picked, now=None) -> dict:
             "notes"
         ],
         "headline": headline(current, before),
-        "cash_chart": _chart(workspace, period, series, CASH_CHART),
-        "calls_chart": _chart(workspace, period, series, CALLS_CHART),
+        "cash_chart": _chart(workspace, period, series, CASH_CHART, picked.interval),
+        "calls_chart": _chart(workspace, period, series, CALLS_CHART, picked.interval),
+        "chart_interval": picked.interval,
+        "cash_title": f"Cash collected and revenue booked per {picked.interval}",
+        "calls_title": f"Calls booked, taken and closed per {picked.interval}",
         "funnel": _funnel(workspace, period),
         "attribution": _section(workspace, period, attribution, "attribution", params),
         "commission": _section(workspace, period, commission, "commission", params),

@@ -224,7 +224,7 @@ class SeriesView(FiguresView):
                 "interval", f"interval must be day, week or month, not {interval!r}."
             )
         period = self.period(request)
-        count = len(selectors.series_buckets(period, interval))
+        count = selectors.series_bucket_count(period, interval)
         if count > selectors.SERIES_POINTS_MAX:
             raise InvalidParameter(
                 "interval",

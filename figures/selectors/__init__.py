@@ -28,7 +28,14 @@ from .leads import (
 )
 from .outcomes import outcomes_figures
 from .payments import commission_figures, payments_figures
-from .series import INTERVALS, SERIES_METRICS, SERIES_POINTS_MAX, series_buckets, series_figures
+from .series import (
+    INTERVALS,
+    SERIES_METRICS,
+    SERIES_POINTS_MAX,
+    series_bucket_count,
+    series_buckets,
+    series_figures,
+)
 from .speed_to_lead import WITHIN_MINUTES_DEFAULT, WITHIN_MINUTES_MAX, speed_to_lead
 from .webinar import webinar_figures
 
@@ -56,6 +63,7 @@ __all__ = [
     "member_board",
     "outcomes_figures",
     "payments_figures",
+    "series_bucket_count",
     "series_buckets",
     "series_figures",
     "speed_to_lead",

@@ -25,28 +25,51 @@ _PAYMENT_PARTS = {"cash_collected": {"cash"}, "refunded": {"refunds"},
                   "net_cash": {"cash", "refunds"}}  # fmt: skip
 
 
-def _next_start(start: date, interval: str) -> date:
+def _next_start(start: date, interval: str) -> date | None:
+    """The next bucket's first day; None past the last day a date can hold."""
+    try:
+        if interval == "day":
+            return start + timedelta(days=1)
+        if interval == "week":
+            return start + timedelta(days=7)
+        return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _first_start(first_day: date, interval: str) -> date:
     if interval == "day":
-        return start + timedelta(days=1)
+        return first_day
     if interval == "week":
-        return start + timedelta(days=7)
-    return date(start.year + start.month // 12, start.month % 12 + 1, 1)
+        # 0001-01-01 is a Monday: a week's start never falls before the first date.
+        return first_day - timedelta(days=first_day.weekday())
+    return first_day.replace(day=1)
+
+
+def series_bucket_count(period: Period, interval: str) -> int:
+    """How many buckets series_buckets makes, counted without making them."""
+    first, last = period.first_day, period.last_day
+    if interval == "day":
+        return (last - first).days + 1
+    if interval == "week":
+        return (last - _first_start(first, "week")).days // 7 + 1
+    return (last.year * 12 + last.month) - (first.year * 12 + first.month) + 1
 
 
 def series_buckets(period: Period, interval: str) -> list[tuple[date, date, date]]:
     """(bucket start, first day, last day) of every day, week (from Monday) or month the
-    period touches; the first and last are clipped to the period."""
-    if interval == "day":
-        start = period.first_day
-    elif interval == "week":
-        start = period.first_day - timedelta(days=period.first_day.weekday())
-    else:
-        start = period.first_day.replace(day=1)
+    period touches; the first and last are clipped to the period. Count them first
+    (series_bucket_count): a long period by day makes millions."""
+    start = _first_start(period.first_day, interval)
     buckets = []
-    while start <= period.last_day:
+    while start is not None and start <= period.last_day:
         following = _next_start(start, interval)
         first = max(start, period.first_day)
-        last = min(following - timedelta(days=1), period.last_day)
+        last = (
+            period.last_day
+            if following is None
+            else min(following - timedelta(days=1), period.last_day)
+        )
         buckets.append((start, first, last))
         start = following
     return buckets

@@ -1,5 +1,6 @@
 """The figure pages show exactly what the API answers, to the people they belong to."""
 
+import json
 import re
 
 import pytest
@@ -293,3 +294,54 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
 )  # fmt: skip
 def test_each_journey_event_is_told_in_words(event, detail):
     assert _detail(event) == detail
+
+
+@pytest.mark.parametrize("page", ["", "board/"])
+def test_a_custom_range_a_page_cannot_show_falls_back_and_says_why(team, page):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    centuries = client.get(
+        f"/app/{ws.pk}/{page}", {"range": "custom", "from": "1726-01-01", "to": "2026-11-01"}
+    )
+    assert centuries.status_code == 200
+    html = centuries.content.decode()
+    assert "A page shows at most 1000 months of figures: choose a period shorter than" in html
+    assert '<option value="30" selected>' in html
+    first_days = client.get(
+        f"/app/{ws.pk}/{page}", {"range": "custom", "from": "0001-01-01", "to": "0001-01-05"}
+    )
+    assert first_days.status_code == 200
+    assert "from is outside the dates this service can read." in first_days.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("dates", "interval", "points"),
+    [
+        (("2026-03-01", "2026-04-30"), "day", 61),
+        (("2026-01-01", "2026-06-30"), "week", 27),
+        (("1990-01-01", "2026-06-30"), "month", 438),
+    ],
+)
+def test_the_charts_group_a_long_period_by_week_or_month(team, dates, interval, points):
+    ws = team["workspace"]
+    html = (
+        signed_in(team["owner"])
+        .get(f"/app/{ws.pk}/", {"range": "custom", "from": dates[0], "to": dates[1]})
+        .content.decode()
+    )
+    assert f"Cash collected and revenue booked, per {interval}</h2>" in html
+    data = re.search(r'<script id="cash-chart-data" type="application/json">(.*?)</script>', html)
+    assert len(json.loads(data.group(1))["labels"]) == points
+
+
+@pytest.mark.parametrize("page", ["", "board/"])
+def test_the_first_days_of_the_calendar_in_utc_say_why_they_cannot_be_compared(
+    make_workspace, make_member, page
+):
+    ws = make_workspace(timezone="UTC")
+    owner = make_member(ws, "owner")
+    response = signed_in(owner).get(
+        f"/app/{ws.pk}/{page}", {"range": "custom", "from": "0001-01-01", "to": "0001-01-05"}
+    )
+    assert response.status_code == 200
+    assert "from is too early to compare" in response.content.decode()

@@ -6,6 +6,7 @@ import pytest
 
 from figures.period import Period
 from figures.selectors import SERIES_METRICS, calls, series_figures
+from figures.selectors.series import series_bucket_count, series_buckets
 from tests.conftest import aware
 from workspaces.models import Call
 
@@ -263,3 +264,43 @@ def test_every_calls_figure_names_the_counts_it_is_built_from():
     assert tuple(counts) == calls.CALLS_COUNT_KEYS
     calls_metrics = {m.split(".", 1)[1] for m in SERIES_METRICS if m.startswith("calls.")}
     assert set(calls.CALLS_COUNTS_OF) == calls_metrics
+
+
+@pytest.mark.parametrize(
+    ("interval", "points_made"),
+    [("day", 3652058), ("week", 521723), ("month", 119988)],
+)
+def test_the_whole_calendar_is_refused_without_building_its_buckets(
+    ws, client_for, monkeypatch, interval, points_made
+):
+    def never(*args, **kwargs):
+        raise AssertionError("the buckets were built before the count was checked")
+
+    monkeypatch.setattr("figures.selectors.series.series_buckets", never)
+    params = {"metric": "calls.booked", "from": "0001-01-01", "to": "9999-12-30"}
+    response = client_for(ws).get("/api/v1/series", {**params, "interval": interval})
+    assert response.status_code == 400
+    assert response.json()["field"] == "interval"
+    assert f"makes {points_made} points" in response.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("interval", ["day", "week", "month"])
+def test_the_count_is_the_number_of_buckets(ws, interval):
+    for first, last in [
+        (date(2026, 1, 1), date(2026, 1, 1)),
+        (date(2025, 12, 29), date(2026, 3, 2)),
+        (date(2024, 2, 29), date(2026, 11, 25)),
+        (date(9999, 11, 20), date(9999, 12, 30)),
+        (date(1, 1, 1), date(1, 3, 1)),
+    ]:
+        period = Period.of_days(workspace=ws, first_day=first, last_day=last)
+        assert series_bucket_count(period, interval) == len(series_buckets(period, interval))
+
+
+def test_the_last_weeks_and_months_of_the_calendar_answer(ws, client_for):
+    params = {"metric": "calls.booked", "from": "9999-11-20", "to": "9999-12-30"}
+    for interval, count in (("week", 7), ("month", 2)):
+        response = client_for(ws).get("/api/v1/series", {**params, "interval": interval})
+        assert response.status_code == 200, response.content
+        assert len(response.json()["data"]["points"]) == count
+        assert response.json()["data"]["points"][-1]["to"] == "9999-12-30"
