@@ -140,7 +140,10 @@ def metrics_markdown() -> str:
         "/api/v1/outcomes and /api/v1/payments, and `leads.created`. A missing or unknown "
         "`metric` answers 400 `invalid_parameter` with `field: metric` and `metrics`: the "
         "ids that have a series; another `interval`, or a period that would make more than 1000 "
-        "points (for example 3 years by day), answers 400 with `field: interval`.",
+        "points (for example 3 years by day), answers 400 with `field: interval`. The points "
+        "are counted before any is computed, so the whole calendar by day (0001-01-01 to "
+        "9999-12-30, 3,652,058 points) is refused as fast as 3 years; the last weeks and "
+        "months of the calendar are answered, clipped to the period.",
         "",
         "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
         "",
