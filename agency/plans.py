@@ -9,6 +9,7 @@ import uuid
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from core.emails import email_normalise
 from core.errors import Conflict, InvalidField, PaymentRequired
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
 from integrations.models import Connection
@@ -196,7 +197,7 @@ def _team_check(target: _Target, team: list[dict]) -> list[dict]:
     existing_emails = set()
     if target.workspace is not None:
         existing_emails = {
-            email.lower()
+            email_normalise(email)
             for email in Member.objects.filter(workspace=target.workspace).values_list(
                 "email", flat=True
             )

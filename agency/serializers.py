@@ -17,6 +17,7 @@ from rest_framework.fields import SkipField, empty
 from rest_framework.settings import api_settings
 
 from core import openapi
+from core.emails import email_normalise
 from core.errors import InvalidField
 from core.input import validated
 from core.openapi import error_example
@@ -87,7 +88,7 @@ class MapTextField(serializers.CharField):
 
 
 class EmailAddressField(serializers.EmailField):
-    """An email address, kept in lowercase."""
+    """An email address, kept in the one form of core.emails (case-folded, NFKC)."""
 
     default_error_messages = {
         **TextField.default_error_messages,
@@ -102,7 +103,7 @@ class EmailAddressField(serializers.EmailField):
         value = data.strip()
         if len(value) > 254:
             self.fail("too_long")
-        return value.lower()
+        return email_normalise(value)
 
 
 class BlueprintKeyField(serializers.CharField):

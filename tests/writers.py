@@ -23,6 +23,9 @@ WRITERS = frozenset(
 )
 
 
+MODELS = "workspaces/models.py"
+
+
 class WriteOutsideTheWriters(AssertionError):
     pass
 
@@ -32,7 +35,8 @@ def _asking_module() -> str | None:
     root = str(ROOT) + "/"
     while frame is not None:
         name = frame.f_code.co_filename
-        if name.startswith(root) and "/.venv/" not in name:
+        # The model's own save() is not who asked for the write.
+        if name.startswith(root) and "/.venv/" not in name and not name.endswith(MODELS):
             return name[len(root) :]
         frame = frame.f_back
     return None

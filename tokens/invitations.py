@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.services import Actor
+from core.emails import email_normalise
 from workspaces.invitations import (
     InvitationClosed,
     InvitationLinkExpired,
@@ -94,7 +95,8 @@ def invitation_link(request, token):
         return _expired(request, expired.invitation)
     if not invitation_needs_password(invitation):
         # An account can sign in as this email: it signs in, then accepts or declines.
-        if request.user.is_authenticated and request.user.email.lower() == invitation.email:
+        signed_in_as = email_normalise(request.user.email or "")
+        if request.user.is_authenticated and signed_in_as == invitation.email:
             return redirect("invitations")
         context = {"problem": None, "invitation": invitation, "sign_in": True}
         return _link_page(request, "tokens/invitation_link.html", context)

@@ -14,12 +14,15 @@ from django.contrib.auth.backends import ModelBackend
 from django.db.models import Q
 from django.shortcuts import render
 
+from core.emails import email_normalise
+
 # Several accounts may share an email address; a sign-in checks at most this many.
 MAX_ACCOUNTS_PER_EMAIL = 5
 
 
 class EmailOrUsernameBackend(ModelBackend):
-    """Sign in with an email address (any case) or a username, and the password."""
+    """Sign in with an email address (in the one form of core.emails: any case, any
+    compatible spelling) or a username, and the password."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         UserModel = get_user_model()
@@ -30,7 +33,7 @@ class EmailOrUsernameBackend(ModelBackend):
         identifier = str(username).strip()
         candidates = list(
             UserModel._default_manager.filter(
-                Q(**{UserModel.USERNAME_FIELD: identifier}) | Q(email__iexact=identifier)
+                Q(**{UserModel.USERNAME_FIELD: identifier}) | Q(email=email_normalise(identifier))
             ).order_by("pk")[:MAX_ACCOUNTS_PER_EMAIL]
         )
         # The exact username first, then the accounts with that email.
@@ -46,16 +49,22 @@ class EmailOrUsernameBackend(ModelBackend):
         return None
 
 
+def account_email_normalise(sender, instance, **kwargs) -> None:
+    if instance.email:
+        instance.email = email_normalise(instance.email)
+
+
 def lockout_username(request, credentials) -> str | None:
-    """The account a sign-in attempt is counted against: the email or username typed,
-    without surrounding spaces and case, so that "Ann@X.test" and "ann@x.test" share one
-    count."""
+    """The account a sign-in attempt is counted against: the email or username typed, in
+    the one form accounts are found by (core.emails), so that "Ann@X.test", "ann@x.test"
+    and "\\u017fetter@x.test" (a long s) / "setter@x.test" share one count. At most 255 characters, the
+    length the lockout's records hold."""
     value = (credentials or {}).get("username")
     if value is None and request is not None:
         value = request.POST.get("username")
     if value is None:
         return None
-    return str(value).strip().lower()
+    return email_normalise(str(value))[:255]
 
 
 def lockout_minutes() -> int:

@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
+from core.emails import email_normalise
 from core.mail import mail_send
 
 from .models import Agency, Invitation, Member, Workspace
@@ -72,7 +73,9 @@ def _account_with_password(email: str):
     return next(
         (
             user
-            for user in get_user_model().objects.filter(email__iexact=email, is_active=True)
+            for user in get_user_model().objects.filter(
+                email=email_normalise(email), is_active=True
+            )
             if user.has_usable_password()
         ),
         None,
@@ -100,7 +103,7 @@ def _owners_mail(invitation: Invitation, *, invited_by: str) -> None:
     """The workspace's owners hear of anyone given a workspace-wide role."""
     owners = Member.objects.filter(
         workspace=invitation.workspace, role=Member.Role.OWNER, is_active=True
-    ).exclude(email__iexact=invitation.email)
+    ).exclude(email=invitation.email)
     mail_send(
         to=list(owners.values_list("email", flat=True)),
         template="owners_invitation",
@@ -129,7 +132,7 @@ def invitation_create(
     """Invite the email and mail it the link; an invitation already pending for it in the
     workspace is kept (and not mailed again). With notify_owners, the workspace's owners are
     mailed when the role is workspace-wide."""
-    email = email.strip().lower()
+    email = email_normalise(email)
     invited_by = agency.name if agency is not None else actor.label
     with transaction.atomic():
         invitation = Invitation.objects.filter(
@@ -228,7 +231,7 @@ def invitation_accept_with_password(*, token: str, password: str):
         member = invitation.member
         user = member.user if member is not None and member.user_id else None
         if user is None:
-            user = get_user_model().objects.filter(email__iexact=invitation.email).first()
+            user = get_user_model().objects.filter(email=invitation.email).first()
         if user is None:
             user = user_create(email=invitation.email, password=password)
         else:
@@ -269,7 +272,7 @@ def invitations_pending_for(*, user) -> QuerySet[Invitation]:
         return Invitation.objects.none()
     return (
         Invitation.objects.filter(
-            email__iexact=user.email,
+            email=email_normalise(user.email),
             state=Invitation.State.PENDING,
             member__isnull=True,
             workspace__archived_at__isnull=True,
@@ -319,7 +322,7 @@ def invitation_decide(*, invitation_id, user, accept: bool) -> Invitation:
 
 def _member_for_acceptance(invitation: Invitation, user, actor: Actor) -> Member:
     workspace = invitation.workspace
-    member = Member.objects.filter(workspace=workspace, email__iexact=invitation.email).first()
+    member = Member.objects.filter(workspace=workspace, email=invitation.email).first()
     if member is None:
         return member_add(
             workspace=workspace,

@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Upper
 from django.utils import timezone
 
+from core.emails import email_normalise
 from core.errors import InvalidField
 from core.money import exponent_of
 
@@ -152,6 +153,11 @@ class Member(models.Model):
     def __str__(self):
         return f"{self.name} ({self.role})"
 
+    def save(self, *args, **kwargs):
+        # The one form every look-up by email uses (core.emails).
+        self.email = email_normalise(self.email or "")
+        super().save(*args, **kwargs)
+
     @property
     def is_workspace_wide(self) -> bool:
         return self.role in self.WORKSPACE_WIDE_ROLES
@@ -205,6 +211,10 @@ class Invitation(models.Model):
 
     def __str__(self):
         return f"invitation of {self.email} to {self.workspace_id} ({self.state})"
+
+    def save(self, *args, **kwargs):
+        self.email = email_normalise(self.email or "")
+        super().save(*args, **kwargs)
 
     @property
     def link_expires_at(self):

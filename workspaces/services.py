@@ -30,6 +30,8 @@ from decimal import Decimal
 from django.db import models
 from django.db.models import Max, Q
 
+from core.emails import email_normalise
+
 from .kept import (
     calls_outcome_refresh,
     calls_replaced_refresh,
@@ -136,13 +138,13 @@ def member_upsert(
 ):
     if role not in Member.Role.values:
         raise RecordInvalid("role", f"Unknown role {role!r}; use one of {', '.join(Member.Role)}.")
-    email = email.strip().lower()
+    email = email_normalise(email)
     if not email or "@" not in email:
         raise RecordInvalid("email", "Give the member's email address.")
     existing = None
     if external_id is not None:
         existing = Member.objects.filter(workspace=workspace, external_id=external_id).first()
-    by_email = Member.objects.filter(workspace=workspace, email__iexact=email).first()
+    by_email = Member.objects.filter(workspace=workspace, email=email).first()
     if existing is None and by_email is not None:
         if by_email.external_id not in (None, external_id):
             raise RecordInvalid("email", f"{email} is already the member {by_email.external_id!r}.")

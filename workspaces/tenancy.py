@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
+from core.emails import email_normalise
 from core.errors import InvalidField
 
 from .models import Agency, Member, Workspace
@@ -127,7 +128,7 @@ def workspace_update(
 
 def account_exists(email: str) -> bool:
     """Whether the email has an account anywhere in the service (any tenant)."""
-    return get_user_model().objects.filter(email__iexact=email).exists()
+    return get_user_model().objects.filter(email=email_normalise(email)).exists()
 
 
 def user_create(
@@ -143,7 +144,7 @@ def user_create(
     fits = len(email) <= 150 and not User.objects.filter(username=email).exists()
     username = email if fits else f"{email[:120]}-{secrets.token_hex(4)}"
     first, _, last = name.partition(" ")
-    user = User(username=username, email=email, first_name=first, last_name=last)
+    user = User(username=username, email=email_normalise(email), first_name=first, last_name=last)
     if password_hash is not None:
         user.password = password_hash
     elif password is not None:
@@ -175,7 +176,7 @@ def member_add(
             workspace=workspace,
             user=user,
             name=name or email,
-            email=email.strip().lower(),
+            email=email_normalise(email),
             role=role,
             joined_at=joined_at or timezone.localdate(),
             external_id=external_id,

@@ -226,3 +226,72 @@ def test_signing_in_by_email_runs_the_hasher_once(counting_hasher, person):
     assert attempt(client, "Ann@Northwind.test", PASSWORD).status_code == 302
     assert signed_in(client)
     assert counting_hasher.calls == 1
+
+
+LOOK_ALIKES = [
+    # A long s (U+017F), which PostgreSQL's upper() folds to S, and case folding to s.
+    ("setter@northwind.test", "\u017fetter@northwind.test"),
+    # Fullwidth letters, one address in Unicode's compatibility form.
+    ("ann@northwind.test", "\uff41nn@northwind.test"),
+]
+
+
+def test_a_dotless_i_is_another_address_and_never_signs_in_to_the_account(db):
+    """upper() folds a dotless i (U+0131) to I, case folding does not: it is another
+    address everywhere, so it reaches no account, whatever the password."""
+    get_user_model().objects.create_user(
+        username="admin-1", email="admin@northwind.test", password=PASSWORD
+    )
+    fail(10, "admin@northwind.test", address="10.0.6.1")
+    client = browser_client()
+    response = attempt(client, "adm\u0131n@northwind.test", PASSWORD, address="10.0.6.2")
+    assert response.status_code == 200
+    assert WRONG in response.content.decode()
+    assert not signed_in(client)
+
+
+@pytest.mark.parametrize(("real", "look_alike"), LOOK_ALIKES)
+def test_a_look_alike_spelling_is_locked_with_the_account(db, real, look_alike):
+    get_user_model().objects.create_user(username=real, email=real, password=PASSWORD)
+    fail(10, real, address="10.0.7.1")
+    client = browser_client()
+    response = attempt(client, look_alike, PASSWORD, address="10.0.7.2")
+    assert response.status_code == 429
+    assert LOCKED in response.content.decode()
+    assert not signed_in(client)
+
+
+@pytest.mark.parametrize(("real", "look_alike"), LOOK_ALIKES)
+def test_failures_under_a_look_alike_count_for_the_account(db, real, look_alike):
+    get_user_model().objects.create_user(username=real, email=real, password=PASSWORD)
+    fail(10, look_alike, address="10.0.8.1")
+    response = attempt(browser_client(), real, PASSWORD, address="10.0.8.2")
+    assert response.status_code == 429
+
+
+def test_a_look_alike_never_reaches_another_account(db):
+    """The long s is one address with s: it signs in to that one account, never to another
+    whose stored email only a database's case rules would match."""
+    setter = get_user_model().objects.create_user(
+        username="setter-1", email="setter@northwind.test", password=PASSWORD
+    )
+    client = browser_client()
+    response = attempt(client, "\u017fetter@northwind.test", PASSWORD, address="10.0.9.1")
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(setter.pk)
+    assert get_user_model().objects.get(pk=setter.pk).email == "setter@northwind.test"
+
+
+def test_an_account_email_is_kept_in_one_form(db):
+    user = get_user_model().objects.create_user(
+        username="ann-x", email="  \uff21nn@Northwind.TEST ", password=PASSWORD
+    )
+    user.refresh_from_db()
+    assert user.email == "ann@northwind.test"
+
+
+def test_a_256_character_username_is_counted_not_a_server_error(db):
+    long_name = "a" * 256
+    response = attempt(browser_client(), long_name, "wrong-password", path="/admin/login/")
+    assert response.status_code == 200
+    assert AccessAttempt.objects.get().username == long_name[:255]
