@@ -48,6 +48,30 @@ def _text_problem(text: str) -> str | None:
     return None
 
 
+def _escaped(text: str) -> str:
+    """The text with what no database stores (NUL, half a surrogate pair) written as its
+    JSON escape, six plain characters (\\u0000), so nothing else of it is lost."""
+    if _text_problem(text) is None:
+        return text
+    return "".join(
+        f"\\u{ord(char):04x}" if char == "\x00" or 0xD800 <= ord(char) <= 0xDFFF else char
+        for char in text
+    )
+
+
+def storable_json(value):
+    """A parsed JSON value that both databases store: every string and member name with
+    what they refuse escaped (see _escaped). Values that need nothing come back as they
+    are. A signed delivery from a provider is kept this way rather than refused."""
+    if isinstance(value, str):
+        return _escaped(value)
+    if isinstance(value, list):
+        return [storable_json(item) for item in value]
+    if isinstance(value, dict):
+        return {_escaped(key): storable_json(item) for key, item in value.items()}
+    return value
+
+
 def _bad_text(path, problem: str, *, in_key: bool = False) -> InvalidField:
     field = _dotted(path)
     if in_key:

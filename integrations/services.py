@@ -514,14 +514,26 @@ def _provider_apply(event: Event):
         raise _Unexpected(str(error)) from error
 
 
+# An event whose mapping fails this many times, in a way no outcome describes, is held
+# (listed on the Integrations page, where a person can dismiss it) rather than tried again
+# for ever: one bad event never keeps a connection's queue busy.
+UNEXPECTED_ATTEMPTS_MAX = 5
+
+
 def _event_settle(event: Event, effects: _Effects) -> None:
     """Apply one locked event and record its outcome."""
     event.attempts = min(event.attempts + 1, 32767)
     try:
         outcome = _provider_apply(event)
-    except _Unexpected:
-        Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
-        raise
+    except _Unexpected as failure:
+        if event.attempts < UNEXPECTED_ATTEMPTS_MAX:
+            Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
+            raise
+        outcome = Held(
+            "invalid",
+            f"Applying it failed {event.attempts} times ({str(failure)[:200]}); dismiss it, "
+            "or ask support to look at the server's log.",
+        )
     _outcome_write(event, outcome, actor=integration_actor(event.connection), effects=effects)
 
 

@@ -14,6 +14,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from core.errors import ApiError, MethodNotAllowed, NotFound
+from core.parsers import storable_json
 
 from . import services
 from .base import SignatureRefused
@@ -101,7 +102,14 @@ def _verify(request, provider, connection: Connection, secret) -> None:
                 "method": request.method,
                 "url": f"{settings.BASE_URL}{request.get_full_path()}",
             }
-        provider.verify(body=request.body, headers=request.headers, secret=secret, **request_line)
+        try:
+            provider.verify(
+                body=request.body, headers=request.headers, secret=secret, **request_line
+            )
+        except (TypeError, ValueError, OverflowError) as error:
+            # A header no signature scheme can read (text that is not ASCII, a number
+            # too large): refused like any signature that does not match.
+            raise SignatureRefused("The signature headers cannot be read.") from error
     except SignatureRefused as refused:
         services.delivery_refuse(connection=connection)
         raise (StaleSignature if refused.stale else InvalidSignature)(refused.message) from None
@@ -110,8 +118,11 @@ def _verify(request, provider, connection: Connection, secret) -> None:
 def _payloads(provider, connection: Connection, body: bytes) -> list:
     """The delivery's events as JSON objects; a body that has none is refused."""
     try:
-        payload = json.loads(body)
-    except ValueError:
+        # What no database stores (a NUL, half a surrogate pair) is kept escaped: a signed
+        # delivery is stored rather than refused for days of retries.
+        payload = storable_json(json.loads(body))
+    except (ValueError, RecursionError):
+        # Not JSON, or nested deeper than the decoder goes.
         payload = None
     split = getattr(provider, "split", None)
     if split is not None:

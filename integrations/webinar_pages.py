@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 
 from audit.services import Actor
 from core.errors import InvalidField
+from core.times import instant_bounded
 from tokens.pages import PageForbidden, settings_page
 from tokens.selectors import member_for_user
 from workspaces.models import WebinarEvent, Workspace
@@ -56,7 +57,12 @@ class PitchForm(forms.Form):
             local = datetime.strptime(value[:16], LOCAL_FORMAT)
         except ValueError:
             raise forms.ValidationError("Give a date and time, like 2026-03-05T18:00.") from None
-        return local.replace(tzinfo=ZoneInfo(self.workspace.timezone))
+        moment = local.replace(tzinfo=ZoneInfo(self.workspace.timezone))
+        if instant_bounded(moment) is None:
+            raise forms.ValidationError(
+                "Give a time between the years 1 and 9999 that the workspace's timezone can hold."
+            )
+        return moment
 
 
 def _pitch_workspace(request, workspace_id) -> Workspace:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 
 from hubspot.exceptions import InvalidSignatureTimestampError
 from hubspot.utils.signature import Signature
+
+from core.times import from_epoch
 
 from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
 TOLERANCE_SECONDS = Signature.MAX_ALLOWED_TIMESTAMP
+_now = time.time
 # HubSpot's v3 signature is computed on the URI with these characters decoded.
 _URI_DECODED = {
     "%3A": ":",
@@ -37,9 +41,7 @@ def signed_uri(url: str) -> str:
 
 
 def _moment_ms(value) -> datetime | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value / 1000, tz=UTC)
-    return None
+    return from_epoch(value, per_second=1000)
 
 
 class HubSpotProvider(PackagedProvider):
@@ -94,6 +96,14 @@ class HubSpotProvider(PackagedProvider):
         if not signature or not timestamp:
             raise SignatureRefused(
                 "The X-HubSpot-Signature-v3 or X-HubSpot-Request-Timestamp header is missing."
+            )
+        if not (signature.isascii() and timestamp.isascii()):
+            raise SignatureRefused("The HubSpot signature headers are not ASCII text.")
+        if timestamp.isdigit() and int(timestamp) > (_now() + TOLERANCE_SECONDS) * 1000:
+            raise SignatureRefused(
+                f"The X-HubSpot-Request-Timestamp is more than {TOLERANCE_SECONDS} seconds "
+                "ahead of now; check the sender's clock.",
+                stale=True,
             )
         try:
             text = body.decode("utf-8")

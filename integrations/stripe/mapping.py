@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import F
 
+from core.times import from_epoch
 from workspaces.models import Lead, Payment, Refund, Sale
-from workspaces.services import payment_upsert, payments_create, refund_upsert
+from workspaces.services import RecordInvalid, payment_upsert, payments_create, refund_upsert
 
 from ..base import Applied, Held, Ignored
 from ..models import Event
@@ -72,11 +73,16 @@ def to_minor(amount: int, *, currency: str, workspace) -> int:
 
 
 def _moment(value) -> datetime:
-    return datetime.fromtimestamp(int(value), tz=UTC)
+    """A Stripe time (epoch seconds); a time outside the calendar holds the event."""
+    moment = from_epoch(value)
+    if moment is None:
+        raise RecordInvalid("created", f"The time {value!r} is not a moment this service can hold.")
+    return moment
 
 
 def _object(event: Event) -> dict:
-    obj = (event.payload.get("data") or {}).get("object")
+    data = event.payload.get("data") if isinstance(event.payload, dict) else None
+    obj = data.get("object") if isinstance(data, dict) else None
     return obj if isinstance(obj, dict) else {}
 
 

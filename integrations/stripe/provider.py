@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 
 import stripe
+
+from core.times import from_epoch
 
 from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
 
 # Stripe's own default: a delivery signed more than five minutes ago is refused.
 TOLERANCE_SECONDS = 300
+_now = time.time
 
 
 def _moment(value) -> datetime | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value, tz=UTC)
-    return None
+    return from_epoch(value)
 
 
 class StripeProvider(PackagedProvider):
@@ -55,7 +57,19 @@ class StripeProvider(PackagedProvider):
     )
 
     def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
-        """Stripe's own verifier: `Stripe-Signature` (t=…,v1=HMAC-SHA256 of "t.body")."""
+        """Stripe's own verifier: `Stripe-Signature` (t=…,v1=HMAC-SHA256 of "t.body"), and a
+        timestamp no further than the tolerance from now either way (the library checks only
+        the past)."""
+        header = headers.get("Stripe-Signature") or ""
+        if not header.isascii():
+            raise SignatureRefused("The Stripe-Signature header is not ASCII text.")
+        stamps = [part[2:] for part in header.split(",") if part.startswith("t=")]
+        if stamps and stamps[0].isdigit() and int(stamps[0]) > _now() + TOLERANCE_SECONDS:
+            raise SignatureRefused(
+                f"The Stripe-Signature timestamp is more than {TOLERANCE_SECONDS} seconds "
+                "ahead of now; check the sender's clock.",
+                stale=True,
+            )
         try:
             stripe.WebhookSignature.verify_header(
                 body.decode("utf-8"),
@@ -79,7 +93,8 @@ class StripeProvider(PackagedProvider):
             ) from error
 
     def describe(self, payload: dict) -> Described:
-        obj = (payload.get("data") or {}).get("object") or {}
+        data = payload.get("data")
+        obj = data.get("object") if isinstance(data, dict) else None
         if not isinstance(obj, dict):
             obj = {}
         # Charges and refunds are placed by when they were made; anything else by when

@@ -19,11 +19,11 @@ The pitch time of a webinar event is the workspace's: Zoom never writes it.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db import connection as db_connection
 
-from core.times import parse_iso
+from core.times import from_epoch, parse_iso
 from workspaces.models import Lead, WebinarEvent
 from workspaces.services import (
     lead_upsert,
@@ -43,7 +43,8 @@ PERSON_TYPES = (REGISTERED, JOINED, LEFT)
 
 
 def payload_object(payload: dict) -> dict:
-    obj = (payload.get("payload") or {}).get("object") if isinstance(payload, dict) else None
+    inner = payload.get("payload") if isinstance(payload, dict) else None
+    obj = inner.get("object") if isinstance(inner, dict) else None
     return obj if isinstance(obj, dict) else {}
 
 
@@ -91,7 +92,7 @@ def _sent(payload: dict) -> int:
 
 def _sent_time(payload: dict) -> datetime | None:
     sent = _sent(payload)
-    return datetime.fromtimestamp(sent / 1000, tz=UTC) if sent else None
+    return from_epoch(sent, per_second=1000) if sent else None
 
 
 def _serialize(connection_id, key: str) -> None:

@@ -11,7 +11,9 @@ import hashlib
 import hmac
 import time
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime
+
+from core.times import from_epoch
 
 from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
 from . import backfill, mapping
@@ -25,9 +27,7 @@ def _hmac_hex(secret: str, message: str) -> str:
 
 
 def _moment_ms(value) -> datetime | None:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return datetime.fromtimestamp(value / 1000, tz=UTC)
-    return None
+    return from_epoch(value, per_second=1000)
 
 
 class ZoomProvider(PackagedProvider):
@@ -105,7 +105,8 @@ class ZoomProvider(PackagedProvider):
         """Zoom's URL validation: echo the plain token with its HMAC under the secret token."""
         if payload.get("event") != URL_VALIDATION:
             return None
-        plain = (payload.get("payload") or {}).get("plainToken")
+        inner = payload.get("payload")
+        plain = inner.get("plainToken") if isinstance(inner, dict) else None
         if not isinstance(plain, str) or not plain:
             return None
         return {"plainToken": plain, "encryptedToken": _hmac_hex(secret, plain)}

@@ -148,3 +148,16 @@ def test_the_settings_menu_leads_to_the_webinars_page(webinar):
     assert f'<a href="{webinar["url"]}" >Webinars</a>' in page.content.decode()
     current = signed_in(webinar["member"]("manager")).get(webinar["url"]).content.decode()
     assert f'<a href="{webinar["url"]}" class="current">Webinars</a>' in current
+
+
+def test_a_pitch_past_the_calendar_in_the_workspaces_timezone_is_refused(webinar):
+    """23:59 on the last day of 9999 in New York is in the year 10000 in UTC."""
+    client = signed_in(webinar["member"]("manager"))
+    event = str(webinar["event"].pk)
+    answer = client.post(webinar["url"], {"event": event, "pitch_at": "9999-12-31T23:59"})
+    assert answer.status_code == 400
+    assert b"Give a time between the years 1 and 9999" in answer.content
+    assert WebinarEvent.objects.get().pitch_at is None
+    # The page and the figures still answer.
+    assert client.get(webinar["url"]).status_code == 200
+    assert webinar["reader"].get("/api/v1/webinar", {"eventId": event}).status_code == 200

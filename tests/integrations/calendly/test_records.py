@@ -373,3 +373,22 @@ def test_both_shapes_of_a_no_show_give_the_same_call_in_any_order(team, send):
                 send(world.connection, payload)
             attendances.append(Call.objects.get(workspace=world.ws).attendance)
     assert attendances == ["no_show"] * 4
+
+
+def test_an_invitee_created_past_the_calendar_never_blocks_the_queue(team, send):
+    team = team()
+    late = invitee(
+        "EV9",
+        "I9",
+        email="zed@example.test",
+        name="Zed",
+        created="2026-03-02 09:00",
+        start="2026-03-10 15:00",
+    )
+    late["created_at"] = "9999-12-31T23:59:59-05:00"
+    send(team.connection, delivery("invitee.created", late, "2026-03-02 09:00"))
+    send(team.connection, story()[0])
+    states = dict(Event.objects.values_list("object_id", "state"))
+    assert states[PAT_1] == "applied"
+    assert states[uri("EV9", "I9")] in {"held", "ignored", "applied"}
+    assert Call.objects.filter(workspace=team.ws, external_id=PAT_1).exists()

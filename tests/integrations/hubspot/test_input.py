@@ -1,0 +1,42 @@
+"""What a HubSpot delivery may carry without a server error."""
+
+import time
+
+import pytest
+
+from integrations.models import Connection, Event
+
+from .conftest import created
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_signature_that_is_not_ascii_is_refused(portal, deliver):
+    answer = deliver(
+        portal.connection, [created(1, 101, "2026-03-05 09:00")], signature="\xe9t\xe9"
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"]["reason"] == "invalid_signature"
+    assert Connection.objects.get(pk=portal.connection.pk).events_refused == 1
+
+
+def test_a_timestamp_in_the_future_is_refused(portal, deliver):
+    next_year = int((time.time() + 365 * 86400) * 1000)
+    answer = deliver(portal.connection, [created(1, 101, "2026-03-05 09:00")], timestamp=next_year)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == {
+        "reason": "stale_signature",
+        "message": "The X-HubSpot-Request-Timestamp is more than 300 seconds ahead of now; "
+        "check the sender's clock.",
+    }
+    assert Event.objects.count() == 0
+
+
+@pytest.mark.parametrize("occurred", [10**30, 1e30, -(10**18)])
+def test_an_occurred_at_outside_the_calendar_is_stored_without_a_time(portal, deliver, occurred):
+    item = created(7, 107, "2026-03-05 09:00")
+    item["occurredAt"] = occurred
+    answer = deliver(portal.connection, [item])
+    assert answer.status_code == 200
+    stored = Event.objects.get()
+    assert (stored.event_id, stored.occurred_at) == ("7", None)

@@ -1,0 +1,133 @@
+"""What a Stripe delivery may carry without a server error: unreadable signature headers
+and future timestamps are refused; a signed payload with text no database stores is kept
+escaped and applied; shapes and times Stripe never sends are refused or held, never a 500;
+and an event that keeps failing is held instead of being tried for ever."""
+
+import json
+import time
+
+import pytest
+from django.test import Client
+
+from integrations import services
+from integrations.models import Connection, Event
+from integrations.stripe import mapping
+from workspaces.models import Payment
+
+from .conftest import SECRET, charge, event, sign
+
+pytestmark = pytest.mark.django_db
+
+
+def _post(connection, body: str, header: str):
+    return Client().post(
+        f"/hooks/stripe/{connection.pk}",
+        data=body,
+        content_type="application/json",
+        headers={"Stripe-Signature": header},
+    )
+
+
+def test_a_signature_header_that_is_not_ascii_is_refused(shop):
+    answer = _post(shop.connection, json.dumps({"id": "evt_1"}), "t=1,v1=\xe9")
+    assert answer.status_code == 400
+    assert answer.json()["error"]["reason"] == "invalid_signature"
+    assert Event.objects.count() == 0
+    assert Connection.objects.get(pk=shop.connection.pk).events_refused == 1
+
+
+def test_a_signature_dated_in_the_future_is_refused(shop):
+    body = json.dumps({"id": "evt_1", "type": "charge.succeeded", "created": 1})
+    answer = _post(shop.connection, body, sign(body, SECRET, int(time.time()) + 365 * 86400))
+    assert answer.status_code == 400
+    assert answer.json()["error"] == {
+        "reason": "stale_signature",
+        "message": "The Stripe-Signature timestamp is more than 300 seconds ahead of now; "
+        "check the sender's clock.",
+    }
+    # Within the tolerance either way is accepted.
+    near = _post(shop.connection, body, sign(body, SECRET, int(time.time()) + 200))
+    assert near.status_code == 200
+
+
+def test_text_no_database_stores_is_kept_escaped_and_applied(shop, deliver):
+    payload = event(
+        "evt_nul",
+        "charge.succeeded",
+        charge("ch_nul", 100000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
+    payload["data"]["object"]["description"] = "a\u0000b \ud800 c"
+    body = json.dumps(payload)
+    answer = _post(shop.connection, body, sign(body, SECRET))
+    assert answer.status_code == 200
+    stored = Event.objects.get(event_id="evt_nul")
+    assert stored.payload["data"]["object"]["description"] == "a\\u0000b \\ud800 c"
+    services.events_apply(connection_id=shop.connection.pk)
+    stored.refresh_from_db()
+    assert stored.state == "applied"
+    assert Payment.objects.get(external_id="ch_nul").amount == 100000
+
+
+@pytest.mark.parametrize("data", [["a", "list"], "a string", 7])
+def test_a_data_member_that_is_no_object_is_stored_and_ignored(shop, data):
+    body = json.dumps({"id": "evt_odd", "type": "charge.succeeded", "created": 1, "data": data})
+    answer = _post(shop.connection, body, sign(body, SECRET))
+    assert answer.status_code == 200
+    services.events_apply(connection_id=shop.connection.pk)
+    assert Event.objects.get(event_id="evt_odd").state in {"ignored", "held"}
+    assert Payment.objects.count() == 0
+
+
+@pytest.mark.parametrize("created", [10**30, 1e30, -(10**15), -1e15])
+def test_a_time_outside_the_calendar_holds_the_charge(shop, created):
+    payload = event(
+        "evt_far",
+        "charge.succeeded",
+        charge("ch_far", 100000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
+    payload["created"] = created
+    payload["data"]["object"]["created"] = created
+    body = json.dumps(payload)
+    answer = _post(shop.connection, body, sign(body, SECRET))
+    assert answer.status_code == 200
+    services.events_apply(connection_id=shop.connection.pk)
+    stored = Event.objects.get(event_id="evt_far")
+    assert (stored.state, stored.occurred_at) == ("held", None)
+    assert "is not a moment this service can hold" in stored.hold_reason
+    assert Payment.objects.count() == 0
+
+
+def test_json_nested_deeper_than_the_decoder_goes_is_refused(shop):
+    body = "[" * 100_000 + "]" * 100_000
+    answer = _post(shop.connection, body, sign(body, SECRET))
+    assert answer.status_code == 400
+    assert answer.json()["error"]["reason"] == "invalid_body"
+    assert Event.objects.count() == 0
+
+
+def test_an_event_that_keeps_failing_is_held_and_the_others_applied(shop, monkeypatch):
+    def broken(*, event, connection):
+        if event.event_id == "evt_bad":
+            raise RuntimeError("a defect")
+        return original(event=event, connection=connection)
+
+    original = mapping.event_map
+    monkeypatch.setattr(mapping, "event_map", broken)
+    for name in ("evt_bad", "evt_good"):
+        described_payload = event(
+            name,
+            "charge.succeeded",
+            # Named by its sale: applied one by one (the fast path takes charges by email).
+            charge(f"ch_{name}", 1000, "2026-03-03 10:00", metadata={"sale_id": "sale-pat"}),
+            "2026-03-03 10:00",
+        )
+        body = json.dumps(described_payload)
+        assert _post(shop.connection, body, sign(body, SECRET)).status_code == 200
+    for _ in range(services.UNEXPECTED_ATTEMPTS_MAX):
+        services.events_apply(connection_id=shop.connection.pk)
+    bad = Event.objects.get(event_id="evt_bad")
+    assert (bad.state, bad.hold_code, bad.attempts) == ("held", "invalid", 5)
+    assert bad.hold_reason.startswith("Applying it failed 5 times (a defect)")
+    assert Event.objects.get(event_id="evt_good").state == "applied"
