@@ -140,13 +140,23 @@ def cash_figure_path(value, prefix: str = "fields") -> str | None:
 # --- Forms -------------------------------------------------------------------------------
 
 
+class UUIDTextField(serializers.UUIDField):
+    """A UUID written as a string; DRF's own field also takes a number (UUID(int=…)),
+    which no integrator means and which fails outside 128 bits."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid", value=data)
+        return super().to_internal_value(data)
+
+
 class InstalmentSerializer(StrictSerializer):
     due_date = serializers.DateField(help_text="YYYY-MM-DD.")
     amount = MoneyField(minimum=1, help_text="Major units of the workspace currency.")
 
 
 class LeadByDetailsSerializer(StrictSerializer):
-    id = serializers.UUIDField(required=False, help_text="An existing lead's id.")
+    id = UUIDTextField(required=False, help_text="An existing lead's id.")
     name = serializers.CharField(required=False, max_length=200, allow_blank=True)
     email = serializers.EmailField(required=False, max_length=254)
 
@@ -219,10 +229,10 @@ def _check_sale_fields(attrs, *, sale_expected: bool, why: str) -> None:
 
 
 class PostCallFormSerializer(SaleFieldsMixin, StrictSerializer):
-    submission_id = serializers.UUIDField(
+    submission_id = UUIDTextField(
         help_text="Chosen by the caller; a second filing with it answers the first answer."
     )
-    call_id = serializers.UUIDField()
+    call_id = UUIDTextField()
     attendance = serializers.ChoiceField(choices=Call.Attendance.choices)
     outcome = serializers.ChoiceField(
         choices=Outcome.Result.choices, required=False, help_text="Required when showed."
@@ -230,7 +240,7 @@ class PostCallFormSerializer(SaleFieldsMixin, StrictSerializer):
     offer_made = StrictBooleanField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    draft_id = serializers.UUIDField(
+    draft_id = UUIDTextField(
         required=False, help_text="The draft this filing checks; it closes."
     )
 
@@ -261,7 +271,7 @@ SALE_OUTCOMES = {Outcome.Result.CLOSED, Outcome.Result.DEPOSIT}
 
 
 class PastCallFormSerializer(SaleFieldsMixin, StrictSerializer):
-    submission_id = serializers.UUIDField()
+    submission_id = UUIDTextField()
     lead = LeadReferenceField(
         help_text='The lead\'s id, or {"name", "email"}: an existing lead with that email, '
         "else a new one."
@@ -277,7 +287,7 @@ class PastCallFormSerializer(SaleFieldsMixin, StrictSerializer):
     offer_made = StrictBooleanField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    draft_id = serializers.UUIDField(required=False)
+    draft_id = UUIDTextField(required=False)
 
     def validate(self, attrs):
         if attrs.get("attendance", Call.Attendance.SHOWED) != Call.Attendance.SHOWED:
@@ -295,7 +305,7 @@ class PastCallFormSerializer(SaleFieldsMixin, StrictSerializer):
 
 
 class DmCloseFormSerializer(SaleFieldsMixin, StrictSerializer):
-    submission_id = serializers.UUIDField()
+    submission_id = UUIDTextField()
     lead = LeadReferenceField(
         help_text='The lead\'s id, or {"name", "email"}: an existing lead with that email, '
         "else a new one."
@@ -304,7 +314,7 @@ class DmCloseFormSerializer(SaleFieldsMixin, StrictSerializer):
         max_length=40, help_text="Where the conversation happened, e.g. instagram."
     )
     closed_at = AwareDateTimeField(help_text="When the sale was agreed, with an offset.")
-    draft_id = serializers.UUIDField(required=False)
+    draft_id = UUIDTextField(required=False)
 
     def validate(self, attrs):
         if self.context.get("draft"):
@@ -342,7 +352,7 @@ class EodFieldsField(serializers.DictField):
 
 
 class EodFormSerializer(StrictSerializer):
-    submission_id = serializers.UUIDField(
+    submission_id = UUIDTextField(
         required=False, help_text="Optional; a second filing with it answers the first answer."
     )
     date = serializers.DateField(
@@ -352,7 +362,7 @@ class EodFormSerializer(StrictSerializer):
         child=serializers.JSONField(),
         help_text='Counts and text, e.g. {"dials": 80, "conversations": 12, "notes": "..."}.',
     )
-    draft_id = serializers.UUIDField(required=False)
+    draft_id = UUIDTextField(required=False)
 
 
 FORM_SERIALIZERS = {
@@ -385,7 +395,7 @@ DRAFT_FIELD_SERIALIZERS = {
 
 class DraftCreateSerializer(StrictSerializer):
     form = serializers.ChoiceField(choices=Draft.Form.choices)
-    member_id = serializers.UUIDField(
+    member_id = UUIDTextField(
         required=False,
         help_text="The member who must check and file it; required with an API token, "
         "defaults to the signed-in member with a session token.",
@@ -417,8 +427,8 @@ class ActorSerializer(serializers.Serializer):
 
 
 class ChangeEntrySerializer(serializers.Serializer):
-    id = serializers.UUIDField()
-    workspace_id = serializers.UUIDField()
+    id = UUIDTextField()
+    workspace_id = UUIDTextField()
     effective_at = serializers.DateTimeField()
     kind = serializers.ChoiceField(choices=ChangeLogEntry.Kind.choices)
     title = serializers.CharField()
@@ -451,9 +461,9 @@ class ChangeListSerializer(serializers.Serializer):
 
 
 class DraftSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     form = serializers.ChoiceField(choices=Draft.Form.choices)
-    member_id = serializers.UUIDField()
+    member_id = UUIDTextField()
     fields = serializers.DictField(child=serializers.JSONField())
     status = serializers.ChoiceField(choices=Draft.Status.choices)
     created_at = serializers.DateTimeField()
@@ -472,7 +482,7 @@ class DraftListSerializer(serializers.Serializer):
 
 
 class DisplaySerializer(serializers.Serializer):
-    workspace_id = serializers.UUIDField()
+    workspace_id = UUIDTextField()
     name = serializers.CharField()
     logo = serializers.CharField(help_text="Address of the logo image, or empty.")
     colours = serializers.DictField(child=serializers.JSONField())
@@ -486,7 +496,7 @@ class DisplaySerializer(serializers.Serializer):
 
 
 class WorkspaceItemSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     name = serializers.CharField()
     slug = serializers.CharField()
     currency = serializers.CharField()
@@ -503,23 +513,23 @@ class InstalmentAnswerSerializer(serializers.Serializer):
 
 
 class SaleAnswerSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     origin = serializers.ChoiceField(choices=Sale.Origin.choices)
-    lead_id = serializers.UUIDField()
-    call_id = serializers.UUIDField(allow_null=True)
-    closer_id = serializers.UUIDField(allow_null=True)
-    setter_id = serializers.UUIDField(allow_null=True)
+    lead_id = UUIDTextField()
+    call_id = UUIDTextField(allow_null=True)
+    closer_id = UUIDTextField(allow_null=True)
+    setter_id = UUIDTextField(allow_null=True)
     closed_at = serializers.DateTimeField()
     currency = serializers.CharField()
     contract_value = serializers.FloatField(help_text="Major units.")
     cash_collected = serializers.FloatField(help_text="Major units; a succeeded payment.")
-    payment_id = serializers.UUIDField(allow_null=True)
+    payment_id = UUIDTextField(allow_null=True)
     payment_plan = serializers.CharField(allow_blank=True)
     instalments = InstalmentAnswerSerializer(many=True)
 
 
 class OutcomeAnswerSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     result = serializers.CharField(help_text="closed, deposit, follow_up, no_sale or disqualified.")
     offer_made = serializers.BooleanField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
@@ -527,14 +537,14 @@ class OutcomeAnswerSerializer(serializers.Serializer):
 
 
 class CallAnswerSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     attendance = serializers.ChoiceField(choices=Call.Attendance.choices)
     offer_made = serializers.BooleanField(allow_null=True)
     outcome = serializers.CharField(allow_blank=True, help_text="Its latest outcome's result.")
 
 
 class LeadAnswerSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     name = serializers.CharField(allow_blank=True)
     email = serializers.CharField(allow_blank=True)
     created = serializers.BooleanField(help_text="True when this filing created the lead.")
@@ -542,10 +552,10 @@ class LeadAnswerSerializer(serializers.Serializer):
 
 class FormAnswerSerializer(serializers.Serializer):
     form = serializers.ChoiceField(choices=Draft.Form.choices)
-    submission_id = serializers.UUIDField(allow_null=True)
-    member_id = serializers.UUIDField()
+    submission_id = UUIDTextField(allow_null=True)
+    member_id = UUIDTextField()
     filed_at = serializers.DateTimeField()
-    draft_id = serializers.UUIDField(allow_null=True)
+    draft_id = UUIDTextField(allow_null=True)
 
 
 class PostCallAnswerSerializer(FormAnswerSerializer):
@@ -567,7 +577,7 @@ class DmCloseAnswerSerializer(FormAnswerSerializer):
 
 
 class EodReportAnswerSerializer(serializers.Serializer):
-    id = serializers.UUIDField()
+    id = UUIDTextField()
     date = serializers.DateField()
     submitted_at = serializers.DateTimeField()
     fields = serializers.DictField(child=serializers.JSONField())

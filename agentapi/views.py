@@ -8,7 +8,7 @@ from core.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unp
 from core.input import validated
 from core.views import WorkspaceView
 from figures.envelope import envelope_build
-from figures.period import WHOLE_NUMBER, period_from_query
+from figures.period import period_from_query, shown_value, whole_number
 from figures.selectors import member_board
 
 from . import answers, schema, selectors, services
@@ -192,11 +192,14 @@ class CompareAroundChangeView(WorkspaceView):
         if raw is None or raw == "":
             return COMPARE_DEFAULT_DAYS
         # ASCII digits only: str.isdigit() and int() also take "²" or "١٤".
-        if not WHOLE_NUMBER.fullmatch(raw) or not 1 <= int(raw) <= COMPARE_MAX_DAYS:
+        days = whole_number(raw)
+        if days is None or not 1 <= days <= COMPARE_MAX_DAYS:
             raise InvalidParameter(
-                "days", f"days must be a whole number from 1 to {COMPARE_MAX_DAYS}, not {raw!r}."
+                "days",
+                f"days must be a whole number from 1 to {COMPARE_MAX_DAYS}, not "
+                f"{shown_value(raw)}.",
             )
-        return int(raw)
+        return days
 
 
 # --- Forms ---------------------------------------------------------------------------------

@@ -23,6 +23,24 @@ DEFAULT_DAYS = 30
 # Query values are read in ASCII digits only: str.isdigit(), int() and
 # date.fromisoformat() also take superscripts, other scripts' digits or week dates.
 WHOLE_NUMBER = re.compile(r"[0-9]+")
+# Beyond any bound a parameter has: a number of more digits reads as this (Python refuses
+# int() of more than 4,300 digits, and no database holds them).
+BEYOND_ANY_BOUND = 10**18
+
+
+def shown_value(raw: str) -> str:
+    """A parameter's value as a message quotes it: at most 40 characters of it."""
+    return repr(raw) if len(raw) <= 40 else f"{raw[:40]!r}… ({len(raw)} characters)"
+
+
+def whole_number(raw: str) -> int | None:
+    """ASCII digits as an int (BEYOND_ANY_BOUND when longer than any bound); None otherwise."""
+    if not WHOLE_NUMBER.fullmatch(raw):
+        return None
+    digits = raw.lstrip("0") or "0"
+    return BEYOND_ANY_BOUND if len(digits) > 18 else int(digits)
+
+
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 

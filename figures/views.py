@@ -14,7 +14,7 @@ from core.views import WorkspaceView
 
 from . import schema, selectors
 from .envelope import envelope_build
-from .period import WHOLE_NUMBER, period_from_query
+from .period import period_from_query, shown_value, whole_number
 from .schema import ERROR_RESPONSES
 
 
@@ -61,12 +61,12 @@ def _int_param(params, name: str, *, default: int, low: int, high: int | None, c
     if raw is None or raw == "":
         return default
     # ASCII digits only: int() also takes "١٢", "１２", " 12", "+12" and "1_2".  # noqa: RUF003
-    if not WHOLE_NUMBER.fullmatch(raw):
-        raise InvalidParameter(name, f"{name} must be a whole number, not {raw!r}.")
-    value = int(raw)
+    value = whole_number(raw)
+    if value is None:
+        raise InvalidParameter(name, f"{name} must be a whole number, not {shown_value(raw)}.")
     if value < low or (high is not None and value > high and not cap):
         raise InvalidParameter(
-            name, f"{name} must be between {low} and {high}; {raw!r} cannot be used."
+            name, f"{name} must be between {low} and {high}; {shown_value(raw)} cannot be used."
         )
     return min(value, high) if high is not None else value
 

@@ -329,3 +329,48 @@ def test_an_idempotency_key_that_is_not_printable_ascii_answers_400(team, key):
     assert response.json()["error"]["reason"] == "refused.idempotency_key_required"
     assert response.json()["field"] == "Idempotency-Key"
     assert counts() == before
+
+
+SUBMISSION = "7b0c6f38-9a43-4a8f-8a41-6f0b8f3e2a11"
+
+
+@pytest.mark.parametrize("call_id", [7, -1, 2**200, 1.5, True])
+def test_a_call_id_that_is_a_number_is_400_naming_it(team, call_id):
+    body = {"submission_id": SUBMISSION, "call_id": call_id, "attendance": "no_show"}
+    response = send(team.sessions["closer"], "POST", "/api/v1/forms/post-call", json.dumps(body))
+    assert_refused(response, "invalid_field", "call_id")
+
+
+@pytest.mark.parametrize(
+    ("path", "extra"),
+    [
+        (
+            "/api/v1/forms/past-call",
+            {"occurred_at": "2026-03-01T10:00:00Z", "attendance": "no_show"},
+        ),
+        (
+            "/api/v1/forms/dm-close",
+            {"platform": "instagram", "closed_at": "2026-03-01T10:00:00Z", "contract_value": "100"},
+        ),
+    ],
+)
+@pytest.mark.parametrize("lead_id", [7, 2**200, None])
+def test_a_lead_id_that_is_no_uuid_string_is_400_naming_it(team, path, extra, lead_id):
+    body = {"submission_id": SUBMISSION, "lead": {"id": lead_id}, **extra}
+    response = send(team.sessions["closer"], "POST", path, json.dumps(body))
+    assert_refused(response, "invalid_field", "lead.id")
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("/api/v1/leads?limit=", "limit"),
+        ("/api/v1/speed-to-lead?withinMinutes=", "withinMinutes"),
+    ],
+)
+def test_a_number_of_5000_digits_is_400_or_capped_never_500(team, path, name):
+    response = Client().get(path + "9" * 5000, HTTP_AUTHORIZATION=f"Bearer {team.read_token}")
+    assert response.status_code in {200, 400}, response.content
+    if response.status_code == 400:
+        assert response.json()["field"] == name
+        assert "(5000 characters)" in response.json()["error"]["message"]
