@@ -240,9 +240,7 @@ class PostCallFormSerializer(SaleFieldsMixin, StrictSerializer):
     offer_made = StrictBooleanField(required=False, allow_null=True)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=200)
     notes = serializers.CharField(required=False, allow_blank=True, max_length=5000)
-    draft_id = UUIDTextField(
-        required=False, help_text="The draft this filing checks; it closes."
-    )
+    draft_id = UUIDTextField(required=False, help_text="The draft this filing checks; it closes.")
 
     def validate(self, attrs):
         if self.context.get("draft"):
