@@ -17,9 +17,11 @@ What this adds to the toolkit's defaults:
 
 import hashlib
 from datetime import timedelta
+from functools import wraps
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from oauth2_provider.exceptions import OAuthToolkitError
@@ -37,8 +39,10 @@ from oauth2_provider.views import (
     TokenView,
 )
 from oauthlib.oauth2.rfc6749 import errors
+from rest_framework.throttling import BaseThrottle
 
 from audit.services import Actor, audit_record
+from core.throttling import rate_count
 from workspaces.models import Member
 
 from .models import EmbeddedApp, RedeemedCode, token_digest
@@ -121,6 +125,10 @@ class EmbeddedAuthorizationView(AuthorizationView):
         return scopes, credentials
 
     def get(self, request, *args, **kwargs):
+        # Always ask: a person approves each sign-in of an app, whatever tokens they hold
+        # (the toolkit's approval_prompt=auto would skip the page for a returning member).
+        request.GET = request.GET.copy()
+        request.GET["approval_prompt"] = "force"
         try:
             return super().get(request, *args, **kwargs)
         except MembershipRefused as refusal:
@@ -258,6 +266,14 @@ class EmbeddedAppValidator(OAuth2Validator):
                 error=error.error, description=error.description, request=request
             )
 
+    def validate_redirect_uri(self, client_id, redirect_uri, request, *args, **kwargs):
+        """Exactly one of the registered URIs, character for character: the toolkit lets a
+        loopback address (RFC 8252) come back on any port, which docs/auth.md does not."""
+        registered = request.client.redirect_uris.split()
+        return redirect_uri in registered and super().validate_redirect_uri(
+            client_id, redirect_uri, request, *args, **kwargs
+        )
+
     def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
         if not super().validate_refresh_token(refresh_token, client, request, *args, **kwargs):
             return False
@@ -317,3 +333,50 @@ class McpResourceMetadataView(OAuthProtectedResourceMetadataView):
 
     def get_resource_name(self):
         return "Sales Figures MCP server"
+
+
+def refuse_nul_parameters(view):
+    """An OAuth request whose parameters hold a NUL character answers 400 invalid_request
+    (no database stores one, and no client id, code or token holds one)."""
+
+    @wraps(view)
+    def checked(request, *args, **kwargs):
+        values = [*request.GET.lists(), *(request.POST.lists() if request.method == "POST" else ())]
+        if any("\x00" in key or any("\x00" in value for value in items) for key, items in values):
+            return JsonResponse(
+                {
+                    "error": "invalid_request",
+                    "error_description": "A parameter holds a NUL character.",
+                },
+                status=400,
+            )
+        return view(request, *args, **kwargs)
+
+    return checked
+
+
+def limited_by_address(view):
+    """The token endpoint counts each client address as the API counts requests without an
+    accepted token (RATE_LIMIT_ANON); over it, 429 with Retry-After."""
+    address = BaseThrottle()
+
+    @wraps(view)
+    def counted(request, *args, **kwargs):
+        state = rate_count("anonymous", f"address:{address.get_ident(request)}")
+        if state is not None and not state.allowed:
+            response = JsonResponse(
+                {
+                    "error": "rate_limited",
+                    "error_description": f"{state.describe()}. Retry in {state.reset} seconds.",
+                },
+                status=429,
+            )
+            response["Retry-After"] = str(state.reset)
+        else:
+            response = view(request, *args, **kwargs)
+        if state is not None:
+            for name, value in state.headers().items():
+                response[name] = value
+        return response
+
+    return counted

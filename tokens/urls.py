@@ -4,11 +4,17 @@ from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
 from . import invitations, pages, password_reset
-from .oauth import EmbeddedAuthorizationView, EmbeddedTokenView, McpResourceMetadataView
+from .oauth import (
+    EmbeddedAuthorizationView,
+    EmbeddedTokenView,
+    McpResourceMetadataView,
+    limited_by_address,
+    refuse_nul_parameters,
+)
 
-authorize = EmbeddedAuthorizationView.as_view()
-token = EmbeddedTokenView.as_view()
-revoke = oauth_views.RevokeTokenView.as_view()
+authorize = refuse_nul_parameters(EmbeddedAuthorizationView.as_view())
+token = limited_by_address(refuse_nul_parameters(EmbeddedTokenView.as_view()))
+revoke = refuse_nul_parameters(oauth_views.RevokeTokenView.as_view())
 server_metadata = oauth_views.OAuthServerMetadataView.as_view()
 resource_metadata = oauth_views.OAuthProtectedResourceMetadataView.as_view()
 

@@ -1,6 +1,7 @@
 """OAuth 2 sign-in for embedded apps, done as a browser and an app would do it."""
 
 import hashlib
+import random
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
@@ -730,3 +731,77 @@ def test_a_consent_form_naming_an_unknown_client_is_refused(oauth_app):
     assert "Location" not in response
     assert response.context["error"].error == "invalid_request"
     assert Grant.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "params"),
+    [
+        ("get", "/o/authorize/", {"client_id": "\x00", "response_type": "code"}),
+        ("post", "/o/token/", {"client_id": "\x00", "grant_type": "authorization_code"}),
+        (
+            "post",
+            "/o/token/",
+            {"client_id": "x", "grant_type": "authorization_code", "code": "\x00"},
+        ),
+        ("post", "/o/revoke_token/", {"client_id": "\x00", "token": "x"}),
+    ],
+)
+def test_a_nul_in_an_oauth_parameter_is_400_invalid_request(method, path, params):
+    response = getattr(browser_client(), method)(path, params)
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "invalid_request",
+        "error_description": "A parameter holds a NUL character.",
+    }
+
+
+def test_a_loopback_redirect_uri_must_match_its_port(make_workspace, make_member, embedded_app):
+    workspace = make_workspace(origins=[APP_ORIGIN])
+    app = embedded_app(workspace, redirect_uri="http://127.0.0.1:8765/callback")
+    client = signed_in_client(make_member(workspace, "owner"))
+    _, challenge = pkce_pair()
+    other_port = client.get(
+        "/o/authorize/",
+        authorize_query(
+            app.application.client_id, challenge, redirect_uri="http://127.0.0.1:9999/callback"
+        ),
+    )
+    assert other_port.status_code == 400
+    assert "Location" not in other_port
+    registered = client.get(
+        "/o/authorize/",
+        authorize_query(
+            app.application.client_id, challenge, redirect_uri="http://127.0.0.1:8765/callback"
+        ),
+    )
+    assert registered.status_code == 200
+
+
+def test_a_member_who_holds_a_token_is_asked_again_even_with_approval_prompt_auto(oauth_app):
+    code, verifier, _, client = full_sign_in(oauth_app, oauth_app.owner)
+    assert exchange(oauth_app.client_id, code["code"], verifier).status_code == 200
+    _, challenge = pkce_pair()
+    again = client.get(
+        "/o/authorize/",
+        authorize_query(oauth_app.client_id, challenge, approval_prompt="auto"),
+    )
+    # The consent page, not a redirect carrying a new code.
+    assert again.status_code == 200
+    assert "authorizationForm" in again.content.decode()
+
+
+def test_the_token_endpoint_counts_each_address(settings, monkeypatch):
+    settings.RATE_LIMIT_ANON = "2/min"
+    address = f"10.77.{random.randint(0, 255)}.{random.randint(1, 254)}"
+    answers = [
+        browser_client().post(
+            "/o/token/", {"grant_type": "authorization_code"}, REMOTE_ADDR=address
+        )
+        for _ in range(3)
+    ]
+    assert [a.status_code for a in answers[:2]] != [429, 429]
+    refused = answers[2]
+    assert refused.status_code == 429
+    assert refused.json()["error"] == "rate_limited"
+    assert int(refused["Retry-After"]) >= 1
+    assert refused["RateLimit-Policy"] == '"anonymous";q=2;w=60'
