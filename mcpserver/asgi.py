@@ -1,4 +1,4 @@
-"""The /mcp endpoint: the first checks of PRODUCT.md section 4, then the MCP transport.
+"""The /mcp endpoint: the first checks of the order in docs/errors.md, then the MCP transport.
 
 Before any MCP message is read, the request's bearer token is authenticated for the
 audience {BASE_URL}/mcp (a session token issued for /api/v1 is refused here, as one
@@ -23,7 +23,8 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from core.errors import ApiError, MethodNotAllowed, Unauthenticated
+from core.errors import ApiError, BodyTooLarge, MethodNotAllowed, RateLimited, Unauthenticated
+from core.throttling import rate_count
 from core.views import check_browser
 from tokens.authentication import authenticate_bearer, bearer_credential
 
@@ -56,15 +57,83 @@ def caller_authenticate(headers: dict[str, str], client: str, scheme: str) -> Ca
         close_old_connections()
 
 
+def client_address(headers: dict[str, str], peer: str) -> str:
+    """The client's address as the API's request rates read it: the peer's, or behind
+    NUM_PROXIES reverse proxies the one the outermost of them saw."""
+    proxies = settings.NUM_PROXIES
+    forwarded = [part.strip() for part in headers.get("x-forwarded-for", "").split(",")]
+    forwarded = [part for part in forwarded if part]
+    if proxies > 0 and forwarded:
+        return forwarded[-min(proxies, len(forwarded))]
+    return peer
+
+
+def _not_a_number(constant: str):
+    raise ValueError(f"{constant} is not a JSON number")
+
+
+async def _body_read(receive) -> bytes | None:
+    """The whole request body, or None once it passes the service's body limit."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    chunks, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
+
+
+def _replay(body: bytes):
+    sent = False
+
+    async def receive():
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+async def _jsonrpc_parse_error(send, message: str) -> None:
+    body = {"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": message}}
+    headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
 async def _refuse(send, error: ApiError, allow: str | None = None) -> None:
     headers = [(b"content-type", b"application/json"), (b"cache-control", b"no-store")]
     if allow is not None:
         headers.append((b"allow", allow.encode()))
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
     if error.status_code == 401:
         challenge = f'Bearer resource_metadata="{resource_metadata_url()}"'
         headers.append((b"www-authenticate", challenge.encode()))
     await send({"type": "http.response.start", "status": error.status_code, "headers": headers})
     await send({"type": "http.response.body", "body": json.dumps(error.body()).encode()})
+
+
+async def _counted_refusal(refused: ApiError, client: str) -> ApiError:
+    """A request without an accepted token counts against its address, as on the API; past
+    the rate it is refused as rate-limited rather than unauthenticated."""
+    state = await sync_to_async(rate_count, thread_sensitive=False)(
+        "anonymous", f"address:{client}"
+    )
+    if state is None or state.allowed:
+        return refused
+    return RateLimited(
+        f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
+    )
 
 
 class McpEndpoint:
@@ -103,13 +172,13 @@ class McpEndpoint:
         if not host or not validate_host(host, settings.ALLOWED_HOSTS):
             await _refuse(send, ApiError("The Host header names no host served here."))
             return
-        client = (scope.get("client") or ("", 0))[0]
+        client = client_address(headers, (scope.get("client") or ("", 0))[0])
         try:
             caller = await sync_to_async(caller_authenticate, thread_sensitive=False)(
                 headers, client, scope.get("scheme", "http")
             )
-        except ApiError as error:
-            await _refuse(send, error)
+        except ApiError as refused:
+            await _refuse(send, await _counted_refusal(refused, client))
             return
         if scope["method"] != "POST":
             # Stateless: no stream to open with GET, no session to end with DELETE.
@@ -118,6 +187,21 @@ class McpEndpoint:
             )
             await _refuse(send, error, allow="POST")
             return
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE:
+            await _refuse(send, BodyTooLarge())
+            return
+        body = await _body_read(receive)
+        if body is None:
+            await _refuse(send, BodyTooLarge())
+            return
+        try:
+            # JSON as the standard has it: NaN and Infinity are no numbers (an id of NaN
+            # would be answered as a notification).
+            json.loads(body, parse_constant=_not_a_number)
+        except (ValueError, RecursionError) as error:
+            await _jsonrpc_parse_error(send, f"Parse error: {error}"[:300])
+            return
         await self.session_manager.handle_request(
-            {**scope, CALLER_SCOPE_KEY: caller}, receive, send
+            {**scope, CALLER_SCOPE_KEY: caller}, _replay(body), send
         )

@@ -1,7 +1,7 @@
 """A tool call is the REST operation it names, run in-process through its own view.
 
-The view runs the checks of PRODUCT.md section 4 (kind, scope, role, workspace, 404s,
-400s), the request rates, the idempotency of section 7, the selectors and services, and
+The view runs the checks of docs/errors.md's order (kind, scope, role, workspace, 404s,
+400s), the request rates, the idempotency of docs/errors.md ("Idempotent writes"), the selectors and services, and
 renders the same JSON as over HTTP. The MCP endpoint has already authenticated the
 caller for its own audience and applied the browser rules; it hands the view that
 principal instead of the raw token.
