@@ -46,6 +46,13 @@ if not SECRET_KEY:
         "DJANGO_SETTINGS_MODULE=config.settings_dev."
     )
 
+# Django's own deploy check (security.W009): a key that could be guessed signs nothing.
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is too weak: it needs at least 50 characters, of at least 5 different "
+        'kinds (e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`).'
+    )
+
 # Fernet keys for integration credentials and stored answers that carried a secret, comma-
 # separated: the first encrypts, every one decrypts (put a new key first to rotate).
 FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", [])
@@ -64,7 +71,16 @@ for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
             "base64-encoded bytes)."
         ) from _error
 
-BASE_URL = os.environ.get("BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The public address: every link, OAuth issuer and audience, and the transport security
+# (HTTPS rules for an https address) follow it, so production never guesses it.
+BASE_URL = os.environ.get("BASE_URL", "").rstrip("/")
+if not BASE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "BASE_URL must be set: the service's public address, e.g. "
+            "https://figures.example.com (links, OAuth tokens and HTTPS follow it)."
+        )
+    BASE_URL = "http://127.0.0.1:8000"
 API_AUDIENCE = f"{BASE_URL}/api/v1"
 # The MCP server is its own protected resource: a session token names one of the two.
 MCP_AUDIENCE = f"{BASE_URL}/mcp"

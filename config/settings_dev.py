@@ -9,7 +9,9 @@ already set), so a process started from here (a test's Celery worker) gets the s
 import os
 
 os.environ.setdefault("DEBUG", "true")
-os.environ.setdefault("SECRET_KEY", "embedded-development-key-not-for-production")
+os.environ.setdefault(
+    "SECRET_KEY", "embedded-development-key-not-for-production-0123456789-laptops-only"
+)
 # The key the embedded default used to derive from that SECRET_KEY: a laptop's existing
 # db.sqlite3 stays readable.
 os.environ.setdefault("FIELD_ENCRYPTION_KEY", "6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M=")

@@ -53,6 +53,8 @@ def refusal(**env) -> str:
     return result.stderr.strip().splitlines()[-1]
 
 
+KEY = "a-long-and-varied-secret-key-for-the-settings-tests-0123456789"
+
 NO_SECRET_KEY = (
     "django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set (a long random "
     'string, e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`); on a '
@@ -74,23 +76,50 @@ def test_without_a_secret_key_the_service_refuses_to_start(debug):
 
 @pytest.mark.parametrize("debug", [None, "false", "true"])
 def test_without_an_encryption_key_the_service_refuses_to_start(debug):
-    env = {"SECRET_KEY": "s" * 50} if debug is None else {"SECRET_KEY": "s" * 50, "DEBUG": debug}
+    env = {"SECRET_KEY": KEY} if debug is None else {"SECRET_KEY": KEY, "DEBUG": debug}
     assert refusal(**env) == NO_ENCRYPTION_KEY
 
 
 def test_debug_is_off_unless_set():
-    assert loaded(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=FERNET_A)["DEBUG"] is False
+    values = loaded(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=FERNET_A, BASE_URL="https://f.example")
+    assert values["DEBUG"] is False
+
+
+WEAK_KEY = (
+    "django.core.exceptions.ImproperlyConfigured: SECRET_KEY is too weak: it needs at least "
+    '50 characters, of at least 5 different kinds (e.g. `python -c "import secrets; '
+    'print(secrets.token_urlsafe(50))"`).'
+)
+
+
+@pytest.mark.parametrize("key", ["s" * 50, "abcd" * 13, "short-but-varied-key-0123"])
+@pytest.mark.parametrize("debug", ["false", "true"])
+def test_a_weak_secret_key_is_refused(key, debug):
+    assert refusal(SECRET_KEY=key, DEBUG=debug, FIELD_ENCRYPTION_KEY=FERNET_A) == WEAK_KEY
+
+
+def test_without_debug_the_base_url_must_be_set():
+    assert refusal(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=FERNET_A) == (
+        "django.core.exceptions.ImproperlyConfigured: BASE_URL must be set: the service's "
+        "public address, e.g. https://figures.example.com (links, OAuth tokens and HTTPS "
+        "follow it)."
+    )
+    # With DEBUG on (a laptop), it is the local address.
+    values = loaded(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=FERNET_A, DEBUG="true")
+    assert values["DEBUG"] is True
 
 
 def test_an_encryption_key_that_is_not_a_fernet_key_is_refused():
-    assert refusal(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=f"{FERNET_A}, not-a-key") == (
+    assert refusal(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=f"{FERNET_A}, not-a-key") == (
         "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY: key 2 is not a "
         "Fernet key (32 url-safe base64-encoded bytes)."
     )
 
 
 def test_the_encryption_key_is_a_list_newest_first():
-    values = loaded(SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=f" {FERNET_B} ,{FERNET_A}")
+    values = loaded(
+        SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=f" {FERNET_B} ,{FERNET_A}", BASE_URL="https://f.ex"
+    )
     assert values["DEBUG"] is False
     assert values["FIELD_ENCRYPTION_KEYS"] == [FERNET_B, FERNET_A]
 
@@ -99,7 +128,7 @@ def test_the_encryption_key_is_a_list_newest_first():
 def test_a_plain_http_base_url_has_no_https_redirect_hsts_or_secure_cookies(debug):
     values = loaded(
         DEBUG=debug,
-        SECRET_KEY="s" * 50,
+        SECRET_KEY=KEY,
         FIELD_ENCRYPTION_KEY=FERNET_A,
         BASE_URL="http://staging.example.test:8000",
     )
@@ -116,7 +145,7 @@ def test_a_plain_http_base_url_has_no_https_redirect_hsts_or_secure_cookies(debu
 def test_an_https_base_url_turns_on_the_redirect_hsts_and_secure_cookies(debug):
     values = loaded(
         DEBUG=debug,
-        SECRET_KEY="s" * 50,
+        SECRET_KEY=KEY,
         FIELD_ENCRYPTION_KEY=FERNET_A,
         BASE_URL="https://figures.example.com",
     )
@@ -132,7 +161,9 @@ def test_an_https_base_url_turns_on_the_redirect_hsts_and_secure_cookies(debug):
 def test_the_development_settings_turn_debug_on_and_set_public_keys():
     values = loaded(DJANGO_SETTINGS_MODULE="config.settings_dev")
     assert values["DEBUG"] is True
-    assert values["SECRET_KEY"] == "embedded-development-key-not-for-production"
+    assert values["SECRET_KEY"] == (
+        "embedded-development-key-not-for-production-0123456789-laptops-only"
+    )
     assert values["FIELD_ENCRYPTION_KEYS"] == ["6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M="]
 
 
@@ -184,7 +215,7 @@ def test_plain_http_redirect_uris_only_where_the_service_runs_on_plain_http(
             "PATH": os.environ.get("PATH", ""),
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DEBUG": debug,
-            "SECRET_KEY": "s" * 50,
+            "SECRET_KEY": KEY,
             "FIELD_ENCRYPTION_KEY": FERNET_A,
             "BASE_URL": base_url,
         },

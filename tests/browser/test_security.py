@@ -127,7 +127,10 @@ def test_plain_http_with_debug_off_signs_in(chromium, live_server, settings, mak
     port = urlsplit(live_server.url).port
     base_url = f"http://staging.test:{port}"
     derived = loaded(
-        DEBUG="false", SECRET_KEY="s" * 50, FIELD_ENCRYPTION_KEY=FERNET_A, BASE_URL=base_url
+        DEBUG="false",
+        SECRET_KEY="a-long-and-varied-secret-key-for-the-browser-tests-0123456789",
+        FIELD_ENCRYPTION_KEY=FERNET_A,
+        BASE_URL=base_url,
     )
     settings.DEBUG = False
     settings.ALLOWED_HOSTS = ["staging.test"]
