@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit figures agentap
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install run test lint format worker serve bench bench-webhooks browser-deps openapi fuzz clean vendor-charts
+.PHONY: install install-runtime run test lint format worker serve bench bench-webhooks browser-deps openapi fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ $(UV): $(BIN)/python
 # Installs exactly what uv.lock pins; does nothing when the environment is current.
 install: $(UV)
 	$(UV) sync --frozen --quiet
+
+# Production installs the runtime packages only (no test, lint or browser tools).
+install-runtime: $(UV)
+	$(UV) sync --frozen --quiet --no-dev
 
 run: install
 	$(DEV) $(BIN)/python manage.py migrate --noinput
@@ -49,13 +53,16 @@ format: install
 # FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
 # The web process is ASGI (config.asgi: /mcp to the MCP server, the rest to Django), run by
 # gunicorn's process manager with uvicorn workers.
+# The worker class (config/workers.py) sends no `server` header and leaves X-Forwarded-For
+# to the service, which trusts exactly NUM_PROXIES proxies; gunicorn itself trusts none
+# (--forwarded-allow-ips '').
 WORKERS ?= 3
-serve: install
+serve: install-runtime
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput
-	$(PROD) $(BIN)/gunicorn config.asgi:application --worker-class uvicorn_worker.UvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT)
+	$(PROD) $(BIN)/gunicorn config.asgi:application --worker-class config.workers.ServiceUvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
 
-worker: install
+worker: install-runtime
 	$(PROD) $(BIN)/celery -A config worker --beat --loglevel INFO
 
 clean:

@@ -21,7 +21,13 @@ HOST = "127.0.0.1"
 
 # gunicorn's arguments for each way of serving the project.
 SERVER_COMMANDS = {
-    "asgi": ["config.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker"],
+    "asgi": [
+        "config.asgi:application",
+        "--worker-class",
+        "config.workers.ServiceUvicornWorker",
+        "--forwarded-allow-ips",
+        "",
+    ],
     "wsgi": ["config.wsgi"],
 }
 
