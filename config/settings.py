@@ -447,6 +447,9 @@ def env_rate(name: str, default: str) -> str:
 RATE_LIMIT_READ = env_rate("RATE_LIMIT_READ", "1200/min")
 RATE_LIMIT_WRITE = env_rate("RATE_LIMIT_WRITE", "300/min")
 RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")
+# Deliveries a provider's webhook endpoint refuses (bad signature or body), per connection;
+# accepted deliveries are never limited.
+RATE_LIMIT_REFUSED_DELIVERIES = env_rate("RATE_LIMIT_REFUSED_DELIVERIES", "60/min")
 # Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 

@@ -31,6 +31,7 @@ POLICY_SETTINGS = {
     "read": "RATE_LIMIT_READ",
     "write": "RATE_LIMIT_WRITE",
     "anonymous": "RATE_LIMIT_ANON",
+    "refused": "RATE_LIMIT_REFUSED_DELIVERIES",
 }
 PERIOD_WORDS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 
@@ -65,6 +66,7 @@ class RateState:
             "write": "This token may make {n} writes a {p}",
             "anonymous": "Requests without an accepted token may make {n} requests a {p} "
             "per client address",
+            "refused": "This webhook endpoint takes {n} refused deliveries a {p}",
         }[self.policy]
         return who.format(n=self.limit, p=period)
 

@@ -13,8 +13,9 @@ from django.db import transaction
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from core.errors import ApiError, MethodNotAllowed, NotFound
+from core.errors import ApiError, MethodNotAllowed, NotFound, RateLimited
 from core.parsers import storable_json
+from core.throttling import rate_count
 
 from . import services
 from .base import SignatureRefused
@@ -43,7 +44,11 @@ class ConnectionGone(ApiError):
 
 
 def _answer(error: ApiError) -> JsonResponse:
-    return JsonResponse(error.body(), status=error.status_code)
+    response = JsonResponse(error.body(), status=error.status_code)
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
 
 
 @csrf_exempt
@@ -111,8 +116,19 @@ def _verify(request, provider, connection: Connection, secret) -> None:
             # too large): refused like any signature that does not match.
             raise SignatureRefused("The signature headers cannot be read.") from error
     except SignatureRefused as refused:
-        services.delivery_refuse(connection=connection)
+        _refusal_count(connection)
         raise (StaleSignature if refused.stale else InvalidSignature)(refused.message) from None
+
+
+def _refusal_count(connection: Connection) -> None:
+    """A refused delivery counts on the connection (its counter, and its rate of refusals:
+    past RATE_LIMIT_REFUSED_DELIVERIES, 429 with Retry-After). An accepted one never does."""
+    services.delivery_refuse(connection=connection)
+    state = rate_count("refused", f"connection:{connection.pk}")
+    if state is not None and not state.allowed:
+        raise RateLimited(
+            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
+        )
 
 
 def _payloads(provider, connection: Connection, body: bytes) -> list:
@@ -132,7 +148,7 @@ def _payloads(provider, connection: Connection, body: bytes) -> list:
     else:
         payloads = [payload] if isinstance(payload, dict) else None
     if not payloads:
-        services.delivery_refuse(connection=connection)
+        _refusal_count(connection)
         message = "The body is not a JSON object" + (" or array of objects." if split else ".")
         raise ApiError(message, reason="invalid_body", field="body")
     return payloads
@@ -142,7 +158,7 @@ def _store(provider, connection: Connection, payloads: list) -> int:
     """Store each event once and queue it for the worker; the number newly stored."""
     described = [provider.describe(item) for item in payloads]
     if not all(item.event_id for item in described):
-        services.delivery_refuse(connection=connection)
+        _refusal_count(connection)
         raise ApiError("The event carries no id.", reason="invalid_body", field="body")
     stored = 0
     with transaction.atomic():

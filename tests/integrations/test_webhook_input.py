@@ -131,3 +131,23 @@ def test_an_event_that_keeps_failing_is_held_and_the_others_applied(shop, monkey
     assert (bad.state, bad.hold_code, bad.attempts) == ("held", "invalid", 5)
     assert bad.hold_reason.startswith("Applying it failed 5 times (a defect)")
     assert Event.objects.get(event_id="evt_good").state == "applied"
+
+
+def test_refused_deliveries_are_limited_per_connection_and_accepted_ones_never(shop, settings):
+    settings.RATE_LIMIT_REFUSED_DELIVERIES = "3/min"
+    body = json.dumps({"id": "evt_x"})
+    statuses = [_post(shop.connection, body, "t=1,v1=00").status_code for _ in range(4)]
+    assert statuses == [400, 400, 400, 429]
+    refused = _post(shop.connection, body, "t=1,v1=00")
+    assert refused.json()["error"]["reason"] == "rate_limited"
+    assert int(refused["Retry-After"]) >= 1
+    # A delivery with the right signature is still taken.
+    good = json.dumps(
+        event(
+            "evt_ok",
+            "charge.succeeded",
+            charge("ch_ok", 1000, "2026-03-03 10:00", email="pat@example.test"),
+            "2026-03-03 10:00",
+        )
+    )
+    assert _post(shop.connection, good, sign(good, SECRET)).status_code == 200
