@@ -131,14 +131,19 @@ def _refusal_count(connection: Connection) -> None:
         )
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def _payloads(provider, connection: Connection, body: bytes) -> list:
     """The delivery's events as JSON objects; a body that has none is refused."""
     try:
         # What no database stores (a NUL, half a surrogate pair) is kept escaped: a signed
         # delivery is stored rather than refused for days of retries.
-        payload = storable_json(json.loads(body))
+        payload = storable_json(json.loads(body, parse_constant=_no_constant))
     except (ValueError, RecursionError):
-        # Not JSON, or nested deeper than the decoder goes.
+        # Not JSON (NaN and Infinity are not JSON numbers), or nested deeper than the
+        # decoder goes.
         payload = None
     split = getattr(provider, "split", None)
     if split is not None:

@@ -13,7 +13,11 @@
    the agency API the agency's `full` token, forms and the board a closer's session token.
    A run fails on any 5xx, any status the description does not document, and any content
    type, header or body outside it;
-4. stops the server and drops the database, whatever happened.
+4. serves the project as `make serve` does (gunicorn, uvicorn workers on config.asgi) and
+   fuzzes the routes no description covers with Hypothesis (scripts/fuzz_endpoints.py):
+   each provider's webhook endpoint, signed and unsigned, on a connection made for the run;
+   the OAuth 2 endpoints; and /mcp. A case fails on any 5xx;
+5. stops the servers and drops the database, whatever happened.
 
 Prints the cases run and the failures by kind, and exits 1 when either run failed.
 """
@@ -38,6 +42,7 @@ from psycopg import sql
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts import fuzz_endpoints  # noqa: E402
 from scripts.served import BIN, HOST, Server, production_environment  # noqa: E402
 
 CONFIG = ROOT / "scripts" / "fuzz.toml"
@@ -241,7 +246,7 @@ def main(argv=None) -> int:
     env = server_environment(database.url, port)
     server = None
     started = time.monotonic()
-    results = {}
+    results, endpoints = {}, None
     try:
         database.create()
         print(f"database {database.name}; server http://{HOST}:{port}", flush=True)
@@ -266,6 +271,9 @@ def main(argv=None) -> int:
             results[name] = run_schemathesis(
                 name, url, env=fuzz_env, args=args, config=config, report_dir=report_dir
             )
+        server.stop()
+        server = None
+        endpoints = fuzz_other_routes(database.url, demo, args, report_dir)
     finally:
         if server is not None:
             server.stop()
@@ -273,10 +281,36 @@ def main(argv=None) -> int:
             database.drop()
         except Exception as error:  # reported, never hides the run's result
             print(f"could not drop {database.name}: {error}", file=sys.stderr)
-    return report(results, report_dir, time.monotonic() - started)
+    return report(results, endpoints, report_dir, time.monotonic() - started)
 
 
-def report(results: dict, report_dir: Path, seconds: float) -> int:
+def fuzz_other_routes(database_url: str, demo: dict, args, report_dir: Path) -> dict:
+    """The webhook, OAuth and MCP routes, on the production ASGI server."""
+    port = free_port()
+    env = server_environment(database_url, port)
+    workspace = demo["workspaces"][0]
+    connections = fuzz_endpoints.connections_make(str(BIN / "python"), ROOT, env, workspace["id"])
+    server = Server(env, port=port, workers=args.workers, log_path=report_dir / "asgi.log")
+    examples = max(20, args.max_examples // 2)
+    try:
+        server.wait_ready(lambda: get(port, "/.well-known/oauth-authorization-server")[0] == 200)
+        print(f"\n== webhooks, OAuth and /mcp: http://{HOST}:{port} ==", flush=True)
+        tallies = fuzz_endpoints.fuzz_webhooks(HOST, port, env["BASE_URL"], connections, examples)
+        tallies.update(
+            fuzz_endpoints.fuzz_oauth_and_mcp(
+                HOST,
+                port,
+                workspace["tokens"]["read"],
+                workspace["embedded_app"]["client_id"],
+                examples,
+            )
+        )
+    finally:
+        server.stop()
+    return tallies
+
+
+def report(results: dict, endpoints: dict | None, report_dir: Path, seconds: float) -> int:
     print(f"\n== fuzz summary ({seconds:.0f} s; reports and server log in {report_dir}) ==")
     failed = len(results) < len(DESCRIPTIONS)
     for name, (status, summary) in results.items():
@@ -286,10 +320,17 @@ def report(results: dict, report_dir: Path, seconds: float) -> int:
             f"{name}: {summary['cases']} cases, {summary['passed']} passed; {kinds} (exit {status})"
         )
         failed |= status != 0
-    log = report_dir / "server.log"
-    if log.exists():
-        errors = sum("Traceback" in line for line in log.read_text().splitlines())
-        print(f"server log: {errors} tracebacks")
+    failed |= endpoints is None
+    for name, tally in (endpoints or {}).items():
+        print(f"{name}: {tally.cases} cases, {len(tally.errors)} server errors")
+        for example in [error for error in tally.errors if error][:3]:
+            print(f"    {example[:300]}")
+        failed |= bool(tally.errors)
+    for name in ("server.log", "asgi.log"):
+        log = report_dir / name
+        if log.exists():
+            errors = sum("Traceback" in line for line in log.read_text().splitlines())
+            print(f"{name}: {errors} tracebacks")
     print("FAILED" if failed else "OK: no server error, every answer within its description")
     return 1 if failed else 0
 

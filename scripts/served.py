@@ -48,6 +48,7 @@ def production_environment(*, database_url: str, port: int) -> dict:
         RATE_LIMIT_READ="off",
         RATE_LIMIT_WRITE="off",
         RATE_LIMIT_ANON="off",
+        RATE_LIMIT_REFUSED_DELIVERIES="off",
     )
     return env
 

@@ -151,3 +151,12 @@ def test_refused_deliveries_are_limited_per_connection_and_accepted_ones_never(s
         )
     )
     assert _post(shop.connection, good, sign(good, SECRET)).status_code == 200
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_signed_body_with_a_number_json_does_not_have_is_refused(shop, constant):
+    body = f'{{"id": "evt_inf", "type": "charge.succeeded", "created": {constant}}}'
+    answer = _post(shop.connection, body, sign(body, SECRET))
+    assert answer.status_code == 400
+    assert answer.json()["error"]["reason"] == "invalid_body"
+    assert Event.objects.count() == 0
