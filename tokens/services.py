@@ -6,7 +6,12 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
-from oauth2_provider.models import get_access_token_model, get_application_model, set_token_value
+from oauth2_provider.models import (
+    get_access_token_model,
+    get_application_model,
+    get_refresh_token_model,
+    set_token_value,
+)
 
 from audit.services import Actor, audit_record
 from core.crypto import encrypted_columns_rotate
@@ -288,3 +293,32 @@ def field_encryption_rotate(*, actor: Actor) -> dict:
         detail=counts,
     )
     return counts
+
+
+def member_sessions_revoke(*, member, actor: Actor) -> int:
+    """End every session the member holds in the workspace's embedded apps at once (their
+    access and refresh tokens); tokens of their other workspaces stay. Returns how many."""
+    if member.user_id is None:
+        return 0
+    applications = EmbeddedApp.objects.filter(workspace_id=member.workspace_id).values(
+        "application_id"
+    )
+    with transaction.atomic():
+        tokens = get_access_token_model().objects.filter(
+            user_id=member.user_id, application_id__in=applications
+        )
+        count = tokens.count()
+        get_refresh_token_model().objects.filter(
+            user_id=member.user_id, application_id__in=applications, revoked__isnull=True
+        ).update(revoked=timezone.now())
+        tokens.delete()
+        if count:
+            audit_record(
+                actor=actor,
+                action="session_token.revoked",
+                target_type="member",
+                target_id=member.pk,
+                workspace=member.workspace,
+                detail={"tokens": count},
+            )
+    return count

@@ -3,7 +3,7 @@
 from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
-from . import invitations, pages, password_reset
+from . import invitations, pages, password_reset, team_pages
 from .oauth import (
     EmbeddedAuthorizationView,
     EmbeddedTokenView,
@@ -78,6 +78,16 @@ urlpatterns = [
         name="settings-token-revoke",
     ),
     path("settings/<uuid:workspace_id>/apps/", pages.workspace_apps, name="settings-apps"),
+    path(
+        "settings/<uuid:workspace_id>/members/",
+        team_pages.workspace_members,
+        name="settings-members",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/workspace/",
+        team_pages.workspace_settings,
+        name="settings-workspace",
+    ),
     path("agency/<uuid:agency_id>/tokens/", pages.agency_tokens, name="agency-tokens"),
     path(
         "agency/<uuid:agency_id>/tokens/<uuid:token_id>/revoke/",

@@ -112,7 +112,8 @@ def _owners_mail(invitation: Invitation, *, invited_by: str) -> None:
             "invitation": invitation,
             "role": invitation.get_role_display(),
             "invited_by": invited_by,
-            "members_url": f"{settings.BASE_URL}/",
+            "members_url": settings.BASE_URL
+            + reverse("settings-members", args=[invitation.workspace_id]),
         },
     )
 
@@ -338,3 +339,28 @@ def _member_for_acceptance(invitation: Invitation, user, actor: Actor) -> Member
     return member_link_user(
         member=member, user=user, actor=actor, detail={"invitation": str(invitation.pk)}
     )
+
+
+def invitation_revoke(*, invitation_id, workspace: Workspace, actor: Actor) -> Invitation | None:
+    """Withdraw a pending invitation of the workspace: its links stop opening."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update()
+            .filter(pk=invitation_id, workspace=workspace, state=Invitation.State.PENDING)
+            .first()
+        )
+        if invitation is None:
+            return None
+        invitation.state = Invitation.State.REVOKED
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["state", "decided_at"])
+        audit_record(
+            actor=actor,
+            action="invitation.revoked",
+            target_type="invitation",
+            target_id=invitation.pk,
+            workspace=workspace,
+            agency=workspace.agency,
+            detail={"email": invitation.email, "role": invitation.role},
+        )
+    return invitation

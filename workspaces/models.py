@@ -177,6 +177,7 @@ class Invitation(models.Model):
         PENDING = "pending"
         ACCEPTED = "accepted"
         DECLINED = "declined"
+        REVOKED = "revoked"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="invitations")

@@ -27,9 +27,10 @@ import re
 from datetime import date, datetime
 from decimal import Decimal
 
-from django.db import models
+from django.db import models, transaction
 from django.db.models import Max, Q
 
+from audit.services import audit_record
 from core.emails import email_normalise
 
 from .kept import (
@@ -773,6 +774,17 @@ def funnel_event_upsert(
     return event, created
 
 
+def _commission_rule_check(basis: str, slot: str, rate: Decimal) -> None:
+    if basis not in CommissionRule.Basis.values:
+        raise RecordInvalid(
+            "basis", f"Unknown basis {basis!r}; use cash_collected or revenue_booked."
+        )
+    if slot not in CommissionRule.Slot.values:
+        raise RecordInvalid("slot", f"Unknown slot {slot!r}; use closer or setter.")
+    if not (Decimal(0) <= rate <= Decimal(1)) or rate != rate.quantize(Decimal("0.0001")):
+        raise RecordInvalid("rate", "A rate is a fraction from 0 to 1 with at most 4 decimals.")
+
+
 def commission_rule_upsert(
     *,
     workspace: Workspace,
@@ -783,14 +795,7 @@ def commission_rule_upsert(
     rate: Decimal,
 ):
     _same_workspace(workspace, "member", member)
-    if basis not in CommissionRule.Basis.values:
-        raise RecordInvalid(
-            "basis", f"Unknown basis {basis!r}; use cash_collected or revenue_booked."
-        )
-    if slot not in CommissionRule.Slot.values:
-        raise RecordInvalid("slot", f"Unknown slot {slot!r}; use closer or setter.")
-    if not (Decimal(0) <= rate <= Decimal(1)) or rate != rate.quantize(Decimal("0.0001")):
-        raise RecordInvalid("rate", "A rate is a fraction from 0 to 1 with at most 4 decimals.")
+    _commission_rule_check(basis, slot, rate)
     clash = CommissionRule.objects.filter(member=member)
     if external_id is not None:
         clash = clash.exclude(external_id=external_id)
@@ -870,4 +875,52 @@ def call_rescheduled_from_set(*, call: Call, replaces: Call | None) -> bool:
         return False
     Call.objects.filter(pk=call.pk).update(rescheduled_from=target_id)
     call.rescheduled_from_id = target_id
+    return True
+
+
+def commission_rule_set(*, member: Member, basis: str, slot: str, rate: Decimal, actor):
+    """A member's one commission rule, set in the app (a rule an import made keeps its
+    external id), with its audit event."""
+    with transaction.atomic():
+        existing = CommissionRule.objects.select_for_update().filter(member=member).first()
+        if existing is not None and existing.external_id is None:
+            _commission_rule_check(basis, slot, rate)
+            existing.basis, existing.slot, existing.rate = basis, slot, rate
+            existing.save(update_fields=["basis", "slot", "rate"])
+            rule = existing
+        else:
+            rule, _ = commission_rule_upsert(
+                workspace=member.workspace,
+                external_id=existing.external_id if existing is not None else None,
+                member=member,
+                basis=basis,
+                slot=slot,
+                rate=rate,
+            )
+        audit_record(
+            actor=actor,
+            action="commission_rule.set",
+            target_type="commission_rule",
+            target_id=rule.pk,
+            workspace=member.workspace,
+            detail={"member": str(member.pk), "basis": basis, "slot": slot, "rate": str(rate)},
+        )
+    return rule
+
+
+def commission_rule_remove(*, member: Member, actor) -> bool:
+    with transaction.atomic():
+        rule = CommissionRule.objects.select_for_update().filter(member=member).first()
+        if rule is None:
+            return False
+        rule_id = rule.pk
+        rule.delete()
+        audit_record(
+            actor=actor,
+            action="commission_rule.removed",
+            target_type="commission_rule",
+            target_id=rule_id,
+            workspace=member.workspace,
+            detail={"member": str(member.pk)},
+        )
     return True

@@ -211,3 +211,77 @@ def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None 
         detail={**(detail or {}), "email": member.email, "role": member.role},
     )
     return member
+
+
+# --- The Members page's writes ---------------------------------------------------------
+
+# Who may grant or take away each role: only an owner touches the roles that run the
+# workspace (owner, admin); an admin manages the others.
+OWNER_ONLY_ROLES = frozenset({"owner", "admin"})
+
+
+class MemberChangeRefused(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _owners_left(workspace: Workspace, without: Member) -> int:
+    return (
+        Member.objects.filter(workspace=workspace, role=Member.Role.OWNER, is_active=True)
+        .exclude(pk=without.pk)
+        .count()
+    )
+
+
+def _check_may_change(member: Member, *, by_role: str, new_role: str | None) -> None:
+    touched = {member.role} | ({new_role} if new_role else set())
+    if by_role != Member.Role.OWNER and touched & OWNER_ONLY_ROLES:
+        raise MemberChangeRefused("Only an owner grants or takes away the owner and admin roles.")
+    leaves = member.role == Member.Role.OWNER and new_role != Member.Role.OWNER
+    if leaves and member.is_active and _owners_left(member.workspace, member) == 0:
+        raise MemberChangeRefused("The workspace needs an owner: make someone else an owner first.")
+
+
+def member_role_change(*, member: Member, role: str, by_role: str, actor: Actor) -> Member:
+    """Give the member another role, with its audit event."""
+    if role not in Member.Role.values:
+        raise InvalidField("role", f"Unknown role {role!r}.")
+    with transaction.atomic():
+        member = Member.objects.select_for_update().select_related("workspace").get(pk=member.pk)
+        if member.role == role:
+            return member
+        _check_may_change(member, by_role=by_role, new_role=role)
+        before = member.role
+        member.role = role
+        member.save(update_fields=["role"])
+        audit_record(
+            actor=actor,
+            action="member.role_changed",
+            target_type="member",
+            target_id=member.pk,
+            workspace=member.workspace,
+            detail={"email": member.email, "before": before, "after": role},
+        )
+    return member
+
+
+def member_deactivate(*, member: Member, by_role: str, actor: Actor) -> Member:
+    """The member can no longer sign in to the workspace; their records keep their name.
+    The caller revokes their session tokens in the same transaction."""
+    with transaction.atomic():
+        member = Member.objects.select_for_update().select_related("workspace").get(pk=member.pk)
+        if not member.is_active:
+            return member
+        _check_may_change(member, by_role=by_role, new_role=None)
+        member.is_active = False
+        member.save(update_fields=["is_active"])
+        audit_record(
+            actor=actor,
+            action="member.removed",
+            target_type="member",
+            target_id=member.pk,
+            workspace=member.workspace,
+            detail={"email": member.email, "role": member.role},
+        )
+    return member

@@ -54,6 +54,8 @@ SCREENSHOTS = frozenset(
         "invitation-set-password.png",
         "password-reset.png",
         "agency-client-overview.png",
+        "members.png",
+        "workspace-settings.png",
     }
 )
 PASSWORD = "correct-horse-battery"

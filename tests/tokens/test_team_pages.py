@@ -1,0 +1,298 @@
+"""The Members page and the workspace settings page, as a browser posts them (CSRF on)."""
+
+import re
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+from django.test import Client
+
+from audit.models import AuditEvent
+from tests.conftest import aware
+from workspaces.models import CommissionRule, Invitation, Member, Workspace
+from workspaces.services import lead_upsert, sale_upsert
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def team(make_workspace, make_member, workspace_token, session_token, settings):
+    settings.BASE_URL = "http://testserver"
+    workspace = make_workspace(name="Northwind Sales", currency="USD")
+    members = {
+        role: make_member(workspace, role, name=f"{role.title()} Person")
+        for role in ("owner", "admin", "manager", "closer")
+    }
+    return SimpleNamespace(
+        workspace=workspace,
+        read=workspace_token(workspace, scopes=("read",)),
+        session_token=session_token,
+        **members,
+    )
+
+
+def browser(member) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member.user)
+    return client
+
+
+def post(client, url, data):
+    page = client.get(url)
+    assert page.status_code == 200, page.status_code
+    return client.post(url, {**data, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+
+
+def members_url(team):
+    return f"/settings/{team.workspace.pk}/members/"
+
+
+def settings_url(team):
+    return f"/settings/{team.workspace.pk}/workspace/"
+
+
+def test_an_owner_invites_a_setter_who_is_mailed_a_link(
+    team, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = post(
+            browser(team.owner),
+            members_url(team),
+            {"action": "invite", "email": " Sam@Northwind.Test ", "name": "Sam", "role": "setter"},
+        )
+    assert answer.status_code == 302
+    invitation = Invitation.objects.get(workspace=team.workspace)
+    assert (invitation.email, invitation.role, invitation.state) == (
+        "sam@northwind.test",
+        "setter",
+        "pending",
+    )
+    assert [message.to for message in mailoutbox] == [["sam@northwind.test"]]
+    assert re.search(r"http://testserver/invite/\S+", mailoutbox[0].body)
+    page = browser(team.owner).get(members_url(team)).content.decode()
+    assert 'data-email="sam@northwind.test"' in page
+    assert AuditEvent.objects.filter(action="member.invited").count() == 1
+
+
+def test_the_invite_form_refuses_bad_input_beside_the_field_and_keeps_it(team):
+    answer = post(
+        browser(team.owner),
+        members_url(team),
+        {"action": "invite", "email": "not-an-email", "name": "Sam", "role": "setter"},
+    )
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    assert "Enter a valid email address." in html
+    assert 'value="not-an-email"' in html
+    already = post(
+        browser(team.owner),
+        members_url(team),
+        {"action": "invite", "email": team.closer.email, "role": "setter"},
+    )
+    assert already.status_code == 400
+    assert "is already a member of Northwind Sales" in already.content.decode()
+    assert Invitation.objects.count() == 0
+
+
+def test_only_an_owner_grants_or_takes_the_owner_and_admin_roles(team):
+    admin = browser(team.admin)
+    refused = post(
+        admin, members_url(team), {"action": "invite", "email": "x@n.test", "role": "admin"}
+    )
+    assert refused.status_code == 400
+    assert "Only an owner invites an owner or an admin." in refused.content.decode()
+    promote = post(
+        admin,
+        members_url(team),
+        {"action": "role", "member": str(team.closer.pk), "role": "admin"},
+    )
+    assert promote.status_code == 400
+    assert "Only an owner grants or takes away" in promote.content.decode()
+    assert Member.objects.get(pk=team.closer.pk).role == "closer"
+    # An admin manages the other roles.
+    ok = post(
+        admin,
+        members_url(team),
+        {"action": "role", "member": str(team.closer.pk), "role": "setter"},
+    )
+    assert ok.status_code == 302
+    assert Member.objects.get(pk=team.closer.pk).role == "setter"
+    event = AuditEvent.objects.get(action="member.role_changed")
+    assert event.detail == {"email": team.closer.email, "before": "closer", "after": "setter"}
+
+
+def test_the_last_owner_can_be_neither_demoted_nor_deactivated(team):
+    owner = browser(team.owner)
+    demote = post(
+        owner, members_url(team), {"action": "role", "member": str(team.owner.pk), "role": "admin"}
+    )
+    assert demote.status_code == 400
+    assert "The workspace needs an owner" in demote.content.decode()
+    # Another owner first; then the first may step down.
+    post(
+        owner, members_url(team), {"action": "role", "member": str(team.admin.pk), "role": "owner"}
+    )
+    again = post(
+        owner, members_url(team), {"action": "role", "member": str(team.owner.pk), "role": "admin"}
+    )
+    assert again.status_code == 302
+    assert Member.objects.get(pk=team.owner.pk).role == "admin"
+
+
+def test_deactivating_ends_the_members_sessions_at_once(team, api):
+    token = team.session_token(team.closer)
+    assert api(token).get("/api/v1/me/board").status_code == 200
+    answer = post(
+        browser(team.owner),
+        members_url(team),
+        {"action": "deactivate", "member": str(team.closer.pk)},
+    )
+    assert answer.status_code == 302
+    closer = Member.objects.get(pk=team.closer.pk)
+    assert (closer.is_active, closer.name) == (False, "Closer Person")
+    assert api(token).get("/api/v1/me/board").status_code == 401
+    assert AuditEvent.objects.filter(action="member.removed", target_id=str(closer.pk)).count() == 1
+    assert AuditEvent.objects.filter(action="session_token.revoked").count() == 1
+
+
+def test_who_sees_the_members_page(team, make_workspace, make_member):
+    manager = browser(team.manager).get(members_url(team))
+    assert manager.status_code == 200
+    assert 'id="invite"' not in manager.content.decode()
+    assert "deactivate-" not in manager.content.decode()
+    assert browser(team.closer).get(members_url(team)).status_code == 403
+    stranger = make_member(make_workspace(), "owner")
+    assert browser(stranger).get(members_url(team)).status_code == 404
+    # A manager cannot post; another workspace's member id is not found.
+    refused = post(
+        browser(team.manager),
+        members_url(team),
+        {"action": "deactivate", "member": str(team.closer.pk)},
+    )
+    assert refused.status_code == 403
+    other = post(
+        browser(team.owner), members_url(team), {"action": "deactivate", "member": str(stranger.pk)}
+    )
+    assert other.status_code == 404
+    assert Member.objects.get(pk=stranger.pk).is_active
+
+
+def test_workspace_settings_change_the_display_at_once(team, api):
+    answer = post(
+        browser(team.admin),
+        settings_url(team),
+        {
+            "action": "settings",
+            "name": "Northwind Coaching",
+            "timezone": "Europe/Berlin",
+            "currency": "EUR",
+            "working_days": ["0", "1", "2", "3"],
+            "logo": "https://cdn.example.test/logo.png",
+            "primary_colour": "#1D2330",
+            "accent_colour": "",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[:2000]
+    workspace = Workspace.objects.get(pk=team.workspace.pk)
+    assert (workspace.name, workspace.timezone, workspace.currency, workspace.working_days) == (
+        "Northwind Coaching",
+        "Europe/Berlin",
+        "EUR",
+        [0, 1, 2, 3],
+    )
+    assert workspace.branding["colours"] == {"primary": "#1d2330"}
+    display = api(team.read).get("/api/v1/display").json()
+    assert display["name"] == "Northwind Coaching"
+    assert display["currency"] == "EUR"
+    event = AuditEvent.objects.get(action="workspace.settings_changed")
+    assert event.detail == {
+        "settings": ["colours", "currency", "logo", "name", "timezone", "working_days"]
+    }
+
+
+def test_settings_refuse_bad_input_beside_the_field(team):
+    answer = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "settings",
+            "name": "Northwind",
+            "timezone": "Mars/Olympus",
+            "currency": "USD",
+            "working_days": ["0"],
+            "logo": "http://insecure.example.test/logo.png",
+            "primary_colour": "blue",
+        },
+    )
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    assert "Mars/Olympus&#x27; is not an IANA time zone" in html
+    assert "Give a colour as # and six hex digits" in html
+    assert 'value="Mars/Olympus"' in html
+    assert Workspace.objects.get(pk=team.workspace.pk).timezone == "UTC"
+
+
+def test_the_currency_is_locked_once_the_workspace_holds_money(team):
+    lead, _ = lead_upsert(
+        workspace=team.workspace, external_id="l1", created_at=aware("2026-03-01 10:00")
+    )
+    sale_upsert(
+        workspace=team.workspace,
+        external_id="s1",
+        lead=lead,
+        closed_at=aware("2026-03-02 10:00"),
+        contract_value=100000,
+    )
+    page = browser(team.owner).get(settings_url(team)).content.decode()
+    assert "it cannot change" in page
+    post(
+        browser(team.owner),
+        settings_url(team),
+        {"action": "settings", "name": "Northwind", "timezone": "UTC", "currency": "EUR",
+         "working_days": ["0"]},
+    )  # fmt: skip
+    assert Workspace.objects.get(pk=team.workspace.pk).currency == "USD"
+
+
+def test_commission_rules_are_entered_as_percentages(team):
+    prefix = f"rule-{team.closer.pk}"
+    answer = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "commission",
+            "member": str(team.closer.pk),
+            f"{prefix}-basis": "cash_collected",
+            f"{prefix}-slot": "closer",
+            f"{prefix}-percent": "10",
+        },
+    )
+    assert answer.status_code == 302
+    rule = CommissionRule.objects.get(member=team.closer)
+    assert (rule.basis, rule.slot, rule.rate) == ("cash_collected", "closer", Decimal("0.1000"))
+    page = browser(team.owner).get(settings_url(team)).content.decode()
+    assert f'name="{prefix}-percent" value="10.0000"' in page or 'value="10.00"' in page
+    # Changed, then removed with an empty rate.
+    post(browser(team.owner), settings_url(team), {
+        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "revenue_booked",
+        f"{prefix}-slot": "closer", f"{prefix}-percent": "7.5"})  # fmt: skip
+    assert CommissionRule.objects.get(member=team.closer).rate == Decimal("0.0750")
+    post(browser(team.owner), settings_url(team), {
+        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "revenue_booked",
+        f"{prefix}-slot": "closer", f"{prefix}-percent": ""})  # fmt: skip
+    assert not CommissionRule.objects.filter(member=team.closer).exists()
+    assert list(
+        AuditEvent.objects.filter(action__startswith="commission_rule.")
+        .values_list("action", flat=True)
+        .order_by("at")
+    ) == ["commission_rule.set", "commission_rule.set", "commission_rule.removed"]
+    too_much = post(browser(team.owner), settings_url(team), {
+        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "cash_collected",
+        f"{prefix}-slot": "closer", f"{prefix}-percent": "150"})  # fmt: skip
+    assert too_much.status_code == 400
+    assert "Ensure this value is less than or equal to 100." in too_much.content.decode()
+
+
+def test_only_owners_and_admins_open_the_settings(team):
+    assert browser(team.manager).get(settings_url(team)).status_code == 403
+    assert browser(team.closer).get(settings_url(team)).status_code == 403

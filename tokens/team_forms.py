@@ -1,0 +1,108 @@
+"""The forms of the Members and workspace settings pages: each refuses bad input with a
+message beside its field and keeps what was typed."""
+
+import re
+import zoneinfo
+from decimal import Decimal
+
+from django import forms
+
+from core.emails import email_normalise
+from core.money import CURRENCY_EXPONENTS
+from workspaces.models import CommissionRule, Member
+
+DAYS = [(0, "Mon"), (1, "Tue"), (2, "Wed"), (3, "Thu"), (4, "Fri"), (5, "Sat"), (6, "Sun")]
+COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+class InviteForm(forms.Form):
+    email = forms.EmailField(max_length=254)
+    name = forms.CharField(max_length=200, required=False)
+    role = forms.ChoiceField(choices=Member.Role.choices, initial=Member.Role.CLOSER)
+
+    def clean_email(self):
+        return email_normalise(self.cleaned_data["email"])
+
+
+class WorkspaceSettingsForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    timezone = forms.CharField(max_length=64, help_text="An IANA time zone, like Europe/Berlin.")
+    currency = forms.ChoiceField(choices=[(code, code) for code in sorted(CURRENCY_EXPONENTS)])
+    working_days = forms.TypedMultipleChoiceField(
+        choices=DAYS, coerce=int, widget=forms.CheckboxSelectMultiple
+    )
+    logo = forms.CharField(
+        max_length=500, required=False, help_text="An https URL of an image; empty for none."
+    )
+    primary_colour = forms.CharField(max_length=7, required=False, help_text="Like #1d2330.")
+    accent_colour = forms.CharField(max_length=7, required=False, help_text="Like #2f6fed.")
+
+    def __init__(self, data=None, *, workspace, currency_locked: bool):
+        branding = workspace.branding or {}
+        colours = branding.get("colours") or {}
+        initial = {
+            "name": workspace.name,
+            "timezone": workspace.timezone,
+            "currency": workspace.currency,
+            "working_days": workspace.working_days,
+            "logo": branding.get("logo", ""),
+            "primary_colour": colours.get("primary", ""),
+            "accent_colour": colours.get("accent", ""),
+        }
+        super().__init__(data, initial=initial)
+        self.workspace = workspace
+        self.currency_locked = currency_locked
+        if currency_locked:
+            self.fields["currency"].disabled = True
+            self.fields[
+                "currency"
+            ].help_text = (
+                "The workspace holds sales or payments in this currency: it cannot change."
+            )
+
+    def clean_timezone(self):
+        value = self.cleaned_data["timezone"].strip()
+        if value not in zoneinfo.available_timezones():
+            raise forms.ValidationError(f"{value!r} is not an IANA time zone, like Europe/Berlin.")
+        return value
+
+    def _colour(self, name: str) -> str:
+        value = self.cleaned_data[name].strip()
+        if value and not COLOUR.fullmatch(value):
+            raise forms.ValidationError("Give a colour as # and six hex digits, like #2f6fed.")
+        return value.lower()
+
+    def clean_primary_colour(self):
+        return self._colour("primary_colour")
+
+    def clean_accent_colour(self):
+        return self._colour("accent_colour")
+
+    def changes(self) -> dict:
+        data = self.cleaned_data
+        colours = dict((self.workspace.branding or {}).get("colours") or {})
+        for key, name in (("primary", "primary_colour"), ("accent", "accent_colour")):
+            if data[name]:
+                colours[key] = data[name]
+            else:
+                colours.pop(key, None)
+        return {
+            "name": data["name"].strip(),
+            "timezone": data["timezone"],
+            "currency": data["currency"],
+            "working_days": sorted(data["working_days"]),
+            "logo": data["logo"].strip(),
+            "colours": colours,
+        }
+
+
+class CommissionForm(forms.Form):
+    basis = forms.ChoiceField(choices=CommissionRule.Basis.choices)
+    slot = forms.ChoiceField(choices=CommissionRule.Slot.choices)
+    percent = forms.DecimalField(
+        required=False,
+        min_value=Decimal(0),
+        max_value=Decimal(100),
+        decimal_places=2,
+        help_text="A percentage, like 10 for 10 %; empty for no rule.",
+    )

@@ -1,0 +1,263 @@
+"""Running the team in the app: the Members page and the workspace settings page.
+
+Members (`/settings/<workspace id>/members/`): owners and admins invite, change roles
+(only an owner touches the owner and admin roles) and deactivate members (their sessions
+end at once); managers read it. Workspace settings (`/settings/<workspace id>/workspace/`,
+owners and admins): name, timezone, currency (only while the workspace holds no money
+records), working days, branding, and commission rules entered as percentages. Every
+write goes through a writer of the workspaces app, with its audit event.
+"""
+
+from decimal import Decimal
+
+from django.contrib import messages
+from django.db import transaction
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from core.errors import InvalidField
+from workspaces.invitations import invitation_create, invitation_resend, invitation_revoke
+from workspaces.models import Invitation, Member, Payment, Refund, Sale, Workspace
+from workspaces.services import RecordInvalid, commission_rule_remove, commission_rule_set
+from workspaces.tenancy import (
+    MemberChangeRefused,
+    member_deactivate,
+    member_role_change,
+    workspace_update,
+)
+
+from . import selectors
+from .pages import PageForbidden, _actor, settings_page
+from .services import member_sessions_revoke
+from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
+
+MEMBERS_READERS = frozenset({"owner", "admin", "manager"})
+
+
+def _membership(request, workspace_id, roles, what: str) -> tuple[Workspace, Member]:
+    """The workspace and the person's membership if their role may use the page; a
+    non-member gets the 404 page, another role the 403 page naming who may."""
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = workspace and selectors.member_for_user(workspace=workspace, user=request.user)
+    if member is None:
+        raise Http404("No workspace has that id.")
+    if member.role not in roles:
+        raise PageForbidden(
+            f"{what} of {workspace.name} is for its {', '.join(sorted(roles))}; your role is "
+            f"{member.role}."
+        )
+    return workspace, member
+
+
+def _holds_money(workspace: Workspace) -> bool:
+    return any(
+        model.objects.filter(workspace=workspace).exists() for model in (Sale, Payment, Refund)
+    )
+
+
+# --- Members ---------------------------------------------------------------------------
+
+
+def _member_action(request, workspace, me) -> str | None:
+    """Run the posted change; a refusal is returned as its message."""
+    actor = _actor(request)
+    action = request.POST.get("action")
+    if action in {"role", "deactivate"}:
+        target = Member.objects.filter(workspace=workspace, pk=request.POST.get("member")).first()
+        if target is None:
+            raise Http404("No member of this workspace has that id.")
+        if action == "role":
+            member_role_change(
+                member=target, role=request.POST.get("role", ""), by_role=me.role, actor=actor
+            )
+            messages.success(request, f"{target.name} is now {request.POST.get('role')}.")
+        else:
+            with transaction.atomic():
+                member_deactivate(member=target, by_role=me.role, actor=actor)
+                member_sessions_revoke(member=target, actor=actor)
+            messages.success(request, f"{target.name} is deactivated; their sessions ended.")
+        return None
+    invitation = Invitation.objects.filter(
+        workspace=workspace, pk=request.POST.get("invitation")
+    ).first()
+    if action not in {"resend", "revoke"} or invitation is None:
+        raise Http404("No invitation of this workspace has that id.")
+    if invitation.role in {"owner", "admin"} and me.role != Member.Role.OWNER:
+        return "Only an owner manages an invitation to the owner or admin role."
+    if action == "resend" and invitation.state == Invitation.State.PENDING:
+        invitation_resend(invitation_id=invitation.pk, actor=actor)
+        messages.success(request, f"A new link is on its way to {invitation.email}.")
+    elif action == "revoke":
+        invitation_revoke(invitation_id=invitation.pk, workspace=workspace, actor=actor)
+        messages.success(request, f"The invitation of {invitation.email} is withdrawn.")
+    return None
+
+
+def _invite(request, workspace, me, form) -> bool:
+    if not form.is_valid():
+        return False
+    data = form.cleaned_data
+    if data["role"] in {"owner", "admin"} and me.role != Member.Role.OWNER:
+        form.add_error("role", "Only an owner invites an owner or an admin.")
+        return False
+    if Member.objects.filter(workspace=workspace, email=data["email"]).exists():
+        form.add_error("email", f"{data['email']} is already a member of {workspace.name}.")
+        return False
+    invitation_create(
+        workspace=workspace,
+        email=data["email"],
+        name=data["name"],
+        role=data["role"],
+        plan_id=None,
+        actor=_actor(request),
+    )
+    messages.success(request, f"Invitation sent to {data['email']}.")
+    return True
+
+
+@settings_page
+def workspace_members(request, workspace_id):
+    workspace, me = _membership(request, workspace_id, MEMBERS_READERS, "The Members page")
+    manages = me.role in selectors.TOKEN_ADMIN_ROLES
+    form, status, refusal = InviteForm(), 200, None
+    if request.method == "POST":
+        if not manages:
+            raise PageForbidden("Only an owner or admin changes the members; ask one of them.")
+        if request.POST.get("action") == "invite":
+            form = InviteForm(request.POST)
+            if _invite(request, workspace, me, form):
+                return redirect("settings-members", workspace_id=workspace.pk)
+            status = 400
+        else:
+            try:
+                refusal = _member_action(request, workspace, me)
+            except (MemberChangeRefused, InvalidField) as refused:
+                refusal = refused.message
+            if refusal is None:
+                return redirect("settings-members", workspace_id=workspace.pk)
+            status = 400
+    members = (
+        Member.objects.filter(workspace=workspace)
+        .select_related("user")
+        .order_by("-is_active", "name")
+    )
+    invitations = Invitation.objects.filter(workspace=workspace, member__isnull=True).order_by(
+        "-created_at"
+    )[:100]
+    context = {
+        "workspace": workspace,
+        "owner": workspace,
+        "section": "members",
+        "me": me,
+        "manages": manages,
+        "members": members,
+        "invitations": invitations,
+        "form": form,
+        "refusal": refusal,
+        "roles": Member.Role.choices,
+    }
+    return render(request, "tokens/members.html", context, status=status)
+
+
+# --- Workspace settings ----------------------------------------------------------------
+
+
+def _commission_forms(workspace, data=None) -> list[tuple[Member, CommissionForm]]:
+    reporting = Member.objects.filter(workspace=workspace, is_active=True).prefetch_related(
+        "commission_rules"
+    )
+    forms = []
+    for member in reporting.order_by("name"):
+        rule = next(iter(member.commission_rules.all()), None)
+        initial = (
+            {"basis": rule.basis, "slot": rule.slot, "percent": rule.rate * 100}
+            if rule is not None
+            else {}
+        )
+        form = CommissionForm(data, prefix=f"rule-{member.pk}", initial=initial)
+        # The row's inputs belong to the row's own form (a table row holds no form).
+        for field in form.fields.values():
+            field.widget.attrs["form"] = f"rule-form-{member.pk}"
+        forms.append((member, form))
+    return forms
+
+
+def _save_commission(request, workspace, forms) -> bool:
+    member_id = request.POST.get("member")
+    for member, form in forms:
+        if str(member.pk) != member_id:
+            continue
+        if not form.is_valid():
+            return False
+        data = form.cleaned_data
+        if data["percent"] is None:
+            commission_rule_remove(member=member, actor=_actor(request))
+            messages.success(request, f"{member.name} has no commission rule now.")
+            return True
+        try:
+            commission_rule_set(
+                member=member,
+                basis=data["basis"],
+                slot=data["slot"],
+                rate=(data["percent"] / Decimal(100)).quantize(Decimal("0.0001")),
+                actor=_actor(request),
+            )
+        except RecordInvalid as refused:
+            form.add_error("percent" if refused.field == "rate" else None, refused.message)
+            return False
+        messages.success(request, f"Saved the commission rule of {member.name}.")
+        return True
+    raise Http404("No member of this workspace has that id.")
+
+
+def _save_settings(request, workspace, form) -> bool:
+    if not form.is_valid():
+        return False
+    try:
+        changed = workspace_update(
+            workspace=workspace, changes=form.changes(), actor=_actor(request)
+        )
+    except InvalidField as refused:
+        field = str(refused.extra.get("field", "")).split(".")[0]
+        field = {"branding": "logo"}.get(field, field)
+        form.add_error(field if field in form.fields else None, refused.message)
+        return False
+    messages.success(
+        request,
+        "Saved: " + ", ".join(name.replace("_", " ") for name in changed) + "."
+        if changed
+        else "Nothing changed.",
+    )
+    return True
+
+
+@settings_page
+def workspace_settings(request, workspace_id):
+    workspace, _me = _membership(
+        request, workspace_id, selectors.TOKEN_ADMIN_ROLES, "The settings page"
+    )
+    money_locked = _holds_money(workspace)
+    data = request.POST if request.method == "POST" else None
+    action = request.POST.get("action") if data is not None else None
+    form = WorkspaceSettingsForm(
+        data if action == "settings" else None, workspace=workspace, currency_locked=money_locked
+    )
+    rules = _commission_forms(workspace, data if action == "commission" else None)
+    status = 200
+    if action == "settings":
+        if _save_settings(request, workspace, form):
+            return redirect("settings-workspace", workspace_id=workspace.pk)
+        status = 400
+    elif action == "commission":
+        if _save_commission(request, workspace, rules):
+            return redirect("settings-workspace", workspace_id=workspace.pk)
+        status = 400
+    context = {
+        "workspace": workspace,
+        "owner": workspace,
+        "section": "workspace",
+        "form": form,
+        "rules": rules,
+        "money_locked": money_locked,
+    }
+    return render(request, "tokens/workspace_settings.html", context, status=status)
