@@ -34,6 +34,8 @@ urlpatterns = [
     path("", include("integrations.page_urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),
+    # Filing work in the app: the forms as pages, and a member's drafts.
+    path("", include("agentapi.page_urls")),
     path("", views.home, name="home"),
 ]
 

@@ -15,6 +15,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
+from figures import selectors as figures_selectors
 from figures.period import workspace_zone
 from figures.selectors import lead_journey
 from tokens.pages import PageForbidden, settings_page
@@ -170,6 +171,11 @@ def board(request, workspace_id):
         "board": data,
         "period_notes": period_notes,
         "section": "board",
+        # The calls behind "awaiting an outcome", each to file from here.
+        "awaiting_calls": figures_selectors.calls_awaiting_outcome(
+            workspace=workspace, period=picked.period, member=member
+        ),
+        "zone": workspace_zone(workspace),
     }
     return render(request, "dashboard/board.html", context)
 

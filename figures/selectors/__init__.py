@@ -15,7 +15,7 @@ aggregation, subqueries); Python only arranges the few grouped rows that come ba
 from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
-from .calls import calls_figures
+from .calls import calls_awaiting_outcome, calls_figures
 from .eod import eod_figures
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .journey import lead_journey
@@ -52,6 +52,7 @@ __all__ = [
     "Figures",
     "attribution_figures",
     "audit_events_list",
+    "calls_awaiting_outcome",
     "calls_figures",
     "commission_figures",
     "eod_figures",

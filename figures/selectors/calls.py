@@ -115,3 +115,15 @@ def calls_data(counts: dict, workspace) -> dict:
 def calls_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
     counts = calls_counts(workspace=workspace, period=period, member=member, now=now)
     return Figures(calls_data(counts, workspace))
+
+
+def calls_awaiting_outcome(*, workspace, period: Period, member, now=None, limit: int = 50):
+    """The member's calls of the period that are past their start with no attendance
+    recorded (the `calls.awaiting_outcome` figure's calls), oldest first, with their lead."""
+    now = now or timezone.now()
+    return list(
+        live_calls(workspace=workspace, period=period, member=member)
+        .filter(status=Call.Status.SCHEDULED, attendance="", scheduled_for__lt=now)
+        .select_related("lead")
+        .order_by("scheduled_for")[:limit]
+    )

@@ -56,8 +56,11 @@ def test_requested_approved_and_applied_by_the_worker(
     ]
     plan = Plan.objects.get(pk=plan_id)
     assert [c["status"] for c in plan.result["changes"]] == ["applied"] * 5
+    # The new members' tokens are never in the result: kept encrypted for the approver,
+    # whom the console shows them once.
     assert "member_tokens" not in plan.result
-    assert AuditEvent.objects.filter(action="session_token.minted").count() == 0
+    assert AuditEvent.objects.filter(action="session_token.minted").count() == 2
+    assert plan.revealed_encrypted is not None
     assert worker.succeeded("applied") == 1
 
 

@@ -1,0 +1,154 @@
+"""Filing work in the app: the form pages write what the API writes, once per submission."""
+
+import re
+
+import pytest
+from django.test import Client
+
+from agentapi.models import Draft
+from audit.models import AuditEvent
+from workspaces.models import Call, EodReport, Outcome
+
+pytestmark = pytest.mark.django_db
+
+
+def browser(member) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member.user)
+    return client
+
+
+def open_form(client, url):
+    page = client.get(url)
+    assert page.status_code == 200, page.status_code
+    html = page.content.decode()
+    submission = re.search(r'name="submission_id" value="([0-9a-f-]{36})"', html).group(1)
+    return submission, client.cookies["csrftoken"].value
+
+
+def post_call_url(team, call):
+    return f"/app/{team.workspace.pk}/file/post-call/{call.pk}/"
+
+
+def test_the_board_lists_the_calls_awaiting_an_outcome_with_a_link(team, make_call):
+    closer = team.members["closer"]
+    call = make_call(team.workspace, closer=closer)
+    make_call(team.workspace, closer=team.members["setter"])  # someone else's
+    html = browser(closer).get(f"/app/{team.workspace.pk}/board/").content.decode()
+    rows = re.findall(r'<tr data-call-id="([0-9a-f-]+)">', html)
+    assert rows == [str(call.pk)]
+    assert f'href="{post_call_url(team, call)}"' in html
+
+
+def test_a_closer_files_a_post_call_once_and_it_is_what_the_api_writes(team, make_call, write, api):
+    closer = team.members["closer"]
+    call, twin = make_call(team.workspace, closer=closer), make_call(team.workspace, closer=closer)
+    client = browser(closer)
+    submission, csrf = open_form(client, post_call_url(team, call))
+    fields = {"attendance": "showed", "outcome": "no_sale", "offer_made": "yes",
+              "reason": "Price", "notes": "Wants to think."}  # fmt: skip
+    body = {"submission_id": submission, "csrfmiddlewaretoken": csrf, **fields}
+    first = client.post(post_call_url(team, call), body)
+    assert (first.status_code, first["Location"]) == (302, f"/app/{team.workspace.pk}/board/")
+    # A double click: the same submission again files nothing more.
+    again = client.post(post_call_url(team, call), body)
+    assert again.status_code == 302
+    assert Outcome.objects.filter(call=call).count() == 1
+
+    # The API files the same on the twin call.
+    api_body = {"submission_id": "5f0b2c1e-3b8e-4c7e-9d7e-0c3a2b1d4e5f", "call_id": str(twin.pk),
+                "attendance": "showed", "outcome": "no_sale", "offer_made": True,
+                "reason": "Price", "notes": "Wants to think."}  # fmt: skip
+    assert write(team.sessions["closer"], "/api/v1/forms/post-call", api_body).status_code == 201
+
+    def written(c):
+        c = Call.objects.get(pk=c.pk)
+        outcome = Outcome.objects.get(call=c)
+        return (c.attendance, c.outcome, c.offer_made, outcome.result, outcome.reason,
+                outcome.notes, outcome.member_id)  # fmt: skip
+
+    assert (
+        written(call)
+        == written(twin)
+        == ("showed", "no_sale", True, "no_sale", "Price", "Wants to think.", closer.pk)
+    )
+    # The page's filing answers the API's replay with the same submission_id.
+    replay = write(
+        team.sessions["closer"],
+        "/api/v1/forms/post-call",
+        {**api_body, "submission_id": submission, "call_id": str(call.pk)},
+    )
+    assert replay.status_code == 201
+    assert replay["Idempotent-Replayed"] == "true"
+    assert replay.json()["outcome"]["result"] == "no_sale"
+    # It left the awaiting list.
+    html = client.get(f"/app/{team.workspace.pk}/board/").content.decode()
+    assert str(call.pk) not in re.findall(r'<tr data-call-id="([0-9a-f-]+)">', html)
+
+
+def test_bad_input_is_refused_beside_the_field_and_kept(team, make_call):
+    closer = team.members["closer"]
+    call = make_call(team.workspace, closer=closer)
+    client = browser(closer)
+    submission, csrf = open_form(client, post_call_url(team, call))
+    refused = client.post(
+        post_call_url(team, call),
+        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "attendance": "showed",
+         "notes": "kept text"},
+    )  # fmt: skip
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert re.search(r'id="error-outcome">Required when the lead showed\.<', html)
+    assert "kept text" in html
+    assert Outcome.objects.count() == 0
+
+
+def test_slots_and_workspaces_are_the_apis(team, make_call):
+    call = make_call(team.workspace, closer=team.members["setter"])
+    assert browser(team.members["closer"]).get(post_call_url(team, call)).status_code == 403
+    elsewhere = make_call(team.other, closer=team.other_closer)
+    url = f"/app/{team.workspace.pk}/file/post-call/{elsewhere.pk}/"
+    assert browser(team.members["closer"]).get(url).status_code == 404
+    assert browser(team.other_closer).get(post_call_url(team, call)).status_code == 404
+
+
+def test_an_eod_report_from_a_page(team):
+    setter = team.members["setter"]
+    client = browser(setter)
+    url = f"/app/{team.workspace.pk}/file/eod/"
+    submission, csrf = open_form(client, url)
+    answer = client.post(
+        url,
+        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "dials": "80",
+         "conversations": "12", "notes": "Good day."},
+    )  # fmt: skip
+    assert answer.status_code == 302
+    report = EodReport.objects.get(member=setter)
+    assert report.fields == {"dials": 80, "conversations": 12, "notes": "Good day."}
+    assert AuditEvent.objects.filter(workspace=team.workspace, action="form.eod.filed").exists()
+
+
+def test_a_draft_is_checked_and_filed_and_closes(team, write):
+    closer = team.members["closer"]
+    proposed = write(
+        team.write_token,
+        "/api/v1/forms/drafts",
+        {"form": "eod", "member_id": str(closer.pk), "fields": {"fields": {"dials": 40}}},
+    )
+    assert proposed.status_code == 201
+    draft_id = proposed.json()["id"]
+    client = browser(closer)
+    work = client.get(f"/app/{team.workspace.pk}/work/").content.decode()
+    assert f'id="check-{draft_id}"' in work
+    url = f"/app/{team.workspace.pk}/file/eod/?draft={draft_id}"
+    page = client.get(url).content.decode()
+    assert 'name="dials"' in page and 'value="40"' in page
+    submission, csrf = open_form(client, url)
+    answer = client.post(
+        url,
+        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "draft_id": draft_id,
+         "dials": "45"},
+    )  # fmt: skip
+    assert answer.status_code == 302
+    assert Draft.objects.get(pk=draft_id).status == "filed"
+    assert EodReport.objects.get(member=closer).fields == {"dials": 45}
