@@ -21,8 +21,7 @@ from audit.services import Actor
 from core.errors import ApiError
 from core.input import validated
 from figures.period import workspace_zone
-from tokens.pages import PageForbidden, settings_page
-from tokens.selectors import member_for_user
+from tokens.pages import PageForbidden, member_or_404, settings_page
 from workspaces.models import Call, Member, Workspace
 
 from . import answers, selectors, services
@@ -105,11 +104,7 @@ SERVICES = {
 
 
 def _member(request, workspace_id) -> tuple[Workspace, Member]:
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = workspace and member_for_user(workspace=workspace, user=request.user)
-    if member is None:
-        raise Http404("No workspace has that id.")
-    return workspace, member
+    return member_or_404(request, workspace_id)
 
 
 def _actor(member: Member) -> Actor:

@@ -18,8 +18,7 @@ from django.urls import reverse
 from figures import selectors as figures_selectors
 from figures.period import workspace_zone
 from figures.selectors import lead_journey
-from tokens.pages import PageForbidden, settings_page
-from tokens.selectors import member_for_user
+from tokens.pages import PageForbidden, member_or_404, settings_page
 from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
@@ -41,11 +40,7 @@ ATTRIBUTION_SORTS = {
 
 
 def _membership(request, workspace_id) -> tuple[Workspace, Member]:
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = workspace and member_for_user(workspace=workspace, user=request.user)
-    if member is None:
-        raise Http404("No workspace has that id.")
-    return workspace, member
+    return member_or_404(request, workspace_id)
 
 
 def _nav(workspace, member) -> dict:

@@ -64,6 +64,16 @@ def _actor(request) -> Actor:
     return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
 
 
+def member_or_404(request, workspace_id) -> tuple[Workspace, Member]:
+    """The workspace and the signed-in person's active membership of it; anyone else gets
+    the 404 page, as for an unknown id (every page of a workspace starts here)."""
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = workspace and selectors.member_for_user(workspace=workspace, user=request.user)
+    if member is None:
+        raise Http404("No workspace has that id.")
+    return workspace, member
+
+
 def _admin_workspace(request, workspace_id) -> Workspace:
     """The workspace, if the signed-in person is an active owner or admin of it.
 

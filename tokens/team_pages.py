@@ -27,7 +27,7 @@ from workspaces.tenancy import (
 )
 
 from . import selectors
-from .pages import PageForbidden, _actor, settings_page
+from .pages import PageForbidden, _actor, member_or_404, settings_page
 from .services import member_sessions_revoke
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
@@ -37,10 +37,7 @@ MEMBERS_READERS = frozenset({"owner", "admin", "manager"})
 def _membership(request, workspace_id, roles, what: str) -> tuple[Workspace, Member]:
     """The workspace and the person's membership if their role may use the page; a
     non-member gets the 404 page, another role the 403 page naming who may."""
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = workspace and selectors.member_for_user(workspace=workspace, user=request.user)
-    if member is None:
-        raise Http404("No workspace has that id.")
+    workspace, member = member_or_404(request, workspace_id)
     if member.role not in roles:
         raise PageForbidden(
             f"{what} of {workspace.name} is for its {', '.join(sorted(roles))}; your role is "
