@@ -345,3 +345,11 @@ def test_compare_accepts_the_bounds(team, api, days):
     response = api(team.read_token).get(f"/api/v1/change-log/{change.pk}/compare?days={days}")
     assert response.status_code == 200
     assert response.json()["data"]["days"] == int(days)
+
+
+def test_compare_days_of_5000_digits_is_400_naming_days(team, api):
+    change = _entry(team.workspace, timezone.now() - timedelta(days=30), "Script")
+    response = api(team.read_token).get(f"/api/v1/change-log/{change.pk}/compare?days={'9' * 5000}")
+    assert response.status_code == 400
+    assert response.json()["field"] == "days"
+    assert response.json()["error"]["message"].endswith("(5000 characters).")

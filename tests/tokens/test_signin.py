@@ -1,4 +1,4 @@
-"""Sign-in lockout (PRODUCT.md section 12) on every sign-in form, and equal cost for an
+"""Sign-in lockout (docs/auth.md, "Sign-in lockout") on every sign-in form, and equal cost for an
 unknown email."""
 
 from datetime import timedelta
