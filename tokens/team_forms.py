@@ -8,7 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from core.emails import email_normalise
-from core.money import CURRENCY_EXPONENTS
+from core.money import CURRENCY_EXPONENTS, MoneyInvalid, major_from_minor, minor_from_major
 from workspaces.models import CommissionRule, Member
 
 DAYS = [(0, "Mon"), (1, "Tue"), (2, "Wed"), (3, "Thu"), (4, "Fri"), (5, "Sat"), (6, "Sun")]
@@ -36,6 +36,19 @@ class WorkspaceSettingsForm(forms.Form):
     )
     primary_colour = forms.CharField(max_length=7, required=False, help_text="Like #1d2330.")
     accent_colour = forms.CharField(max_length=7, required=False, help_text="Like #2f6fed.")
+    labels = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One a line: a metric id or name = the label to show, like calls.booked = Demos.",
+    )
+    modules = forms.CharField(
+        max_length=500, required=False, help_text="The modules to show, separated by commas."
+    )
+    programmes = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One a line: name = price, in the workspace currency, like Mastermind = 4997.",
+    )
 
     def __init__(self, data=None, *, workspace, currency_locked: bool):
         branding = workspace.branding or {}
@@ -48,6 +61,15 @@ class WorkspaceSettingsForm(forms.Form):
             "logo": branding.get("logo", ""),
             "primary_colour": colours.get("primary", ""),
             "accent_colour": colours.get("accent", ""),
+            "labels": "\n".join(
+                f"{key} = {value}" for key, value in (branding.get("labels") or {}).items()
+            ),
+            "modules": ", ".join(branding.get("modules") or []),
+            "programmes": "\n".join(
+                f"{p.get('name')} = "
+                f"{major_from_minor(p.get('price_minor'), exponent=workspace.currency_exponent)}"
+                for p in branding.get("programmes") or []
+            ),
         }
         super().__init__(data, initial=initial)
         self.workspace = workspace
@@ -78,6 +100,35 @@ class WorkspaceSettingsForm(forms.Form):
     def clean_accent_colour(self):
         return self._colour("accent_colour")
 
+    @staticmethod
+    def _pairs(text: str, what: str) -> list[tuple[str, str]]:
+        pairs = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            key, sep, value = line.partition("=")
+            if not sep or not key.strip() or not value.strip():
+                raise forms.ValidationError(f"Line {number}: write {what}.")
+            pairs.append((key.strip(), value.strip()))
+        return pairs
+
+    def clean_labels(self):
+        return dict(self._pairs(self.cleaned_data["labels"], "a name = its label"))
+
+    def clean_modules(self):
+        return [part.strip() for part in self.cleaned_data["modules"].split(",") if part.strip()]
+
+    def clean_programmes(self):
+        exponent = self.workspace.currency_exponent
+        programmes = []
+        for name, price in self._pairs(self.cleaned_data["programmes"], "a name = its price"):
+            try:
+                minor = minor_from_major(price, exponent=exponent)
+            except MoneyInvalid as error:
+                raise forms.ValidationError(f"{name}: {error}") from None
+            programmes.append({"name": name, "price_minor": minor})
+        return programmes
+
     def changes(self) -> dict:
         data = self.cleaned_data
         colours = dict((self.workspace.branding or {}).get("colours") or {})
@@ -93,6 +144,9 @@ class WorkspaceSettingsForm(forms.Form):
             "working_days": sorted(data["working_days"]),
             "logo": data["logo"].strip(),
             "colours": colours,
+            "labels": data["labels"],
+            "modules": data["modules"],
+            "programmes": data["programmes"],
         }
 
 

@@ -296,3 +296,38 @@ def test_commission_rules_are_entered_as_percentages(team):
 def test_only_owners_and_admins_open_the_settings(team):
     assert browser(team.manager).get(settings_url(team)).status_code == 403
     assert browser(team.closer).get(settings_url(team)).status_code == 403
+
+
+def test_labels_modules_and_programmes_show_in_the_display(team, api):
+    answer = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "settings",
+            "name": "Northwind Sales",
+            "timezone": "UTC",
+            "currency": "USD",
+            "working_days": ["0", "1", "2", "3", "4"],
+            "labels": "calls.booked = Demos booked\ncalls.taken=Demos held",
+            "modules": "calls, payments , ",
+            "programmes": "Mastermind = 4997\nGroup = 1200.50",
+        },
+    )
+    assert answer.status_code == 302, answer.content.decode()[-3000:]
+    branding = Workspace.objects.get(pk=team.workspace.pk).branding
+    assert branding["labels"] == {"calls.booked": "Demos booked", "calls.taken": "Demos held"}
+    assert branding["modules"] == ["calls", "payments"]
+    assert branding["programmes"] == [
+        {"name": "Mastermind", "price_minor": 499700},
+        {"name": "Group", "price_minor": 120050},
+    ]
+    display = api(team.read).get("/api/v1/display").json()
+    assert display["modules"] == ["calls", "payments"]
+    refused = post(
+        browser(team.owner),
+        settings_url(team),
+        {"action": "settings", "name": "Northwind Sales", "timezone": "UTC", "currency": "USD",
+         "working_days": ["0"], "programmes": "Mastermind = 49.999"},
+    )  # fmt: skip
+    assert refused.status_code == 400
+    assert "Mastermind:" in refused.content.decode()
