@@ -123,14 +123,24 @@ def test_a_forgotten_password_is_reset_from_the_sign_in_page(
     assert not person.check_password(PASSWORD)
 
 
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_an_agency_user_opens_a_client_overview_from_the_console(
-    page, live_server, make_agency, make_workspace, make_user
+    chromium, live_server, make_agency, make_workspace, make_user, viewport
 ):
     agency = make_agency(tier="agency", name="Northwind Agency")
     workspace = make_workspace(agency=agency, name="Acme Coaching", slug="acme")
     person = make_user("ops@northwind.test")
     agency.users.add(person)
+    context, errors = _context(chromium, live_server, viewport)
+    page = context.new_page()
+    try:
+        _console_to_overview(page, live_server, agency, workspace, person, viewport)
+    finally:
+        context.close()
+    assert errors.messages == []
 
+
+def _console_to_overview(page, live_server, agency, workspace, person, viewport):
     page.goto("/accounts/login/")
     sign_in(page, person.email)
     # Their one place is the console.
@@ -139,6 +149,9 @@ def test_an_agency_user_opens_a_client_overview_from_the_console(
     assert urlsplit(page.url).path == f"/agency/{agency.pk}/workspaces/{workspace.pk}/"
     assert page.is_visible("#headline")
     assert page.text_content("#nav-overview").strip() == "Acme Coaching"
-    shot(page, "agency-client-overview.png")
+    if viewport is DESKTOP:
+        shot(page, "agency-client-overview.png")
+    _no_sideways_scroll(page, viewport)
     page.click("#nav-console")
     assert urlsplit(page.url).path == f"/agency/{agency.pk}/"
+    _no_sideways_scroll(page, viewport)
