@@ -388,6 +388,16 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
+# --- Providers' APIs -----------------------------------------------------------------
+
+# Where the integrations call each provider: their own hosts unless pointed at a mock
+# server or a sandbox (stripe-mock in staging, a recorded server in a black-box test).
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "https://api.stripe.com").rstrip("/")
+CALENDLY_API_BASE = os.environ.get("CALENDLY_API_BASE", "https://api.calendly.com").rstrip("/")
+ZOOM_API_BASE = os.environ.get("ZOOM_API_BASE", "https://api.zoom.us/v2").rstrip("/")
+ZOOM_OAUTH_BASE = os.environ.get("ZOOM_OAUTH_BASE", "https://zoom.us/oauth").rstrip("/")
+HUBSPOT_API_BASE = os.environ.get("HUBSPOT_API_BASE", "https://api.hubapi.com").rstrip("/")
+
 # --- Email ------------------------------------------------------------------------------
 
 # EMAIL_URL names the transport: smtp://user:password@host:port (smtps:// or ?tls=1 for

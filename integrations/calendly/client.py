@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 
 import httpx
+from django.conf import settings
 
 from ..base import ProviderError
 
-BASE_URL = "https://api.calendly.com"
 PAGE_SIZE = 100
 TIMEOUT_SECONDS = 20
 # Waits after a 429 when Calendly names none, in seconds; then the call gives up.
@@ -53,7 +53,7 @@ class CalendlyClient:
     def __init__(self, token: str, *, sleep=None, transport: httpx.BaseTransport | None = None):
         self._sleep = sleep
         self._http = httpx.Client(
-            base_url=BASE_URL,
+            base_url=settings.CALENDLY_API_BASE,
             headers={"Authorization": f"Bearer {token}", "Accept": "application/json"},
             timeout=TIMEOUT_SECONDS,
             transport=transport,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from datetime import datetime
 
+from django.conf import settings
 from hubspot import HubSpot
 from hubspot.crm.contacts import (
     ApiException,
@@ -30,7 +31,11 @@ _sleep = time.sleep
 
 def client_for(credentials: dict) -> HubSpot:
     # No retries inside urllib3: a 429 is waited out here, and any other failure is told.
-    return HubSpot(access_token=credentials["access_token"], retry=Retry(total=0))
+    return HubSpot(
+        access_token=credentials["access_token"],
+        retry=Retry(total=0),
+        host=settings.HUBSPOT_API_BASE,
+    )
 
 
 def _call(what: str, call):

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import stripe
+from django.conf import settings
 
 from ..base import BackfillItem, BackfillPage, Described, ProviderError
 
@@ -33,6 +34,7 @@ def client_for(credentials: dict) -> stripe.StripeClient:
         credentials["secret_key"],
         http_client=stripe.HTTPXClient(allow_sync_methods=True),
         max_network_retries=0,
+        base_addresses={"api": settings.STRIPE_API_BASE},
     )
 
 

@@ -31,12 +31,11 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
 import httpx
+from django.conf import settings
 
 from ..base import BackfillItem, BackfillPage, ProviderError
 from . import mapping, provider
 
-TOKEN_URL = "https://zoom.us/oauth/token"
-API = "https://api.zoom.us/v2"
 DAYS = 90
 PAGE_SIZE = 300
 # Waits after a 429 without Retry-After, in seconds, before giving up.
@@ -58,7 +57,7 @@ class ZoomClient:
     def _token(self) -> str:
         try:
             answer = self.http.post(
-                TOKEN_URL,
+                f"{settings.ZOOM_OAUTH_BASE}/token",
                 params={
                     "grant_type": "account_credentials",
                     "account_id": self.credentials.get("account_id", ""),
@@ -84,7 +83,7 @@ class ZoomClient:
                 self.token = self._token()
             try:
                 answer = self.http.get(
-                    f"{API}{path}",
+                    f"{settings.ZOOM_API_BASE}{path}",
                     params=params,
                     headers={"Authorization": f"Bearer {self.token}"},
                 )
