@@ -17,7 +17,7 @@ from .plans import agency_plan_require, plan_bodies_merge, plan_changes, plan_ne
 
 
 def user_actor(user) -> Actor:
-    return Actor(kind="user", id=str(user.pk), label=user.get_username())
+    return Actor.for_user(user)
 
 
 def plan_create(*, agency: Agency, actor: Actor, parsed: dict) -> Plan:

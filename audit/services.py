@@ -13,6 +13,11 @@ class Actor:
     id: str = ""
     label: str = ""
 
+    @classmethod
+    def for_user(cls, user) -> "Actor":
+        """A signed-in person: their account's id, named by their email (or username)."""
+        return cls(kind="user", id=str(user.pk), label=user.email or user.get_username())
+
 
 SYSTEM = Actor(kind="system", id="", label="system")
 

@@ -70,11 +70,10 @@ def hubspot_mapping(request, workspace_id, connection_id):
     if request.method == "POST":
         form = UtmPropertiesForm(request.POST)
         if form.is_valid():
-            user = request.user
             utm_properties_set(
                 connection=connection,
                 mapping=form.cleaned_data,
-                actor=Actor(kind="user", id=str(user.pk), label=user.email or user.username),
+                actor=Actor.for_user(request.user),
             )
             messages.success(request, "UTM properties saved; contacts read from now on use them.")
             return redirect(request.path)

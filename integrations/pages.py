@@ -33,8 +33,7 @@ HELD_EVENT_ROLES = frozenset(Member.WORKSPACE_WIDE_ROLES)
 
 
 def _actor(request) -> Actor:
-    user = request.user
-    return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+    return Actor.for_user(request.user)
 
 
 def _member_workspace(request, workspace_id, *, roles, doing: str) -> tuple[Workspace, Member]:

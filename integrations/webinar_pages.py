@@ -91,8 +91,7 @@ def webinar_pitch(request, workspace_id):
         form = PitchForm(request.POST, workspace=workspace)
         if form.is_valid():
             event = form.cleaned_data["event"]
-            user = request.user
-            actor = Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+            actor = Actor.for_user(request.user)
             try:
                 webinar_pitch_set(event=event, pitch_at=form.cleaned_data["pitch_at"], actor=actor)
             except InvalidField as refused:

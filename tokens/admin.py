@@ -52,7 +52,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request, queryset):
-        actor = Actor(kind="user", id=str(request.user.pk), label=request.user.get_username())
+        actor = Actor.for_user(request.user)
         count = 0
         for token in queryset.filter(revoked_at__isnull=True):
             token_revoke(actor=actor, token=token, reason="revoked in the admin")

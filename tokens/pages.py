@@ -61,7 +61,7 @@ def settings_page(view):
 
 def _actor(request) -> Actor:
     user = request.user
-    return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+    return Actor.for_user(user)
 
 
 def member_or_404(request, workspace_id) -> tuple[Workspace, Member]:

@@ -53,7 +53,7 @@ class InvitationLinkUsed(Exception):
 
 
 def _user_actor(user) -> Actor:
-    return Actor(kind="user", id=str(user.pk), label=user.email or user.get_username())
+    return Actor.for_user(user)
 
 
 def _stamp(moment: datetime) -> int:
