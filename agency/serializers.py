@@ -20,7 +20,7 @@ from core import openapi
 from core.emails import email_normalise
 from core.errors import InvalidField
 from core.input import validated
-from core.openapi import error_example
+from core.openapi import ErrorSerializer, error_example
 from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
@@ -637,16 +637,7 @@ class EmptyBodySerializer(serializers.Serializer):
     pass
 
 
-class AgencyErrorDetailSerializer(serializers.Serializer):
-    reason = serializers.CharField()
-    message = serializers.CharField()
-
-
-class AgencyErrorSerializer(serializers.Serializer):
-    error = AgencyErrorDetailSerializer()
-    field = serializers.CharField(required=False)
-    requiredScope = serializers.CharField(required=False)
-    approval = serializers.ChoiceField(choices=["request"], required=False)
+AgencyErrorSerializer = ErrorSerializer
 
 
 # The examples a write's 400 shows beside core.openapi.BODY_LIMITS_TEXT.

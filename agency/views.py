@@ -9,16 +9,13 @@ from rest_framework.response import Response
 
 from core.errors import NotFound
 from core.ids import parse_uuid
-from core.openapi import idempotency_key_parameter
+from core.openapi import IDEMPOTENCY_KEY
 from core.views import AgencyView
 
 from . import apply, links, selectors, serializers, services
 from .models import Blueprint, ConnectLink, Plan
 
-IDEMPOTENCY_HEADER = idempotency_key_parameter(
-    "8 to 200 printable ASCII characters, unique to the write. A retry with the same key "
-    "answers the first answer (with Idempotent-Replayed: true) and does not repeat the write.",
-)
+IDEMPOTENCY_HEADER = IDEMPOTENCY_KEY
 SECURITY = [{"agencyBearer": []}]
 WRITE_ERRORS = (400, 401, 403, 409, 422)
 

@@ -11,7 +11,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from core.openapi import error_example, error_responses, idempotency_key_parameter
+from core.openapi import IDEMPOTENCY_KEY, ErrorSerializer, error_example, error_responses
 from figures.registry import figure_keys
 from figures.schema import field_serializer, notes_serializer
 
@@ -34,26 +34,7 @@ from .serializers import (
     WorkspaceListSerializer,
 )
 
-
-class ErrorDetailSerializer(serializers.Serializer):
-    reason = serializers.CharField()
-    message = serializers.CharField()
-
-
-class AgentErrorSerializer(serializers.Serializer):
-    error = ErrorDetailSerializer()
-    field = serializers.CharField(
-        required=False, help_text="The parameter or body member, dotted when nested."
-    )
-    requiredScope = serializers.CharField(required=False)  # the wire name
-
-
-IDEMPOTENCY_KEY = idempotency_key_parameter(
-    "8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
-    "the same request answers the first answer again with `Idempotent-Replayed: true` and "
-    "does not repeat the write; the same key with another request answers 422 "
-    "`refused.idempotency_key_reused`. Keys expire after 24 hours."
-)
+AgentErrorSerializer = ErrorSerializer
 
 FROM_TO = [
     OpenApiParameter(

@@ -4,6 +4,7 @@ and the Idempotency-Key header. The apps keep their own wording (catalogues and 
 names); this module is the one way they turn it into drf-spectacular objects."""
 
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
 
 from . import idempotency
 
@@ -64,3 +65,27 @@ def idempotency_key_parameter(description: str) -> OpenApiParameter:
         required=True,
         description=description,
     )
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    reason = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of both APIs (component `Error`)."""
+
+    error = ErrorDetailSerializer()
+    field = serializers.CharField(
+        required=False, help_text="The parameter or body member, dotted when nested."
+    )
+    requiredScope = serializers.CharField(required=False)  # the wire name
+    approval = serializers.ChoiceField(choices=["request"], required=False)
+
+
+IDEMPOTENCY_KEY = idempotency_key_parameter(
+    "8 to 200 printable ASCII characters, unique to the write. A retry with the same key and "
+    "the same request answers the first answer again with `Idempotent-Replayed: true` and "
+    "does not repeat the write; the same key with another request answers 422 "
+    "`refused.idempotency_key_reused`. Keys expire after 24 hours."
+)

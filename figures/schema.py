@@ -16,21 +16,12 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from core.openapi import error_example, error_responses
+from core.openapi import ErrorSerializer, error_example, error_responses
 
 from . import envelope, registry, selectors
 from .selectors import SERIES_METRICS
 
-ErrorBody = inline_serializer(
-    "Error",
-    {
-        "error": inline_serializer(
-            "ErrorDetail",
-            {"reason": serializers.CharField(), "message": serializers.CharField()},
-        ),
-        "field": serializers.CharField(required=False),
-    },
-)
+ErrorBody = ErrorSerializer
 
 _CATALOGUE = {
     400: (

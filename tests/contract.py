@@ -44,9 +44,7 @@ class Description:
 
     def error_schema_errors(self, body) -> list[str]:
         # The components ride along so that the schema's references resolve inside it.
-        schemas = self.document["components"]["schemas"]
-        name = "Error" if "Error" in schemas else "AgentError"
-        schema = {"$ref": f"#/components/schemas/{name}", "components": self.document["components"]}
+        schema = {"$ref": "#/components/schemas/Error", "components": self.document["components"]}
         return [error.message for error in OAS30Validator(schema).iter_errors(body)]
 
 

@@ -261,3 +261,18 @@ def test_answers_are_json_whatever_the_accept_header(
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert "period" in response.json()
+
+
+def test_both_descriptions_share_one_error_component_and_one_idempotency_key_text():
+    texts, errors = set(), []
+    for name in ("figures", "agent"):
+        document = json.loads((DOCS / f"{name}.json").read_text())
+        schemas = document["components"]["schemas"]
+        errors.append(sorted(key for key in schemas if key.endswith(("Error", "ErrorDetail"))))
+        for operations in document["paths"].values():
+            for operation in operations.values():
+                for parameter in operation.get("parameters", []):
+                    if parameter["name"] == "Idempotency-Key":
+                        texts.add(parameter["description"])
+    assert errors == [["Error", "ErrorDetail"], ["Error", "ErrorDetail"]]
+    assert len(texts) == 1
