@@ -17,6 +17,7 @@ from dashboard.periods import CHOICES as PERIOD_CHOICES
 from dashboard.selectors import agency_headlines
 from integrations.providers import PROVIDERS
 from integrations.services import connection_id_for_link, webhook_url
+from workspaces.access import agency_user_or_404
 from workspaces.models import Agency
 
 from . import links, selectors, services
@@ -27,11 +28,7 @@ HOURS_CHOICES = (24, 72, 168, 720)
 
 
 def _agency_for(request, agency_id) -> Agency:
-    """The agency, if the signed-in person belongs to it; anyone else gets a 404."""
-    agency = Agency.objects.filter(pk=agency_id, users=request.user).first()
-    if agency is None:
-        raise Http404("No such agency.")
-    return agency
+    return agency_user_or_404(request, agency_id)
 
 
 def _overview_context(agency: Agency, params=None) -> dict:

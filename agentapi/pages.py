@@ -21,7 +21,7 @@ from audit.services import Actor
 from core.errors import ApiError
 from core.input import validated
 from figures.period import workspace_zone
-from tokens.pages import PageForbidden, member_or_404, settings_page
+from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Call, Member, Workspace
 
 from . import answers, selectors, services
@@ -200,7 +200,7 @@ def _file(request, workspace, member, form: str, call, draft):
     messages.success(request, f"{FORMS[form]['title']} filed.")
 
 
-@settings_page
+@page
 def form_page(request, workspace_id, form, call_id=None):
     workspace, member = _member(request, workspace_id)
     if form not in FORMS or (form == "post-call") != (call_id is not None):
@@ -252,7 +252,7 @@ def form_page(request, workspace_id, form, call_id=None):
     return render(request, "agentapi/form.html", context, status=status)
 
 
-@settings_page
+@page
 def work_page(request, workspace_id):
     workspace, member = _member(request, workspace_id)
     drafts = selectors.drafts_open(workspace=workspace, member=member)

@@ -18,7 +18,7 @@ from django.urls import reverse
 from figures import selectors as figures_selectors
 from figures.period import workspace_zone
 from figures.selectors import lead_journey
-from tokens.pages import PageForbidden, member_or_404, settings_page
+from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
@@ -71,7 +71,7 @@ def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     return sorted(present, key=key, reverse=descending) + missing
 
 
-@settings_page
+@page
 def overview(request, workspace_id):
     workspace, member = _membership(request, workspace_id)
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
@@ -145,7 +145,7 @@ def overview_page(request, workspace, member, *, agency=None):
     return render(request, "dashboard/overview.html", context)
 
 
-@settings_page
+@page
 def board(request, workspace_id):
     workspace, member = _membership(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
@@ -264,7 +264,7 @@ def _detail(event: dict) -> str:
     return " ".join(details(event)) if details else ""
 
 
-@settings_page
+@page
 def lead(request, lead_id):
     """One lead's journey; the speed-to-lead answer links here (open_url)."""
     workspace_id = Lead.objects.filter(pk=lead_id).values_list("workspace", flat=True).first()

@@ -9,8 +9,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from audit.services import Actor
-from tokens.pages import PageForbidden, settings_page
-from workspaces.models import Member, Workspace
+from workspaces.access import PageForbidden, member_or_404, page
+from workspaces.models import Member
 
 from .hubspot.options import (
     DEFAULT_UTM_PROPERTIES,
@@ -21,7 +21,7 @@ from .hubspot.options import (
 )
 from .models import Connection
 
-MAPPING_ROLES = frozenset({Member.Role.OWNER, Member.Role.ADMIN})
+MAPPING_ROLES = Member.ADMIN_ROLES
 
 
 class UtmPropertiesForm(forms.Form):
@@ -39,14 +39,7 @@ class UtmPropertiesForm(forms.Form):
 
 
 def _connection(request, workspace_id, connection_id) -> Connection:
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = (
-        Member.objects.filter(workspace=workspace, user=request.user, is_active=True).first()
-        if workspace is not None
-        else None
-    )
-    if member is None:
-        raise Http404("No workspace has that id.")
+    workspace, member = member_or_404(request, workspace_id)
     connection = (
         Connection.objects.filter(pk=connection_id, workspace=workspace, provider="hubspot")
         .select_related("workspace")
@@ -62,7 +55,7 @@ def _connection(request, workspace_id, connection_id) -> Connection:
     return connection
 
 
-@settings_page
+@page
 def hubspot_mapping(request, workspace_id, connection_id):
     connection = _connection(request, workspace_id, connection_id)
     form = UtmPropertiesForm(initial=utm_properties(connection))

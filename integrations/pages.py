@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from audit.services import Actor
 from core.errors import InvalidField, NotFound
-from tokens.pages import PageForbidden, settings_page
+from workspaces.access import member_or_404, page
 from workspaces.models import Member, Workspace
 
 from . import selectors, services
@@ -28,7 +28,7 @@ from .forms import AssignForm, ConnectForm
 from .models import Event
 from .providers import PROVIDERS, credentials_check, provider_get
 
-CONNECT_ROLES = frozenset({Member.Role.OWNER, Member.Role.ADMIN})
+CONNECT_ROLES = Member.ADMIN_ROLES
 HELD_EVENT_ROLES = frozenset(Member.WORKSPACE_WIDE_ROLES)
 
 
@@ -37,25 +37,7 @@ def _actor(request) -> Actor:
 
 
 def _member_workspace(request, workspace_id, *, roles, doing: str) -> tuple[Workspace, Member]:
-    """The workspace and the signed-in person's membership, if their role is one of
-    ``roles``. Someone who is not an active member gets the plain 404 page, as for an
-    unknown id; a member with another role gets the 403 page saying whom to ask."""
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = (
-        Member.objects.filter(workspace=workspace, user=request.user, is_active=True).first()
-        if workspace is not None
-        else None
-    )
-    if member is None:
-        raise Http404("No workspace has that id.")
-    if member.role not in roles:
-        names = sorted(roles, key=["owner", "admin", "manager"].index)
-        who = ", ".join(names[:-1]) + f" or {names[-1]}"
-        raise PageForbidden(
-            f"Only an {who} of {workspace.name} {doing}; your role is {member.role}. "
-            "Ask an owner or admin."
-        )
-    return workspace, member
+    return member_or_404(request, workspace_id, roles=roles, doing=doing)
 
 
 def _page_url(workspace, anchor: str = "") -> str:
@@ -114,7 +96,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
     )
 
 
-@settings_page
+@page
 @require_safe
 def integrations_page(request, workspace_id):
     workspace, member = _member_workspace(
@@ -126,7 +108,7 @@ def integrations_page(request, workspace_id):
 # --- Connect and disconnect (owners and admins) ------------------------------------------
 
 
-@settings_page
+@page
 @require_http_methods(["GET", "POST"])
 def connect_page(request, workspace_id, provider):
     """The provider's credential fields, with the webhook URL shown before the fields the
@@ -197,7 +179,7 @@ def connect_page(request, workspace_id, provider):
     )
 
 
-@settings_page
+@page
 @require_http_methods(["GET", "POST"])
 def disconnect_page(request, workspace_id, connection_id):
     workspace, _member = _member_workspace(
@@ -258,7 +240,7 @@ def _held_event_view(*, doing: str):
     return decorate
 
 
-@settings_page
+@page
 @require_POST
 @_held_event_view(doing="assigns held events")
 def event_assign(request, workspace, member, event):
@@ -287,7 +269,7 @@ def event_assign(request, workspace, member, event):
     return _integrations_page(request, workspace, member, bound_assign=form, status=400)
 
 
-@settings_page
+@page
 @require_POST
 @_held_event_view(doing="dismisses held events")
 def event_dismiss(request, workspace, _member, event):

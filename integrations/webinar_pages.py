@@ -13,14 +13,12 @@ from zoneinfo import ZoneInfo
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404
 from django.shortcuts import redirect, render
 
 from audit.services import Actor
 from core.errors import InvalidField
 from core.times import instant_bounded
-from tokens.pages import PageForbidden, settings_page
-from tokens.selectors import member_for_user
+from workspaces.access import member_or_404, page
 from workspaces.models import WebinarEvent, Workspace
 
 from .webinars import PITCH_ROLES, webinar_events_list, webinar_pitch_set
@@ -66,15 +64,9 @@ class PitchForm(forms.Form):
 
 
 def _pitch_workspace(request, workspace_id) -> Workspace:
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = member_for_user(workspace=workspace, user=request.user) if workspace else None
-    if member is None:
-        raise Http404("No workspace has that id.")
-    if member.role not in PITCH_ROLES:
-        raise PageForbidden(
-            f"Only an owner, admin or manager of {workspace.name} sets its webinars' pitch "
-            f"times; your role is {member.role}."
-        )
+    workspace, _member = member_or_404(
+        request, workspace_id, roles=PITCH_ROLES, doing="sets its webinars' pitch times"
+    )
     return workspace
 
 
@@ -82,7 +74,7 @@ def _local(value: datetime | None, zone: ZoneInfo) -> str:
     return value.astimezone(zone).strftime(LOCAL_FORMAT) if value else ""
 
 
-@settings_page
+@page
 def webinar_pitch(request, workspace_id):
     workspace = _pitch_workspace(request, workspace_id)
     zone = ZoneInfo(workspace.timezone)

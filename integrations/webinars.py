@@ -12,13 +12,13 @@ from django.db import transaction
 
 from audit.services import Actor, audit_record
 from core.errors import InvalidField
-from workspaces.models import WebinarEvent
+from workspaces.models import Member, WebinarEvent
 from workspaces.services import RecordInvalid, webinar_pitch_update
 
 from .models import Event
 from .services import events_release
 
-PITCH_ROLES = frozenset({"owner", "admin", "manager"})
+PITCH_ROLES = Member.WORKSPACE_WIDE_ROLES
 
 
 def webinar_events_list(*, workspace) -> list[WebinarEvent]:

@@ -6,20 +6,17 @@ users. To anyone else a workspace or agency does not exist (404). Every write go
 event.
 """
 
-from functools import wraps
-
 from django.conf import settings as django_settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.cache import never_cache
 
 from audit.services import Actor
 from core.crypto import decrypt_text, encrypt_text
 from core.errors import InvalidField
+from workspaces.access import agency_user_or_404, member_or_404, page
 from workspaces.models import Agency, Member, Workspace
 
 from . import selectors, services
@@ -36,73 +33,21 @@ MINTED_SESSION_KEY = "tokens.minted"
 WORKSPACE_WIDE_ROLES = Member.WORKSPACE_WIDE_ROLES
 
 
-class PageForbidden(Exception):
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
-
-
-def settings_page(view):
-    """Sign-in required; PageForbidden renders the 403 page."""
-
-    @wraps(view)
-    @login_required
-    @never_cache
-    def wrapper(request, *args, **kwargs):
-        try:
-            return view(request, *args, **kwargs)
-        except PageForbidden as refusal:
-            return render(
-                request, "tokens/forbidden.html", {"message": refusal.message}, status=403
-            )
-
-    return wrapper
-
-
 def _actor(request) -> Actor:
-    user = request.user
-    return Actor.for_user(user)
-
-
-def member_or_404(request, workspace_id) -> tuple[Workspace, Member]:
-    """The workspace and the signed-in person's active membership of it; anyone else gets
-    the 404 page, as for an unknown id (every page of a workspace starts here)."""
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    member = workspace and selectors.member_for_user(workspace=workspace, user=request.user)
-    if member is None:
-        raise Http404("No workspace has that id.")
-    return workspace, member
+    return Actor.for_user(request.user)
 
 
 def _admin_workspace(request, workspace_id) -> Workspace:
-    """The workspace, if the signed-in person is an active owner or admin of it.
-
-    Someone who is not an active member gets the plain 404 page, as for an unknown id (the
-    API answers the same): nothing tells them the workspace exists or what it is called. A
-    member with another role gets the 403 page: they know the workspace already, and it
-    tells them whom to ask.
-    """
-    workspace = Workspace.active.filter(pk=workspace_id).first()
-    if workspace is None:
-        raise Http404("No workspace has that id.")
-    member = selectors.member_for_user(workspace=workspace, user=request.user)
-    if member is None:
-        raise Http404("No workspace has that id.")
-    if member.role not in selectors.TOKEN_ADMIN_ROLES:
-        raise PageForbidden(
-            f"Only an owner or admin of {workspace.name} manages its settings; "
-            f"your role is {member.role}. Ask an owner or admin."
-        )
+    """The workspace, if the signed-in person is an active owner or admin of it (the page
+    policy of workspaces.access: 404 for anyone else, 403 for another role)."""
+    workspace, _member = member_or_404(
+        request, workspace_id, roles=Member.ADMIN_ROLES, doing="manages its settings"
+    )
     return workspace
 
 
 def _user_agency(request, agency_id) -> Agency:
-    """The agency, if the signed-in person is one of its users; anyone else gets the plain
-    404 page, as for an unknown id."""
-    agency = Agency.objects.filter(pk=agency_id, users=request.user).first()
-    if agency is None:
-        raise Http404("No agency has that id.")
-    return agency
+    return agency_user_or_404(request, agency_id)
 
 
 # --- Sign-in --------------------------------------------------------------------------
@@ -205,23 +150,23 @@ def _token_revoke_page(request, *, workspace=None, agency=None, token_id):
     )
 
 
-@settings_page
+@page
 def workspace_tokens(request, workspace_id):
     return _tokens_page(request, workspace=_admin_workspace(request, workspace_id))
 
 
-@settings_page
+@page
 def workspace_token_revoke(request, workspace_id, token_id):
     workspace = _admin_workspace(request, workspace_id)
     return _token_revoke_page(request, workspace=workspace, token_id=token_id)
 
 
-@settings_page
+@page
 def agency_tokens(request, agency_id):
     return _tokens_page(request, agency=_user_agency(request, agency_id))
 
 
-@settings_page
+@page
 def agency_token_revoke(request, agency_id, token_id):
     return _token_revoke_page(request, agency=_user_agency(request, agency_id), token_id=token_id)
 
@@ -310,7 +255,7 @@ APP_ACTIONS = {
 }
 
 
-@settings_page
+@page
 def workspace_apps(request, workspace_id):
     workspace = _admin_workspace(request, workspace_id)
     apps = list(selectors.embedded_app_list(workspace=workspace))

@@ -7,7 +7,7 @@ from workspaces.models import Agency, Member
 
 from .models import ApiToken, EmbeddedApp
 
-TOKEN_ADMIN_ROLES = frozenset({"owner", "admin"})
+TOKEN_ADMIN_ROLES = Member.ADMIN_ROLES
 
 
 def api_token_list(*, workspace=None, agency=None) -> QuerySet[ApiToken]:

@@ -16,6 +16,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from core.errors import InvalidField
+from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.invitations import invitation_create, invitation_resend, invitation_revoke
 from workspaces.models import Invitation, Member, Payment, Refund, Sale, Workspace
 from workspaces.services import RecordInvalid, commission_rule_remove, commission_rule_set
@@ -27,23 +28,15 @@ from workspaces.tenancy import (
 )
 
 from . import selectors
-from .pages import PageForbidden, _actor, member_or_404, settings_page
+from .pages import _actor
 from .services import member_sessions_revoke
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
-MEMBERS_READERS = frozenset({"owner", "admin", "manager"})
+MEMBERS_READERS = Member.WORKSPACE_WIDE_ROLES
 
 
 def _membership(request, workspace_id, roles, what: str) -> tuple[Workspace, Member]:
-    """The workspace and the person's membership if their role may use the page; a
-    non-member gets the 404 page, another role the 403 page naming who may."""
-    workspace, member = member_or_404(request, workspace_id)
-    if member.role not in roles:
-        raise PageForbidden(
-            f"{what} of {workspace.name} is for its {', '.join(sorted(roles))}; your role is "
-            f"{member.role}."
-        )
-    return workspace, member
+    return member_or_404(request, workspace_id, roles=roles, doing=what)
 
 
 def _holds_money(workspace: Workspace) -> bool:
@@ -112,9 +105,9 @@ def _invite(request, workspace, me, form) -> bool:
     return True
 
 
-@settings_page
+@page
 def workspace_members(request, workspace_id):
-    workspace, me = _membership(request, workspace_id, MEMBERS_READERS, "The Members page")
+    workspace, me = _membership(request, workspace_id, MEMBERS_READERS, "reads its members")
     manages = me.role in selectors.TOKEN_ADMIN_ROLES
     form, status, refusal = InviteForm(), 200, None
     if request.method == "POST":
@@ -228,11 +221,9 @@ def _save_settings(request, workspace, form) -> bool:
     return True
 
 
-@settings_page
+@page
 def workspace_settings(request, workspace_id):
-    workspace, _me = _membership(
-        request, workspace_id, selectors.TOKEN_ADMIN_ROLES, "The settings page"
-    )
+    workspace, _me = _membership(request, workspace_id, Member.ADMIN_ROLES, "manages its settings")
     money_locked = _holds_money(workspace)
     data = request.POST if request.method == "POST" else None
     action = request.POST.get("action") if data is not None else None

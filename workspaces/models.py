@@ -123,6 +123,7 @@ class Member(models.Model):
         SDR = "sdr"
 
     WORKSPACE_WIDE_ROLES = frozenset({"owner", "admin", "manager"})
+    ADMIN_ROLES = frozenset({"owner", "admin"})
     REPORTING_ROLES = frozenset({"closer", "setter", "sdr"})
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)

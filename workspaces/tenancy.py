@@ -217,7 +217,7 @@ def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None 
 
 # Who may grant or take away each role: only an owner touches the roles that run the
 # workspace (owner, admin); an admin manages the others.
-OWNER_ONLY_ROLES = frozenset({"owner", "admin"})
+OWNER_ONLY_ROLES = Member.ADMIN_ROLES
 
 
 class MemberChangeRefused(Exception):

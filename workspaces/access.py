@@ -1,0 +1,76 @@
+"""Who may open a page: the one access policy of every server-rendered page.
+
+A page of a workspace is for its active members; anyone else gets the 404 page, as for an
+unknown id (nothing tells them the workspace exists). A member whose role may not use the
+page gets the 403 page saying who may. A page of an agency is for the agency's users;
+anyone else gets the 404 page. The role sets live on the Member model
+(WORKSPACE_WIDE_ROLES, ADMIN_ROLES, REPORTING_ROLES), the same sets the API's checks use.
+"""
+
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+
+from .models import Agency, Member, Workspace
+
+ROLE_ORDER = [role.value for role in Member.Role]
+
+
+class PageForbidden(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def page(view):
+    """A signed-in page, never cached; PageForbidden renders the 403 page."""
+
+    @wraps(view)
+    @login_required
+    @never_cache
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except PageForbidden as refusal:
+            return render(request, "forbidden.html", {"message": refusal.message}, status=403)
+
+    return wrapper
+
+
+def _who(roles) -> str:
+    names = sorted(roles, key=ROLE_ORDER.index)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
+def member_or_404(
+    request, workspace_id, *, roles=None, doing: str = "uses this page"
+) -> tuple[Workspace, Member]:
+    """The workspace and the signed-in person's active membership of it; with `roles`, only
+    if their role is one of them (else the 403 page, naming who may)."""
+    workspace = Workspace.active.filter(pk=workspace_id).first()
+    member = None
+    if workspace is not None and request.user.is_authenticated:
+        member = Member.objects.filter(
+            workspace=workspace, user=request.user, is_active=True
+        ).first()
+    if member is None:
+        raise Http404("No workspace has that id.")
+    if roles is not None and member.role not in roles:
+        article = "an" if _who(roles)[0] in "aeiou" else "a"
+        raise PageForbidden(
+            f"Only {article} {_who(roles)} of {workspace.name} {doing}; your role is "
+            f"{member.role}. Ask an owner or admin."
+        )
+    return workspace, member
+
+
+def agency_user_or_404(request, agency_id) -> Agency:
+    """The agency, if the signed-in person is one of its users; anyone else gets the 404
+    page, as for an unknown id."""
+    agency = Agency.objects.filter(pk=agency_id, users=request.user).first()
+    if agency is None:
+        raise Http404("No agency has that id.")
+    return agency
