@@ -21,6 +21,7 @@ from core.emails import email_normalise
 from core.errors import InvalidField
 from core.input import validated
 from core.openapi import ErrorSerializer, error_example
+from integrations.providers import PROVIDERS
 from tokens.services import redirect_uri_check
 from workspaces.models import Member
 from workspaces.validators import logo_url, origin_normalise
@@ -29,7 +30,7 @@ KEY_PATTERN = re.compile(r"[a-z0-9-]{1,64}")
 SLUG_PATTERN = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?")
 
 STATES = ["drafted", "waiting_for_approval", "approved", "refused", "applied"]
-INTEGRATION_KEYS = ["stripe", "calendly", "zoom", "hubspot"]
+INTEGRATION_KEYS = list(PROVIDERS)
 ROLES = Member.Role.values
 NOT_TEXT = "must be a non-empty string."
 NOT_A_LIST = {"not_a_list": "must be a JSON array."}

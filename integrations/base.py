@@ -9,10 +9,11 @@ worker applies it with ``apply``; the backfill yields the same kind of items thr
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
     from .models import Connection, Event
@@ -105,74 +106,68 @@ class BackfillPage:
     cursor: dict | None = None
 
 
-class Provider(Protocol):
-    key: str
-    name: str
-    feeds: str
-    credential_fields: tuple[CredentialField, ...]
-    # Where to paste the webhook URL at the provider, and which events to choose.
-    webhook_help: str
+class Provider(ABC):
+    """What a provider gives the engine. Every hook is declared here: the required ones
+    as abstract methods, the optional ones as attributes that are None for a provider
+    without them (the engine asks ``provider.split is not None``, never probes).
 
-    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str) -> None:
-        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time.
+    A package's ``mapping`` module writes an event (``event_map``) and its ``backfill``
+    module reads the last 90 days (``pages``): a provider class names the two modules and
+    adds its verify and describe.
+    """
 
-        A provider that signs the request's method and URL too sets the class attribute
-        ``verify_with_request = True``: it is then also given ``method`` and ``url`` (the
-        URL as the provider called it, ``{BASE_URL}`` and the path with its query).
-        """
+    key: ClassVar[str]
+    name: ClassVar[str]
+    feeds: ClassVar[str]
+    credential_fields: ClassVar[tuple[CredentialField, ...]]
+    # Where to find the credential, and where to paste the webhook URL at the provider.
+    credentials_help: ClassVar[str] = ""
+    webhook_help: ClassVar[str] = ""
+    mapping_module: ClassVar = None
+    backfill_module: ClassVar = None
+    # A provider that signs the request's method and URL too: ``verify`` is then also
+    # given ``method`` and ``url`` (the URL as the provider called it).
+    verify_with_request: ClassVar[bool] = False
 
-    def describe(self, payload: dict) -> Described: ...
+    # Optional hooks (None: the provider has none).
+    # split(payload) -> list[dict] | None: a provider that sends several events in one
+    # delivery (HubSpot's JSON array); each is described and stored on its own, None
+    # refuses the body. Without it a delivery is one JSON object.
+    split: Callable[[object], list[dict] | None] | None = None
+    # challenge(payload, secret) -> dict | None: a provider that checks its endpoint with a
+    # signed challenge (Zoom's URL validation); the view answers 200 with the dict it
+    # returns and stores nothing. None means the delivery is an ordinary event.
+    challenge: Callable[[dict, str], dict | None] | None = None
+    # on_connect(*, connection, credentials, signing_secret) -> dict: runs once before the
+    # backfill (Calendly subscribes to its webhooks); what it returns is kept in the
+    # connection's options, and a ProviderError makes the connection failing.
+    on_connect: Callable[..., dict] | None = None
+    # apply_many(*, events, connection) -> dict[int, Outcome]: the worker's fast path.
+    # Given a batch of received events (oldest first), it applies set-based the ones it
+    # can (events about an object no other stored event names), writing through the
+    # workspace's writers, and returns their outcomes by event id; the rest are applied
+    # one by one. A RecordInvalid it raises undoes its writes, and every event goes one
+    # by one.
+    apply_many: Callable[..., dict] | None = None
 
-    # Optional: ``split(payload) -> list[dict] | None`` for a provider that sends several
-    # events in one delivery (HubSpot's JSON array): each is described and stored on its
-    # own; None refuses the body. Without it, a delivery is one JSON object.
+    @abstractmethod
+    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str, **request) -> None:
+        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time."""
 
-    def apply(self, *, event: Event, connection: Connection) -> Outcome:
-        """Write the records the event stands for through the workspace's writers.
+    @abstractmethod
+    def describe(self, payload: dict) -> Described:
+        """The event's id, type, time and object, read from its payload."""
 
-        Runs inside the caller's transaction, which also records the audit event.
-        """
+    def apply(self, *, event: Event, connection: Connection, credentials: dict) -> Outcome:
+        """Write the records the event stands for through the workspace's writers, inside
+        the caller's transaction (which records the audit event). ``credentials`` are the
+        connection's, for a mapping that reads the provider's API."""
+        return self.mapping_module.event_map(event=event, connection=connection)
 
     def backfill(
         self, *, connection: Connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
         """Read the last 90 days page by page, starting at ``cursor``."""
-
-    # Optional: ``challenge(payload, secret) -> dict | None``. A provider that checks its
-    # endpoint with a signed challenge (Zoom's URL validation) defines it; the webhook view
-    # calls it after ``verify`` and answers 200 with the dict it returns, storing nothing.
-    # None means the delivery is an ordinary event.
-    # Optional: ``on_connect(*, connection, credentials, signing_secret) -> dict`` runs once
-    # before the backfill (Calendly subscribes to its webhooks there); what it returns is
-    # kept in the connection's options, and a ProviderError makes the connection failing.
-    # Optional: ``apply_many(*, events, connection) -> dict[int, Outcome]``, the worker's
-    # fast path. Given a batch of received events (oldest first), it applies set-based the
-    # ones it can (events about an object no other stored event names, so their order
-    # among themselves and the rest of the batch does not change the records), writing
-    # their records through the workspace's writers and refreshing what they touched, and
-    # returns their outcomes by event id. The rest are then applied one by one. A
-    # RecordInvalid it raises undoes its writes, and every event goes one by one.
-
-
-class PackagedProvider:
-    """The shape most providers share: a package whose ``mapping`` module writes an event
-    (``event_map``) and whose ``backfill`` module reads the last 90 days (``pages``). A
-    provider class names the two modules and adds its verify and describe."""
-
-    mapping_module = None
-    backfill_module = None
-
-    def apply(self, *, event, connection) -> Outcome:
-        return self.mapping_module.event_map(event=event, connection=connection)
-
-    @property
-    def apply_many(self):
-        """The mapping module's set-based apply (``events_map_many``), or None."""
-        return getattr(self.mapping_module, "events_map_many", None)
-
-    def backfill(
-        self, *, connection, credentials: dict, cursor: dict | None
-    ) -> Iterator[BackfillPage]:
         return self.backfill_module.pages(
             connection=connection, credentials=credentials, cursor=cursor
         )

@@ -73,6 +73,19 @@ class Event(models.Model):
         IGNORED = "ignored"
         DISMISSED = "dismissed"
 
+    class HoldCode(models.TextChoices):
+        """Why an event is held. WAITING for the record it needs (released when that
+        record arrives); the others wait for a person to assign or dismiss it."""
+
+        WAITING = "waiting"
+        NO_LEAD = "no_lead"
+        NO_SALE = "no_sale"
+        CURRENCY = "currency"
+        INVALID = "invalid"
+
+    # The codes a person resolves (assign or dismiss), not a record's arrival.
+    PLACEMENT_CODES = frozenset({HoldCode.NO_LEAD, HoldCode.NO_SALE, HoldCode.CURRENCY})
+
     id = models.BigAutoField(primary_key=True)
     connection = models.ForeignKey(Connection, on_delete=models.CASCADE, related_name="events")
     workspace = models.ForeignKey(
@@ -93,7 +106,7 @@ class Event(models.Model):
     applied_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     # Why it is held: a code (no_lead, no_sale, currency, waiting) and a sentence.
-    hold_code = models.CharField(max_length=30, blank=True)
+    hold_code = models.CharField(max_length=30, blank=True, choices=HoldCode.choices)
     hold_reason = models.TextField(blank=True)
     # For a `waiting` hold: the provider id of the record it waits for.
     waits_for = models.CharField(max_length=200, blank=True)

@@ -59,7 +59,7 @@ def held_count(*, workspace, provider: str, start, end) -> int:
             occurred_at__gte=start,
             occurred_at__lt=end,
         )
-        .exclude(Q(hold_code="waiting") & Exists(same_object_held))
+        .exclude(Q(hold_code=Event.HoldCode.WAITING) & Exists(same_object_held))
         .count()
     )
 

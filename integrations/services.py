@@ -53,8 +53,8 @@ BATCH_SIZE = 100
 # How long the mark "a task applies this connection's events" lives unless renewed (each
 # batch renews it): a worker killed mid-run leaves it to expire.
 DRAIN_MARK_SECONDS = 120
-# Held for a reason only a person can resolve (assign or dismiss), not waiting for a record.
-PLACEMENT_CODES = ("no_lead", "no_sale", "currency", "invalid")
+# An event's attempts are counted in a smallint: they stop growing at its largest value.
+ATTEMPTS_MAX = 32767
 # Test-only hook: makes an apply pause inside its transaction, after the records are
 # written, so a test can kill the worker half-way and see the event applied once.
 PAUSE_SECONDS_ENV = "INTEGRATIONS_APPLY_PAUSE_SECONDS"
@@ -423,7 +423,7 @@ class _Effects:
                 Event.objects.filter(
                     connection_id=self.connection_id,
                     state=Event.State.HELD,
-                    hold_code="waiting",
+                    hold_code=Event.HoldCode.WAITING,
                     waits_for__in=sorted(self.records),
                 )
             )
@@ -504,9 +504,13 @@ def _provider_apply(event: Event):
     try:
         # A savepoint: a writer that refuses leaves no half-written record behind.
         with transaction.atomic():
-            return provider.apply(event=event, connection=event.connection)
+            return provider.apply(
+                event=event,
+                connection=event.connection,
+                credentials=connection_credentials(event.connection),
+            )
     except RecordInvalid as refused:
-        return Held("invalid", f"The record cannot be written: {refused}")
+        return Held(Event.HoldCode.INVALID, f"The record cannot be written: {refused}")
     except ProviderError:
         raise
     except Exception as error:
@@ -522,7 +526,7 @@ UNEXPECTED_ATTEMPTS_MAX = 5
 
 def _event_settle(event: Event, effects: _Effects) -> None:
     """Apply one locked event and record its outcome."""
-    event.attempts = min(event.attempts + 1, 32767)
+    event.attempts = min(event.attempts + 1, ATTEMPTS_MAX)
     try:
         outcome = _provider_apply(event)
     except _Unexpected as failure:
@@ -530,7 +534,7 @@ def _event_settle(event: Event, effects: _Effects) -> None:
             Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
             raise
         outcome = Held(
-            "invalid",
+            Event.HoldCode.INVALID,
             f"Applying it failed {event.attempts} times ({str(failure)[:200]}); dismiss it, "
             "or ask support to look at the server's log.",
         )
@@ -581,7 +585,7 @@ def _outcomes_write_many(connection: Connection, settled: list, effects: _Effect
         Event.objects.filter(pk__in=[event.pk for event in applied]).update(
             state=Event.State.APPLIED,
             applied_at=now,
-            attempts=Least(F("attempts") + 1, 32767),
+            attempts=Least(F("attempts") + 1, ATTEMPTS_MAX),
             hold_code="",
             hold_reason="",
             waits_for="",
@@ -593,7 +597,7 @@ def _outcomes_write_many(connection: Connection, settled: list, effects: _Effect
             event.state, event.applied_at = Event.State.APPLIED, now
             effects.records.update(outcome.records)
         else:
-            event.attempts = min(event.attempts + 1, 32767)
+            event.attempts = min(event.attempts + 1, ATTEMPTS_MAX)
             _outcome_settle(event, outcome, effects)
         entries.append(
             {
@@ -611,7 +615,8 @@ def _outcomes_write_many(connection: Connection, settled: list, effects: _Effect
 def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list:
     """The provider's set-based apply of what it can (see Provider.apply_many); returns
     the events left to apply one by one."""
-    many = getattr(provider_get(connection.provider), "apply_many", None)
+    provider = provider_get(connection.provider)
+    many = provider.apply_many if provider is not None else None
     if many is None or not events:
         return events
     fast = _Effects(connection.pk)
@@ -740,11 +745,11 @@ def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
         locked = _held(event)
         if sale.workspace_id != locked.workspace_id:
             raise NotFound("No such sale.")
-        if locked.hold_code == "currency":
+        if locked.hold_code == Event.HoldCode.CURRENCY:
             raise InvalidField("sale", "A payment in another currency cannot be placed on a "
                                "sale of this workspace; dismiss it instead.")  # fmt: skip
         locked.assigned_sale = sale
-        locked.attempts = min(locked.attempts + 1, 32767)
+        locked.attempts = min(locked.attempts + 1, ATTEMPTS_MAX)
         effects = _Effects(locked.connection_id)
         outcome = _provider_apply(locked)
         _outcome_write(
@@ -761,13 +766,13 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
     with transaction.atomic():
         locked = _held(event)
         dismissed = [locked]
-        if locked.object_id and locked.hold_code != "waiting":
+        if locked.object_id and locked.hold_code != Event.HoldCode.WAITING:
             dismissed += list(
                 Event.objects.select_for_update()
                 .filter(
                     connection_id=locked.connection_id,
                     state=Event.State.HELD,
-                    hold_code="waiting",
+                    hold_code=Event.HoldCode.WAITING,
                     waits_for=locked.object_id,
                 )
                 .select_related("workspace")
@@ -819,7 +824,8 @@ def connection_on_connect(*, connection: Connection, credentials: dict) -> Conne
     """Run the provider's optional `on_connect` hook once (Calendly subscribes to its
     webhooks with the generated signing key) and keep what it returns in the connection's
     options. Raises ProviderError when the provider refuses."""
-    hook = getattr(provider_get(connection.provider), "on_connect", None)
+    provider = provider_get(connection.provider)
+    hook = provider.on_connect if provider is not None else None
     if hook is None:
         return connection
     options = hook(

@@ -69,9 +69,10 @@ def _receive(request, provider_key: str, connection_id) -> dict:
     payloads = _payloads(provider, connection, request.body)
     # A provider's check that the endpoint is ours (Zoom's URL validation): answered from
     # the payload and the secret, and nothing is stored.
-    challenge = getattr(provider, "challenge", None)
     answer = (
-        challenge(payloads[0], secret) if challenge is not None and len(payloads) == 1 else None
+        provider.challenge(payloads[0], secret)
+        if provider.challenge is not None and len(payloads) == 1
+        else None
     )
     if answer is not None:
         return answer
@@ -100,7 +101,7 @@ def _verify(request, provider, connection: Connection, secret) -> None:
         if not secret:
             raise SignatureRefused("This connection has no webhook signing secret.")
         request_line = {}
-        if getattr(provider, "verify_with_request", False):
+        if provider.verify_with_request:
             # The URL as the provider called it: the public address, not the one behind
             # a proxy.
             request_line = {
@@ -145,7 +146,7 @@ def _payloads(provider, connection: Connection, body: bytes) -> list:
         # Not JSON (NaN and Infinity are not JSON numbers), or nested deeper than the
         # decoder goes.
         payload = None
-    split = getattr(provider, "split", None)
+    split = provider.split
     if split is not None:
         # A provider that batches events sends several in one delivery: each is stored
         # once, by its own id.

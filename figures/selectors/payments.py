@@ -18,6 +18,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from integrations.providers import PROVIDERS
 from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
 
@@ -194,7 +195,8 @@ def unplaced_notes(*, workspace, period: Period, provider: str = "stripe") -> tu
     held = held_count(workspace=workspace, provider=provider, start=period.start, end=period.end)
     if not held:
         return ()
-    name = {"stripe": "Stripe"}.get(provider, provider)
+    known = PROVIDERS.get(provider)
+    name = known.name if known is not None else provider
     what = "payment or refund" if held == 1 else "payments or refunds"
     return (
         Note(

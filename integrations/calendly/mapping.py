@@ -220,7 +220,11 @@ def _no_show(event: Event, workspace) -> Applied | Held | Ignored:
         return Ignored("The no-show names no invitee.")
     call = Call.objects.filter(workspace=workspace, external_id=uri).first()
     if call is None:
-        return Held("waiting", f"The no-show's invitee {uri} has not arrived yet.", waits_for=uri)
+        return Held(
+            Event.HoldCode.WAITING,
+            f"The no-show's invitee {uri} has not arrived yet.",
+            waits_for=uri,
+        )
     # Every no-show of this invitee received so far, marked and removed, whatever their
     # order: the invitee is a no-show while one of its marks is not removed.
     marks = Event.objects.filter(

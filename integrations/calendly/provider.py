@@ -11,7 +11,7 @@ from datetime import datetime
 
 from core.times import parse_iso
 
-from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
 
 # Calendly's own guidance: refuse a delivery signed more than three minutes ago.
@@ -27,7 +27,7 @@ def parse_time(value) -> datetime | None:
     return parse_iso(value)
 
 
-class CalendlyProvider(PackagedProvider):
+class CalendlyProvider(Provider):
     mapping_module = mapping
     backfill_module = backfill
     key = "calendly"

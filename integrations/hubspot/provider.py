@@ -11,7 +11,7 @@ from hubspot.utils.signature import Signature
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
@@ -44,7 +44,7 @@ def _moment_ms(value) -> datetime | None:
     return from_epoch(value, per_second=1000)
 
 
-class HubSpotProvider(PackagedProvider):
+class HubSpotProvider(Provider):
     backfill_module = backfill
     key = "hubspot"
     name = "HubSpot"
@@ -149,13 +149,9 @@ class HubSpotProvider(PackagedProvider):
             object_id=str(object_id) if isinstance(object_id, (int, str)) else "",
         )
 
-    def apply(self, *, event, connection):
-        # The services import the registry, which imports this provider.
-        from ..services import connection_credentials  # noqa: PLC0415
-
-        return mapping.event_map(
-            event=event, connection=connection, credentials=connection_credentials(connection)
-        )
+    def apply(self, *, event, connection, credentials):
+        # HubSpot's webhooks name the contact only: the mapping reads it through the API.
+        return mapping.event_map(event=event, connection=connection, credentials=credentials)
 
 
 PROVIDER = HubSpotProvider()

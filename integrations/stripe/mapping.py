@@ -53,7 +53,6 @@ THREE_DECIMAL = frozenset(["BHD", "JOD", "KWD", "OMR", "TND"])
 CHARGE_TYPES = ("charge.succeeded", "charge.failed", "charge.refunded")
 REFUND_TYPES = ("refund.created", "refund.updated", "charge.refund.updated")
 DISPUTE_CLOSED = "charge.dispute.closed"
-PLACEMENT_CODES = ("no_lead", "no_sale", "currency")
 
 
 def stripe_exponent(currency: str) -> int:
@@ -112,7 +111,9 @@ def _newer_applied(others, sent: int) -> bool:
 
 def _held_placement(others) -> bool:
     """Whether another event about the same charge is held until someone places it."""
-    return any(state == Event.State.HELD and code in PLACEMENT_CODES for state, code, _at in others)
+    return any(
+        state == Event.State.HELD and code in Event.PLACEMENT_CODES for state, code, _at in others
+    )
 
 
 def _charge_email(charge: dict) -> str:
@@ -148,12 +149,12 @@ def _place(event: Event, charge: dict, workspace) -> Sale | Held:
     if isinstance(reference, str) and reference.strip():
         sale = _sale_named(workspace, reference.strip())
         if sale is None:
-            return Held("no_sale", f"The charge's metadata names sale {reference!r}, which this "
+            return Held(Event.HoldCode.NO_SALE, f"The charge's metadata names sale {reference!r}, which this "
                         "workspace does not have.")  # fmt: skip
         return sale
     email = _charge_email(charge)
     if not email:
-        return Held("no_lead", "The charge carries no email (billing details, receipt or "
+        return Held(Event.HoldCode.NO_LEAD, "The charge carries no email (billing details, receipt or "
                     "customer) to find its lead by.")  # fmt: skip
     leads = Lead.objects.filter(workspace=workspace, email__iexact=email)
     sale = (
@@ -169,8 +170,8 @@ def _place(event: Event, charge: dict, workspace) -> Sale | Held:
 
 def _unplaced(email: str, *, lead_known: bool) -> Held:
     if not lead_known:
-        return Held("no_lead", f"No lead has the charge's email {email}.")
-    return Held("no_sale", f"The lead with the email {email} has no sale with an unpaid "
+        return Held(Event.HoldCode.NO_LEAD, f"No lead has the charge's email {email}.")
+    return Held(Event.HoldCode.NO_SALE, f"The lead with the email {email} has no sale with an unpaid "
                 "balance.")  # fmt: skip
 
 
@@ -180,10 +181,10 @@ def _charge(event: Event, charge: dict, workspace, others) -> Applied | Held | I
         return Ignored("The event carries no charge id.")
     currency = str(charge.get("currency") or "").upper()
     if currency != workspace.currency:
-        return Held("currency", f"The charge is in {currency or 'no currency'}; the workspace "
+        return Held(Event.HoldCode.CURRENCY, f"The charge is in {currency or 'no currency'}; the workspace "
                     f"counts in {workspace.currency}.")  # fmt: skip
     if not event.assigned_sale_id and _held_placement(others):
-        return Held("waiting", f"Another event of charge {charge_id} is held until it is "
+        return Held(Event.HoldCode.WAITING, f"Another event of charge {charge_id} is held until it is "
                     "placed on a sale.", waits_for=charge_id)  # fmt: skip
     placed = _place(event, charge, workspace)
     if isinstance(placed, Held):
@@ -241,7 +242,7 @@ def _charge_payment(workspace, charge_id: str, *, named_by: str) -> Payment | He
     """The payment of the charge, or the event held until that charge is placed."""
     payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
     if payment is None:
-        return Held("waiting", f"The {named_by}'s charge {charge_id} has not arrived or is not "
+        return Held(Event.HoldCode.WAITING, f"The {named_by}'s charge {charge_id} has not arrived or is not "
                     "placed yet.", waits_for=charge_id)  # fmt: skip
     return payment
 

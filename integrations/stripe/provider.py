@@ -10,7 +10,7 @@ import stripe
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
 
 # Stripe's own default: a delivery signed more than five minutes ago is refused.
@@ -22,7 +22,7 @@ def _moment(value) -> datetime | None:
     return from_epoch(value)
 
 
-class StripeProvider(PackagedProvider):
+class StripeProvider(Provider):
     mapping_module = mapping
     backfill_module = backfill
     key = "stripe"
@@ -108,6 +108,10 @@ class StripeProvider(PackagedProvider):
             occurred_at=occurred or _moment(payload.get("created")),
             object_id=str(obj.get("id") or ""),
         )
+
+    def apply_many(self, *, events, connection):
+        """The set-based apply of the batch's simple events (the mapping's fast path)."""
+        return mapping.events_map_many(events=events, connection=connection)
 
 
 PROVIDER = StripeProvider()

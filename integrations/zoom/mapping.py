@@ -157,7 +157,9 @@ def _webinar(event: Event, workspace, webinar: str) -> Applied | Held:
     known = WebinarEvent.objects.filter(workspace=workspace, external_id=webinar).exists()
     if "starts_at" not in values and not known:
         return Held(
-            "waiting", f"Webinar {webinar}'s start time has not arrived yet.", waits_for=webinar
+            Event.HoldCode.WAITING,
+            f"Webinar {webinar}'s start time has not arrived yet.",
+            waits_for=webinar,
         )
     _webinar_write(workspace, webinar, values)
     return Applied(records=(webinar,))
@@ -285,14 +287,16 @@ def _person_event(event: Event, workspace, webinar: str) -> Applied | Held | Ign
     attendance = _attendance(_stored(event, key))
     if attendance is None:
         return Held(
-            "waiting",
+            Event.HoldCode.WAITING,
             f"{email} left webinar {webinar} before Zoom's registration or join arrived.",
             waits_for=key,
         )
     webinar_event = _webinar_for_person(event, workspace, webinar)
     if webinar_event is None:
         return Held(
-            "waiting", f"Webinar {webinar}'s start time has not arrived yet.", waits_for=webinar
+            Event.HoldCode.WAITING,
+            f"Webinar {webinar}'s start time has not arrived yet.",
+            waits_for=webinar,
         )
     name = attendance.pop("name")
     lead = _lead(workspace, email, name, attendance["registered_at"])

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, PackagedProvider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
 
 TOLERANCE_SECONDS = 300
@@ -30,7 +30,7 @@ def _moment_ms(value) -> datetime | None:
     return from_epoch(value, per_second=1000)
 
 
-class ZoomProvider(PackagedProvider):
+class ZoomProvider(Provider):
     mapping_module = mapping
     backfill_module = backfill
     key = "zoom"
@@ -130,6 +130,10 @@ class ZoomProvider(PackagedProvider):
             occurred_at=_moment_ms(event_ts),
             object_id=object_id,
         )
+
+    def apply_many(self, *, events, connection):
+        """The set-based apply of the batch's simple events (the mapping's fast path)."""
+        return mapping.events_map_many(events=events, connection=connection)
 
 
 PROVIDER = ZoomProvider()
