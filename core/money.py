@@ -15,7 +15,7 @@ workspace currency. This module owns the edge cases, decided once for every entr
 """
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 # Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
 CURRENCY_EXPONENTS = {
@@ -114,3 +114,10 @@ def money_text(minor: int, currency: str, *, exponent: int | None = None) -> str
         exponent = exponent_of(code)
     value = Decimal(int(minor)).scaleb(-exponent)
     return f"{value:,.{exponent}f} {code}"
+
+
+def minor_rescale(amount: int, *, from_exponent: int, to_exponent: int) -> int:
+    """An amount in the minor units of one exponent in those of another (a provider's
+    units in the workspace's), rounded half up."""
+    value = Decimal(int(amount)).scaleb(to_exponent - from_exponent)
+    return int(value.quantize(Decimal(1), ROUND_HALF_UP))

@@ -16,6 +16,8 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+from core.times import from_epoch
+
 from ..base import BackfillItem, BackfillPage, Described
 from . import client as api
 from .mapping import CREATION, properties_for
@@ -48,7 +50,7 @@ def _item(contact: dict, read_at: int) -> BackfillItem:
         described=Described(
             event_id=payload["eventId"],
             event_type=CREATION,
-            occurred_at=datetime.fromtimestamp(created / 1000, tz=UTC) if created else None,
+            occurred_at=from_epoch(created, per_second=1000) if created else None,
             object_id=str(contact["id"]),
         ),
         payload=payload,

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.times import from_epoch
 from workspaces.models import Lead
 from workspaces.services import lead_upsert
 
@@ -160,7 +161,7 @@ def _newer_read_applied(event: Event, read_at: float) -> bool:
         object_id=event.object_id,
         state=Event.State.APPLIED,
         source=Event.Source.WEBHOOK,
-        applied_at__gt=datetime.fromtimestamp(read_at, tz=timezone.get_current_timezone()),
+        applied_at__gt=from_epoch(read_at),
     ).exists()
 
 

@@ -19,6 +19,8 @@ from datetime import UTC, datetime, timedelta
 import stripe
 from django.conf import settings
 
+from core.times import from_epoch
+
 from ..base import BackfillItem, BackfillPage, Described, ProviderError
 
 DAYS = 90
@@ -80,7 +82,7 @@ def _item(obj: dict, read_at: int) -> BackfillItem | None:
         described=Described(
             event_id=payload["id"],
             event_type=event_type,
-            occurred_at=datetime.fromtimestamp(obj["created"], tz=UTC),
+            occurred_at=from_epoch(obj["created"]),
             object_id=obj["id"],
         ),
         payload=payload,

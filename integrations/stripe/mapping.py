@@ -15,10 +15,10 @@ from __future__ import annotations
 import uuid
 from collections import Counter
 from datetime import datetime
-from decimal import ROUND_HALF_UP, Decimal
 
 from django.db.models import F
 
+from core.money import minor_rescale
 from core.times import from_epoch
 from workspaces.models import Lead, Payment, Refund, Sale
 from workspaces.services import RecordInvalid, payment_upsert, payments_create, refund_upsert
@@ -66,9 +66,9 @@ def stripe_exponent(currency: str) -> int:
 
 def to_minor(amount: int, *, currency: str, workspace) -> int:
     """Stripe's amount (its smallest unit of the currency) in the workspace's minor units."""
-    shift = workspace.currency_exponent - stripe_exponent(currency)
-    value = Decimal(int(amount)).scaleb(shift)
-    return int(value.quantize(Decimal(1), ROUND_HALF_UP))
+    return minor_rescale(
+        amount, from_exponent=stripe_exponent(currency), to_exponent=workspace.currency_exponent
+    )
 
 
 def _moment(value) -> datetime:
