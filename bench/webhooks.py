@@ -283,12 +283,12 @@ def _connection_create(workspace_id: str, provider: str, credentials: dict):
     """A connection made by the service; its backfill, which would read the provider's API
     (out of this machine's reach), is not started."""
     from audit.services import SYSTEM
-    from integrations import services
+    from integrations import connections, services
     from workspaces.models import Workspace
 
     workspace = Workspace.objects.get(pk=workspace_id)
-    started = services._backfill_enqueue
-    services._backfill_enqueue = lambda connection_id: None
+    started = connections._backfill_enqueue
+    connections._backfill_enqueue = lambda connection_id: None
     try:
         return services.connection_create(
             workspace=workspace,
@@ -298,7 +298,7 @@ def _connection_create(workspace_id: str, provider: str, credentials: dict):
             created_by=MADE_BY,
         )
     finally:
-        services._backfill_enqueue = started
+        connections._backfill_enqueue = started
 
 
 def connection_make(workspace_id: str):

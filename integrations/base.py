@@ -106,6 +106,15 @@ class BackfillPage:
     cursor: dict | None = None
 
 
+@dataclass(frozen=True)
+class EventSummary:
+    """What a held event's payload says, as far as a page can tell."""
+
+    amount: str = ""
+    email: str = ""
+    description: str = ""
+
+
 class Provider(ABC):
     """What a provider gives the engine. Every hook is declared here: the required ones
     as abstract methods, the optional ones as attributes that are None for a provider
@@ -149,6 +158,9 @@ class Provider(ABC):
     # one by one. A RecordInvalid it raises undoes its writes, and every event goes one
     # by one.
     apply_many: Callable[..., dict] | None = None
+    # summary(event) -> EventSummary: what a held event's payload says, for the
+    # Integrations page (Stripe: the charge's amount and email).
+    summary: Callable[[Event], EventSummary] | None = None
 
     @abstractmethod
     def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str, **request) -> None:

@@ -24,6 +24,7 @@ from workspaces.access import member_or_404, page
 from workspaces.models import Member, Workspace
 
 from . import selectors, services
+from .base import EventSummary
 from .forms import AssignForm, ConnectForm
 from .models import Event
 from .providers import PROVIDERS, credentials_check, provider_get
@@ -38,6 +39,13 @@ def _actor(request) -> Actor:
 
 def _member_workspace(request, workspace_id, *, roles, doing: str) -> tuple[Workspace, Member]:
     return member_or_404(request, workspace_id, roles=roles, doing=doing)
+
+
+def _summary(event) -> EventSummary:
+    provider = provider_get(event.provider)
+    if provider is None or provider.summary is None:
+        return EventSummary()
+    return provider.summary(event)
 
 
 def _page_url(workspace, anchor: str = "") -> str:
@@ -65,7 +73,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
             )
         )
         held_by_connection[event.connection_id].append(
-            {"event": event, "summary": selectors.event_summary(event), "form": form}
+            {"event": event, "summary": _summary(event), "form": form}
         )
     connections = []
     for connection in selectors.connection_page_list(workspace=workspace):
@@ -258,7 +266,7 @@ def event_assign(request, workspace, member, event):
         except InvalidField as refused:
             form.add_error(None, refused.message)
         else:
-            summary = selectors.event_summary(event)
+            summary = _summary(event)
             what = " of ".join(part for part in (summary.amount, summary.email) if part)
             messages.success(
                 request,

@@ -3,8 +3,6 @@ what the Integrations settings page shows (never a credential)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.conf import settings
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
@@ -12,7 +10,6 @@ from core.money import money_text
 from workspaces.models import Sale
 
 from .models import Connection, Event
-from .stripe.mapping import stripe_exponent
 
 
 def webhook_url(connection_or_id, provider: str | None = None) -> str:
@@ -103,44 +100,6 @@ def held_event_page_list(*, workspace) -> QuerySet[Event]:
     return Event.objects.filter(workspace=workspace, state=Event.State.HELD).order_by(
         F("occurred_at").asc(nulls_last=True), "received_at", "pk"
     )
-
-
-@dataclass(frozen=True)
-class EventSummary:
-    """What a held event's payload says, as far as the page can tell."""
-
-    amount: str = ""
-    email: str = ""
-    description: str = ""
-
-
-def _text(value) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def event_summary(event: Event) -> EventSummary:
-    """The amount and email of a Stripe charge (or refund) event's object; empty for
-    another provider's event, or one that has neither."""
-    if event.provider != "stripe":
-        return EventSummary()
-    payload = event.payload
-    data = payload.get("data") if isinstance(payload, dict) else None
-    obj = data.get("object") if isinstance(data, dict) else None
-    if not isinstance(obj, dict):
-        return EventSummary()
-    amount = ""
-    value, currency = obj.get("amount"), obj.get("currency")
-    if isinstance(value, int) and not isinstance(value, bool) and _text(currency):
-        # Stripe gives amounts in its own smallest unit of the currency.
-        amount = money_text(value, currency, exponent=stripe_exponent(currency))
-    # Where the mapping looks for the lead: billing details, receipt, then the customer.
-    billing, customer = obj.get("billing_details"), obj.get("customer")
-    email = (
-        _text(billing.get("email") if isinstance(billing, dict) else None)
-        or _text(obj.get("receipt_email"))
-        or _text(customer.get("email") if isinstance(customer, dict) else None)
-    )
-    return EventSummary(amount=amount, email=email, description=_text(obj.get("description")))
 
 
 def sales_with_balance(*, workspace, limit: int = SALES_OFFERED) -> list[Sale]:

@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 
 from audit.services import SYSTEM
 from config.celery import app as celery_app
-from integrations import services as integration_services
+from integrations import connections as integration_connections
 from tokens.models import EmbeddedApp
 from tokens.services import session_token_mint, token_mint
 from workspaces.models import Agency, Member, Workspace
@@ -62,7 +62,7 @@ def backfills(monkeypatch):
     """The backfill a new connection starts is recorded, not run: it calls the provider,
     which no test reaches (the backfill tests replay its answers and call it themselves)."""
     sent = []
-    monkeypatch.setattr(integration_services, "_backfill_enqueue", sent.append)
+    monkeypatch.setattr(integration_connections, "_backfill_enqueue", sent.append)
     return sent
 
 

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..base import BackfillItem, BackfillPage
 from ..selectors import webhook_url
-from . import mapping, provider
+from . import mapping
 from .client import CalendlyClient, CalendlyError
 
 DAYS = 90
@@ -34,7 +34,7 @@ def _since() -> str:
 
 def _item(event_type: str, created_at, user: str, body: dict) -> BackfillItem | None:
     payload = {"event": event_type, "created_at": created_at, "created_by": user, "payload": body}
-    described = provider.PROVIDER.describe(payload)
+    described = mapping.describe(payload)
     if not described.event_id:
         return None
     return BackfillItem(described=described, payload=payload)

@@ -23,12 +23,12 @@ from datetime import datetime
 
 from django.db.models import Q
 
+from core.times import parse_iso
 from workspaces.models import Call, Lead, Member
 from workspaces.services import RecordInvalid, call_upsert, lead_upsert
 
-from ..base import Applied, Held, Ignored
+from ..base import Applied, Described, Held, Ignored
 from ..models import Event
-from . import provider
 
 CREATED = "invitee.created"
 CANCELED = "invitee.canceled"
@@ -68,7 +68,7 @@ def no_show_mark_of(body: dict) -> str:
 
 
 def _time(value) -> datetime | None:
-    return provider.parse_time(value)
+    return parse_iso(value)
 
 
 def _text(value, limit: int = 200) -> str:
@@ -249,3 +249,22 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
     if event.event_type in NO_SHOW_TYPES:
         return _no_show(event, workspace)
     return Ignored(f"Calendly's {event.event_type} feeds no record.")
+
+
+def describe(payload: dict) -> Described:
+    """A delivery's id, type, time and object (the invitee)."""
+    event_type = payload.get("event")
+    body = payload.get("payload")
+    created_at = payload.get("created_at")
+    if not isinstance(body, dict) or not isinstance(event_type, str):
+        return Described(event_id="", event_type=str(event_type or ""), occurred_at=None)
+    uri = body.get("uri")
+    if not event_type or not isinstance(uri, str) or not uri or not created_at:
+        return Described(event_id="", event_type=event_type, occurred_at=None)
+    return Described(
+        # Calendly sends no delivery id: the event, its object and when it was sent.
+        event_id=f"{event_type}|{uri}|{created_at}",
+        event_type=event_type,
+        occurred_at=parse_iso(created_at),
+        object_id=invitee_of(event_type, body),
+    )

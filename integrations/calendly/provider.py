@@ -7,9 +7,6 @@ import hmac
 import re
 import time
 from collections.abc import Mapping
-from datetime import datetime
-
-from core.times import parse_iso
 
 from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
@@ -20,11 +17,6 @@ SIGNATURE_HEADER = "Calendly-Webhook-Signature"
 _SIGNATURE = re.compile(r"^t=(?P<t>[0-9]{1,12}),v1=(?P<v1>[0-9a-fA-F]{64})$")
 _B64URL_PART = r"[A-Za-z0-9_-]{2,}"
 _now = time.time
-
-
-def parse_time(value) -> datetime | None:
-    """Calendly's ISO 8601 times ("2026-03-03T10:00:00.000000Z") as aware datetimes."""
-    return parse_iso(value)
 
 
 class CalendlyProvider(Provider):
@@ -81,21 +73,7 @@ class CalendlyProvider(Provider):
             )
 
     def describe(self, payload: dict) -> Described:
-        event_type = payload.get("event")
-        body = payload.get("payload")
-        created_at = payload.get("created_at")
-        if not isinstance(body, dict) or not isinstance(event_type, str):
-            return Described(event_id="", event_type=str(event_type or ""), occurred_at=None)
-        uri = body.get("uri")
-        if not event_type or not isinstance(uri, str) or not uri or not created_at:
-            return Described(event_id="", event_type=event_type, occurred_at=None)
-        return Described(
-            # Calendly sends no delivery id: the event, its object and when it was sent.
-            event_id=f"{event_type}|{uri}|{created_at}",
-            event_type=event_type,
-            occurred_at=parse_time(created_at),
-            object_id=mapping.invitee_of(event_type, body),
-        )
+        return mapping.describe(payload)
 
     def on_connect(self, *, connection, credentials: dict, signing_secret: str | None) -> dict:
         """Subscribe to the invitee events when the service generated the signing key."""

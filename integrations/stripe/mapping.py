@@ -18,12 +18,12 @@ from datetime import datetime
 
 from django.db.models import F
 
-from core.money import minor_rescale
+from core.money import minor_rescale, money_text
 from core.times import from_epoch
 from workspaces.models import Lead, Payment, Refund, Sale
 from workspaces.services import RecordInvalid, payment_upsert, payments_create, refund_upsert
 
-from ..base import Applied, Held, Ignored
+from ..base import Applied, EventSummary, Held, Ignored
 from ..models import Event
 
 # Stripe's currencies without decimals, and those with three (stripe.com/docs/currencies).
@@ -417,3 +417,32 @@ def events_map_many(*, events: list, connection) -> dict:
     if payments:
         payments_create(workspace=workspace, payments=payments)
     return outcomes
+
+
+def _summary_text(value) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def event_summary(event: Event) -> EventSummary:
+    """The amount and email of a Stripe charge (or refund) event's object; empty for
+    another provider's event, or one that has neither."""
+    payload = event.payload
+    data = payload.get("data") if isinstance(payload, dict) else None
+    obj = data.get("object") if isinstance(data, dict) else None
+    if not isinstance(obj, dict):
+        return EventSummary()
+    amount = ""
+    value, currency = obj.get("amount"), obj.get("currency")
+    if isinstance(value, int) and not isinstance(value, bool) and _summary_text(currency):
+        # Stripe gives amounts in its own smallest unit of the currency.
+        amount = money_text(value, currency, exponent=stripe_exponent(currency))
+    # Where the mapping looks for the lead: billing details, receipt, then the customer.
+    billing, customer = obj.get("billing_details"), obj.get("customer")
+    email = (
+        _summary_text(billing.get("email") if isinstance(billing, dict) else None)
+        or _summary_text(obj.get("receipt_email"))
+        or _summary_text(customer.get("email") if isinstance(customer, dict) else None)
+    )
+    return EventSummary(
+        amount=amount, email=email, description=_summary_text(obj.get("description"))
+    )

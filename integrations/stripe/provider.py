@@ -109,6 +109,10 @@ class StripeProvider(Provider):
             object_id=str(obj.get("id") or ""),
         )
 
+    def summary(self, event):
+        """A held charge's or refund's amount and email, for the Integrations page."""
+        return mapping.event_summary(event)
+
     def apply_many(self, *, events, connection):
         """The set-based apply of the batch's simple events (the mapping's fast path)."""
         return mapping.events_map_many(events=events, connection=connection)

@@ -34,7 +34,7 @@ import httpx
 from django.conf import settings
 
 from ..base import BackfillItem, BackfillPage, ProviderError
-from . import mapping, provider
+from . import mapping
 
 DAYS = 90
 PAGE_SIZE = 300
@@ -130,7 +130,7 @@ def _item(event_type: str, event_ts: int, obj: dict, account_id: str) -> Backfil
         "event_ts": event_ts,
         "payload": {"account_id": account_id, "object": obj},
     }
-    return BackfillItem(described=provider.PROVIDER.describe(payload), payload=payload)
+    return BackfillItem(described=mapping.describe(payload), payload=payload)
 
 
 def _webinar_object(webinar: dict) -> dict:

@@ -32,7 +32,7 @@ from workspaces.services import (
     webinar_event_upsert,
 )
 
-from ..base import Applied, Held, Ignored
+from ..base import Applied, Described, Held, Ignored
 from ..models import Event
 
 WEBINAR_TYPES = ("webinar.created", "webinar.updated")
@@ -431,3 +431,25 @@ def events_map_many(*, events: list[Event], connection) -> dict[int, Applied]:
         for key in registrations
         for event in people[key][2]
     }
+
+
+def describe(payload: dict) -> Described:
+    """A delivery's id, type, time and object (the webinar, or the webinar and person)."""
+    event_type = str(payload.get("event") or "")
+    event_ts = payload.get("event_ts")
+    obj = payload_object(payload)
+    webinar = webinar_id(obj)
+    object_id, who = webinar, ""
+    if event_type in PERSON_TYPES:
+        email = person_email(event_type, obj)
+        object_id = person_key(webinar, email)
+        who = person_id(event_type, obj) or email
+    parts = [event_type, webinar, str(event_ts if event_ts is not None else "")]
+    if who:
+        parts.append(who)
+    return Described(
+        event_id="|".join(parts) if event_type and webinar else "",
+        event_type=event_type,
+        occurred_at=from_epoch(event_ts, per_second=1000),
+        object_id=object_id,
+    )

@@ -11,9 +11,6 @@ import hashlib
 import hmac
 import time
 from collections.abc import Mapping
-from datetime import datetime
-
-from core.times import from_epoch
 
 from ..base import CredentialField, Described, Provider, SignatureRefused
 from . import backfill, mapping
@@ -24,10 +21,6 @@ URL_VALIDATION = "endpoint.url_validation"
 
 def _hmac_hex(secret: str, message: str) -> str:
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
-
-
-def _moment_ms(value) -> datetime | None:
-    return from_epoch(value, per_second=1000)
 
 
 class ZoomProvider(Provider):
@@ -112,24 +105,7 @@ class ZoomProvider(Provider):
         return {"plainToken": plain, "encryptedToken": _hmac_hex(secret, plain)}
 
     def describe(self, payload: dict) -> Described:
-        event_type = str(payload.get("event") or "")
-        event_ts = payload.get("event_ts")
-        obj = mapping.payload_object(payload)
-        webinar_id = mapping.webinar_id(obj)
-        object_id, who = webinar_id, ""
-        if event_type in mapping.PERSON_TYPES:
-            email = mapping.person_email(event_type, obj)
-            object_id = mapping.person_key(webinar_id, email)
-            who = mapping.person_id(event_type, obj) or email
-        parts = [event_type, webinar_id, str(event_ts if event_ts is not None else "")]
-        if who:
-            parts.append(who)
-        return Described(
-            event_id="|".join(parts) if event_type and webinar_id else "",
-            event_type=event_type,
-            occurred_at=_moment_ms(event_ts),
-            object_id=object_id,
-        )
+        return mapping.describe(payload)
 
     def apply_many(self, *, events, connection):
         """The set-based apply of the batch's simple events (the mapping's fast path)."""

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import integrations.tasks  # noqa: F401 - registers the apply task the webhook sends
-from integrations import services
+from integrations import connections
 from integrations.models import Connection, Event
 from tests.conftest import aware
 from workspaces.models import Payment
@@ -31,7 +31,7 @@ def team(make_workspace, make_member, make_user, settings, live_server, monkeypa
     # The webhook URL the page shows is the live server's, so the test can post to it.
     settings.BASE_URL = live_server.url
     # Nothing here reaches Stripe: the backfill that a new connection starts is not sent.
-    monkeypatch.setattr(services, "_backfill_enqueue", lambda connection_id: None)
+    monkeypatch.setattr(connections, "_backfill_enqueue", lambda connection_id: None)
     workspace = make_workspace(name="Northwind Sales", currency="USD")
     owner = make_member(workspace, "owner", name="Olive Owner", user=False)
     owner.user = make_user("olive@northwind.test")

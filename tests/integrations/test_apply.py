@@ -8,7 +8,7 @@ from django.core.cache import cache
 
 from audit.models import AuditEvent
 from config.celery import app
-from integrations import services, tasks
+from integrations import apply, events, services, tasks
 from integrations.base import ProviderError
 from integrations.models import Connection, Event
 from integrations.providers import provider_get
@@ -63,7 +63,7 @@ def test_a_run_applies_every_received_event_batch_after_batch(shop, monkeypatch)
         batches.append(taken[0])
         return taken
 
-    monkeypatch.setattr(services, "events_apply_batch", counted)
+    monkeypatch.setattr(apply, "events_apply_batch", counted)
     assert services.events_apply(connection_id=shop.connection.pk, batch_size=2) == 5
     # Two, two, one, then an empty look that ends the run.
     assert batches == [2, 2, 1, 0]
@@ -160,7 +160,7 @@ def test_a_provider_refusal_stops_the_run_and_keeps_what_was_applied(shop, monke
 
 def test_a_delivery_queues_a_run_only_when_none_is_queued(shop, monkeypatch, committed):
     sent = []
-    monkeypatch.setattr(services, "task_send", lambda name, *, args: sent.append((name, args)))
+    monkeypatch.setattr(events, "task_send", lambda name, *, args: sent.append((name, args)))
     key = f"integrations:apply:{shop.connection.pk}"
     with committed():
         services.events_apply_soon(shop.connection.pk)
@@ -183,7 +183,7 @@ def test_without_a_shared_cache_every_delivery_queues_a_run(shop, monkeypatch, c
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = False
     sent = []
-    monkeypatch.setattr(services, "task_send", lambda name, *, args: sent.append(name))
+    monkeypatch.setattr(events, "task_send", lambda name, *, args: sent.append(name))
     try:
         for _ in range(3):
             with committed():

@@ -6,8 +6,8 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
+from integrations.apply import PAUSE_MARKER_ENV, PAUSE_SECONDS_ENV
 from integrations.models import Connection, Event
-from integrations.services import PAUSE_MARKER_ENV, PAUSE_SECONDS_ENV
 from integrations.tasks import event_apply, events_apply_pending
 from tests.worker import wait_for, worker_fixtures
 from workspaces.models import Payment

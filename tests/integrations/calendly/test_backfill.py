@@ -13,7 +13,7 @@ import respx
 
 from audit.models import AuditEvent
 from audit.services import SYSTEM
-from integrations import services
+from integrations import backfills, services
 from integrations.base import ProviderError
 from integrations.calendly import backfill, client
 from integrations.models import Connection, Event
@@ -86,18 +86,18 @@ def test_the_backfill_reads_every_page_and_makes_the_records_once(team, send, ca
     send(team.connection, delivery("invitee.created", {**ray, "scheduled_event": event},
                                    "2026-03-06 11:00"))  # fmt: skip
     cursors = []
-    real_record = services.backfill_page_record
+    real_record = backfills.backfill_page_record
 
     def record(*, connection, page):
         received = real_record(connection=connection, page=page)
         cursors.append(Connection.objects.get(pk=connection.pk).backfill)
         return received
 
-    services.backfill_page_record = record
+    backfills.backfill_page_record = record
     try:
         connection = services.connection_backfill(connection_id=team.connection.pk)
     finally:
-        services.backfill_page_record = real_record
+        backfills.backfill_page_record = real_record
 
     assert cursors == [{"since": SINCE, "page_token": "PT2"}, {}]
     assert connection.state == "connected"

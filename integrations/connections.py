@@ -1,0 +1,198 @@
+"""Connections: made (through a connect link or the Integrations page), disconnected,
+failing and recovered, each with its audit event; their credentials and signing secrets,
+stored encrypted.
+
+Connection ids. The connect page shows the webhook URL, which names the connection,
+before it asks for the webhook secret, so the id is known before the form is sent:
+- a connect link's connection has a deterministic id, uuid5 of the link's id and the
+  provider's key (`connection_id_for_link`): a link connects each provider once;
+- another page (the workspace's Integrations settings) allocates a random id and carries
+  it signed through its form (`connection_id_allocate` / `connection_id_unsign`)."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.core import signing
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from audit.services import Actor, audit_record
+from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
+from core.errors import InvalidField
+from core.tasks import task_send
+from workspaces.models import Workspace
+
+from .models import Connection
+from .providers import credentials_check, provider_get
+
+BACKFILL_TASK = "integrations.connection_backfill"
+_ALLOCATE_SALT = "integrations.connection-id"
+# A pre-allocated id is good for a day: long enough to fill the form at the provider's.
+ALLOCATED_ID_MAX_AGE = 24 * 3600
+
+
+def integration_actor(connection: Connection) -> Actor:
+    return Actor(kind="integration", id=str(connection.pk), label=connection.provider)
+
+
+def connection_id_for_link(*, link_id, provider: str) -> uuid.UUID:
+    return uuid.uuid5(uuid.UUID(str(link_id)), provider)
+
+
+def connection_id_allocate() -> tuple[uuid.UUID, str]:
+    """A new connection id, and the signed form of it a page's form carries."""
+    connection_id = uuid.uuid4()
+    return connection_id, signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
+
+
+def connection_id_unsign(signed: str) -> uuid.UUID | None:
+    """The id `connection_id_allocate` signed, or None if forged or more than a day old."""
+    try:
+        return uuid.UUID(signing.loads(signed, salt=_ALLOCATE_SALT, max_age=ALLOCATED_ID_MAX_AGE))
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+
+
+def _backfill_enqueue(connection_id) -> None:
+    task_send(BACKFILL_TASK, args=[str(connection_id)])
+
+
+def connection_credentials(connection: Connection) -> dict:
+    return decrypt_json(connection.credentials_encrypted)
+
+
+def connection_signing_secret(connection: Connection) -> str | None:
+    if not connection.signing_secret_encrypted:
+        return None
+    return decrypt_text(connection.signing_secret_encrypted)
+
+
+def connection_create(
+    *,
+    workspace: Workspace,
+    provider: str,
+    credentials: dict,
+    actor: Actor,
+    connection_id=None,
+    created_by: str = "",
+) -> Connection:
+    """Check the credential's format (400 naming the field), store it and the webhook
+    signing secret encrypted, and start the backfill once committed.
+
+    An optional signing secret left empty is generated (the provider's package registers
+    its webhook with it). A connection id already used answers 400 `invalid_field`.
+    """
+    integration = provider_get(provider)
+    if integration is None:
+        raise InvalidField("provider", f"Unknown integration {provider!r}.")
+    clean, errors = credentials_check(integration, credentials or {})
+    if errors:
+        field, message = next(iter(errors.items()))
+        raise InvalidField(field, message)
+    signing_field = next((f for f in integration.credential_fields if f.signs_webhooks), None)
+    signing_secret, options = None, {}
+    if signing_field is not None:
+        signing_secret = clean.pop(signing_field.name, None)
+        if signing_secret is None:
+            signing_secret = secrets.token_urlsafe(32)
+            options["signing_secret_generated"] = True
+    with transaction.atomic():
+        if connection_id is not None and Connection.objects.filter(pk=connection_id).exists():
+            raise InvalidField("connection_id", "This connection is already made.")
+        connection = Connection.objects.create(
+            id=connection_id or uuid.uuid4(),
+            workspace=workspace,
+            provider=provider,
+            credentials_encrypted=encrypt_json(clean),
+            signing_secret_encrypted=encrypt_text(signing_secret) if signing_secret else None,
+            created_by=(created_by or actor.label)[:200],
+            options=options,
+        )
+        audit_record(
+            actor=actor,
+            action="integration.connected",
+            target_type="integration_connection",
+            target_id=connection.pk,
+            workspace=workspace,
+            detail={"provider": provider, "fields": sorted(clean)},
+        )
+        transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
+    return connection
+
+
+def connection_disconnect(*, connection: Connection, actor: Actor) -> Connection:
+    """Stop accepting its webhooks (410) and forget its credential. Twice is a no-op."""
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        if connection.state != Connection.State.DISCONNECTED:
+            connection.state = Connection.State.DISCONNECTED
+            connection.disconnected_at = timezone.now()
+            connection.credentials_encrypted = encrypt_json({})
+            connection.signing_secret_encrypted = None
+            connection.save(
+                update_fields=[
+                    "state",
+                    "disconnected_at",
+                    "credentials_encrypted",
+                    "signing_secret_encrypted",
+                ]
+            )
+            audit_record(
+                actor=actor,
+                action="integration.disconnected",
+                target_type="integration_connection",
+                target_id=connection.pk,
+                workspace=connection.workspace,
+                detail={"provider": connection.provider},
+            )
+    return connection
+
+
+def connection_fail(*, connection: Connection, error: str) -> Connection:
+    """A provider call failed (unreachable, credential refused): the connection is failing
+    with the error shown; webhooks are still accepted."""
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        if connection.state == Connection.State.DISCONNECTED:
+            return connection
+        connection.state = Connection.State.FAILING
+        connection.last_error = error[:2000]
+        connection.last_error_at = timezone.now()
+        connection.save(update_fields=["state", "last_error", "last_error_at"])
+        audit_record(
+            actor=integration_actor(connection),
+            action="integration.failing",
+            target_type="integration_connection",
+            target_id=connection.pk,
+            workspace=connection.workspace,
+            reason=connection.last_error,
+            detail={"provider": connection.provider},
+        )
+    return connection
+
+
+def connection_recover(*, connection: Connection) -> Connection:
+    """A provider call succeeded again: a failing connection is connected again."""
+    with transaction.atomic():
+        updated = Connection.objects.filter(
+            pk=connection.pk, state=Connection.State.FAILING
+        ).update(state=Connection.State.CONNECTED)
+        if updated:
+            audit_record(
+                actor=integration_actor(connection),
+                action="integration.recovered",
+                target_type="integration_connection",
+                target_id=connection.pk,
+                workspace=connection.workspace,
+                detail={"provider": connection.provider},
+            )
+    connection.refresh_from_db()
+    return connection
+
+
+def delivery_refuse(*, connection: Connection) -> None:
+    """A delivery with a bad or stale signature: only the refused counter moves."""
+    Connection.objects.filter(pk=connection.pk).update(events_refused=F("events_refused") + 1)

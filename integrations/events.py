@@ -1,0 +1,173 @@
+"""The events providers send: stored once per provider event id, and queued for the
+worker (one apply task per connection at a time); events waiting for a record released
+when it arrives."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from celery import current_app as celery_app
+from django.conf import settings
+from django.core.cache import cache
+from django.db import connection as db_connection
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from core.tasks import task_send
+
+from .base import Described
+from .models import Connection, Event
+
+APPLY_TASK = "integrations.event_apply"
+APPLY_CONNECTION_TASK = "integrations.events_apply"
+# How long the mark "a task applies this connection's events" lives unless renewed (each
+# batch renews it): a worker killed mid-run leaves it to expire.
+DRAIN_MARK_SECONDS = 120
+
+
+# --- Events ----------------------------------------------------------------------------
+
+_EVENT_FIELDS = (
+    "connection",
+    "workspace",
+    "provider",
+    "event_id",
+    "event_type",
+    "object_id",
+    "source",
+    "payload",
+    "received_at",
+    "occurred_at",
+    "state",
+    "attempts",
+    "hold_code",
+    "hold_reason",
+    "waits_for",
+)
+
+
+def _event_insert(values: dict) -> int | None:
+    """INSERT … ON CONFLICT (connection, event_id) DO NOTHING RETURNING id: the new row's
+    id, or None when the event is already stored (both SQLite and PostgreSQL)."""
+    meta = Event._meta
+    quote = db_connection.ops.quote_name
+    columns, params = [], []
+    for name in _EVENT_FIELDS:
+        field = meta.get_field(name)
+        columns.append(quote(field.column))
+        params.append(field.get_db_prep_save(values[name], db_connection))
+    placeholders = ", ".join(["%s"] * len(columns))
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"ON CONFLICT ({quote(meta.get_field('connection').column)}, "
+        f"{quote(meta.get_field('event_id').column)}) DO NOTHING "
+        f"RETURNING {quote('id')}"
+    )
+    with db_connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def event_receive(
+    *, connection: Connection, described: Described, payload: dict, source: str = "webhook"
+) -> Event | None:
+    """Store a verified event once per (connection, provider event id); None when it is
+    already stored (a provider's retry). The caller has it applied (events_apply_soon).
+
+    Inside the caller's transaction when there is one (no savepoint of its own: the insert
+    and the counter stand or fall with the caller's other writes)."""
+    now = timezone.now()
+    with transaction.atomic(savepoint=False):
+        event_pk = _event_insert(
+            {
+                "connection": connection.pk,
+                "workspace": connection.workspace_id,
+                "provider": connection.provider,
+                "event_id": described.event_id[:500],
+                "event_type": described.event_type[:100],
+                "object_id": described.object_id[:200],
+                "source": source,
+                "payload": payload,
+                "received_at": now,
+                "occurred_at": described.occurred_at,
+                "state": Event.State.RECEIVED,
+                "attempts": 0,
+                "hold_code": "",
+                "hold_reason": "",
+                "waits_for": "",
+            }
+        )
+        if event_pk is None:
+            return None
+        Connection.objects.filter(pk=connection.pk).update(
+            events_received=F("events_received") + 1, last_event_at=now
+        )
+    return Event(
+        pk=event_pk,
+        connection=connection,
+        workspace_id=connection.workspace_id,
+        provider=connection.provider,
+        event_id=described.event_id,
+        event_type=described.event_type,
+        object_id=described.object_id,
+        source=source,
+        payload=payload,
+        received_at=now,
+        occurred_at=described.occurred_at,
+    )
+
+
+# --- Applying events ------------------------------------------------------------------
+#
+# A delivery is stored, then applied by the worker: one task per connection at a time
+# applies its received events oldest first, apply.BATCH_SIZE to a transaction, so the commit,
+# the task's own cost and the connection's counters are paid once per batch, not once per
+# event. A mark in the shared cache says a task is queued or running for the connection;
+# a delivery sends a task only when it can set the mark.
+
+
+def _drain_mark(connection_id) -> str:
+    return f"integrations:apply:{connection_id}"
+
+
+def _apply_lock(connection_id) -> str:
+    return f"integrations.apply|{connection_id}"
+
+
+def _marks_shared() -> bool:
+    """Whether the web processes and the worker see the same marks: a cache in process
+    memory is shared only when tasks run in the process that sends them (eager mode)."""
+    local = settings.CACHES["default"]["BACKEND"].endswith("LocMemCache")
+    return not local or bool(celery_app.conf.task_always_eager)
+
+
+def _apply_request(connection_id) -> None:
+    if not _marks_shared() or cache.add(_drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS):
+        task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
+
+
+def events_apply_soon(connection_id) -> None:
+    """Have the connection's received events applied once the current transaction commits."""
+    transaction.on_commit(lambda: _apply_request(connection_id))
+
+
+def events_release(events) -> int:
+    """Send held events (a queryset) back to be applied: they are received again, and
+    applied once the current transaction commits. Returns how many."""
+    rows = list(
+        events.filter(state=Event.State.HELD)
+        .select_for_update()
+        .order_by("pk")
+        .values_list("pk", "connection_id")
+    )
+    if not rows:
+        return 0
+    Event.objects.filter(pk__in=[pk for pk, _ in rows]).update(
+        state=Event.State.RECEIVED, hold_code="", hold_reason="", waits_for=""
+    )
+    for connection_id, count in Counter(connection for _, connection in rows).items():
+        Connection.objects.filter(pk=connection_id).update(events_held=F("events_held") - count)
+        events_apply_soon(connection_id)
+    return len(rows)
