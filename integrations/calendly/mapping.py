@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.db import models
 from django.db.models import Q
 
 from core.times import parse_iso
@@ -30,10 +31,20 @@ from workspaces.services import RecordInvalid, call_upsert, lead_upsert
 from ..base import Applied, Described, Held, Ignored
 from ..models import Event
 
-CREATED = "invitee.created"
-CANCELED = "invitee.canceled"
-NO_SHOW_CREATED = "invitee_no_show.created"
-NO_SHOW_DELETED = "invitee_no_show.deleted"
+
+class EventType(models.TextChoices):
+    """The Calendly events the service maps."""
+
+    INVITEE_CREATED = "invitee.created"
+    INVITEE_CANCELED = "invitee.canceled"
+    NO_SHOW_CREATED = "invitee_no_show.created"
+    NO_SHOW_DELETED = "invitee_no_show.deleted"
+
+
+CREATED = EventType.INVITEE_CREATED
+CANCELED = EventType.INVITEE_CANCELED
+NO_SHOW_CREATED = EventType.NO_SHOW_CREATED
+NO_SHOW_DELETED = EventType.NO_SHOW_DELETED
 INVITEE_TYPES = (CREATED, CANCELED)
 NO_SHOW_TYPES = (NO_SHOW_CREATED, NO_SHOW_DELETED)
 EVENT_TYPES = (*INVITEE_TYPES, *NO_SHOW_TYPES)

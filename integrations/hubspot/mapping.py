@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.core.cache import cache
+from django.db import models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -30,8 +31,16 @@ from ..models import Event
 from . import client as api
 from .options import UTM_FIELDS, utm_properties
 
-CREATION = "contact.creation"
-PROPERTY_CHANGE = "contact.propertyChange"
+
+class EventType(models.TextChoices):
+    """The HubSpot events the service maps."""
+
+    CONTACT_CREATION = "contact.creation"
+    CONTACT_PROPERTY_CHANGE = "contact.propertyChange"
+
+
+CREATION = EventType.CONTACT_CREATION
+PROPERTY_CHANGE = EventType.CONTACT_PROPERTY_CHANGE
 EVENT_TYPES = (CREATION, PROPERTY_CHANGE)
 LEAD_PREFIX = "hubspot:"
 # How long one read serves the events received before it.

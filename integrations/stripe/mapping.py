@@ -16,6 +16,7 @@ import uuid
 from collections import Counter
 from datetime import datetime
 
+from django.db import models
 from django.db.models import F
 
 from core.money import minor_rescale, money_text
@@ -50,9 +51,22 @@ ZERO_DECIMAL = frozenset(
 )
 THREE_DECIMAL = frozenset(["BHD", "JOD", "KWD", "OMR", "TND"])
 
-CHARGE_TYPES = ("charge.succeeded", "charge.failed", "charge.refunded")
-REFUND_TYPES = ("refund.created", "refund.updated", "charge.refund.updated")
-DISPUTE_CLOSED = "charge.dispute.closed"
+
+class EventType(models.TextChoices):
+    """The Stripe events the service maps."""
+
+    CHARGE_SUCCEEDED = "charge.succeeded"
+    CHARGE_FAILED = "charge.failed"
+    CHARGE_REFUNDED = "charge.refunded"
+    REFUND_CREATED = "refund.created"
+    REFUND_UPDATED = "refund.updated"
+    CHARGE_REFUND_UPDATED = "charge.refund.updated"
+    DISPUTE_CLOSED = "charge.dispute.closed"
+
+
+CHARGE_TYPES = (EventType.CHARGE_SUCCEEDED, EventType.CHARGE_FAILED, EventType.CHARGE_REFUNDED)
+REFUND_TYPES = (EventType.REFUND_CREATED, EventType.REFUND_UPDATED, EventType.CHARGE_REFUND_UPDATED)
+DISPUTE_CLOSED = EventType.DISPUTE_CLOSED
 
 
 def stripe_exponent(currency: str) -> int:
@@ -308,7 +322,7 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
 # sale, among those of the leads with the charge's email, whose balance is still unpaid,
 # counting the succeeded charges placed before it in the batch.
 
-FAST_TYPES = ("charge.succeeded", "charge.failed")
+FAST_TYPES = (EventType.CHARGE_SUCCEEDED, EventType.CHARGE_FAILED)
 
 
 def _fast_charge(event: Event, workspace) -> dict | None:

@@ -192,7 +192,7 @@ def _webinar_pages(client, *, cursor: dict, since: int, now, account_id: str, we
             if start is None or start.timestamp() < since:
                 continue
             object_ = _webinar_object(webinar)
-            items.append(_item("webinar.created", _ms(now), object_, account_id))
+            items.append(_item(mapping.EventType.WEBINAR_CREATED, _ms(now), object_, account_id))
             webinars.append(object_)
         token = listed.get("next_page_token") or ""
         if token:

@@ -22,6 +22,7 @@ from collections import Counter
 from datetime import datetime
 
 from django.db import connection as db_connection
+from django.db import models
 
 from core.times import from_epoch, parse_iso
 from workspaces.models import Lead, WebinarEvent
@@ -35,10 +36,21 @@ from workspaces.services import (
 from ..base import Applied, Described, Held, Ignored
 from ..models import Event
 
-WEBINAR_TYPES = ("webinar.created", "webinar.updated")
-REGISTERED = "webinar.registration_created"
-JOINED = "webinar.participant_joined"
-LEFT = "webinar.participant_left"
+
+class EventType(models.TextChoices):
+    """The Zoom events the service maps."""
+
+    WEBINAR_CREATED = "webinar.created"
+    WEBINAR_UPDATED = "webinar.updated"
+    REGISTRATION_CREATED = "webinar.registration_created"
+    PARTICIPANT_JOINED = "webinar.participant_joined"
+    PARTICIPANT_LEFT = "webinar.participant_left"
+
+
+WEBINAR_TYPES = (EventType.WEBINAR_CREATED, EventType.WEBINAR_UPDATED)
+REGISTERED = EventType.REGISTRATION_CREATED
+JOINED = EventType.PARTICIPANT_JOINED
+LEFT = EventType.PARTICIPANT_LEFT
 PERSON_TYPES = (REGISTERED, JOINED, LEFT)
 
 
