@@ -107,6 +107,19 @@ class BackfillPage:
 
 
 @dataclass(frozen=True)
+class SettingsPage:
+    """A page of the provider's own, linked beside each of its live connections on the
+    Integrations page. Its URL takes the workspace id, then (``per_connection``) the
+    connection id; ``roles`` are the member roles shown the link (None: everyone who sees
+    the Integrations page). The page checks its own access: the link only hides it."""
+
+    label: str
+    url_name: str
+    per_connection: bool = False
+    roles: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class EventSummary:
     """What a held event's payload says, as far as a page can tell."""
 
@@ -137,6 +150,11 @@ class Provider(ABC):
     # A provider that signs the request's method and URL too: ``verify`` is then also
     # given ``method`` and ``url`` (the URL as the provider called it).
     verify_with_request: ClassVar[bool] = False
+
+    # The provider's own settings pages: their routes (Django path() entries, mounted at
+    # the site's root by integrations.urls) and the links the Integrations page shows.
+    urlpatterns: ClassVar[tuple] = ()
+    settings_pages: ClassVar[tuple[SettingsPage, ...]] = ()
 
     # Optional hooks (None: the provider has none).
     # split(payload) -> list[dict] | None: a provider that sends several events in one

@@ -53,6 +53,21 @@ def _page_url(workspace, anchor: str = "") -> str:
     return f"{url}#{anchor}" if anchor else url
 
 
+def _settings_links(integration, connection, member) -> list[tuple[str, str]]:
+    """The provider's own pages the member may open, as (label, URL)."""
+    if integration is None:
+        return []
+    links = []
+    for settings_page in integration.settings_pages:
+        if settings_page.roles is not None and member.role not in settings_page.roles:
+            continue
+        args = [connection.workspace_id]
+        if settings_page.per_connection:
+            args.append(connection.pk)
+        links.append((settings_page.label, reverse(settings_page.url_name, args=args)))
+    return links
+
+
 def _sale_choices(workspace) -> list[tuple[str, str]]:
     return [
         (str(sale.pk), selectors.sale_label(sale, currency=workspace.currency))
@@ -84,6 +99,7 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
                 "name": integration.name if integration else connection.provider,
                 "webhook_help": integration.webhook_help if integration else "",
                 "webhook_url": selectors.webhook_url(connection),
+                "settings_links": _settings_links(integration, connection, member),
                 "held": held_by_connection.get(connection.pk, []),
             }
         )

@@ -1,6 +1,9 @@
+"""The webhook endpoint, the workspace's Webinars page, and each provider's own pages."""
+
 from django.urls import path
 
-from . import hubspot_pages, webhooks, webinar_pages
+from . import webhooks, webinar_pages
+from .providers import PROVIDERS
 
 urlpatterns = [
     path(
@@ -13,9 +16,5 @@ urlpatterns = [
         webinar_pages.webinar_pitch,
         name="settings-webinars",
     ),
-    path(
-        "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/hubspot/",
-        hubspot_pages.hubspot_mapping,
-        name="integration-hubspot-mapping",
-    ),
+    *(route for provider in PROVIDERS.values() for route in provider.urlpatterns),
 ]

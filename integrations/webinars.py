@@ -33,7 +33,8 @@ def webinar_pitch_set(
     A pitch before the event's start answers 400 naming `pitch_at`.
 
     A provider's update of the event held because it moved the start past the pitch time
-    is applied again once this commits."""
+    (held ``invalid``, about the object the event's external id names) is applied again
+    once this commits."""
     with transaction.atomic():
         locked = WebinarEvent.objects.select_for_update().select_related("workspace")
         locked = locked.get(pk=event.pk)
@@ -58,10 +59,9 @@ def webinar_pitch_set(
                 events_release(
                     Event.objects.filter(
                         workspace_id=locked.workspace_id,
-                        provider="zoom",
                         object_id=locked.external_id,
                         state=Event.State.HELD,
-                        hold_code="invalid",
+                        hold_code=Event.HoldCode.INVALID,
                     )
                 )
     return locked

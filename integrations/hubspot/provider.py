@@ -6,13 +6,14 @@ import time
 from collections.abc import Mapping
 from datetime import datetime
 
+from django.urls import path
 from hubspot.exceptions import InvalidSignatureTimestampError
 from hubspot.utils.signature import Signature
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, Provider, SignatureRefused
-from . import backfill, mapping
+from ..base import CredentialField, Described, Provider, SettingsPage, SignatureRefused
+from . import backfill, mapping, pages
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
 TOLERANCE_SECONDS = Signature.MAX_ALLOWED_TIMESTAMP
@@ -74,6 +75,21 @@ class HubSpotProvider(Provider):
             r"(?i)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
             after_webhook_url=True,
             signs_webhooks=True,
+        ),
+    )
+    urlpatterns = (
+        path(
+            "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/hubspot/",
+            pages.hubspot_mapping,
+            name="integration-hubspot-mapping",
+        ),
+    )
+    settings_pages = (
+        SettingsPage(
+            "UTM properties…",
+            "integration-hubspot-mapping",
+            per_connection=True,
+            roles=pages.MAPPING_ROLES,
         ),
     )
     # verify() is given the request's method and URL (HubSpot signs them).

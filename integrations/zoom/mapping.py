@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from django.db import connection as db_connection
 from django.db import models
 
+from core.locks import lock
 from core.times import from_epoch, parse_iso
 from workspaces.models import Lead, WebinarEvent
 from workspaces.services import (
@@ -111,12 +111,7 @@ def _serialize(connection_id, key: str) -> None:
     """Wait for the other applies about the same webinar or person (PostgreSQL: a lock held
     until the transaction ends), so each computes from what the one before it committed and
     a new lead is made once. Callers take the webinar's lock before the person's."""
-    if db_connection.vendor != "postgresql":
-        return
-    with db_connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", [f"zoom|{connection_id}|{key}"]
-        )
+    lock(f"zoom|{connection_id}|{key}")
 
 
 def _by_zoom_clock(events: list[Event]) -> list[Event]:

@@ -12,7 +12,7 @@ import hmac
 import time
 from collections.abc import Mapping
 
-from ..base import CredentialField, Described, Provider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SettingsPage, SignatureRefused
 from . import backfill, mapping
 
 TOLERANCE_SECONDS = 300
@@ -29,6 +29,9 @@ class ZoomProvider(Provider):
     key = "zoom"
     name = "Zoom"
     feeds = "webinars"
+    # The workspace's Webinars page (pitch times) is not Zoom's own, but a Zoom connection
+    # is where its events come from: the link sits beside it.
+    settings_pages = (SettingsPage("Webinars and their pitch times…", "settings-webinars"),)
     credentials_help = (
         "Zoom App Marketplace → Develop → Build app → Server-to-Server OAuth app → "
         "App credentials (account ID, client ID, client secret)."

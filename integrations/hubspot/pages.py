@@ -1,5 +1,5 @@
-"""The page where an owner or admin names the HubSpot contact properties that hold a
-lead's UTM values: /settings/<workspace id>/integrations/<connection id>/hubspot/."""
+"""HubSpot's own settings page, where an owner or admin names the contact properties that
+hold a lead's UTM values: /settings/<workspace id>/integrations/<connection id>/hubspot/."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from audit.services import Actor
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Member
 
-from .hubspot.options import (
+from ..models import Connection
+from .options import (
     DEFAULT_UTM_PROPERTIES,
     UTM_FIELDS,
     utm_properties,
     utm_properties_check,
     utm_properties_set,
 )
-from .models import Connection
 
 MAPPING_ROLES = Member.ADMIN_ROLES
 
