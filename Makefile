@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit figures agentap
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test lint format worker serve bench bench-webhooks browser-deps openapi fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks browser-deps pgbouncer-deps openapi fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -56,17 +56,23 @@ format: install
 # The worker class (config/workers.py) sends no `server` header and leaves X-Forwarded-For
 # to the service, which trusts exactly NUM_PROXIES proxies; gunicorn itself trusts none
 # (--forwarded-allow-ips '').
-WORKERS ?= 3
+# WEB_CONCURRENCY (or WORKERS) sets the web processes. Their metrics, and the Celery
+# worker's on the same machine, are added up in PROMETHEUS_MULTIPROC_DIR (emptied when
+# gunicorn starts; see docs/operations.md).
+WORKERS ?= $(or $(WEB_CONCURRENCY),3)
+PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/.metrics
+SERVICE_METRICS := PROMETHEUS_MULTIPROC_DIR=$(PROMETHEUS_MULTIPROC_DIR)
 serve: install-runtime
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput
-	$(PROD) $(BIN)/gunicorn config.asgi:application --worker-class config.workers.ServiceUvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
+	$(PROD) $(SERVICE_METRICS) $(BIN)/gunicorn config.asgi:application --config python:config.gunicorn --worker-class config.workers.ServiceUvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
 
 worker: install-runtime
-	$(PROD) $(BIN)/celery -A config worker --beat --loglevel INFO
+	mkdir -p $(PROMETHEUS_MULTIPROC_DIR)
+	$(PROD) $(SERVICE_METRICS) $(BIN)/celery -A config worker --beat --loglevel INFO
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) db.sqlite3 staticfiles .metrics .pytest_cache .ruff_cache
 
 # Debian's chromium for the browser tests (Playwright drives it; it never downloads one).
 # Without it, `make test` skips tests/browser and says why.
@@ -75,6 +81,26 @@ browser-deps:
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null \
 		&& echo "chromium: $$(/usr/bin/chromium --version 2>/dev/null)"; fi
+
+# Debian's pgbouncer, for running the suite through transaction pooling (test-pgbouncer).
+pgbouncer-deps:
+	@if [ -x /usr/sbin/pgbouncer ]; then /usr/sbin/pgbouncer --version | head -1; else \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq pgbouncer >/dev/null \
+		&& /usr/sbin/pgbouncer --version | head -1; fi
+
+# The suite (browser tests aside) through a PgBouncer in transaction pooling mode in front
+# of the PostgreSQL at 127.0.0.1:5432: no session state may outlive a transaction. The test
+# database is made through PgBouncer and dropped directly once PgBouncer is stopped.
+PGBOUNCER_PORT ?= 6432
+PGBOUNCER_DB ?= figures_pgbouncer
+test-pgbouncer: install pgbouncer-deps
+	scripts/pgbouncer.sh start $(PGBOUNCER_PORT)
+	status=0; DATABASE_URL=postgres://postgres@127.0.0.1:$(PGBOUNCER_PORT)/$(PGBOUNCER_DB) \
+		$(BIN)/python -m pytest --reuse-db -m "not browser" || status=$$?; \
+	scripts/pgbouncer.sh stop; \
+	dropdb -h 127.0.0.1 -U postgres --if-exists test_$(PGBOUNCER_DB); \
+	exit $$status
 
 # Regenerates the committed copies of both API descriptions (a test compares them).
 openapi: install

@@ -17,6 +17,7 @@ import dj_database_url
 import dj_email_url
 from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
+from django_guid.integrations import CeleryIntegration
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -101,7 +102,10 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # WhiteNoise serves the static files under runserver too, as in production.
+    "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django_guid",
     "corsheaders",
     "rest_framework",
     "drf_spectacular",
@@ -123,7 +127,14 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz, answered before anything else (core/health.py).
+    "core.health.HealthMiddleware",
+    # The request id (X-Request-ID), then the request's log line and metrics.
+    "django_guid.middleware.guid_middleware",
+    "core.observe.ObserveMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files, compressed and with hashed names, served by the web process.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -166,6 +177,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Nothing holds session state between transactions, so the service runs through
+    # PgBouncer in transaction pooling mode: locks are transaction-level (core/locks.py)
+    # and no query keeps a server-side cursor open.
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
@@ -196,8 +212,20 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# In production the pages name each static file by a hash of its content (so browsers
+# may keep it forever) and WhiteNoise serves the compressed copies `collectstatic` wrote;
+# `make serve` runs collectstatic first. With DEBUG on, files are served as they are.
+STATIC_HASHED = env_bool("STATIC_HASHED", not DEBUG)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if STATIC_HASHED
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -357,7 +385,13 @@ OAUTH2_PROVIDER = {
 
 CORS_ALLOW_ALL_ORIGINS = False
 CORS_URLS_REGEX = r"^/(api|o)/.*$"
-CORS_EXPOSE_HEADERS = ["Idempotent-Replayed", "RateLimit-Policy", "RateLimit", "Retry-After"]
+CORS_EXPOSE_HEADERS = [
+    "Idempotent-Replayed",
+    "RateLimit-Policy",
+    "RateLimit",
+    "Retry-After",
+    "X-Request-ID",
+]
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "idempotency-key"]
 CORS_ALLOW_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 CORS_ALLOW_CREDENTIALS = False
@@ -474,11 +508,30 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 # No log line carries a connect link's secret (config/log_filters.py): the filter sits on
 # the loggers that write request paths (before any handler, Django's own included) and on
 # the console handler (whatever else reaches it). gunicorn's access log stays off.
+# The request id: X-Request-ID when it is a UUID, else a new one; answered in
+# X-Request-ID (exposed to browsers by CORS_EXPOSE_HEADERS) and passed to Celery tasks.
+DJANGO_GUID = {
+    "GUID_HEADER_NAME": "X-Request-ID",
+    "VALIDATE_GUID": True,
+    "EXPOSE_HEADER": False,
+    "INTEGRATIONS": [CeleryIntegration(use_django_logging=True)],
+}
+
+# LOG_FORMAT=json: one JSON object a line (core/logs.py); otherwise plain text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in {"text", "json"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_secrets": {"()": "config.log_filters.RedactSecrets"}},
+    "filters": {
+        "redact_secrets": {"()": "config.log_filters.RedactSecrets"},
+        "request_id": {"()": "core.logs.RequestId"},
+    },
     "formatters": {
+        "json": {"()": "core.logs.json_formatter"},
+        "text": {"format": "{asctime} {levelname} {name} [{request_id}] {message}", "style": "{"},
         # runserver's request lines, as Django prints them.
         "django.server": {
             "()": "django.utils.log.ServerFormatter",
@@ -487,7 +540,11 @@ LOGGING = {
         },
     },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["redact_secrets", "request_id"],
+            "formatter": LOG_FORMAT,
+        },
         "django.server": {
             "class": "logging.StreamHandler",
             "formatter": "django.server",
@@ -497,6 +554,10 @@ LOGGING = {
     "loggers": {
         "django.request": {"filters": ["redact_secrets"]},
         "django.security.csrf": {"filters": ["redact_secrets"]},
+        "django_guid": {"level": "WARNING"},
+        # Django's own lines go to the root's handler only (its default console handler
+        # would print each of them a second time under DEBUG).
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
         "django.server": {
             "handlers": ["django.server"],
             "filters": ["redact_secrets"],
@@ -506,3 +567,15 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Errors to Sentry (config/sentry.py) when SENTRY_DSN is set; no personal data is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from config.sentry import sentry_init
+
+    sentry_init(SENTRY_DSN)
+
+# GET /metrics answers only this bearer token; unset, /metrics is a 404 (core/metrics.py).
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+# The broker queues whose length /metrics reports.
+METRICS_QUEUES = env_list("METRICS_QUEUES", ["celery"])

@@ -17,3 +17,8 @@ os.environ.setdefault(
 os.environ.setdefault("FIELD_ENCRYPTION_KEY", "6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M=")
 
 from config.settings import *  # noqa: F403
+
+# WhiteNoise serves the files where they are (no collectstatic on a laptop), even where a
+# test runner turns DEBUG off.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularJSONAPIView
 
+from core.metrics import metrics_view
+
 from . import openapi, views
 from .docs import RedocView, SwaggerView
 
@@ -25,6 +27,8 @@ urlpatterns = [
     path("", include("config.urls_figures")),
     path("", include("config.urls_agent")),
     path("admin/", admin.site.urls),
+    # Prometheus' scrape (METRICS_TOKEN); /healthz and /readyz are core.health's middleware.
+    path("metrics", metrics_view, name="metrics"),
     # Sign-in, OAuth and the workspace settings pages.
     path("", include("tokens.urls")),
     # The agency console and the connect-link page.

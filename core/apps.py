@@ -11,3 +11,7 @@ class CoreConfig(AppConfig):
         from .models import IdempotencyRecord  # noqa: PLC0415
 
         encrypted_columns_register(IdempotencyRecord, "response", label="idempotency_keys")
+
+        from .metrics import connect_signals  # noqa: PLC0415
+
+        connect_signals()

@@ -24,6 +24,8 @@ from django.conf import settings
 from django.core.cache import caches
 from rest_framework.throttling import SimpleRateThrottle
 
+from . import metrics
+
 logger = logging.getLogger(__name__)
 
 # Policy name -> the setting that holds its rate ("1200/min", or "off").
@@ -95,7 +97,10 @@ def rate_count(policy: str, ident: str, now: float | None = None) -> "RateState 
             count = 1 if store.add(key, 1, window) else store.incr(key)
     except Exception:
         logger.exception("rate limit counter %s unavailable; request allowed", key)
+        metrics.RATE_LIMIT_UNAVAILABLE.inc()
         return None
+    if count > limit:
+        metrics.RATE_LIMITED.labels(policy).inc()
     return RateState(
         policy=policy,
         limit=limit,

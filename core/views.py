@@ -76,6 +76,10 @@ class ServiceView(APIView):
         )
         self.principal = principal
         self.check_access(principal, kwargs)
+        workspace = getattr(self, "workspace", None)
+        if workspace is not None:
+            # The request's log line names the workspace (core.observe).
+            request._request.workspace_id = workspace.pk
         # No id or key holds a NUL, and a database refuses to even look one up.
         if any("\x00" in str(value) for value in kwargs.values()):
             raise NotFound()

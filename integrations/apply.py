@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from datetime import timedelta
+from functools import partial
 
 from django.core.cache import cache
 from django.db import transaction
@@ -16,6 +17,7 @@ from django.utils import timezone
 
 from audit.services import Actor, audit_record, audit_record_many
 from core.locks import lock, try_lock
+from core.metrics import webhook_outcomes_count
 from core.testing_hooks import pause_for_tests
 from workspaces.services import RecordInvalid
 
@@ -47,20 +49,26 @@ class _Effects:
     """What settling events changes besides the events: the connection's counters, and the
     events held waiting for the records they made. Gathered over a batch, written once."""
 
-    def __init__(self, connection_id):
+    def __init__(self, connection_id, provider: str):
         self.connection_id = connection_id
+        self.provider = provider
         self.counters: Counter = Counter()
+        self.outcomes: Counter = Counter()
         self.records: set[str] = set()
 
     def moved(self, before: str, after: str) -> None:
         if before != after:
             self.counters[_COUNTER.get(before)] -= 1
             self.counters[_COUNTER.get(after)] += 1
+            self.outcomes[after] += 1
 
     def write(self) -> None:
         changes = {name: F(name) + count for name, count in self.counters.items() if name and count}
         if changes:
             Connection.objects.filter(pk=self.connection_id).update(**changes)
+        if self.outcomes:
+            # Counted in the metrics once the outcomes are committed.
+            transaction.on_commit(partial(webhook_outcomes_count, self.provider, self.outcomes))
         if self.records:
             events_release(
                 Event.objects.filter(
@@ -71,6 +79,7 @@ class _Effects:
                 )
             )
         self.counters.clear()
+        self.outcomes = Counter()
         self.records.clear()
 
 
@@ -204,7 +213,7 @@ def event_apply(*, event_id) -> Event | None:
                 return event
             # After the batch its connection may be applying (which skips this event).
             lock(_apply_lock(event.connection_id))
-            effects = _Effects(event.connection_id)
+            effects = _Effects(event.connection_id, event.provider)
             try:
                 _event_settle(event, effects)
             except _Unexpected:
@@ -262,7 +271,7 @@ def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list
     many = provider.apply_many if provider is not None else None
     if many is None or not events:
         return events
-    fast = _Effects(connection.pk)
+    fast = _Effects(connection.pk, connection.provider)
     try:
         with transaction.atomic():
             outcomes = many(events=events, connection=connection)
@@ -301,7 +310,7 @@ def events_apply_batch(
             .exclude(pk__in=skipped)
             .order_by("pk")[:size]
         )
-        effects = _Effects(connection.pk)
+        effects = _Effects(connection.pk, connection.provider)
         for event in events:
             event.connection, event.workspace = connection, connection.workspace
         taken = len(events)

@@ -36,7 +36,7 @@ def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
                                "sale of this workspace; dismiss it instead.")  # fmt: skip
         locked.assigned_sale = sale
         locked.attempts = min(locked.attempts + 1, ATTEMPTS_MAX)
-        effects = _Effects(locked.connection_id)
+        effects = _Effects(locked.connection_id, locked.provider)
         outcome = _provider_apply(locked)
         _outcome_write(
             locked, outcome, actor=actor, effects=effects, action="integration.event_assigned"
@@ -63,7 +63,7 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
                 )
                 .select_related("workspace")
             )
-        effects = _Effects(locked.connection_id)
+        effects = _Effects(locked.connection_id, locked.provider)
         for item in dismissed:
             item.state = Event.State.DISMISSED
             item.save(update_fields=["state"])

@@ -14,6 +14,7 @@ from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from core.errors import ApiError, MethodNotAllowed, NotFound, RateLimited
+from core.metrics import WEBHOOKS
 from core.parsers import storable_json
 from core.throttling import rate_count
 
@@ -53,10 +54,16 @@ def _answer(error: ApiError) -> JsonResponse:
 
 @csrf_exempt
 def receive(request, provider: str, connection_id):
+    # Counted under the provider's key only when there is such a provider (an address
+    # cannot make up labels).
+    label = provider if provider_get(provider) is not None else "unknown"
     try:
-        return JsonResponse(_receive(request, provider, connection_id))
+        answer = _receive(request, provider, connection_id)
     except ApiError as error:
+        WEBHOOKS.labels(label, "refused").inc()
         return _answer(error)
+    WEBHOOKS.labels(label, "duplicate" if answer.get("duplicate") else "received").inc()
+    return JsonResponse(answer)
 
 
 def _receive(request, provider_key: str, connection_id) -> dict:

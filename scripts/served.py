@@ -49,6 +49,10 @@ def production_environment(*, database_url: str, port: int) -> dict:
         RATE_LIMIT_WRITE="off",
         RATE_LIMIT_ANON="off",
         RATE_LIMIT_REFUSED_DELIVERIES="off",
+        # Static files by their plain names: no collectstatic before each run. (`make serve`
+        # collects them and links them by hashed names; tests/test_serving_operations.py
+        # checks that way.)
+        STATIC_HASHED="false",
     )
     return env
 

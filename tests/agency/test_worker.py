@@ -1,6 +1,8 @@
 """The apply task on a real Celery worker, against Redis and the test database
 (tests/worker.py starts it)."""
 
+import uuid
+
 import pytest
 from django.test import Client
 
@@ -27,13 +29,15 @@ def approver(agency_world, django_user_model):
     return client
 
 
-def _approved_plan(world, write, approver) -> str:
+def _approved_plan(world, write, approver, **headers) -> str:
     plan_id = write(world.full, "POST", "/api/v1/plans", new_workspace_plan()).json()["id"]
     assert (
         write(world.no_apply, "POST", f"/api/v1/plans/{plan_id}/request-approval").status_code
         == 200
     )
-    response = approver.post(f"/agency/{world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"})
+    response = approver.post(
+        f"/agency/{world.agency.pk}/plans/{plan_id}/decide", {"approve": "1"}, headers=headers
+    )
     assert response.status_code == 302
     return plan_id
 
@@ -62,6 +66,18 @@ def test_requested_approved_and_applied_by_the_worker(
     assert AuditEvent.objects.filter(action="session_token.minted").count() == 2
     assert plan.revealed_encrypted is not None
     assert worker.succeeded("applied") == 1
+
+
+def test_the_task_logs_under_the_request_id_of_the_approval_that_sent_it(
+    agency_world, write, approver, start_worker, broker
+):
+    # The id a proxy in front of the service gave the approval's request.
+    given = str(uuid.uuid4())
+    plan_id = _approved_plan(agency_world, write, approver, **{"X-Request-ID": given})
+    worker = start_worker()
+    wait_for(lambda: _state(plan_id) == "applied", "the worker to apply the plan", worker)
+    [finished] = [line for line in worker.text().splitlines() if "succeeded in" in line]
+    assert f"[{given}]" in finished
 
 
 def test_the_task_run_twice_makes_its_changes_once(

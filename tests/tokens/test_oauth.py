@@ -590,7 +590,7 @@ def test_a_session_token_from_a_listed_origin_is_answered_with_cors_headers(sess
     assert response.status_code == 200
     assert response["Access-Control-Allow-Origin"] == APP_ORIGIN
     assert response["Access-Control-Expose-Headers"] == (
-        "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After"
+        "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After, X-Request-ID"
     )
 
 
@@ -656,7 +656,7 @@ def test_preflight_from_a_listed_origin_is_answered(oauth_app, client, path):
         )
         assert response["Access-Control-Allow-Methods"] == "GET, POST, PUT, PATCH, DELETE, OPTIONS"
         assert response["Access-Control-Expose-Headers"] == (
-            "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After"
+            "Idempotent-Replayed, RateLimit-Policy, RateLimit, Retry-After, X-Request-ID"
         )
         assert "Access-Control-Allow-Credentials" not in response
 

@@ -1,0 +1,74 @@
+"""Each request measured once: its line in the log and its samples in the metrics.
+
+The line carries the route's template (never the path, which can hold a secret), the
+method, the status, the duration, the workspace the route names (if any) and, through
+core.logs, the request id. The metrics count the request by route template, method and
+status, with its latency, database statements and database time.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.db import connection
+
+from . import metrics
+
+logger = logging.getLogger("service.request")
+
+
+class _QueryCount:
+    def __init__(self):
+        self.count = 0
+        self.seconds = 0.0
+
+    def __call__(self, execute, sql, params, many, context):
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.count += 1
+            self.seconds += time.perf_counter() - began
+
+
+def route_of(request) -> str:
+    match = getattr(request, "resolver_match", None)
+    return f"/{match.route}" if match is not None and match.route else "unmatched"
+
+
+class ObserveMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        queries = _QueryCount()
+        began = time.perf_counter()
+        with connection.execute_wrapper(queries):
+            response = self.get_response(request)
+        duration = time.perf_counter() - began
+        route, method, status = route_of(request), request.method, response.status_code
+        metrics.REQUESTS.labels(route, method, str(status)).inc()
+        metrics.LATENCY.labels(route, method).observe(duration)
+        metrics.DB_QUERIES.labels(route).observe(queries.count)
+        metrics.DB_SECONDS.labels(route).observe(queries.seconds)
+        match = getattr(request, "resolver_match", None)
+        workspace = getattr(request, "workspace_id", None) or (
+            match.kwargs.get("workspace_id") if match else None
+        )
+        logger.info(
+            "%s %s %s %.1f ms",
+            method,
+            route,
+            status,
+            duration * 1000,
+            extra={
+                "route": route,
+                "method": method,
+                "status": status,
+                "duration_ms": round(duration * 1000, 1),
+                "workspace_id": str(workspace or ""),
+                "db_queries": queries.count,
+            },
+        )
+        return response

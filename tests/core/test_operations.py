@@ -1,0 +1,178 @@
+"""What an operator watches, in one process: /healthz and /readyz, the request id, the JSON
+log line of a request, /metrics after known traffic, and Sentry's redaction. (The same
+under gunicorn with several workers: tests/test_serving_operations.py.)"""
+
+import io
+import json
+import logging
+import re
+import uuid
+
+import pytest
+from celery import current_app
+from django.db import connection
+from django.test import Client
+from prometheus_client import REGISTRY
+
+from config.sentry import _redacted
+from core import health, logs
+from tests.tokens.test_signin import attempt, browser_client
+
+pytestmark = pytest.mark.django_db
+
+ALL_OK = {"database": "ok", "migrations": "ok", "broker": "ok", "cache": "ok"}
+
+
+def sample(name: str, **labels) -> float:
+    return REGISTRY.get_sample_value(name, labels) or 0.0
+
+
+def test_healthz_answers_whatever_host_the_probe_names():
+    for host in ("testserver", "10.0.3.7:8000"):
+        response = Client().get("/healthz", HTTP_HOST=host)
+        assert (response.status_code, response.json()) == (200, {"status": "ok"})
+        assert response["Cache-Control"] == "no-store"
+    assert Client().post("/healthz").status_code == 405
+
+
+def test_readyz_is_ready_when_every_check_passes(monkeypatch):
+    monkeypatch.setattr(health, "_migrated", False)
+    response = Client().get("/readyz", HTTP_HOST="10.0.3.7")
+    assert (response.status_code, response.json()) == (200, {"status": "ready", "checks": ALL_OK})
+
+
+def test_readyz_names_unapplied_migrations(monkeypatch):
+    monkeypatch.setattr(health, "_migrated", False)
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM django_migrations WHERE app = 'audit'")
+    response = Client().get("/readyz")
+    assert response.status_code == 503
+    assert response.json() == {
+        "status": "unavailable",
+        "failed": ["migrations"],
+        "checks": {**ALL_OK, "migrations": "failed"},
+    }
+
+
+def test_readyz_names_an_unreachable_broker_and_cache_and_reveals_no_host(settings, monkeypatch):
+    monkeypatch.setattr(health, "_migrated", True)
+    # Nothing listens on port 1.
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setitem(current_app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",
+        }
+    }
+    response = Client().get("/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body == {
+        "status": "unavailable",
+        "failed": ["broker", "cache"],
+        "checks": {**ALL_OK, "broker": "failed", "cache": "failed"},
+    }
+    assert "127.0.0.1" not in response.content.decode()
+
+
+def test_a_request_id_is_kept_when_it_is_a_uuid_and_made_otherwise(api):
+    given = str(uuid.uuid4())
+    kept = api().get("/api/v1/whoami", HTTP_X_REQUEST_ID=given)
+    assert kept["X-Request-ID"] == given
+    made = api().get("/api/v1/whoami")
+    assert re.fullmatch(r"[0-9a-f]{32}", made["X-Request-ID"])
+    # A value that is not an id (here a forged log line) is replaced, never echoed.
+    forged = api().get("/api/v1/whoami", HTTP_X_REQUEST_ID="x\n{json}")
+    assert re.fullmatch(r"[0-9a-f]{32}", forged["X-Request-ID"])
+
+
+def test_a_request_writes_one_json_line_with_its_route_workspace_and_request_id(
+    make_workspace, workspace_token, api
+):
+    workspace = make_workspace()
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logs.json_formatter())
+    handler.addFilter(logs.RequestId())
+    logger = logging.getLogger("service.request")
+    logger.addHandler(handler)
+    try:
+        given = str(uuid.uuid4())
+        response = api(workspace_token(workspace)).get(
+            "/api/v1/calls?period=2026-03-01..2026-03-31", HTTP_X_REQUEST_ID=given
+        )
+    finally:
+        logger.removeHandler(handler)
+    assert response.status_code == 200
+    [line] = stream.getvalue().splitlines()
+    record = json.loads(line)
+    assert set(record) >= {"time", "level", "logger", "message", "request_id", "route",
+                           "method", "status", "duration_ms", "workspace_id"}  # fmt: skip
+    assert (record["level"], record["logger"], record["request_id"]) == (
+        "INFO", "service.request", given,
+    )  # fmt: skip
+    assert (record["route"], record["method"], record["status"]) == ("/api/v1/calls", "GET", 200)
+    assert record["workspace_id"] == str(workspace.pk)
+    assert record["duration_ms"] > 0
+    assert "period=" not in line  # the route's template, never the address
+
+
+def test_metrics_answers_only_its_token(settings):
+    settings.METRICS_TOKEN = ""
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer ").status_code == 404
+    settings.METRICS_TOKEN = "m-" + "7" * 30
+    assert Client().get("/metrics").status_code == 404
+    assert Client().get("/metrics", HTTP_AUTHORIZATION="Bearer wrong").status_code == 404
+    answer = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {settings.METRICS_TOKEN}")
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("text/plain")
+    assert "http_requests_total" in answer.content.decode()
+
+
+def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_token, db):
+    workspace = make_workspace()
+    token = workspace_token(workspace)
+    route = {"route": "/api/v1/whoami", "method": "GET"}
+    before = (
+        sample("http_requests_total", **route, status="200"),
+        sample("http_requests_total", **route, status="401"),
+        sample("http_request_duration_seconds_count", **route),
+        sample("http_request_db_queries_count", route="/api/v1/whoami"),
+        sample("sign_in_failures_total"),
+        sample("rate_limit_refusals_total", policy="read"),
+    )
+    for _ in range(3):
+        assert api(token).get("/api/v1/whoami").status_code == 200
+    assert api().get("/api/v1/whoami").status_code == 401
+    attempt(browser_client(), "nobody@example.test", "wrong-password")
+    settings.RATE_LIMIT_READ = "1/min"
+    assert api(token).get("/api/v1/whoami").status_code == 200
+    assert api(token).get("/api/v1/whoami").status_code == 429
+    after = (
+        sample("http_requests_total", **route, status="200"),
+        sample("http_requests_total", **route, status="401"),
+        sample("http_request_duration_seconds_count", **route),
+        sample("http_request_db_queries_count", route="/api/v1/whoami"),
+        sample("sign_in_failures_total"),
+        sample("rate_limit_refusals_total", policy="read"),
+    )
+    assert [a - b for a, b in zip(after, before, strict=True)] == [4, 1, 6, 6, 1, 1]
+
+
+def test_sentry_events_carry_no_secret_of_a_path():
+    event = {
+        "request": {
+            "url": "https://sales.example/connect/AbC123secret",
+            "query_string": "next=/invite/tok3n",
+            "cookies": {"sessionid": "s"},
+            "data": {"password": "p"},
+        },
+        "transaction": "/accounts/reset/MQ/abc-123/",
+        "breadcrumbs": {"values": [{"message": "GET /connect/AbC123secret"}]},
+    }
+    redacted = _redacted(event, None)
+    text = json.dumps(redacted)
+    assert "AbC123secret" not in text and "tok3n" not in text and "abc-123" not in text
+    assert "cookies" not in redacted["request"] and "data" not in redacted["request"]
+    assert redacted["request"]["url"] == "https://sales.example/connect/[redacted]"
