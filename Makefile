@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit figures agentap
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks browser-deps pgbouncer-deps openapi fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -129,6 +129,16 @@ bench: install
 UPLOT_VERSION ?= 1.6.32
 vendor-charts:
 	tmp=$$(mktemp -d) && cd $$tmp && npm pack --silent uplot@$(UPLOT_VERSION) >/dev/null && tar xzf uplot-$(UPLOT_VERSION).tgz && cd $(CURDIR) && mkdir -p static/vendor/uplot && cp $$tmp/package/dist/uPlot.iife.min.js $$tmp/package/dist/uPlot.min.css $$tmp/package/LICENSE static/vendor/uplot/ && echo "uplot $(UPLOT_VERSION) $$(npm view uplot@$(UPLOT_VERSION) dist.tarball)" > static/vendor/uplot/VERSION && rm -rf $$tmp
+
+# The whole service under a mixed load for LOADTEST_SECONDS (Locust, headless): gunicorn with
+# 3 workers and one Celery worker on PostgreSQL (database `loadtest`, recreated) and Redis
+# (database LOADTEST_REDIS_DB, emptied). Fails on any failed request or unapplied event;
+# LOADTEST_ARGS="--fault postgres" (or redis) restarts that server halfway.
+LOADTEST_SECONDS ?= 60
+LOADTEST_REDIS_DB ?= 11
+LOADTEST_ARGS ?=
+loadtest: install
+	$(BIN)/python bench/loadtest.py --seconds $(LOADTEST_SECONDS) --redis-db $(LOADTEST_REDIS_DB) $(LOADTEST_ARGS)
 
 # Stripe deliveries through the webhook endpoint (gunicorn, as production), then applied by
 # one Celery worker, on bench_large (see docs/performance.md, Integrations). Needs Redis;

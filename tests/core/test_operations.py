@@ -59,6 +59,8 @@ def test_readyz_names_an_unreachable_broker_and_cache_and_reveals_no_host(settin
     # Nothing listens on port 1.
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setitem(current_app.conf, "broker_url", "redis://127.0.0.1:1/0")
+    # Celery reads CELERY_BROKER_URL from the environment before its settings.
+    monkeypatch.setenv("CELERY_BROKER_URL", "redis://127.0.0.1:1/0")
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
