@@ -66,7 +66,7 @@ class PageVisitor(HttpUser):
                 "csrfmiddlewaretoken": token,
                 "username": person["email"],
                 "password": person["password"],
-            },  # fmt: skip
+            },
             name="pages: sign-in",
             allow_redirects=False,
             catch_response=True,
@@ -174,7 +174,7 @@ class Agent(HttpUser):
             headers={
                 "Authorization": f"Bearer {member['session_token']}",
                 "Idempotency-Key": str(uuid.uuid4()),
-            },  # fmt: skip
+            },
             name="agents: eod",
         )
 
@@ -195,7 +195,7 @@ class McpClient(HttpUser):
             headers={
                 "Authorization": f"Bearer {workspace['read']}",
                 "Accept": "application/json, text/event-stream",
-            },  # fmt: skip
+            },
             name="mcp: tools/call",
             catch_response=True,
         ) as answer:
