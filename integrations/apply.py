@@ -285,6 +285,7 @@ def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list
                          connection.provider)  # fmt: skip
         return events
     effects.counters.update(fast.counters)
+    effects.outcomes.update(fast.outcomes)
     effects.records |= fast.records
     return [event for event in events if event.pk not in outcomes]
 

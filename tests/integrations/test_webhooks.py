@@ -6,6 +6,7 @@ import time
 
 import pytest
 from django.test import Client
+from prometheus_client import REGISTRY
 
 from audit.services import SYSTEM
 from integrations import services
@@ -190,3 +191,32 @@ def test_the_receive_stores_once_per_event_id(connection):
     assert again is None
     connection.refresh_from_db()
     assert connection.events_received == 1
+
+
+def test_metrics_count_each_delivery_and_what_became_of_it(shop, deliver):
+    outcomes = ("received", "duplicate", "refused", "applied", "held")
+
+    def counts():
+        return [
+            REGISTRY.get_sample_value(
+                "webhook_deliveries_total", {"provider": "stripe", "outcome": outcome}
+            )
+            or 0
+            for outcome in outcomes
+        ]
+
+    before = counts()
+    paid = event("evt_m1", "charge.succeeded",
+                 charge("ch_m1", 1000, "2026-03-03 10:00", email="pat@example.test"),
+                 "2026-03-03 10:00")  # fmt: skip
+    unknown = event("evt_m2", "charge.succeeded",
+                    charge("ch_m2", 1000, "2026-03-03 10:00", email="nobody@example.test"),
+                    "2026-03-03 10:00")  # fmt: skip
+    assert deliver(shop.connection, paid).status_code == 200
+    assert deliver(shop.connection, paid).json() == {"received": True, "duplicate": True}
+    assert deliver(shop.connection, unknown).status_code == 200
+    assert deliver(shop.connection, paid, secret=OTHER_SECRET).status_code == 400
+    after = counts()
+    assert dict(zip(outcomes, [a - b for a, b in zip(after, before, strict=True)], strict=True)) == {
+        "received": 2, "duplicate": 1, "refused": 1, "applied": 1, "held": 1,
+    }  # fmt: skip
