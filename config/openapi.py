@@ -89,11 +89,49 @@ def empty_query_values(result, generator, request, public):
     return result
 
 
+def unavailable_answers(result, generator, request, public):
+    """Any operation may answer 503 `unavailable` with Retry-After while the database cannot
+    be reached (docs/errors.md)."""
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            responses = operation.get("responses") if isinstance(operation, dict) else None
+            if responses is None:
+                continue
+            responses["503"] = {
+                "description": "The database cannot be reached for a moment (a restart or a "
+                "failover); nothing was written. Retry after Retry-After seconds.",
+                "headers": {
+                    "Retry-After": {
+                        "schema": {"type": "integer"},
+                        "description": "Seconds to wait before retrying.",
+                    }
+                },
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/Error"},
+                        "examples": {
+                            "Unavailable": {
+                                "value": {
+                                    "error": {
+                                        "reason": "unavailable",
+                                        "message": "The service cannot reach its database "
+                                        "right now; retry after 5 seconds.",
+                                    }
+                                }
+                            }
+                        },
+                    }
+                },
+            }
+    return result
+
+
 _HOOKS = [
     "drf_spectacular.hooks.postprocess_schema_enums",
     "config.openapi.nullable_references",
     "config.openapi.closed_request_bodies",
     "config.openapi.empty_query_values",
+    "config.openapi.unavailable_answers",
 ]
 FIGURES["POSTPROCESSING_HOOKS"] = _HOOKS
 AGENT["POSTPROCESSING_HOOKS"] = _HOOKS

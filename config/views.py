@@ -1,6 +1,10 @@
+import sys
+
 from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.views import defaults
 
 from core.errors import ApiError, BodyTooLarge
@@ -37,8 +41,36 @@ def bad_request(request, exception=None):
     return defaults.bad_request(request, exception)
 
 
+# Seconds a client is asked to wait when the database cannot be reached.
+UNAVAILABLE_RETRY_AFTER = 5
+
+
+def _unavailable(request):
+    """A database that cannot be reached (restarting, failing over, out of connections)
+    answers 503 with Retry-After, in the error shape: a client retries, and nothing was
+    half-written (the request's transaction did not commit)."""
+    if _wants_json(request):
+        response = JsonResponse(
+            {
+                "error": {
+                    "reason": "unavailable",
+                    "message": "The service cannot reach its database right now; retry after "
+                    f"{UNAVAILABLE_RETRY_AFTER} seconds.",
+                }
+            },
+            status=503,
+        )
+    else:
+        # Rendered without the request: the pages' context reads the database.
+        response = HttpResponse(render_to_string("503.html"), status=503)
+    response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+    return response
+
+
 def server_error(request):
     # Never a stack trace: the details are in the server's log.
+    if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
+        return _unavailable(request)
     if _wants_json(request):
         return JsonResponse(
             {

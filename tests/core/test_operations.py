@@ -178,3 +178,35 @@ def test_sentry_events_carry_no_secret_of_a_path():
     assert "AbC123secret" not in text and "tok3n" not in text and "abc-123" not in text
     assert "cookies" not in redacted["request"] and "data" not in redacted["request"]
     assert redacted["request"]["url"] == "https://sales.example/connect/[redacted]"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.server_fault
+@pytest.mark.postgres
+def test_a_database_that_cannot_be_reached_answers_503_in_the_error_shape(api, django_user_model):
+    """The connection is pointed where no server answers (a restart, as the driver sees
+    it): the API answers 503 `unavailable` with Retry-After, a page the plain 503 page."""
+    browser = Client(raise_request_exception=False)
+    browser.force_login(django_user_model.objects.create_user("ann", "ann@example.test", "pw"))
+    connection.close()
+    saved = dict(connection.settings_dict)
+    connection.settings_dict["PORT"] = "1"
+    try:
+        client = api()
+        client.raise_request_exception = False
+        answer = client.get("/api/v1/whoami", HTTP_AUTHORIZATION="Bearer svc_" + "0" * 64)
+        page = browser.get("/")
+    finally:
+        connection.close()
+        connection.settings_dict.clear()
+        connection.settings_dict.update(saved)
+    assert answer.status_code == 503
+    assert answer["Retry-After"] == "5"
+    assert answer.json() == {
+        "error": {
+            "reason": "unavailable",
+            "message": "The service cannot reach its database right now; retry after 5 seconds.",
+        }
+    }
+    assert (page.status_code, page["Retry-After"]) == (503, "5")
+    assert "Unavailable for a moment" in page.content.decode()
