@@ -101,10 +101,10 @@ def unavailable_answers(result, generator, request, public):
                 "description": "The database cannot be reached for a moment (a restart or a "
                 "failover); nothing was written. Retry after Retry-After seconds.",
                 "headers": {
-                    "Retry-After": {
-                        "schema": {"type": "integer"},
-                        "description": "Seconds to wait before retrying.",
-                    }
+                    # Present when the request's counter was reached before the failure.
+                    "RateLimit-Policy": {"$ref": "#/components/headers/RateLimit-Policy"},
+                    "RateLimit": {"$ref": "#/components/headers/RateLimit"},
+                    "Retry-After": {"$ref": "#/components/headers/Retry-After"},
                 },
                 "content": {
                     "application/json": {
