@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -109,16 +110,49 @@ def _unsettled(env: dict) -> int:
     return int(_run(env, "manage.py", "shell", "--no-imports", "-c", code).strip())
 
 
-def _fault(kind: str, delay: float) -> subprocess.Popen:
-    """Restart PostgreSQL or Redis after `delay` seconds, in the background."""
+def _fault(kind: str, delay: float, folder: Path) -> subprocess.Popen:
+    """Restart PostgreSQL or Redis after `delay` seconds, in the background; the restart's
+    start and end times go to fault.start and fault.end in `folder`."""
     if kind == "postgres":
         version = os.listdir("/etc/postgresql")[0]
-        command = f"sleep {delay}; pg_ctlcluster --skip-systemctl-redirect {version} main restart"
+        restart = f"pg_ctlcluster --skip-systemctl-redirect {version} main restart"
     else:
-        command = (f"sleep {delay}; redis-cli -h {HOST} shutdown nosave; sleep 2; "
-                   f"redis-server --daemonize yes --bind {HOST} --port 6379 --save '' "
-                   "--appendonly no")  # fmt: skip
+        restart = (f"redis-cli -h {HOST} shutdown nosave; sleep 2; redis-server --daemonize yes "
+                   f"--bind {HOST} --port 6379 --save '' --appendonly no; "
+                   f"until redis-cli -h {HOST} ping >/dev/null 2>&1; do sleep 0.1; done")  # fmt: skip
+    command = (f"sleep {delay}; date +%s.%N > {folder}/fault.start; {restart}; "
+               f"date +%s.%N > {folder}/fault.end")  # fmt: skip
     return subprocess.Popen(["bash", "-c", command])
+
+
+def _stored_event_ids(env: dict) -> set[str]:
+    code = ("import json; from integrations.models import Event; "
+            "print(json.dumps(list(Event.objects.values_list('event_id', flat=True))))")  # fmt: skip
+    printed = _run(env, "manage.py", "shell", "--no-imports", "-c", code).strip().splitlines()
+    return set(json.loads(printed[-1]))
+
+
+def _fault_reading(folder: Path, env: dict) -> bool:
+    """What the requests saw around the restart: every failure a 503 (or a refused
+    connection) inside the restart's window and the seconds after it, none hanging, and
+    every delivery acknowledged with 2xx stored."""
+    started = float((folder / "fault.start").read_text())
+    ended = float((folder / "fault.end").read_text())
+    rows = [json.loads(line) for line in open(folder / "requests.jsonl")]  # noqa: SIM115
+    failed = [row for row in rows if not 200 <= row[2] < 400]
+    statuses = Counter(row[2] for row in failed)
+    last_failure = max((row[0] for row in failed), default=started)
+    slowest = max(row[3] for row in rows)
+    acknowledged = {row[4] for row in rows if row[4] and 200 <= row[2] < 300}
+    lost = acknowledged - _stored_event_ids(env)
+    outside = [row for row in failed if row[0] < started - 1 or row[0] > ended + 15]
+    print(f"\nrestart: {ended - started:.1f} s; requests: {len(rows)}, failed: {len(failed)} "
+          f"(statuses {dict(statuses)}; 0 is a refused connection); last failure "
+          f"{last_failure - ended:+.1f} s after the restart ended; slowest request "
+          f"{slowest / 1000:.1f} s; failures outside the restart and 15 s after it: "
+          f"{len(outside)}; deliveries acknowledged with 2xx: {len(acknowledged)}, "
+          f"lost: {len(lost)}")  # fmt: skip
+    return not outside and not lost and set(statuses) <= {0, 503} and slowest < 30_000
 
 
 def _report(prefix: Path) -> tuple[int, int]:
@@ -181,18 +215,28 @@ def main(argv=None) -> int:
         print(f"Locust: {args.users} users for {args.seconds} s against {args.workers} gunicorn "
               f"workers and one Celery worker; PostgreSQL and Redis on this machine")  # fmt: skip
         if args.fault:
-            fault = _fault(args.fault, args.seconds / 2)
+            fault = _fault(args.fault, args.seconds / 2, folder)
         began = time.time()
         subprocess.run(
             [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
              "-u", str(args.users), "-r", str(max(1, args.users // 4)), "-t", f"{args.seconds}s",
              "--host", f"http://{HOST}:{args.port}", "--csv", str(prefix), "--only-summary",
              "--loglevel", "WARNING", "--stop-timeout", "10"],
-            cwd=ROOT, env={**env, "LOADTEST_WORLD": str(world)}, check=False,
+            cwd=ROOT, check=False,
+            env={**env, "LOADTEST_WORLD": str(world),
+                 "LOADTEST_REQUESTS": str(folder / "requests.jsonl")},
         )  # fmt: skip
+        if fault is not None:
+            fault.wait()
         took = time.time() - began
         total, failed = _report(prefix)
         deadline = time.time() + 120
+        if args.fault:
+            # The beat's resend of events whose apply task failed during the restart,
+            # run now rather than in five minutes.
+            _run(env, "manage.py", "shell", "--no-imports", "-c",
+                 "from integrations.tasks import events_apply_pending; "
+                 "events_apply_pending.delay(older_than_seconds=0)")  # fmt: skip
         while (left := _unsettled(env)) and time.time() < deadline:
             time.sleep(2)
         metrics = _metrics(args.port, metrics_token)
@@ -201,9 +245,11 @@ def main(argv=None) -> int:
         print(f"\n{total} requests in {took:.0f} s, {failed} failed; provider events left "
               f"unapplied after the run: {left}")  # fmt: skip
         print("\n".join(outcomes))
+        if args.fault:
+            return 0 if _fault_reading(folder, env) and not left else 1
         return 1 if failed or left else 0
     finally:
-        if fault is not None:
+        if fault is not None and fault.poll() is None:
             fault.wait()
         server.stop()
         os.killpg(worker.pid, 15)

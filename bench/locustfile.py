@@ -21,12 +21,31 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from locust import HttpUser, between, task
+from locust import HttpUser, between, events, task
 
 WORLD = json.loads(open(os.environ["LOADTEST_WORLD"]).read())  # noqa: SIM115
 FIGURES = ["calls", "outcomes", "payments", "leads", "funnel", "attribution", "commission",
            "eod", "speed-to-lead", "webinar"]  # fmt: skip
 TOOLS = ["listCallFigures", "listPaymentFigures", "getFunnel", "listCommission"]
+
+
+# Every request's time, kind, status and duration (and a delivery's event id), for the
+# fault runs' reading of what happened during a restart (bench/loadtest.py).
+_LOG = open(os.environ["LOADTEST_REQUESTS"], "w") if os.environ.get("LOADTEST_REQUESTS") else None  # noqa: SIM115
+
+
+@events.request.add_listener
+def _logged(name, response, response_time, exception, context, **_kwargs):
+    if _LOG is not None:
+        status = getattr(response, "status_code", 0) or 0
+        _LOG.write(json.dumps([time.time(), name, status, round(response_time),
+                               (context or {}).get("event", "")]) + "\n")  # fmt: skip
+
+
+@events.quitting.add_listener
+def _closed(**_kwargs):
+    if _LOG is not None:
+        _LOG.close()
 
 
 def _hex(secret: str, message: bytes) -> str:
@@ -93,8 +112,9 @@ class ProviderDeliveries(HttpUser):
         connection = WORLD["stripe"]
         now = int(time.time())
         charge = f"ch_load{uuid.uuid4().hex[:20]}"
+        event_id = f"evt_load{uuid.uuid4().hex[:20]}"
         body = json.dumps({
-            "id": f"evt_load{uuid.uuid4().hex[:20]}", "object": "event", "type": "charge.succeeded",
+            "id": event_id, "object": "event", "type": "charge.succeeded",
             "created": now, "livemode": False,
             "data": {"object": {
                 "id": charge, "object": "charge", "amount": 5000, "currency": "usd",
@@ -110,6 +130,7 @@ class ProviderDeliveries(HttpUser):
             data=body,
             headers={"Stripe-Signature": signature, "Content-Type": "application/json"},
             name="webhooks: stripe",
+            context={"event": event_id},
         )
 
     @task(1)

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views import defaults
 
-from core.errors import ApiError, BodyTooLarge
+from core.errors import ApiError, BodyTooLarge, Unavailable
 from tokens.pages import signed_in_home
 
 
@@ -41,29 +41,17 @@ def bad_request(request, exception=None):
     return defaults.bad_request(request, exception)
 
 
-# Seconds a client is asked to wait when the database cannot be reached.
-UNAVAILABLE_RETRY_AFTER = 5
-
-
 def _unavailable(request):
-    """A database that cannot be reached (restarting, failing over, out of connections)
-    answers 503 with Retry-After, in the error shape: a client retries, and nothing was
-    half-written (the request's transaction did not commit)."""
+    """A database that cannot be reached answers 503 with Retry-After, in the error shape
+    (core.errors.Unavailable): a client retries, and nothing was half-written (the
+    request's transaction did not commit)."""
+    error = Unavailable()
     if _wants_json(request):
-        response = JsonResponse(
-            {
-                "error": {
-                    "reason": "unavailable",
-                    "message": "The service cannot reach its database right now; retry after "
-                    f"{UNAVAILABLE_RETRY_AFTER} seconds.",
-                }
-            },
-            status=503,
-        )
+        response = JsonResponse(error.body(), status=error.status_code)
     else:
         # Rendered without the request: the pages' context reads the database.
-        response = HttpResponse(render_to_string("503.html"), status=503)
-    response["Retry-After"] = str(UNAVAILABLE_RETRY_AFTER)
+        response = HttpResponse(render_to_string("503.html"), status=error.status_code)
+    response["Retry-After"] = str(error.retry_after)
     return response
 
 

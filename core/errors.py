@@ -120,6 +120,23 @@ class RateLimited(ApiError):
         self.retry_after = retry_after
 
 
+# Seconds a client is asked to wait when the database cannot be reached.
+UNAVAILABLE_RETRY_AFTER = 5
+
+
+class Unavailable(ApiError):
+    """The database cannot be reached for a moment (a restart, a failover, no free
+    connection): nothing was written, and the client retries after retry_after seconds."""
+
+    status_code = 503
+    reason = "unavailable"
+    default_message = (
+        "The service cannot reach its database right now; retry after "
+        f"{UNAVAILABLE_RETRY_AFTER} seconds."
+    )
+    retry_after = UNAVAILABLE_RETRY_AFTER
+
+
 def first_field_error(detail, prefix: str = "") -> tuple[str, str] | None:
     """The first (dotted field, message) of a DRF error detail, skipping valid items."""
     if isinstance(detail, dict):
@@ -206,7 +223,7 @@ def _headers(error: ApiError) -> dict:
         headers["WWW-Authenticate"] = (
             f'Bearer resource_metadata="{settings.BASE_URL}/.well-known/oauth-protected-resource"'
         )
-    if isinstance(error, RateLimited):
+    if isinstance(error, (RateLimited, Unavailable)):
         headers["Retry-After"] = str(error.retry_after)
     return headers
 

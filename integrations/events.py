@@ -4,6 +4,7 @@ when it arrives."""
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
 
 from celery import current_app as celery_app
@@ -13,11 +14,15 @@ from django.db import connection as db_connection
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from kombu.exceptions import KombuError
+from redis.exceptions import RedisError
 
 from core.tasks import task_send
 
 from .base import Described
 from .models import Connection, Event
+
+logger = logging.getLogger(__name__)
 
 APPLY_TASK = "integrations.event_apply"
 APPLY_CONNECTION_TASK = "integrations.events_apply"
@@ -144,8 +149,20 @@ def _marks_shared() -> bool:
 
 
 def _apply_request(connection_id) -> None:
-    if not _marks_shared() or cache.add(_drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS):
-        task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
+    """Send the connection's apply task. The events are already stored: when the cache or
+    the broker cannot be reached (Redis restarting), the delivery is still answered as
+    received, and the beat schedule's events_apply_pending sends the task later."""
+    try:
+        if not _marks_shared() or cache.add(
+            _drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS
+        ):
+            task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
+    except (RedisError, KombuError, OSError) as error:
+        logger.warning(
+            "connection %s: apply task not sent (%s); the beat schedule sends it again",
+            connection_id,
+            type(error).__name__,
+        )
 
 
 def events_apply_soon(connection_id) -> None:

@@ -18,12 +18,19 @@ from contextlib import AsyncExitStack
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.http.request import split_domain_port, validate_host
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
-from core.errors import ApiError, BodyTooLarge, MethodNotAllowed, RateLimited, Unauthenticated
+from core.errors import (
+    ApiError,
+    BodyTooLarge,
+    MethodNotAllowed,
+    RateLimited,
+    Unauthenticated,
+    Unavailable,
+)
 from core.throttling import rate_count
 from core.views import check_browser
 from tokens.authentication import authenticate_bearer, bearer_credential
@@ -46,7 +53,10 @@ def caller_authenticate(headers: dict[str, str], client: str, scheme: str) -> Ca
         raw = bearer_credential(headers.get("authorization"))
         if raw is None:
             raise Unauthenticated()
-        principal = authenticate_bearer(raw, audience=settings.MCP_AUDIENCE)
+        try:
+            principal = authenticate_bearer(raw, audience=settings.MCP_AUDIENCE)
+        except (OperationalError, InterfaceError):
+            raise Unavailable() from None
         check_browser(
             principal, origin=headers.get("origin"), fetch_site=headers.get("sec-fetch-site")
         )
@@ -177,6 +187,9 @@ class McpEndpoint:
             caller = await sync_to_async(caller_authenticate, thread_sensitive=False)(
                 headers, client, scope.get("scheme", "http")
             )
+        except Unavailable as down:
+            await _refuse(send, down)
+            return
         except ApiError as refused:
             await _refuse(send, await _counted_refusal(refused, client))
             return

@@ -17,10 +17,10 @@ from io import BytesIO
 from urllib.parse import urlencode
 
 from django.core.handlers.wsgi import WSGIRequest
-from django.db import close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 from django.urls import Resolver404, resolve
 
-from core.errors import ApiError, NotFound
+from core.errors import ApiError, NotFound, Unavailable
 from tokens.authentication import AUTHENTICATED_PRINCIPAL
 from tokens.principal import Principal
 
@@ -125,6 +125,9 @@ def operation_call(*, spec: ToolSpec, arguments: dict, caller: Caller) -> Answer
     close_old_connections()
     try:
         return _run(_request(operation, arguments, caller))
+    except (OperationalError, InterfaceError):
+        logger.warning("tool %s: the database cannot be reached", spec.name)
+        return Answer(Unavailable.status_code, Unavailable().body())
     except Exception:
         logger.exception("tool %s failed", spec.name)
         error = ApiError("Something went wrong on our side; try again.", reason="server_error")

@@ -5,6 +5,7 @@ import json
 import time
 
 import pytest
+from celery import current_app
 from django.test import Client
 from prometheus_client import REGISTRY
 
@@ -220,3 +221,24 @@ def test_metrics_count_each_delivery_and_what_became_of_it(shop, deliver):
     assert dict(zip(outcomes, [a - b for a, b in zip(after, before, strict=True)], strict=True)) == {
         "received": 2, "duplicate": 1, "refused": 1, "applied": 1, "held": 1,
     }  # fmt: skip
+
+
+def test_a_delivery_is_received_while_the_broker_cannot_be_reached(
+    shop, deliver, settings, monkeypatch
+):
+    """Redis restarting: the stored delivery is answered 200 and stays received, for the
+    beat schedule to send its apply task again; nothing is lost."""
+    closed = "redis://127.0.0.1:1/0"  # nothing listens there
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setitem(current_app.conf, "broker_url", closed)
+    monkeypatch.setitem(current_app.conf, "broker_connection_retry", False)
+    monkeypatch.setitem(current_app.conf, "broker_connection_max_retries", 0)
+    monkeypatch.setenv("CELERY_BROKER_URL", closed)
+    monkeypatch.setattr(current_app, "_pool", None)
+    monkeypatch.setattr(current_app.amqp, "_producer_pool", None)
+    paid = event("evt_down", "charge.succeeded",
+                 charge("ch_down", 1000, "2026-03-03 10:00", email="pat@example.test"),
+                 "2026-03-03 10:00")  # fmt: skip
+    answer = deliver(shop.connection, paid)
+    assert (answer.status_code, answer.json()) == (200, {"received": True})
+    assert list(Event.objects.values_list("event_id", "state")) == [("evt_down", "received")]
