@@ -196,7 +196,7 @@ def main(argv=None) -> int:
         CELERY_BROKER_URL=redis_url, CACHE_URL=redis_url, METRICS_TOKEN=metrics_token,
         PROMETHEUS_MULTIPROC_DIR=str(folder / "metrics"), STRIPE_API_BASE=NOWHERE,
         CALENDLY_API_BASE=NOWHERE, ZOOM_API_BASE=NOWHERE, ZOOM_OAUTH_BASE=NOWHERE,
-        HUBSPOT_API_BASE=NOWHERE,
+        HUBSPOT_API_BASE=NOWHERE, DEMO_FILE=str(folder / "demo.json"),
     )  # fmt: skip
     world = _world(env, folder)
     server = Server(env, port=args.port, workers=args.workers, log_path=folder / "gunicorn.log",

@@ -132,6 +132,8 @@ MIDDLEWARE = [
     # The request id (X-Request-ID), then the request's log line and metrics.
     "django_guid.middleware.guid_middleware",
     "core.observe.ObserveMiddleware",
+    # Where the request's reads go: the primary, unless its view allows a replica.
+    "core.replicas.ReplicaScopeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files, compressed and with hashed names, served by the web process.
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -182,6 +184,30 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # PgBouncer in transaction pooling mode: locks are transaction-level (core/locks.py)
     # and no query keeps a server-side cursor open.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+# Streaming replicas for the figures' reads (core/replicas.py), PostgreSQL only: each URL
+# of DATABASE_REPLICA_URL (comma-separated) is a database alias replica_0, replica_1, ...
+DATABASE_REPLICAS: list[str] = []
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    for n, url in enumerate(env_list("DATABASE_REPLICA_URL", [])):
+        replica = dj_database_url.parse(
+            url,
+            conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+            conn_health_checks=True,
+        )
+        replica["DISABLE_SERVER_SIDE_CURSORS"] = True
+        # A replica that cannot be reached is skipped after 2 s, not waited for.
+        replica.setdefault("OPTIONS", {})["connect_timeout"] = 2
+        # Under the test runner a replica is the test database itself.
+        replica["TEST"] = {"MIRROR": "default"}
+        DATABASES[f"replica_{n}"] = replica
+        DATABASE_REPLICAS.append(f"replica_{n}")
+if DATABASE_REPLICAS:
+    DATABASE_ROUTERS = ["core.replicas.ReplicaRouter"]
+# A replica further behind than this (seconds) is skipped; each process checks a replica
+# at most every REPLICA_CHECK_SECONDS.
+REPLICA_MAX_LAG = float(os.environ.get("REPLICA_MAX_LAG", "5"))
+REPLICA_CHECK_SECONDS = float(os.environ.get("REPLICA_CHECK_SECONDS", "2"))
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Writers wait for each other instead of failing with "database is locked".
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}

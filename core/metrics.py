@@ -76,6 +76,12 @@ RATE_LIMIT_UNAVAILABLE = Counter(
     "rate_limit_unavailable_total",
     "Requests let through without counting because the rate-limit store (the cache) failed.",
 )
+DB_READS = Counter(
+    "db_replica_reads_total",
+    "Reads a view allowed on a replica, by where they went: replica, or primary when no "
+    "replica was usable.",
+    ["target"],
+)
 SIGN_IN_FAILURES = Counter("sign_in_failures_total", "Refused sign-ins (wrong credentials).")
 
 

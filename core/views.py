@@ -6,12 +6,14 @@ the request may reach, and hand the handler querysets already filtered by it.
 Handlers never filter by tenant themselves.
 """
 
+from django.db import InterfaceError, OperationalError
 from rest_framework.views import APIView
 
 from core.errors import Forbidden, NotFound, RateLimited, Unauthenticated
 
 from .idempotency import idempotent_write
 from .ids import parse_uuid
+from .replicas import replica_mark_down, replica_reads_allow, replica_scope
 from .throttling import ServiceRateThrottle
 
 AGENCY_TOKEN_NOT_ACCEPTED = (
@@ -46,6 +48,10 @@ def _renderer_context_drop(response):
 class ServiceView(APIView):
     """Authentication, request rates and browser rules shared by every route."""
 
+    # Whether the route's reads may come from a streaming replica once its access checks
+    # are done (core/replicas.py): the figures' read-only routes.
+    reads_from_replica = False
+
     required_scope = "read"
     throttle_classes = [ServiceRateThrottle]
 
@@ -76,6 +82,8 @@ class ServiceView(APIView):
         )
         self.principal = principal
         self.check_access(principal, kwargs)
+        if self.reads_from_replica:
+            replica_reads_allow()
         workspace = getattr(self, "workspace", None)
         if workspace is not None:
             # The request's log line names the workspace (core.observe).
@@ -99,7 +107,18 @@ class ServiceView(APIView):
         return response
 
     def dispatch(self, request, *args, **kwargs):
-        response = super().dispatch(request, *args, **kwargs)
+        with replica_scope() as scope:
+            try:
+                response = super().dispatch(request, *args, **kwargs)
+            except (OperationalError, InterfaceError):
+                if not scope.replica:
+                    raise
+                # The replica broke mid-request: skip it, and read again from the primary.
+                replica_mark_down(scope.replica)
+                response = None
+        if response is None:
+            with replica_scope(primary_only=True):
+                response = super().dispatch(request, *args, **kwargs)
         # The view keeps its response, whose renderer context holds the view and the
         # response itself: reference cycles that leave every answer (a long list of rows
         # included) to the garbage collector's full passes. Once the answer is rendered,

@@ -15,6 +15,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
+from core.replicas import replica_reads_allow
 from figures import selectors as figures_selectors
 from figures.period import workspace_zone
 from figures.selectors import lead_journey
@@ -40,7 +41,11 @@ ATTRIBUTION_SORTS = {
 
 
 def _membership(request, workspace_id) -> tuple[Workspace, Member]:
-    return member_or_404(request, workspace_id)
+    """The member's access, read from the primary; the figures after it may come from a
+    replica (core/replicas.py)."""
+    workspace, member = member_or_404(request, workspace_id)
+    replica_reads_allow()
+    return workspace, member
 
 
 def _nav(workspace, member) -> dict:

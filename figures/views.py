@@ -72,7 +72,10 @@ def _int_param(params, name: str, *, default: int, low: int, high: int | None, c
 
 
 class FiguresView(WorkspaceView):
-    """A figures route: answers the Envelope for the request's workspace."""
+    """A figures route: answers the Envelope for the request's workspace. It only reads,
+    so once the token's access is checked its reads may come from a replica."""
+
+    reads_from_replica = True
 
     def period(self, request):
         return period_from_query(workspace=self.workspace, params=request.query_params)

@@ -16,7 +16,8 @@ from django.core.management.base import BaseCommand, CommandError
 from demo.services import DEMO_PASSWORD, demo_create, demo_exists, demo_sessions_renew
 from workspaces.models import Agency
 
-DEMO_FILE = Path(settings.BASE_DIR) / ".demo.json"
+# DEMO_FILE moves it (a benchmark's demo keeps a laptop's own).
+DEMO_FILE = Path(os.environ.get("DEMO_FILE") or Path(settings.BASE_DIR) / ".demo.json")
 
 
 class Command(BaseCommand):
