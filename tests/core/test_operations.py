@@ -136,14 +136,18 @@ def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_to
     workspace = make_workspace()
     token = workspace_token(workspace)
     route = {"route": "/api/v1/whoami", "method": "GET"}
-    before = (
-        sample("http_requests_total", **route, status="200"),
-        sample("http_requests_total", **route, status="401"),
-        sample("http_request_duration_seconds_count", **route),
-        sample("http_request_db_queries_count", route="/api/v1/whoami"),
-        sample("sign_in_failures_total"),
-        sample("rate_limit_refusals_total", policy="read"),
-    )
+
+    def counts():
+        return (
+            sample("http_requests_total", **route, status="200"),
+            sample("http_requests_total", **route, status="401"),
+            sample("http_request_duration_seconds_count", **route),
+            sample("http_request_db_queries_count", route="/api/v1/whoami"),
+            sample("sign_in_failures_total"),
+            sample("rate_limit_refusals_total", policy="read"),
+        )
+
+    before = counts()
     for _ in range(3):
         assert api(token).get("/api/v1/whoami").status_code == 200
     assert api().get("/api/v1/whoami").status_code == 401
@@ -151,14 +155,7 @@ def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_to
     settings.RATE_LIMIT_READ = "1/min"
     assert api(token).get("/api/v1/whoami").status_code == 200
     assert api(token).get("/api/v1/whoami").status_code == 429
-    after = (
-        sample("http_requests_total", **route, status="200"),
-        sample("http_requests_total", **route, status="401"),
-        sample("http_request_duration_seconds_count", **route),
-        sample("http_request_db_queries_count", route="/api/v1/whoami"),
-        sample("sign_in_failures_total"),
-        sample("rate_limit_refusals_total", policy="read"),
-    )
+    after = counts()
     assert [a - b for a, b in zip(after, before, strict=True)] == [4, 1, 6, 6, 1, 1]
 
 
