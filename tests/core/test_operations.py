@@ -9,6 +9,7 @@ import re
 import uuid
 
 import pytest
+import redis
 from celery import current_app
 from django.db import connection
 from django.test import Client
@@ -207,3 +208,18 @@ def test_a_database_that_cannot_be_reached_answers_503_in_the_error_shape(api, d
     }
     assert (page.status_code, page["Retry-After"]) == (503, "5")
     assert "Unavailable for a moment" in page.content.decode()
+
+
+@pytest.mark.redis
+def test_metrics_report_the_broker_queue_length(settings):
+    """Read from Redis at scrape time: the tasks waiting in each listed queue."""
+    queue = f"metrics-test-{uuid.uuid4().hex}"
+    client = redis.Redis.from_url(settings.CELERY_BROKER_URL)
+    settings.METRICS_QUEUES = [queue]
+    settings.METRICS_TOKEN = "m-" + "8" * 30
+    try:
+        client.rpush(queue, "one", "two", "three")
+        answer = Client().get("/metrics", HTTP_AUTHORIZATION=f"Bearer {settings.METRICS_TOKEN}")
+    finally:
+        client.delete(queue)
+    assert f'celery_queue_length{{queue="{queue}"}} 3.0' in answer.content.decode()

@@ -242,3 +242,21 @@ def test_a_delivery_is_received_while_the_broker_cannot_be_reached(
     answer = deliver(shop.connection, paid)
     assert (answer.status_code, answer.json()) == (200, {"received": True})
     assert list(Event.objects.values_list("event_id", "state")) == [("evt_down", "received")]
+
+
+def test_metrics_count_the_apply_task_runs(shop, deliver):
+    labels = {"task": "integrations.events_apply", "state": "succeeded"}
+    runs = REGISTRY.get_sample_value("celery_tasks_total", labels) or 0
+    timed = (
+        REGISTRY.get_sample_value("celery_task_duration_seconds_count", {"task": labels["task"]})
+        or 0
+    )
+    paid = event("evt_t1", "charge.succeeded",
+                 charge("ch_t1", 1000, "2026-03-03 10:00", email="pat@example.test"),
+                 "2026-03-03 10:00")  # fmt: skip
+    assert deliver(shop.connection, paid).status_code == 200
+    assert REGISTRY.get_sample_value("celery_tasks_total", labels) == runs + 1
+    assert (
+        REGISTRY.get_sample_value("celery_task_duration_seconds_count", {"task": labels["task"]})
+        == timed + 1
+    )
