@@ -10,11 +10,16 @@ core.observe's request line where the record has them.
 import logging
 
 from django_guid.context import guid
+from pythonjsonlogger.core import RESERVED_ATTRS
 from pythonjsonlogger.json import JsonFormatter
 
 # The record attributes a JSON line keeps, renamed as operators read them.
 JSON_FIELDS = "{asctime}{levelname}{name}{message}{request_id}"
 RENAMED = {"asctime": "time", "levelname": "level", "name": "logger"}
+# Never written: Django's request loggers attach the request itself, whose text holds the
+# path, and a path can hold a secret (a connect link's); the message says what is needed,
+# redacted (config/log_filters.py).
+NOT_WRITTEN = (*RESERVED_ATTRS, "request")
 
 
 class RequestId(logging.Filter):
@@ -25,5 +30,9 @@ class RequestId(logging.Filter):
 
 def json_formatter() -> JsonFormatter:
     return JsonFormatter(
-        JSON_FIELDS, style="{", rename_fields=RENAMED, datefmt="%Y-%m-%dT%H:%M:%S%z"
+        JSON_FIELDS,
+        style="{",
+        rename_fields=RENAMED,
+        datefmt="%Y-%m-%dT%H:%M:%S%z",
+        reserved_attrs=NOT_WRITTEN,
     )

@@ -1,6 +1,8 @@
 """No log line carries a connect link's secret: Django's request and CSRF loggers, the
 development server's request lines, and tracebacks."""
 
+import io
+import json
 import logging
 from unittest import mock
 
@@ -13,6 +15,7 @@ import config.asgi  # noqa: F401 - installs the filters on uvicorn's loggers
 from agency.links import connect_link_create
 from agency.services import user_actor
 from config.log_filters import RedactSecrets
+from core.logs import json_formatter
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +172,21 @@ def test_every_one_use_token_in_a_path_is_redacted_in_any_case(caplog, path):
         Client(enforce_csrf_checks=True).post(path, {"x": "1"})
     assert caplog.records
     assert UNKNOWN not in logged(caplog)
+
+
+def test_a_json_log_line_carries_no_secret(caplog):
+    """LOG_FORMAT=json writes a record's own attributes too; Django's request logger
+    attaches the request, whose text holds the path: it is never written."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(json_formatter())
+    handler.addFilter(RedactSecrets())
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    try:
+        assert Client().get(f"/connect/{UNKNOWN}").status_code == 404
+    finally:
+        logger.removeHandler(handler)
+    [line] = stream.getvalue().splitlines()
+    assert json.loads(line)["message"] == "Not Found: /connect/[redacted]"
+    assert UNKNOWN not in line
