@@ -21,3 +21,26 @@ def on_starting(server):
 def child_exit(server, worker):
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         multiprocess.mark_process_dead(worker.pid)
+
+
+# With LOG_FORMAT=json, gunicorn's and uvicorn's own lines (a worker's start, an exception
+# outside Django) are JSON objects too, with the service's redaction.
+if os.environ.get("LOG_FORMAT", "").strip().lower() == "json":
+    _handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "json",
+        "filters": ["redact_secrets"],
+        "stream": "ext://sys.stderr",
+    }
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "core.logs.json_formatter"}},
+        "filters": {"redact_secrets": {"()": "config.log_filters.RedactSecrets"}},
+        "handlers": {"json": _handler},
+        "root": {"level": "INFO", "handlers": ["json"]},
+        "loggers": {
+            name: {"handlers": ["json"], "level": "INFO", "propagate": False}
+            for name in ("gunicorn.error", "uvicorn.error", "uvicorn.asgi")
+        },
+    }

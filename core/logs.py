@@ -19,7 +19,7 @@ RENAMED = {"asctime": "time", "levelname": "level", "name": "logger"}
 # Never written: Django's request loggers attach the request itself, whose text holds the
 # path, and a path can hold a secret (a connect link's); the message says what is needed,
 # redacted (config/log_filters.py).
-NOT_WRITTEN = (*RESERVED_ATTRS, "request")
+NOT_WRITTEN = (*RESERVED_ATTRS, "request", "color_message")
 
 
 class RequestId(logging.Filter):

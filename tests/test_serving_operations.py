@@ -2,8 +2,10 @@
 /readyz, static files served compressed under hashed names, and /metrics adding up every
 worker's counts (prometheus_client's multiprocess mode)."""
 
+import json
 import re
 import subprocess
+import time
 import urllib.error
 import urllib.request
 
@@ -38,6 +40,8 @@ def served(tmp_path_factory):
         STATIC_HASHED="true",
         PROMETHEUS_MULTIPROC_DIR=str(folder / "metrics"),
         METRICS_TOKEN=TOKEN,
+        LOG_FORMAT="json",
+        LOG_LEVEL="INFO",
     )
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
         subprocess.run([str(BIN / "python"), "manage.py", *command], cwd=ROOT, env=env,
@@ -46,12 +50,13 @@ def served(tmp_path_factory):
                     extra_args=("--config", "python:config.gunicorn"))  # fmt: skip
     try:
         server.wait_ready(lambda: _get(port, "/healthz")[0] == 200)
-        yield port
+        yield port, folder / "gunicorn.log"
     finally:
         server.stop()
 
 
 def test_health_and_readiness(served):
+    served, _log = served
     status, _headers, body = _get(served, "/healthz", Host="10.0.0.9")
     assert (status, body) == (200, b'{"status": "ok"}')
     status, _headers, body = _get(served, "/readyz")
@@ -61,6 +66,7 @@ def test_health_and_readiness(served):
 
 
 def test_static_files_are_served_compressed_under_hashed_names(served):
+    served, _log = served
     _status, _headers, page = _get(served, "/accounts/login/")
     [stylesheet] = re.findall(rb'href="(/static/[^"]+\.css)"', page)[:1]
     assert re.search(rb"\.[0-9a-f]{12}\.css$", stylesheet), stylesheet
@@ -79,6 +85,7 @@ def _count(text: str, name: str, **labels) -> float:
 
 
 def test_metrics_add_up_every_worker(served):
+    served, _log = served
     assert _get(served, "/metrics")[0] == 404
     assert _get(served, "/metrics", Authorization="Bearer wrong")[0] == 404
     # 30 requests spread over the 3 workers by the kernel, each answered 401.
@@ -90,3 +97,20 @@ def test_metrics_add_up_every_worker(served):
     route = {"route": "/api/v1/whoami", "method": "GET"}
     assert _count(text, "http_requests_total", **route, status="401") == 30
     assert _count(text, "http_request_duration_seconds_count", **route) == 30
+
+
+def test_every_log_line_is_one_json_object(served):
+    """LOG_FORMAT=json: Django's, gunicorn's and uvicorn's lines alike."""
+    port, log = served
+    assert (
+        _get(port, "/api/v1/whoami", **{"X-Request-ID": "0f1e2d3c-4b5a-4697-8877-665544332211"})[0]
+        == 401
+    )
+    time.sleep(0.5)
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    loggers = {line["logger"] for line in lines}
+    assert {"gunicorn.error", "uvicorn.error", "service.request"} <= loggers
+    [mine] = [line for line in lines
+              if line.get("request_id") == "0f1e2d3c-4b5a-4697-8877-665544332211"
+              and line["logger"] == "service.request"]  # fmt: skip
+    assert (mine["route"], mine["status"], mine["level"]) == ("/api/v1/whoami", 401, "INFO")
