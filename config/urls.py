@@ -40,6 +40,8 @@ urlpatterns = [
     path("", include("dashboard.urls")),
     # Filing work in the app: the forms as pages, and a member's drafts.
     path("", include("agentapi.page_urls")),
+    # Pages that name no icon (the API docs) and older browsers ask for /favicon.ico.
+    path("favicon.ico", views.favicon, name="favicon"),
     path("", views.home, name="home"),
 ]
 

@@ -2,9 +2,10 @@ import sys
 
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponsePermanentRedirect, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.views import defaults
 
 from core.errors import ApiError, BodyTooLarge, Unavailable
@@ -15,6 +16,10 @@ def home(request):
     if request.user.is_authenticated:
         return signed_in_home(request)
     return render(request, "home.html")
+
+
+def favicon(request):
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 def _wants_json(request) -> bool:

@@ -114,3 +114,17 @@ def test_every_log_line_is_one_json_object(served):
               if line.get("request_id") == "0f1e2d3c-4b5a-4697-8877-665544332211"
               and line["logger"] == "service.request"]  # fmt: skip
     assert (mine["route"], mine["status"], mine["level"]) == ("/api/v1/whoami", 401, "INFO")
+
+
+def test_the_favicon_is_linked_and_served(served):
+    port, _log = served
+    _status, _headers, page = _get(port, "/accounts/login/")
+    [icon] = re.findall(rb'<link rel="icon" href="(/static/favicon\.[0-9a-f]{12}\.svg)"', page)
+    status, headers, body = _get(port, icon.decode())
+    assert (status, headers.get("Content-Type")) == (200, "image/svg+xml")
+    assert body.startswith(b"<svg")
+    request = urllib.request.Request(f"http://{HOST}:{port}/favicon.ico")
+    opener = urllib.request.build_opener(urllib.request.HTTPRedirectHandler())
+    with opener.open(request, timeout=15) as answer:
+        assert answer.status == 200
+        assert answer.url.endswith(icon.decode())

@@ -142,7 +142,10 @@ def shot(page, name: str) -> None:
 def sign_in(page, email: str, password: str = PASSWORD) -> None:
     page.fill("#id_username", email)
     page.fill("#id_password", password)
-    page.click("#sign-in")
+    # The form's answer is a new page: wait for it, so what follows reads that page and
+    # not the one the click left (a busy machine answers later than a quiet one).
+    with page.expect_navigation():
+        page.click("#sign-in")
 
 
 def call_api(live_server, path: str, token: str) -> tuple[int, dict]:

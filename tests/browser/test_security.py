@@ -25,9 +25,7 @@ def open_page(page, path):
 def test_the_public_pages_and_the_sign_in_page(page):
     for path in ("/", "/accounts/login/"):
         open_page(page, path)
-    page.fill("#id_username", "nobody@example.test")
-    page.fill("#id_password", "wrong-password")
-    page.click("#sign-in")
+    sign_in(page, "nobody@example.test", "wrong-password")
     assert page.is_visible("text=That email and password do not match an account.")
 
 
