@@ -91,7 +91,9 @@ def test_connect_link_made_copied_and_opened(
     sign_in(page, person.email)
     page.select_option("#link-workspace", str(workspace.pk))
     page.locator("input[name=integrations]").first.check()
-    page.click("#make-link-button")
+    # The answer is a new page whose script binds the copy button: wait until it is loaded.
+    with page.expect_navigation():
+        page.click("#make-link-button")
     url = page.input_value("#link-url")
     assert page.is_hidden("#copy-done")
     page.click("#copy-url")
@@ -112,7 +114,8 @@ def test_the_minted_token_copy_button(page, make_workspace, make_member, make_us
     page.goto(f"/settings/{workspace.pk}/tokens/")
     sign_in(page, "olive@northwind.test")
     page.fill("#id_name", "Reporting")
-    page.click("#mint")
+    with page.expect_navigation():
+        page.click("#mint")
     plaintext = page.text_content("#minted-token").strip()
     page.click("#copy-token")
     page.wait_for_selector("#copy-status:has-text('Copied.')")
