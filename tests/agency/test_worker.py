@@ -65,7 +65,7 @@ def test_requested_approved_and_applied_by_the_worker(
     assert "member_tokens" not in plan.result
     assert AuditEvent.objects.filter(action="session_token.minted").count() == 2
     assert plan.revealed_encrypted is not None
-    assert worker.succeeded("applied") == 1
+    wait_for(lambda: worker.succeeded("applied") == 1, "the task's success line", worker)
 
 
 def test_the_task_logs_under_the_request_id_of_the_approval_that_sent_it(
@@ -75,7 +75,8 @@ def test_the_task_logs_under_the_request_id_of_the_approval_that_sent_it(
     given = str(uuid.uuid4())
     plan_id = _approved_plan(agency_world, write, approver, **{"X-Request-ID": given})
     worker = start_worker()
-    wait_for(lambda: _state(plan_id) == "applied", "the worker to apply the plan", worker)
+    wait_for(lambda: worker.succeeded("applied") == 1, "the task's success line", worker)
+    assert _state(plan_id) == "applied"
     [finished] = [line for line in worker.text().splitlines() if "succeeded in" in line]
     assert f"[{given}]" in finished
 
@@ -131,4 +132,5 @@ def test_a_worker_killed_mid_apply_leaves_nothing_half_done(
     assert Workspace.objects.filter(slug="acme").count() == 1
     assert Member.objects.filter(workspace__slug="acme").count() == 2
     assert AuditEvent.objects.filter(action="plan.applied").count() == 1
-    assert retry.succeeded("applied") == 1
+    # The task's log line follows its commit.
+    wait_for(lambda: retry.succeeded("applied") == 1, "the retry's success line", retry)
