@@ -172,28 +172,28 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Every connection, the replicas' too, is kept DB_CONN_MAX_AGE seconds and checked before
+# it is reused.
+connection_options = {
+    "conn_max_age": int(os.environ.get("DB_CONN_MAX_AGE", "60")),
+    "conn_health_checks": True,
+}
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        **connection_options,
     )
 }
+# Streaming replicas for the figures' reads (core/replicas.py), PostgreSQL only: each URL
+# of DATABASE_REPLICA_URL (comma-separated) is a database alias replica_0, replica_1, ...
+DATABASE_REPLICAS: list[str] = []
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Nothing holds session state between transactions, so the service runs through
     # PgBouncer in transaction pooling mode: locks are transaction-level (core/locks.py)
     # and no query keeps a server-side cursor open.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
-# Streaming replicas for the figures' reads (core/replicas.py), PostgreSQL only: each URL
-# of DATABASE_REPLICA_URL (comma-separated) is a database alias replica_0, replica_1, ...
-DATABASE_REPLICAS: list[str] = []
-if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     for n, url in enumerate(env_list("DATABASE_REPLICA_URL", [])):
-        replica = dj_database_url.parse(
-            url,
-            conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-            conn_health_checks=True,
-        )
+        replica = dj_database_url.parse(url, **connection_options)
         replica["DISABLE_SERVER_SIDE_CURSORS"] = True
         # A replica that cannot be reached is skipped after 2 s, not waited for.
         replica.setdefault("OPTIONS", {})["connect_timeout"] = 2
@@ -531,9 +531,6 @@ TOKEN_LAST_USED_RESOLUTION = timedelta(minutes=1)
 # A larger body answers 400 invalid_body before it is read (core.errors).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 
-# No log line carries a connect link's secret (config/log_filters.py): the filter sits on
-# the loggers that write request paths (before any handler, Django's own included) and on
-# the console handler (whatever else reaches it). gunicorn's access log stays off.
 # The request id: X-Request-ID when it is a UUID, else a new one; answered in
 # X-Request-ID (exposed to browsers by CORS_EXPOSE_HEADERS) and passed to Celery tasks.
 DJANGO_GUID = {
@@ -548,6 +545,9 @@ LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 if LOG_FORMAT not in {"text", "json"}:
     raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
 
+# No log line carries a connect link's secret (config/log_filters.py): the filter sits on
+# the loggers that write request paths (before any handler, Django's own included) and on
+# the console handler (whatever else reaches it). gunicorn's access log stays off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views import defaults
 
-from core.errors import ApiError, BodyTooLarge, Unavailable
+from core.errors import ApiError, BodyTooLarge, Unavailable, error_headers
 from tokens.pages import signed_in_home
 
 
@@ -56,7 +56,8 @@ def _unavailable(request):
     else:
         # Rendered without the request: the pages' context reads the database.
         response = HttpResponse(render_to_string("503.html"), status=error.status_code)
-    response["Retry-After"] = str(error.retry_after)
+    for name, value in error_headers(error).items():
+        response[name] = value
     return response
 
 

@@ -217,7 +217,9 @@ def api_error(exc: Exception) -> ApiError | None:
     return None
 
 
-def _headers(error: ApiError) -> dict:
+def error_headers(error: ApiError) -> dict:
+    """The headers an error answer carries: WWW-Authenticate with a 401, Retry-After when
+    the client is to wait."""
     headers = {}
     if error.status_code == 401:
         headers["WWW-Authenticate"] = (
@@ -232,4 +234,4 @@ def exception_handler(exc, context):
     error = api_error(exc)
     if error is None:
         return None  # Django's 500 handler below answers without a stack trace.
-    return Response(error.body(), status=error.status_code, headers=_headers(error))
+    return Response(error.body(), status=error.status_code, headers=error_headers(error))

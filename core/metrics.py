@@ -32,9 +32,11 @@ from prometheus_client.core import GaugeMetricFamily
 
 logger = logging.getLogger(__name__)
 
-if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+# Where every process writes its samples (multiprocess mode); empty: this process only.
+MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
+if MULTIPROC_DIR:
     # Each process writes its samples' files there from its first metric on.
-    os.makedirs(os.environ["PROMETHEUS_MULTIPROC_DIR"], exist_ok=True)
+    os.makedirs(MULTIPROC_DIR, exist_ok=True)
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 QUERY_BUCKETS = (0, 1, 2, 5, 10, 20, 50, 100, 200)
@@ -104,13 +106,13 @@ class _QueueLength:
 
 
 QUEUE_LENGTH = _QueueLength()
-if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+if not MULTIPROC_DIR:
     REGISTRY.register(QUEUE_LENGTH)
 
 
 def _registry():
     """This process's metrics, or (multiprocess mode) every process's, added up."""
-    if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if not MULTIPROC_DIR:
         return REGISTRY
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)
@@ -153,7 +155,7 @@ def _task_postrun(task_id=None, task=None, state=None, **_kwargs):
 
 
 def _worker_process_exit(pid=None, **_kwargs):
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if MULTIPROC_DIR:
         multiprocess.mark_process_dead(pid or os.getpid())
 
 

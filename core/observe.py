@@ -32,8 +32,8 @@ class _QueryCount:
             self.seconds += time.perf_counter() - began
 
 
-def route_of(request) -> str:
-    match = getattr(request, "resolver_match", None)
+def route_of(match) -> str:
+    """The route's template of a request's resolver match (None: no route matched)."""
     return f"/{match.route}" if match is not None and match.route else "unmatched"
 
 
@@ -47,12 +47,12 @@ class ObserveMiddleware:
         with connection.execute_wrapper(queries):
             response = self.get_response(request)
         duration = time.perf_counter() - began
-        route, method, status = route_of(request), request.method, response.status_code
+        match = getattr(request, "resolver_match", None)
+        route, method, status = route_of(match), request.method, response.status_code
         metrics.REQUESTS.labels(route, method, str(status)).inc()
         metrics.LATENCY.labels(route, method).observe(duration)
         metrics.DB_QUERIES.labels(route).observe(queries.count)
         metrics.DB_SECONDS.labels(route).observe(queries.seconds)
-        match = getattr(request, "resolver_match", None)
         workspace = getattr(request, "workspace_id", None) or (
             match.kwargs.get("workspace_id") if match else None
         )

@@ -62,7 +62,9 @@ def receive(request, provider: str, connection_id):
     except ApiError as error:
         WEBHOOKS.labels(label, "refused").inc()
         return _answer(error)
-    WEBHOOKS.labels(label, "duplicate" if answer.get("duplicate") else "received").inc()
+    if answer.get("received"):
+        # (A provider's challenge of the endpoint stores nothing and is not counted.)
+        WEBHOOKS.labels(label, "duplicate" if answer.get("duplicate") else "received").inc()
     return JsonResponse(answer)
 
 

@@ -6,6 +6,7 @@ import json
 import time
 
 import pytest
+from prometheus_client import REGISTRY
 
 from integrations.models import Connection, Event
 from workspaces.models import Registration
@@ -71,9 +72,22 @@ def test_the_url_validation_challenge_is_answered_and_stores_nothing(school, zoo
         "event_ts": 1654503849680,
         "event": "endpoint.url_validation",
     }
+
+    def counted():
+        return [
+            REGISTRY.get_sample_value(
+                "webhook_deliveries_total", {"provider": "zoom", "outcome": outcome}
+            )
+            or 0
+            for outcome in ("received", "duplicate", "refused")
+        ]
+
+    before = counted()
     answer = zoom_deliver(school.connection, challenge)
     assert answer.status_code == 200
     assert answer["Content-Type"] == "application/json"
+    # A challenge is no delivery: the metrics count nothing for it.
+    assert counted() == before
     expected = hmac.new(SECRET_TOKEN.encode(), b"qgg8vlvZRS6UYooatFL8Aw", hashlib.sha256)
     assert answer.json() == {
         "plainToken": "qgg8vlvZRS6UYooatFL8Aw",
