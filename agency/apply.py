@@ -14,6 +14,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.testing_hooks import pause_for_tests
 from core.times import utc_iso
+from events.services import event_record
 from tokens.models import EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint
 from workspaces.invitations import invitation_create
@@ -278,7 +279,28 @@ def _plan_close(run: _Apply, next_state: str, tokens_issued: bool) -> Plan:
             "invited": len(run.invited),
         },
     )
+    if workspace is not None:
+        event_record(workspace=workspace, type="plan.applied", data=_plan_shape(plan))
     return plan
+
+
+def _plan_shape(plan: Plan) -> dict:
+    """The plan as its `plan.applied` event carries it: what changed, never a token or a
+    connect link's secret."""
+    return {
+        "id": str(plan.pk),
+        "agency_id": str(plan.agency_id),
+        "state": plan.state,
+        "applied_at": utc_iso(plan.applied_at),
+        "changes": [
+            {key: change[key] for key in ("op", "target", "status", "reason") if key in change}
+            for change in plan.result.get("changes", [])
+        ],
+        "invited": [
+            {"email": entry.get("email"), "role": entry.get("role")}
+            for entry in plan.result.get("invited", [])
+        ],
+    }
 
 
 def plan_apply(*, plan_id, actor: Actor, mint_member_tokens: bool = True) -> AppliedPlan:

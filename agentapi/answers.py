@@ -118,3 +118,23 @@ def filing_answer(filing, workspace) -> dict:
         "draft_id": _id(filing.draft),
         **_BODIES[filing.form](filing, workspace),
     }
+
+
+def change_answer(entry) -> dict:
+    """A change-log entry as the API answers it (ChangeEntrySerializer's members) and as
+    its `change.created` event carries it."""
+    return {
+        "id": str(entry.pk),
+        "workspace_id": str(entry.workspace_id),
+        "effective_at": _iso(entry.effective_at),
+        "kind": entry.kind,
+        "title": entry.title,
+        "what": entry.what,
+        "why": entry.why,
+        "created_at": _iso(entry.created_at),
+        "created_by": {
+            "kind": entry.created_by_kind,
+            "id": entry.created_by_id,
+            "label": entry.created_by_label,
+        },
+    }

@@ -18,6 +18,7 @@ from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
 from core.locks import lock as advisory_lock
 from core.times import utc_iso as _iso
+from events.services import event_record
 from workspaces.kept import leads_sales_refresh
 from workspaces.models import Call, EodReport, Instalment, Lead, Member, Outcome, Payment, Sale
 from workspaces.services import (
@@ -29,6 +30,7 @@ from workspaces.services import (
     sale_upsert,
 )
 
+from . import answers
 from .models import ChangeLogEntry, Draft, FormSubmission
 
 # A filed time may run this far ahead of the server's clock (the caller's clock may be fast).
@@ -77,6 +79,7 @@ def change_create(
             reason=why,
             detail={"kind": kind, "title": title, "effective_at": _iso(effective_at)},
         )
+        event_record(workspace=workspace, type="change.created", data=answers.change_answer(entry))
     return entry
 
 

@@ -4,11 +4,15 @@
 FIGURES = {
     "TITLE": "Read-Only Figures API",
     "DESCRIPTION": (
-        "Live, read-only access to one workspace's sales figures. Every operation is a GET "
-        "with a bearer token (a workspace API token `svc_…`, or the session token of an "
+        "Live, read-only access to one workspace's sales figures. Every figures operation is "
+        "a GET with a bearer token (a workspace API token `svc_…`, or the session token of an "
         "owner, admin or manager). Every answer except whoami is an envelope whose `notes` "
         "list what could not be answered; a figure that cannot be drawn honestly has "
-        "`value: null` and `unavailable`. Errors: `{error: {reason, message}}`."
+        "`value: null` and `unavailable`. Errors: `{error: {reason, message}}`. "
+        "Events: the workspace's events are pushed to its webhook endpoints "
+        "(`/api/v1/webhook-endpoints`, signed by the Standard Webhooks scheme; each event "
+        "type's payload is a callback of createWebhookEndpoint) and listed by "
+        "`GET /api/v1/events` for 30 days."
     ),
     "SECURITY": [{"bearer": []}],
 }

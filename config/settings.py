@@ -117,6 +117,8 @@ INSTALLED_APPS = [
     "workspaces",
     "tokens",
     "audit",
+    "events",
+    "webhooks",
     "figures",
     "agentapi",
     "integrations",
@@ -333,6 +335,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # The outbound webhooks' event types: one enumeration, wherever a member names them.
+    "ENUM_NAME_OVERRIDES": {"EventTypeEnum": "events.types.EVENT_TYPE_CHOICES"},
     "SERVERS": [{"url": BASE_URL}],
     "APPEND_COMPONENTS": {
         "securitySchemes": {
@@ -436,6 +440,16 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# --- Outbound webhooks (docs/events.md) -----------------------------------------------
+
+# Seconds an attempt waits for the endpoint's answer.
+WEBHOOK_TIMEOUT_SECONDS = int(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
+# How often the beat queues the retries that fell due.
+WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
+# Endpoints on this machine's loopback are refused unless this is on (by default only
+# with DEBUG): the guard against request forgery in docs/events.md.
+WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
+
 CELERY_BEAT_SCHEDULE = {
     "purge-expired-idempotency-keys": {
         "task": "core.tasks.purge_expired_idempotency_keys",
@@ -445,6 +459,15 @@ CELERY_BEAT_SCHEDULE = {
     "apply-pending-integration-events": {
         "task": "integrations.events_apply_pending",
         "schedule": timedelta(minutes=5),
+    },
+    # Outbound webhooks: retries that fell due, attempts whose worker died, hand-overs lost.
+    "send-due-webhook-deliveries": {
+        "task": "webhooks.deliveries_sweep",
+        "schedule": timedelta(seconds=WEBHOOK_SWEEP_SECONDS),
+    },
+    "prune-webhook-events": {
+        "task": "webhooks.prune",
+        "schedule": timedelta(hours=1),
     },
 }
 

@@ -63,6 +63,11 @@ WEBHOOKS = Counter(
     "the endpoint; applied, held and ignored by the worker.",
     ["provider", "outcome"],
 )
+OUTBOUND = Counter(
+    "webhook_outbound_attempts_total",
+    "Attempts to deliver an event to an integrator's endpoint, by outcome.",
+    ["outcome"],
+)
 TASKS = Counter(
     "celery_tasks_total", "Celery task runs by task name and state (succeeded, failed, retried).",
     ["task", "state"],

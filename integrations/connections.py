@@ -23,6 +23,8 @@ from audit.services import Actor, audit_record
 from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from core.errors import InvalidField
 from core.tasks import task_send
+from core.times import utc_iso
+from events.services import event_record
 from workspaces.models import Workspace
 
 from .models import Connection
@@ -158,6 +160,7 @@ def connection_fail(*, connection: Connection, error: str) -> Connection:
         connection = Connection.objects.select_for_update().get(pk=connection.pk)
         if connection.state == Connection.State.DISCONNECTED:
             return connection
+        newly_failing = connection.state != Connection.State.FAILING
         connection.state = Connection.State.FAILING
         connection.last_error = error[:2000]
         connection.last_error_at = timezone.now()
@@ -171,6 +174,18 @@ def connection_fail(*, connection: Connection, error: str) -> Connection:
             reason=connection.last_error,
             detail={"provider": connection.provider},
         )
+        if newly_failing:
+            event_record(
+                workspace=connection.workspace,
+                type="integration.failing",
+                data={
+                    "id": str(connection.pk),
+                    "provider": connection.provider,
+                    "state": connection.state,
+                    "error": connection.last_error,
+                    "failing_since": utc_iso(connection.last_error_at),
+                },
+            )
     return connection
 
 

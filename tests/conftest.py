@@ -230,3 +230,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords or "redis" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def receiver(settings):
+    """A real HTTP receiver on 127.0.0.1 for outbound webhooks (tests/webhooks/receiver.py);
+    loopback endpoints are allowed, as with DEBUG on."""
+    from .webhooks.receiver import Receiver  # noqa: PLC0415
+
+    settings.WEBHOOK_ALLOW_LOOPBACK = True
+    server = Receiver()
+    yield server
+    server.close()

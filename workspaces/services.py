@@ -32,6 +32,8 @@ from django.db.models import Max, Q
 
 from audit.services import audit_record
 from core.emails import email_normalise
+from core.money import major_from_minor
+from events.services import event_record, events_bulk_record
 
 from .kept import (
     calls_outcome_refresh,
@@ -60,6 +62,16 @@ from .models import (
     Touch,
     WebinarEvent,
     Workspace,
+)
+from .shapes import (
+    call_shape,
+    eod_shape,
+    lead_shape,
+    member_shape,
+    outcome_shape,
+    payment_shape,
+    refund_shape,
+    sale_shape,
 )
 
 
@@ -154,7 +166,9 @@ def member_upsert(
         raise RecordInvalid("email", f"{email} is already another member of this workspace.")
     values = {"name": name or email, "email": email, "role": role, "joined_at": joined_at}
     if existing is None:
-        return Member.objects.create(workspace=workspace, external_id=external_id, **values), True
+        member = Member.objects.create(workspace=workspace, external_id=external_id, **values)
+        event_record(workspace=workspace, type="member.added", data=member_shape(member))
+        return member, True
     values["external_id"] = external_id if external_id is not None else existing.external_id
     changed = [key for key, value in values.items() if getattr(existing, key) != value]
     for key in changed:
@@ -179,7 +193,7 @@ def lead_upsert(
     utm_content: str = "",
 ):
     _same_workspace(workspace, "setter", setter)
-    return _upsert(
+    lead, created, before = _upsert_changes(
         Lead,
         workspace=workspace,
         external_id=external_id,
@@ -195,6 +209,13 @@ def lead_upsert(
             "utm_content": utm_content,
         },
     )
+    if created or before:
+        event_record(
+            workspace=workspace,
+            type="lead.created" if created else "lead.updated",
+            data=lead_shape(lead),
+        )
+    return lead, created
 
 
 def touch_upsert(
@@ -269,6 +290,7 @@ def call_upsert(
     call, created, before = _upsert_changes(
         Call, workspace=workspace, external_id=external_id, values=values
     )
+    event = _call_event(call, created, before)
     leads = {lead.pk, before.get("lead_id")} - {None}
     if refresh:
         calls_replaced_refresh(workspace=workspace)
@@ -276,7 +298,23 @@ def call_upsert(
         registrations_booked_refresh(workspace=workspace, lead_ids=leads)
     elif touched is not None:
         touched |= leads
+    if event is not None:
+        event_record(workspace=workspace, type=event, data=call_shape(call))
     return call, created
+
+
+def _call_event(call: Call, created: bool, before: dict) -> str | None:
+    """The event a call's write announces: booked (or rescheduled, when it replaces
+    another), cancelled, or rescheduled when it comes to replace one; None otherwise."""
+    if created:
+        if call.status == Call.Status.CANCELLED:
+            return "call.cancelled"
+        return "call.rescheduled" if call.rescheduled_from_id else "call.booked"
+    if "status" in before and call.status == Call.Status.CANCELLED:
+        return "call.cancelled"
+    if "rescheduled_from_id" in before and call.rescheduled_from_id:
+        return "call.rescheduled"
+    return None
 
 
 def outcome_upsert(
@@ -322,6 +360,8 @@ def outcome_upsert(
             "at": at,
         },
     )
+    if created or before:
+        event_record(workspace=workspace, type="call.outcome_recorded", data=outcome_shape(outcome))
     _refresh_or_collect(
         {before.get("call_id"), call.pk if call else None},
         touched,
@@ -381,6 +421,8 @@ def sale_upsert(
         )
     if "closer_id" in before or "setter_id" in before:
         Payment.objects.filter(sale=sale).update(closer_id=sale.closer_id, setter_id=sale.setter_id)
+    if created:
+        event_record(workspace=workspace, type="sale.closed", data=sale_shape(sale, workspace))
     _refresh_or_collect(
         {lead.pk, before.get("lead_id")},
         touched,
@@ -419,6 +461,12 @@ def payment_upsert(
     if not created:
         # A refund names its payment; its sale follows the payment's.
         Refund.objects.filter(payment=payment).exclude(sale=sale).update(sale=sale)
+    if created or "status" in before:
+        event_record(
+            workspace=workspace,
+            type=f"payment.{payment.status}",
+            data=payment_shape(payment, workspace),
+        )
     previous_lead = None
     if "sale_id" in before:
         # The payment moved from another sale: that sale's lead loses its cash.
@@ -463,6 +511,10 @@ def payments_create(*, workspace: Workspace, payments: list[dict], touched: set 
             for values in payments
         ]
     )
+    events_bulk_record(
+        workspace=workspace,
+        events=[(f"payment.{p.status}", payment_shape(p, workspace)) for p in made],
+    )
     _refresh_or_collect(
         {values["sale"].lead_id for values in payments},
         touched,
@@ -492,7 +544,7 @@ def refund_upsert(
     )
     if refunded + amount > payment.amount:
         raise RecordInvalid("amount", "Refunds would exceed the payment's amount.")
-    return _upsert(
+    refund, created, before = _upsert_changes(
         Refund,
         workspace=workspace,
         external_id=external_id,
@@ -504,6 +556,19 @@ def refund_upsert(
             "kind": kind,
         },
     )
+    if created or before:
+        event_record(
+            workspace=workspace,
+            type="payment.refunded",
+            data={
+                **payment_shape(payment, workspace),
+                "refunded": major_from_minor(
+                    refunded + amount, exponent=workspace.currency_exponent
+                ),
+                "refund": refund_shape(refund, workspace),
+            },
+        )
+    return refund, created
 
 
 def eod_upsert(
@@ -535,7 +600,7 @@ def eod_upsert(
         # A report filed in the app for that day becomes this record: one per member per day.
         clash.external_id = external_id
         clash.save(update_fields=["external_id"])
-    return _upsert(
+    report, created, before = _upsert_changes(
         EodReport,
         workspace=workspace,
         external_id=external_id,
@@ -546,15 +611,21 @@ def eod_upsert(
             "fields": fields or {},
         },
     )
+    if created or before:
+        event_record(workspace=workspace, type="eod.submitted", data=eod_shape(report))
+    return report, created
 
 
 def _eod_of_the_day(*, workspace: Workspace, report: EodReport | None, values: dict, fields):
-    if report is None:
-        return EodReport.objects.create(workspace=workspace, fields=fields, **values), True
-    report.fields = fields
-    report.submitted_at = values["submitted_at"]
-    report.save(update_fields=["fields", "submitted_at"])
-    return report, False
+    created = report is None
+    if created:
+        report = EodReport.objects.create(workspace=workspace, fields=fields, **values)
+    else:
+        report.fields = fields
+        report.submitted_at = values["submitted_at"]
+        report.save(update_fields=["fields", "submitted_at"])
+    event_record(workspace=workspace, type="eod.submitted", data=eod_shape(report))
+    return report, created
 
 
 def call_attendance_record(
@@ -875,6 +946,8 @@ def call_rescheduled_from_set(*, call: Call, replaces: Call | None) -> bool:
         return False
     Call.objects.filter(pk=call.pk).update(rescheduled_from=target_id)
     call.rescheduled_from_id = target_id
+    if target_id is not None:
+        event_record(workspace=call.workspace, type="call.rescheduled", data=call_shape(call))
     return True
 
 

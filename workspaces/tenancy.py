@@ -16,8 +16,10 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.emails import email_normalise
 from core.errors import InvalidField
+from events.services import event_record
 
 from .models import Agency, Member, Workspace
+from .shapes import member_shape
 
 # The settings a workspace's writer changes, and where each is kept.
 COLUMN_SETTINGS = frozenset({"name", "timezone", "working_days", "currency", "embedded_origins"})
@@ -183,6 +185,7 @@ def member_add(
         )
         _validated(member, exclude=["workspace", "user"])
         member.save()
+        event_record(workspace=workspace, type="member.added", data=member_shape(member))
         if actor is not None:
             audit_record(
                 actor=actor,
@@ -199,8 +202,11 @@ def member_add(
 def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None = None) -> Member:
     """A member record made without an account (an import) becomes the person's."""
     member.user = user
+    was_active = member.is_active
     member.is_active = True
     member.save(update_fields=["user", "is_active"])
+    if not was_active:
+        event_record(workspace=member.workspace, type="member.added", data=member_shape(member))
     audit_record(
         actor=actor,
         action="member.added",
@@ -276,6 +282,7 @@ def member_deactivate(*, member: Member, by_role: str, actor: Actor) -> Member:
         _check_may_change(member, by_role=by_role, new_role=None)
         member.is_active = False
         member.save(update_fields=["is_active"])
+        event_record(workspace=member.workspace, type="member.removed", data=member_shape(member))
         audit_record(
             actor=actor,
             action="member.removed",

@@ -9,6 +9,7 @@ from audit.models import AuditEvent
 from core import crypto
 from core.models import IdempotencyRecord
 from integrations.models import Connection
+from webhooks.models import WebhookEndpoint
 
 OLD = Fernet.generate_key().decode()
 NEW = Fernet.generate_key().decode()
@@ -63,12 +64,17 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
         scope="workspace:1", key="k1", fingerprint="f", response=crypto.encrypt_json({"a": 1})
     )
     IdempotencyRecord.objects.create(scope="workspace:1", key="k2", fingerprint="f")
+    endpoint = WebhookEndpoint.objects.create(
+        workspace=connection.workspace,
+        url="https://hooks.example.com/in",
+        secret_encrypted=crypto.encrypt_text("whsec_c2VjcmV0"),
+    )
 
     keys(NEW, OLD)
     call_command("rotate_field_encryption")
     assert capsys.readouterr().out == (
         "Encrypted again with the first key: 2 integration credentials, 1 stored answers, "
-        "0 plan results waiting to be shown.\n"
+        "0 plan results waiting to be shown, 1 webhook signing secrets.\n"
     )
 
     keys(NEW)
@@ -77,9 +83,16 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     assert crypto.decrypt_text(connection.credentials_encrypted) == '{"api_key": "sk_live_1"}'
     assert crypto.decrypt_text(connection.signing_secret_encrypted) == "whsec_1"
     assert crypto.decrypt_json(record.response) == {"a": 1}
+    endpoint.refresh_from_db()
+    assert crypto.decrypt_text(endpoint.secret_encrypted) == "whsec_c2VjcmV0"
     event = AuditEvent.objects.get(action="field_encryption.rotated")
     assert (event.actor_kind, event.actor_id, event.detail) == (
         "command",
         "rotate_field_encryption",
-        {"integration_connections": 2, "idempotency_keys": 1, "agency_plans": 0},
+        {
+            "integration_connections": 2,
+            "idempotency_keys": 1,
+            "agency_plans": 0,
+            "webhook_endpoints": 1,
+        },
     )

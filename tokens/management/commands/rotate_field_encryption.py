@@ -21,5 +21,6 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Encrypted again with the first key: {counts.get('integration_connections', 0)} "
             f"integration credentials, {counts.get('idempotency_keys', 0)} stored answers, "
-            f"{counts.get('agency_plans', 0)} plan results waiting to be shown."
+            f"{counts.get('agency_plans', 0)} plan results waiting to be shown, "
+            f"{counts.get('webhook_endpoints', 0)} webhook signing secrets."
         )

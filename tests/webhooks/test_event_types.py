@@ -1,0 +1,131 @@
+"""Every event type, made by the writers that cause it: each arrives once per endpoint
+that wants it, and each event's body validates against its callback in the served
+description of the figures API."""
+
+import json
+from datetime import date
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from openapi_schema_validator import OAS30Validator
+
+from agentapi.services import change_create
+from audit.services import SYSTEM
+from events.models import Event
+from events.types import EVENT_TYPES
+from integrations.connections import connection_create, connection_fail
+from webhooks import services
+from workspaces.services import (
+    call_upsert,
+    eod_upsert,
+    lead_upsert,
+    outcome_upsert,
+    payment_upsert,
+    refund_upsert,
+    sale_upsert,
+)
+from workspaces.tenancy import member_add, member_deactivate
+
+from ..conftest import aware
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def callback_schemas() -> dict:
+    document = Client().get("/api/v1/openapi.json").json()
+    callbacks = document["paths"]["/api/v1/webhook-endpoints"]["post"]["callbacks"]
+    schemas = {}
+    for type, callback in callbacks.items():
+        (operation,) = callback.values()
+        body = operation["post"]["requestBody"]["content"]["application/json"]["schema"]
+        schemas[type] = {**body, "components": document["components"]}
+    return schemas
+
+
+def event_validate(schemas, event: Event) -> None:
+    errors = [e.message for e in OAS30Validator(schemas[event.type]).iter_errors(event.as_api())]
+    assert errors == [], (event.type, errors)
+
+
+def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
+    make_workspace, make_member, receiver
+):
+    ws = make_workspace(currency="EUR")
+    closer = make_member(ws, "closer")
+    services.endpoint_create(workspace=ws, url=receiver.url + "/all", actor=SYSTEM)
+    services.endpoint_create(
+        workspace=ws, url=receiver.url + "/money", events=["sale.closed", "payment.refunded"],
+        actor=SYSTEM,
+    )  # fmt: skip
+    at = aware("2026-11-02 10:00")
+    with transaction.atomic():
+        lead, _ = lead_upsert(workspace=ws, external_id="L", created_at=at, name="Lea")
+        lead_upsert(workspace=ws, external_id="L", created_at=at, name="Lea Renamed")
+        first, _ = call_upsert(workspace=ws, external_id="C1", lead=lead, booked_at=at,
+                               scheduled_for=aware("2026-11-03 10:00"), closer=closer)  # fmt: skip
+        call_upsert(workspace=ws, external_id="C2", lead=lead, booked_at=at,
+                                scheduled_for=aware("2026-11-04 10:00"), closer=closer,
+                                rescheduled_from=first)  # fmt: skip
+        call_upsert(workspace=ws, external_id="C2", lead=lead, booked_at=at,
+                    scheduled_for=aware("2026-11-04 10:00"), closer=closer,
+                    rescheduled_from=first, status="cancelled")  # fmt: skip
+        outcome_upsert(workspace=ws, external_id="O", result="closed", at=at, call=first)
+        sale, _ = sale_upsert(workspace=ws, external_id="S", lead=lead, closed_at=at,
+                              contract_value=500000, call=first, closer=closer)  # fmt: skip
+        paid, _ = payment_upsert(workspace=ws, external_id="P1", sale=sale, paid_at=at,
+                                 amount=100000)  # fmt: skip
+        payment_upsert(workspace=ws, external_id="P2", sale=sale, paid_at=at, amount=5000,
+                       status="failed")  # fmt: skip
+        refund_upsert(workspace=ws, external_id="R", payment=paid, at=at, amount=2550)
+        eod_upsert(workspace=ws, external_id="E", member=closer, date=date(2026, 11, 2),
+                   submitted_at=at, fields={"calls": 4})  # fmt: skip
+        change_create(workspace=ws, actor=SYSTEM, effective_at=at, kind="price",
+                      title="New price", what="4,997 to 5,497")  # fmt: skip
+        joined = member_add(workspace=ws, user=None, email="new@example.test", name="New",
+                            role="setter", actor=SYSTEM)  # fmt: skip
+        member_deactivate(member=joined, by_role="owner", actor=SYSTEM)
+        connection = connection_create(workspace=ws, provider="stripe",
+                                       credentials={"secret_key": "rk_test_" + "a" * 24,
+                                                    "webhook_secret": "whsec_" + "b" * 24},
+                                       actor=SYSTEM)  # fmt: skip
+        connection_fail(connection=connection, error="Stripe refused the key.")
+        connection_fail(connection=connection, error="Still refused.")  # once, on the change
+    events = list(Event.objects.filter(workspace=ws).order_by("seq"))
+    types = [event.type for event in events]
+    assert types == [
+        "lead.created",
+        "lead.updated",
+        "call.booked",
+        "call.rescheduled",
+        "call.cancelled",
+        "call.outcome_recorded",
+        "sale.closed",
+        "payment.succeeded",
+        "payment.failed",
+        "payment.refunded",
+        "eod.submitted",
+        "change.created",
+        "member.added",
+        "member.removed",
+        "integration.failing",
+    ]
+    refunded = events[types.index("payment.refunded")].data
+    assert (refunded["amount"], refunded["refunded"], refunded["refund"]["amount"]) == (
+        1000,
+        25.5,
+        25.5,
+    )
+    assert refunded["currency"] == "EUR"
+    schemas = callback_schemas()
+    assert set(schemas) == set(EVENT_TYPES)
+    for event in events:
+        event_validate(schemas, event)
+    received = receiver.wait(len(events) + 2)
+    by_path = {}
+    for request in received:
+        by_path.setdefault(request.path, []).append(json.loads(request.body)["id"])
+    assert sorted(by_path["/hooks/all"]) == sorted(event.id for event in events)
+    assert sorted(by_path["/hooks/money"]) == sorted(
+        event.id for event in events if event.type in ("sale.closed", "payment.refunded")
+    )

@@ -1,0 +1,563 @@
+"""Webhook endpoints and the delivery of events to them.
+
+Endpoints are written here only, each write with its audit event. Deliveries follow the
+Standard Webhooks specification: a POST of the event's JSON, signed with the endpoint's
+secret (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`),
+at least once, retried on SCHEDULE, the endpoint disabled and its owners emailed after
+three days of failures.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import httpx
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from standardwebhooks import Webhook
+
+from audit.services import SYSTEM, Actor, audit_record
+from core.crypto import decrypt_text, encrypt_text
+from core.errors import InvalidField
+from core.mail import mail_send
+from core.metrics import OUTBOUND
+from core.times import utc_iso as _iso
+from events.models import Event
+from events.services import event_record
+from events.types import EVENT_TYPES, PING
+from workspaces.models import Member, Workspace
+
+from . import guard
+from .dispatch import wants_forget
+from .models import Delivery, DeliveryAttempt, WebhookEndpoint
+
+logger = logging.getLogger(__name__)
+
+MAX_ENDPOINTS = 20
+# The wait before each retry: an attempt that fails is tried again after 5 s, 5 min,
+# 30 min, 2 h, 5 h, 10 h and 10 h; the eighth failure is the last.
+SCHEDULE = (
+    timedelta(seconds=5),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=5),
+    timedelta(hours=10),
+    timedelta(hours=10),
+)
+DISABLE_AFTER = timedelta(days=3)
+EXCERPT_BYTES = 1024
+KEEP = timedelta(days=30)
+USER_AGENT = "SalesFigures-Webhooks/1"
+
+
+def _now() -> datetime:
+    """The clock of deliveries (the retry-schedule tests move it)."""
+    return timezone.now()
+
+
+def secret_new() -> str:
+    return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode("ascii")
+
+
+def endpoint_secret(endpoint: WebhookEndpoint) -> str:
+    return decrypt_text(bytes(endpoint.secret_encrypted))
+
+
+# --- Endpoints ---------------------------------------------------------------------------
+
+
+def _url_checked(url: str) -> str:
+    try:
+        guard.url_check(url, unresolved_ok=True)
+    except guard.UrlRefused as refused:
+        raise InvalidField("url", f"url: {refused.message}") from None
+    return url
+
+
+def _types_checked(types: list[str] | None) -> list[str]:
+    types = list(dict.fromkeys(types or []))
+    unknown = [name for name in types if name not in EVENT_TYPES]
+    if unknown:
+        raise InvalidField(
+            "events",
+            f"events: unknown event type(s) {', '.join(unknown)}; the types are "
+            f"{', '.join(EVENT_TYPES)}.",
+        )
+    return types
+
+
+def _description_checked(description: str) -> str:
+    if len(description) > 200:
+        raise InvalidField("description", "description: at most 200 characters.")
+    return description
+
+
+@dataclass(frozen=True)
+class Created:
+    endpoint: WebhookEndpoint
+    secret: str
+
+
+def endpoint_create(
+    *,
+    workspace: Workspace,
+    url: str,
+    events: list[str] | None = None,
+    description: str = "",
+    enabled: bool = True,
+    actor: Actor,
+) -> Created:
+    """A new endpoint and its signing secret (shown once: only its encryption is kept)."""
+    url = _url_checked(url)
+    types = _types_checked(events)
+    description = _description_checked(description)
+    secret = secret_new()
+    with transaction.atomic():
+        # One endpoint written at a time per workspace, so the limit holds.
+        Workspace.objects.select_for_update().filter(pk=workspace.pk).first()
+        if WebhookEndpoint.objects.filter(workspace=workspace).count() >= MAX_ENDPOINTS:
+            raise InvalidField(
+                "url",
+                f"A workspace has at most {MAX_ENDPOINTS} webhook endpoints; delete one first.",
+            )
+        endpoint = WebhookEndpoint.objects.create(
+            workspace=workspace,
+            url=url,
+            event_types=types,
+            description=description,
+            enabled=enabled,
+            secret_encrypted=encrypt_text(secret),
+        )
+        audit_record(
+            actor=actor,
+            action="webhook_endpoint.created",
+            target_type="webhook_endpoint",
+            target_id=endpoint.pk,
+            workspace=workspace,
+            detail={"url": url, "events": types, "enabled": enabled},
+        )
+        wants_forget(workspace.pk)
+    return Created(endpoint=endpoint, secret=secret)
+
+
+def endpoint_update(*, endpoint: WebhookEndpoint, changes: dict, actor: Actor) -> WebhookEndpoint:
+    """Change an endpoint's url, events, description or enabled. Enabling it again clears
+    its failures."""
+    values = {}
+    if "url" in changes:
+        values["url"] = _url_checked(changes["url"])
+    if "events" in changes:
+        values["event_types"] = _types_checked(changes["events"])
+    if "description" in changes:
+        values["description"] = _description_checked(changes["description"])
+    if "enabled" in changes:
+        values["enabled"] = bool(changes["enabled"])
+    with transaction.atomic():
+        endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+        changed = {k: v for k, v in values.items() if getattr(endpoint, k) != v}
+        if not changed:
+            return endpoint
+        if changed.get("enabled") is True:
+            changed["failing_since"] = None
+            changed["disabled_reason"] = ""
+        for name, value in changed.items():
+            setattr(endpoint, name, value)
+        endpoint.updated_at = _now()
+        endpoint.save(update_fields=[*changed, "updated_at"])
+        audit_record(
+            actor=actor,
+            action="webhook_endpoint.updated",
+            target_type="webhook_endpoint",
+            target_id=endpoint.pk,
+            workspace=endpoint.workspace,
+            detail={
+                ("events" if k == "event_types" else k): v
+                for k, v in changed.items()
+                if k in ("url", "event_types", "description", "enabled")
+            },
+        )
+        wants_forget(endpoint.workspace_id)
+    if changed.get("enabled") is True:
+        # What waited while it was off is sent now.
+        transaction.on_commit(lambda: deliveries_send_due(endpoint_id=endpoint.pk), robust=True)
+    return endpoint
+
+
+def endpoint_delete(*, endpoint: WebhookEndpoint, actor: Actor) -> None:
+    with transaction.atomic():
+        endpoint_id, workspace = endpoint.pk, endpoint.workspace
+        endpoint.delete()
+        audit_record(
+            actor=actor,
+            action="webhook_endpoint.deleted",
+            target_type="webhook_endpoint",
+            target_id=endpoint_id,
+            workspace=workspace,
+            detail={"url": endpoint.url},
+        )
+        wants_forget(workspace.pk)
+
+
+def endpoint_answer(endpoint: WebhookEndpoint, *, secret: str | None = None) -> dict:
+    """An endpoint as the API answers it; the secret only in the answer that made it."""
+    body = {
+        "id": str(endpoint.pk),
+        "url": endpoint.url,
+        "events": list(endpoint.event_types),
+        "description": endpoint.description,
+        "enabled": endpoint.enabled,
+        "created_at": _iso(endpoint.created_at),
+    }
+    if secret is not None:
+        body["secret"] = secret
+    return body
+
+
+# --- Deliveries --------------------------------------------------------------------------
+
+
+def deliveries_make(event_seq: int) -> list[int]:
+    """The deliveries of an event to the endpoints that want it (once: a second run finds
+    the event dispatched). Returns the deliveries to attempt now."""
+    with transaction.atomic():
+        event = Event.objects.select_for_update().filter(seq=event_seq).first()
+        if event is None or event.dispatched:
+            return []
+        endpoints = [
+            endpoint
+            for endpoint in WebhookEndpoint.objects.filter(workspace_id=event.workspace_id)
+            if endpoint.wants(event.type)
+        ]
+        now = _now()
+        Delivery.objects.bulk_create(
+            [
+                Delivery(event=event, endpoint=endpoint, next_attempt_at=now)
+                for endpoint in endpoints
+            ],
+            ignore_conflicts=True,
+        )
+        Event.objects.filter(seq=event_seq).update(dispatched=True)
+        due = list(
+            Delivery.objects.filter(
+                event=event, endpoint__enabled=True, state=Delivery.State.PENDING
+            ).values_list("pk", flat=True)
+        )
+    return due
+
+
+def _lease_seconds() -> int:
+    return settings.WEBHOOK_TIMEOUT_SECONDS + 5
+
+
+def _lease_take(delivery_id: int, now: datetime) -> bool:
+    """Hold the delivery for one attempt; False if another holds it or it is not due."""
+    return bool(
+        Delivery.objects.filter(
+            pk=delivery_id,
+            state=Delivery.State.PENDING,
+            next_attempt_at__lte=now,
+            endpoint__enabled=True,
+        )
+        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+        .update(leased_until=now + timedelta(seconds=_lease_seconds()))
+    )
+
+
+@dataclass
+class Outcome:
+    succeeded: bool
+    status_code: int | None = None
+    excerpt: str = ""
+    error: str = ""
+
+
+def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
+    try:
+        target = guard.url_check(endpoint.url)
+    except guard.UrlRefused as refused:
+        return Outcome(False, error=refused.message[:300])
+    body = json.dumps(event.as_api(), separators=(",", ":"), ensure_ascii=False)
+    signature = Webhook(endpoint_secret(endpoint)).sign(event.id, now, body)
+    headers = {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        "host": target.host_header,
+        "webhook-id": event.id,
+        "webhook-timestamp": str(int(now.timestamp())),
+        "webhook-signature": signature,
+    }
+    # The connection goes to the address the guard checked; TLS still verifies the name.
+    extensions = {"sni_hostname": target.host} if target.url.lower().startswith("https") else {}
+    try:
+        with (
+            httpx.Client(
+                timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
+            ) as client,
+            client.stream(
+                "POST",
+                target.pinned_url,
+                content=body.encode("utf-8"),
+                headers=headers,
+                extensions=extensions,
+            ) as response,
+        ):
+            excerpt = b""
+            for chunk in response.iter_bytes():
+                excerpt += chunk
+                if len(excerpt) >= EXCERPT_BYTES:
+                    break
+    except httpx.TimeoutException:
+        return Outcome(False, error=f"No answer within {settings.WEBHOOK_TIMEOUT_SECONDS} s.")
+    except httpx.HTTPError as error:
+        return Outcome(False, error=_connection_error(error))
+    text = excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")
+    status = response.status_code
+    if 200 <= status < 300:
+        return Outcome(True, status_code=status, excerpt=text)
+    error = f"The endpoint answered {status}."
+    if 300 <= status < 400:
+        error = f"The endpoint answered {status} (a redirect, not followed)."
+    return Outcome(False, status_code=status, excerpt=text, error=error)
+
+
+def _connection_error(error: httpx.HTTPError) -> str:
+    if isinstance(error, httpx.ConnectError):
+        return "Could not connect to the endpoint."
+    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError):
+        return "The endpoint closed the connection without an answer."
+    return f"The request failed ({type(error).__name__})."
+
+
+def attempt_run(delivery_id: int) -> str:
+    """One attempt of a due delivery; says what happened ("skipped" when another worker
+    holds it, it is not due, or its endpoint is off)."""
+    now = _now()
+    if not _lease_take(delivery_id, now):
+        return "skipped"
+    delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+    started = time.monotonic()
+    outcome = _post(delivery.endpoint, delivery.event, now)
+    duration_ms = int((time.monotonic() - started) * 1000)
+    retry_in = _attempt_record(delivery, outcome, now, duration_ms)
+    OUTBOUND.labels("succeeded" if outcome.succeeded else "failed").inc()
+    if retry_in is not None and retry_in <= timedelta(minutes=1):
+        _send_later(delivery.pk, retry_in)
+    return "succeeded" if outcome.succeeded else "failed"
+
+
+def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int):
+    """Log the attempt, schedule the next or close the delivery, and keep the endpoint's
+    failure clock. Returns the wait before the next attempt (None: no more)."""
+    endpoint = delivery.endpoint
+    with transaction.atomic():
+        DeliveryAttempt.objects.create(
+            delivery=delivery,
+            endpoint=endpoint,
+            started_at=now,
+            duration_ms=duration_ms,
+            succeeded=outcome.succeeded,
+            status_code=outcome.status_code,
+            response_excerpt=outcome.excerpt,
+            error=outcome.error,
+        )
+        attempts = delivery.attempts + 1
+        values = {
+            "attempts": attempts,
+            "last_attempt_at": now,
+            "last_status": outcome.status_code,
+            "leased_until": None,
+        }
+        retry_in = None
+        if outcome.succeeded:
+            values |= {"state": Delivery.State.SUCCEEDED, "next_attempt_at": None}
+            WebhookEndpoint.objects.filter(pk=endpoint.pk, failing_since__isnull=False).update(
+                failing_since=None
+            )
+        else:
+            if attempts <= len(SCHEDULE):
+                retry_in = SCHEDULE[attempts - 1]
+                values["next_attempt_at"] = now + retry_in
+            else:
+                values |= {"state": Delivery.State.FAILED, "next_attempt_at": None}
+            _failure_clock(endpoint, now)
+        Delivery.objects.filter(pk=delivery.pk).update(**values)
+    return retry_in
+
+
+def _failure_clock(endpoint: WebhookEndpoint, now: datetime) -> None:
+    WebhookEndpoint.objects.filter(pk=endpoint.pk, failing_since__isnull=True).update(
+        failing_since=now
+    )
+    endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+    if endpoint.enabled and endpoint.failing_since <= now - DISABLE_AFTER:
+        _endpoint_disable(endpoint, now)
+
+
+def _endpoint_disable(endpoint: WebhookEndpoint, now: datetime) -> None:
+    endpoint.enabled = False
+    endpoint.disabled_reason = "Every delivery failed for three days."
+    endpoint.updated_at = now
+    endpoint.save(update_fields=["enabled", "disabled_reason", "updated_at"])
+    workspace = endpoint.workspace
+    audit_record(
+        actor=SYSTEM,
+        action="webhook_endpoint.disabled",
+        target_type="webhook_endpoint",
+        target_id=endpoint.pk,
+        workspace=workspace,
+        reason=endpoint.disabled_reason,
+        detail={"url": endpoint.url, "failing_since": _iso(endpoint.failing_since)},
+    )
+    wants_forget(workspace.pk)
+    owners = Member.objects.filter(
+        workspace=workspace, role=Member.Role.OWNER, is_active=True
+    ).values_list("email", flat=True)
+    mail_send(
+        to=list(owners),
+        template="webhook_disabled",
+        context={
+            "workspace": workspace,
+            "endpoint": endpoint,
+            "failing_since": endpoint.failing_since,
+            "page_url": f"{settings.BASE_URL}/settings/{workspace.pk}/webhooks/",
+        },
+    )
+
+
+def _send_later(delivery_id: int, wait: timedelta | None = None) -> None:
+    from .tasks import delivery_attempt  # noqa: PLC0415 (tasks import this module)
+
+    try:
+        if wait:
+            delivery_attempt.apply_async(args=[delivery_id], countdown=wait.total_seconds())
+        else:
+            delivery_attempt.delay(delivery_id)
+    except Exception:
+        logger.warning("Could not queue delivery %s; the beat will send it", delivery_id)
+
+
+def deliveries_send(delivery_ids: list[int]) -> None:
+    for delivery_id in delivery_ids:
+        _send_later(delivery_id)
+
+
+def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
+    """Queue the due deliveries nobody holds (the beat; an endpoint enabled again)."""
+    now = _now()
+    due = Delivery.objects.filter(
+        state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
+    ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+    if endpoint_id is not None:
+        due = due.filter(endpoint_id=endpoint_id)
+    ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:limit])
+    deliveries_send(ids)
+    return len(ids)
+
+
+def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> int:
+    """Events whose hand-over after commit was lost (a broker down then): make their
+    deliveries now."""
+    before = _now() - older_than
+    seqs = list(
+        Event.objects.filter(dispatched=False, created_at__lt=before)
+        .order_by("seq")
+        .values_list("seq", flat=True)[:1000]
+    )
+    for seq in seqs:
+        deliveries_send(deliveries_make(seq))
+    return len(seqs)
+
+
+def delivery_resend(*, delivery: Delivery, actor: Actor) -> Delivery:
+    """Send the event to the endpoint again, whatever became of it, with a fresh schedule."""
+    with transaction.atomic():
+        Delivery.objects.filter(pk=delivery.pk).update(
+            state=Delivery.State.PENDING,
+            attempts=0,
+            next_attempt_at=_now(),
+            leased_until=None,
+        )
+        audit_record(
+            actor=actor,
+            action="webhook_delivery.resent",
+            target_type="webhook_endpoint",
+            target_id=delivery.endpoint_id,
+            workspace=delivery.endpoint.workspace,
+            detail={"event": delivery.event.id},
+        )
+        transaction.on_commit(lambda: _send_later(delivery.pk), robust=True)
+    return delivery
+
+
+def deliveries_resend_failed(*, endpoint: WebhookEndpoint, since: datetime, actor: Actor) -> int:
+    """Send again every failed delivery to the endpoint of an event since that time."""
+    with transaction.atomic():
+        ids = list(
+            Delivery.objects.filter(
+                endpoint=endpoint, state=Delivery.State.FAILED, event__created_at__gte=since
+            ).values_list("pk", flat=True)
+        )
+        Delivery.objects.filter(pk__in=ids).update(
+            state=Delivery.State.PENDING,
+            attempts=0,
+            next_attempt_at=_now(),
+            leased_until=None,
+        )
+        audit_record(
+            actor=actor,
+            action="webhook_delivery.resent",
+            target_type="webhook_endpoint",
+            target_id=endpoint.pk,
+            workspace=endpoint.workspace,
+            detail={"failed_since": _iso(since), "deliveries": len(ids)},
+        )
+        transaction.on_commit(lambda: deliveries_send(ids), robust=True)
+    return len(ids)
+
+
+def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:
+    """A `ping` event to this endpoint only (never in the feed), to test it."""
+    with transaction.atomic():
+        event = event_record(
+            workspace=endpoint.workspace,
+            type=PING,
+            data={
+                "endpoint_id": str(endpoint.pk),
+                "message": "A test event from the Webhooks page.",
+            },
+        )
+        Event.objects.filter(seq=event.seq).update(dispatched=True)
+        delivery = Delivery.objects.create(event=event, endpoint=endpoint, next_attempt_at=_now())
+        audit_record(
+            actor=actor,
+            action="webhook_endpoint.pinged",
+            target_type="webhook_endpoint",
+            target_id=endpoint.pk,
+            workspace=endpoint.workspace,
+        )
+        transaction.on_commit(lambda: _send_later(delivery.pk), robust=True)
+    return delivery
+
+
+def prune(now: datetime | None = None) -> dict[str, int]:
+    """Forget events and attempts older than 30 days."""
+    before = (now or _now()) - KEEP
+    attempts, _ = DeliveryAttempt.objects.filter(started_at__lt=before).delete()
+    events = 0
+    while True:
+        seqs = list(
+            Event.objects.filter(created_at__lt=before).values_list("seq", flat=True)[:5000]
+        )
+        if not seqs:
+            break
+        events += Event.objects.filter(seq__in=seqs).delete()[1].get("events.Event", 0)
+    return {"attempts": attempts, "events": events}

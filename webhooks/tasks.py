@@ -1,0 +1,33 @@
+"""The worker's side of outbound webhooks: make an event's deliveries, attempt one, and
+the beat's rounds (due retries, lost hand-overs, the 30 days' pruning)."""
+
+from celery import shared_task
+
+from . import services
+
+
+@shared_task(name="webhooks.deliveries_make")
+def deliveries_make(event_seq: int) -> int:
+    due = services.deliveries_make(event_seq)
+    services.deliveries_send(due)
+    return len(due)
+
+
+@shared_task(name="webhooks.delivery_attempt")
+def delivery_attempt(delivery_id: int) -> str:
+    return services.attempt_run(delivery_id)
+
+
+@shared_task(name="webhooks.deliveries_sweep")
+def deliveries_sweep() -> dict:
+    """Queue every due delivery nobody holds (retries, and attempts whose worker died),
+    and hand over the events whose hand-over was lost."""
+    return {
+        "events": services.events_dispatch_lost(),
+        "deliveries": services.deliveries_send_due(),
+    }
+
+
+@shared_task(name="webhooks.prune")
+def prune() -> dict:
+    return services.prune()

@@ -1,0 +1,131 @@
+"""Records as integrators see them: the `data` of the events the writers record.
+
+One function per record type. Ids are strings, instants UTC with a Z, money in major
+units of the workspace currency (a JSON number, as the API answers money) beside its
+`currency`. The agent
+API's answers carry the same members where they show the same record.
+"""
+
+from __future__ import annotations
+
+from core.money import major_from_minor
+from core.times import utc_iso
+
+
+def _id(value) -> str | None:
+    return str(value) if value is not None else None
+
+
+def _money(workspace, minor: int):
+    return major_from_minor(minor, exponent=workspace.currency_exponent)
+
+
+def lead_shape(lead) -> dict:
+    return {
+        "id": str(lead.pk),
+        "external_id": lead.external_id,
+        "name": lead.name,
+        "email": lead.email,
+        "status": lead.status,
+        "setter_id": _id(lead.setter_id),
+        "created_at": utc_iso(lead.created_at),
+        "utm": {
+            "source": lead.utm_source,
+            "medium": lead.utm_medium,
+            "campaign": lead.utm_campaign,
+            "content": lead.utm_content,
+        },
+    }
+
+
+def call_shape(call) -> dict:
+    return {
+        "id": str(call.pk),
+        "external_id": call.external_id,
+        "lead_id": str(call.lead_id),
+        "closer_id": _id(call.closer_id),
+        "setter_id": _id(call.setter_id),
+        "booked_at": utc_iso(call.booked_at),
+        "scheduled_for": utc_iso(call.scheduled_for),
+        "status": call.status,
+        "rescheduled_from": _id(call.rescheduled_from_id),
+        "attendance": call.attendance,
+        "offer_made": call.offer_made,
+        "outcome": call.outcome,
+    }
+
+
+def outcome_shape(outcome) -> dict:
+    return {
+        "id": str(outcome.pk),
+        "external_id": outcome.external_id,
+        "call_id": _id(outcome.call_id),
+        "lead_id": _id(outcome.lead_id),
+        "member_id": _id(outcome.member_id),
+        "result": outcome.result,
+        "offer_made": outcome.offer_made,
+        "reason": outcome.reason,
+        "at": utc_iso(outcome.at),
+    }
+
+
+def sale_shape(sale, workspace) -> dict:
+    return {
+        "id": str(sale.pk),
+        "external_id": sale.external_id,
+        "origin": sale.origin,
+        "lead_id": str(sale.lead_id),
+        "call_id": _id(sale.call_id),
+        "closer_id": _id(sale.closer_id),
+        "setter_id": _id(sale.setter_id),
+        "closed_at": utc_iso(sale.closed_at),
+        "currency": workspace.currency,
+        "contract_value": _money(workspace, sale.contract_value),
+        "payment_plan": sale.payment_plan,
+    }
+
+
+def payment_shape(payment, workspace) -> dict:
+    return {
+        "id": str(payment.pk),
+        "external_id": payment.external_id,
+        "sale_id": str(payment.sale_id),
+        "status": payment.status,
+        "paid_at": utc_iso(payment.paid_at),
+        "currency": workspace.currency,
+        "amount": _money(workspace, payment.amount),
+    }
+
+
+def refund_shape(refund, workspace) -> dict:
+    return {
+        "id": str(refund.pk),
+        "external_id": refund.external_id,
+        "payment_id": str(refund.payment_id),
+        "sale_id": str(refund.sale_id),
+        "kind": refund.kind,
+        "at": utc_iso(refund.at),
+        "currency": workspace.currency,
+        "amount": _money(workspace, refund.amount),
+    }
+
+
+def eod_shape(report) -> dict:
+    return {
+        "id": str(report.pk),
+        "external_id": report.external_id,
+        "member_id": str(report.member_id),
+        "date": report.date.isoformat(),
+        "submitted_at": utc_iso(report.submitted_at),
+        "fields": report.fields,
+    }
+
+
+def member_shape(member) -> dict:
+    return {
+        "id": str(member.pk),
+        "name": member.name,
+        "email": member.email,
+        "role": member.role,
+        "active": member.is_active,
+    }
