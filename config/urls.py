@@ -36,6 +36,8 @@ urlpatterns = [
     # Providers' webhooks, one endpoint per connection.
     path("", include("integrations.urls")),
     path("", include("integrations.page_urls")),
+    # Outbound webhooks: the Webhooks settings pages.
+    path("", include("webhooks.page_urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),
     # Filing work in the app: the forms as pages, and a member's drafts.

@@ -1,0 +1,135 @@
+"""The Webhooks settings pages as a browser posts them (CSRF on): owners and admins add,
+test, resend and delete; managers read; others are refused."""
+
+import json
+import re
+from types import SimpleNamespace
+
+import pytest
+from django.test import Client
+
+from audit.models import AuditEvent
+from webhooks.models import Delivery, WebhookEndpoint
+from workspaces.services import lead_upsert
+
+from ..conftest import aware
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def team(make_workspace, make_member):
+    workspace = make_workspace(name="Northwind Sales", timezone="Europe/Berlin")
+    members = {role: make_member(workspace, role) for role in ("owner", "manager", "closer")}
+    return SimpleNamespace(workspace=workspace, **members)
+
+
+def browser(member) -> Client:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(member.user)
+    return client
+
+
+def post(client, url, data):
+    page = client.get(url)
+    assert page.status_code == 200, page.status_code
+    return client.post(url, {**data, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+
+
+def url(team, endpoint=None):
+    base = f"/settings/{team.workspace.pk}/webhooks/"
+    return f"{base}{endpoint.pk}/" if endpoint else base
+
+
+def test_an_owner_adds_an_endpoint_and_sees_its_secret_once(team, receiver):
+    owner = browser(team.owner)
+    page = post(owner, url(team), {"url": receiver.url, "events": ["lead.created"]})
+    assert page.status_code == 200
+    text = page.content.decode()
+    secret = re.search(r'<code id="endpoint-secret">(whsec_[^<]+)</code>', text).group(1)
+    endpoint = WebhookEndpoint.objects.get(workspace=team.workspace)
+    assert endpoint.event_types == ["lead.created"]
+    from webhooks.services import endpoint_secret  # noqa: PLC0415
+
+    assert endpoint_secret(endpoint) == secret
+    again = owner.get(url(team)).content.decode()
+    assert secret not in again and receiver.url in again
+    assert AuditEvent.objects.filter(action="webhook_endpoint.created").count() == 1
+
+
+def test_a_refused_url_is_said_under_the_field(team, settings):
+    settings.WEBHOOK_ALLOW_LOOPBACK = False
+    page = post(browser(team.owner), url(team), {"url": "https://10.1.2.3/hook"})
+    assert page.status_code == 400
+    assert "resolves to a private address" in page.content.decode()
+    assert not WebhookEndpoint.objects.exists()
+
+
+def test_ping_shows_in_the_log_and_resend_sends_it_again(team, receiver):
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    answer = post(owner, url(team, endpoint), {"action": "ping"})
+    assert answer.status_code == 302
+    (request,) = receiver.wait(1)
+    assert json.loads(request.body)["type"] == "ping"
+    page = owner.get(url(team, endpoint)).content.decode()
+    assert page.count('class="attempt delivered"') == 1
+    assert "delivered (200)" in page
+    delivery = Delivery.objects.get()
+    post(owner, url(team, endpoint), {"action": "resend", "delivery": delivery.pk})
+    second = receiver.wait(2)[1]
+    assert second.headers["webhook-id"] == request.headers["webhook-id"]
+    assert owner.get(url(team, endpoint)).content.decode().count('class="attempt delivered"') == 2
+
+
+def test_the_log_filters_by_result_and_type(team, receiver):
+    from django.db import transaction  # noqa: PLC0415
+
+    from .receiver import Answer  # noqa: PLC0415
+
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    receiver.answers = [Answer(status=500)]
+    with transaction.atomic():
+        lead_upsert(
+            workspace=team.workspace, external_id="L1", created_at=aware("2026-11-02 10:00")
+        )
+    post(owner, url(team, endpoint), {"action": "ping"})
+    receiver.wait(2)
+    failed = owner.get(url(team, endpoint) + "?outcome=failed").content.decode()
+    assert failed.count('class="attempt failed"') == 1
+    assert 'class="attempt delivered"' not in failed
+    assert "failed (500): The endpoint answered 500." in failed
+    pings = owner.get(url(team, endpoint) + "?type=ping").content.decode()
+    rows = pings.split('<table id="attempts"')[1].split("</table>")[0]
+    assert rows.count('class="attempt ') == 1
+    assert "ping" in rows and "lead.created" not in rows
+
+
+def test_a_manager_reads_and_may_not_change(team, receiver):
+    post(browser(team.owner), url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    manager = browser(team.manager)
+    assert manager.get(url(team)).status_code == 200
+    page = manager.get(url(team, endpoint)).content.decode()
+    assert 'id="ping"' not in page and 'id="add"' not in page
+    refused = post(manager, url(team, endpoint), {"action": "delete"})
+    assert refused.status_code == 403
+    assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
+
+
+def test_closers_and_strangers_are_refused(team, make_workspace, make_member):
+    assert browser(team.closer).get(url(team)).status_code == 403
+    stranger = make_member(make_workspace(), "owner")
+    assert browser(stranger).get(url(team)).status_code == 404
+
+
+def test_delete_from_the_page(team, receiver):
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    answer = post(owner, url(team, endpoint), {"action": "delete"})
+    assert answer.status_code == 302 and answer["Location"] == url(team)
+    assert not WebhookEndpoint.objects.exists()
