@@ -604,6 +604,9 @@ LOGGING = {
         "django.request": {"filters": ["redact_secrets"]},
         "django.security.csrf": {"filters": ["redact_secrets"]},
         "django_guid": {"level": "WARNING"},
+        # httpx logs every request's URL, and an integrator's webhook URL may carry a
+        # secret; each outbound attempt is in the delivery log instead.
+        "httpx": {"level": "WARNING"},
         # Django's own lines go to the root's handler only (its default console handler
         # would print each of them a second time under DEBUG).
         "django": {"handlers": [], "level": "INFO", "propagate": True},
