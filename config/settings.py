@@ -439,6 +439,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
+# The queue every task goes to (and a worker takes from), "celery" unless CELERY_QUEUE
+# names another: several deployments can share one Redis, each on its own queue.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "") or "celery"
 CELERY_ACCEPT_CONTENT = ["json"]
 # --- Outbound webhooks (docs/events.md) -----------------------------------------------
 
@@ -630,4 +633,4 @@ if SENTRY_DSN:
 # GET /metrics answers only this bearer token; unset, /metrics is a 404 (core/metrics.py).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # The broker queues whose length /metrics reports.
-METRICS_QUEUES = env_list("METRICS_QUEUES", ["celery"])
+METRICS_QUEUES = env_list("METRICS_QUEUES", [CELERY_TASK_DEFAULT_QUEUE])

@@ -24,6 +24,8 @@ class Answer:
     delay: float = 0.0
     # "reset": close the connection without answering.
     action: str = ""
+    # Answer only once this is set (a receiver that holds the request).
+    hold: threading.Event | None = None
     headers: dict = field(default_factory=dict)
 
 
@@ -52,6 +54,8 @@ class Receiver:
                     receiver.arrived.notify_all()
                 if answer.delay:
                     time.sleep(answer.delay)
+                if answer.hold is not None:
+                    answer.hold.wait(120)
                 if answer.action == "reset":
                     self.connection.setsockopt(
                         socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
