@@ -14,14 +14,16 @@ import json
 import logging
 import secrets
 import time
+import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import httpx
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from standardwebhooks import Webhook
 
 from audit.services import SYSTEM, Actor, audit_record
@@ -225,33 +227,76 @@ def endpoint_answer(endpoint: WebhookEndpoint, *, secret: str | None = None) -> 
 # --- Deliveries --------------------------------------------------------------------------
 
 
-def deliveries_make(event_seq: int) -> list[int]:
-    """The deliveries of an event to the endpoints that want it (once: a second run finds
-    the event dispatched). Returns the deliveries to attempt now."""
+# The deliveries of an event its own task attempts at once; more endpoints than this get a
+# task each, so one slow endpoint holds back only these.
+ATTEMPT_AT_ONCE = 4
+
+
+@dataclass
+class Made:
+    """An event's deliveries: those to attempt now (already held for it) and those to queue."""
+
+    now: list[Delivery]
+    queued: list[int]
+
+
+def _event_claim(event_seq: int) -> Event | None:
+    """Mark the event dispatched and read it, in one statement; None if another run did."""
+    table = Event._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET dispatched = %s WHERE seq = %s AND dispatched = %s "
+            "RETURNING seq, id, workspace_id, type, created_at, data",
+            [True, event_seq, False],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seq, id, workspace_id, type, created_at, data = row
+    if isinstance(data, str):  # the JSON's text, as Django's database settings leave it
+        data = json.loads(data)
+    if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
+        workspace_id = uuid.UUID(str(workspace_id))
+    if isinstance(created_at, str):  # SQLite answers a naive text in UTC
+        created_at = parse_datetime(created_at).replace(tzinfo=UTC)
+    return Event(
+        seq=seq, id=id, workspace_id=workspace_id, type=type, created_at=created_at,
+        data=data, dispatched=True,
+    )  # fmt: skip
+
+
+def deliveries_make(event_seq: int) -> Made:
+    """The deliveries of an event to the enabled endpoints that want it (once: a second
+    run finds the event dispatched). The first ATTEMPT_AT_ONCE are made held for an
+    attempt by the caller (attempt_held), so nobody else attempts them meanwhile."""
+    now = _now()
     with transaction.atomic():
-        event = Event.objects.select_for_update().filter(seq=event_seq).first()
-        if event is None or event.dispatched:
-            return []
+        event = _event_claim(event_seq)
+        if event is None:
+            return Made(now=[], queued=[])
         endpoints = [
             endpoint
-            for endpoint in WebhookEndpoint.objects.filter(workspace_id=event.workspace_id)
+            for endpoint in WebhookEndpoint.objects.filter(
+                workspace_id=event.workspace_id, enabled=True
+            )
             if endpoint.wants(event.type)
         ]
-        now = _now()
-        Delivery.objects.bulk_create(
+        held_until = now + timedelta(seconds=_lease_seconds())
+        deliveries = Delivery.objects.bulk_create(
             [
-                Delivery(event=event, endpoint=endpoint, next_attempt_at=now)
-                for endpoint in endpoints
-            ],
-            ignore_conflicts=True,
+                Delivery(
+                    event=event,
+                    endpoint=endpoint,
+                    next_attempt_at=now,
+                    leased_until=held_until if n < ATTEMPT_AT_ONCE else None,
+                )
+                for n, endpoint in enumerate(endpoints)
+            ]
         )
-        Event.objects.filter(seq=event_seq).update(dispatched=True)
-        due = list(
-            Delivery.objects.filter(
-                event=event, endpoint__enabled=True, state=Delivery.State.PENDING
-            ).values_list("pk", flat=True)
-        )
-    return due
+    return Made(
+        now=deliveries[:ATTEMPT_AT_ONCE],
+        queued=[delivery.pk for delivery in deliveries[ATTEMPT_AT_ONCE:]],
+    )
 
 
 def _lease_seconds() -> int:
@@ -298,18 +343,13 @@ def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
     # The connection goes to the address the guard checked; TLS still verifies the name.
     extensions = {"sni_hostname": target.host} if target.url.lower().startswith("https") else {}
     try:
-        with (
-            httpx.Client(
-                timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False, trust_env=False
-            ) as client,
-            client.stream(
-                "POST",
-                target.pinned_url,
-                content=body.encode("utf-8"),
-                headers=headers,
-                extensions=extensions,
-            ) as response,
-        ):
+        with _client(target).stream(
+            "POST",
+            target.pinned_url,
+            content=body.encode("utf-8"),
+            headers=headers,
+            extensions=extensions,
+        ) as response:
             excerpt = b""
             for chunk in response.iter_bytes():
                 excerpt += chunk
@@ -329,6 +369,35 @@ def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
     return Outcome(False, status_code=status, excerpt=text, error=error)
 
 
+# One TLS context per process (building one reads the CA bundle: tens of milliseconds),
+# and one client per (name, checked address, port), so an endpoint's attempts reuse their
+# connection while a connection is never shared by two names.
+_SSL = None
+_CLIENTS: dict[tuple, httpx.Client] = {}
+_CLIENTS_MAX = 256
+
+
+def _client(target: guard.Target) -> httpx.Client:
+    global _SSL
+    key = (target.host, target.address, target.port, settings.WEBHOOK_TIMEOUT_SECONDS)
+    client = _CLIENTS.get(key)
+    if client is None:
+        if _SSL is None:
+            _SSL = httpx.create_ssl_context()
+        if len(_CLIENTS) >= _CLIENTS_MAX:
+            for old in _CLIENTS.values():
+                old.close()
+            _CLIENTS.clear()
+        client = _CLIENTS[key] = httpx.Client(
+            verify=_SSL,
+            timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
+            follow_redirects=False,
+            trust_env=False,
+            limits=httpx.Limits(max_connections=4, max_keepalive_connections=2),
+        )
+    return client
+
+
 def _connection_error(error: httpx.HTTPError) -> str:
     if isinstance(error, httpx.ConnectError):
         return "Could not connect to the endpoint."
@@ -344,6 +413,12 @@ def attempt_run(delivery_id: int) -> str:
     if not _lease_take(delivery_id, now):
         return "skipped"
     delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
+    return attempt_held(delivery, now)
+
+
+def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
+    """One attempt of a delivery this process holds (its lease taken, or made held)."""
+    now = now or _now()
     started = time.monotonic()
     outcome = _post(delivery.endpoint, delivery.event, now)
     duration_ms = int((time.monotonic() - started) * 1000)
@@ -379,9 +454,10 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
         retry_in = None
         if outcome.succeeded:
             values |= {"state": Delivery.State.SUCCEEDED, "next_attempt_at": None}
-            WebhookEndpoint.objects.filter(pk=endpoint.pk, failing_since__isnull=False).update(
-                failing_since=None
-            )
+            # The endpoint as read with the delivery, moments ago: most succeed with no
+            # failure to clear, and write nothing to it.
+            if endpoint.failing_since is not None:
+                WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
         else:
             if attempts <= len(SCHEDULE):
                 retry_in = SCHEDULE[attempts - 1]
@@ -465,7 +541,7 @@ def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
 
 def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> int:
     """Events whose hand-over after commit was lost (a broker down then): make their
-    deliveries now."""
+    deliveries now, and queue them."""
     before = _now() - older_than
     seqs = list(
         Event.objects.filter(dispatched=False, created_at__lt=before)
@@ -473,7 +549,10 @@ def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> in
         .values_list("seq", flat=True)[:1000]
     )
     for seq in seqs:
-        deliveries_send(deliveries_make(seq))
+        made = deliveries_make(seq)
+        # Queued rather than attempted here: let their hold lapse at once.
+        Delivery.objects.filter(pk__in=[d.pk for d in made.now]).update(leased_until=None)
+        deliveries_send([d.pk for d in made.now] + made.queued)
     return len(seqs)
 
 

@@ -8,9 +8,12 @@ from . import services
 
 @shared_task(name="webhooks.deliveries_make")
 def deliveries_make(event_seq: int) -> int:
-    due = services.deliveries_make(event_seq)
-    services.deliveries_send(due)
-    return len(due)
+    """An event's deliveries: the first few attempted here, the rest queued."""
+    made = services.deliveries_make(event_seq)
+    services.deliveries_send(made.queued)
+    for delivery in made.now:
+        services.attempt_held(delivery)
+    return len(made.now) + len(made.queued)
 
 
 @shared_task(name="webhooks.delivery_attempt")

@@ -39,6 +39,9 @@ class Receiver:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # Answer at once (a small answer written after its headers would wait for the
+            # client's delayed acknowledgement), as a production web server does.
+            disable_nagle_algorithm = True
 
             def log_message(self, *args):
                 pass
