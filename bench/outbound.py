@@ -90,7 +90,7 @@ def receive(port_file: str) -> None:
 
 def percentile(values, q):
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def _worker_command() -> list[str]:
@@ -157,6 +157,7 @@ def main(argv=None) -> int:
     }
     os.environ.update(env)
     worker = None
+    OUT.mkdir(exist_ok=True)
     try:
         while not port_file.exists():
             time.sleep(0.05)
@@ -215,13 +216,14 @@ def main(argv=None) -> int:
         total_events = args.events + max(20, args.events // 20)
         total = total_events * args.endpoints
         assert expected == 0
+        worker_log = (OUT / "outbound-worker.log").open("wb")
         worker = subprocess.Popen(
             [*_worker_command(), "-A", "config", "worker", "--concurrency", "1",
              "--pool", "solo", "--loglevel", os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"), "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
             cwd=ROOT, env={**os.environ, "LOG_LEVEL": os.environ.get("OUTBOUND_WORKER_LOG", "WARNING")},
             start_new_session=True,
-            stdout=open("/tmp/outbound-worker.log", "wb"), stderr=subprocess.STDOUT,
+            stdout=worker_log, stderr=subprocess.STDOUT,
         )  # fmt: skip
         while Delivery.objects.filter(state="succeeded").count() < total:
             if worker.poll() is not None:
