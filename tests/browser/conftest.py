@@ -56,6 +56,8 @@ SCREENSHOTS = frozenset(
         "agency-client-overview.png",
         "members.png",
         "workspace-settings.png",
+        "webhooks.png",
+        "webhook-log.png",
         "board-work.png",
         "form-post-call.png",
     }
