@@ -556,40 +556,11 @@ def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> in
     return len(seqs)
 
 
-def delivery_resend(*, delivery: Delivery, actor: Actor) -> Delivery:
-    """Send the event to the endpoint again, whatever became of it, with a fresh schedule."""
+def _deliveries_reopen(endpoint: WebhookEndpoint, ids: list[int], actor: Actor, detail: dict):
+    """Send these deliveries of the endpoint again, with a fresh schedule, audited."""
     with transaction.atomic():
-        Delivery.objects.filter(pk=delivery.pk).update(
-            state=Delivery.State.PENDING,
-            attempts=0,
-            next_attempt_at=_now(),
-            leased_until=None,
-        )
-        audit_record(
-            actor=actor,
-            action="webhook_delivery.resent",
-            target_type="webhook_endpoint",
-            target_id=delivery.endpoint_id,
-            workspace=delivery.endpoint.workspace,
-            detail={"event": delivery.event.id},
-        )
-        transaction.on_commit(lambda: _send_later(delivery.pk), robust=True)
-    return delivery
-
-
-def deliveries_resend_failed(*, endpoint: WebhookEndpoint, since: datetime, actor: Actor) -> int:
-    """Send again every failed delivery to the endpoint of an event since that time."""
-    with transaction.atomic():
-        ids = list(
-            Delivery.objects.filter(
-                endpoint=endpoint, state=Delivery.State.FAILED, event__created_at__gte=since
-            ).values_list("pk", flat=True)
-        )
         Delivery.objects.filter(pk__in=ids).update(
-            state=Delivery.State.PENDING,
-            attempts=0,
-            next_attempt_at=_now(),
-            leased_until=None,
+            state=Delivery.State.PENDING, attempts=0, next_attempt_at=_now(), leased_until=None
         )
         audit_record(
             actor=actor,
@@ -597,10 +568,27 @@ def deliveries_resend_failed(*, endpoint: WebhookEndpoint, since: datetime, acto
             target_type="webhook_endpoint",
             target_id=endpoint.pk,
             workspace=endpoint.workspace,
-            detail={"failed_since": _iso(since), "deliveries": len(ids)},
+            detail=detail,
         )
         transaction.on_commit(lambda: deliveries_send(ids), robust=True)
     return len(ids)
+
+
+def delivery_resend(*, delivery: Delivery, actor: Actor) -> Delivery:
+    """Send the event to the endpoint again, whatever became of it."""
+    _deliveries_reopen(delivery.endpoint, [delivery.pk], actor, {"event": delivery.event.id})
+    return delivery
+
+
+def deliveries_resend_failed(*, endpoint: WebhookEndpoint, since: datetime, actor: Actor) -> int:
+    """Send again every failed delivery to the endpoint of an event since that time."""
+    ids = list(
+        Delivery.objects.filter(
+            endpoint=endpoint, state=Delivery.State.FAILED, event__created_at__gte=since
+        ).values_list("pk", flat=True)
+    )
+    detail = {"failed_since": _iso(since), "deliveries": len(ids)}
+    return _deliveries_reopen(endpoint, ids, actor, detail)
 
 
 def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:

@@ -6,13 +6,13 @@ import re
 from types import SimpleNamespace
 
 import pytest
-from django.test import Client
 
 from audit.models import AuditEvent
 from webhooks.models import Delivery, WebhookEndpoint
 from workspaces.services import lead_upsert
 
 from ..conftest import aware
+from ..tokens.test_team_pages import browser, post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,18 +22,6 @@ def team(make_workspace, make_member):
     workspace = make_workspace(name="Northwind Sales", timezone="Europe/Berlin")
     members = {role: make_member(workspace, role) for role in ("owner", "manager", "closer")}
     return SimpleNamespace(workspace=workspace, **members)
-
-
-def browser(member) -> Client:
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(member.user)
-    return client
-
-
-def post(client, url, data):
-    page = client.get(url)
-    assert page.status_code == 200, page.status_code
-    return client.post(url, {**data, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
 
 
 def url(team, endpoint=None):
