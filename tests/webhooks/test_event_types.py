@@ -22,6 +22,7 @@ from workspaces.services import (
     lead_upsert,
     outcome_upsert,
     payment_upsert,
+    payments_create,
     refund_upsert,
     sale_upsert,
 )
@@ -129,3 +130,27 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
     assert sorted(by_path["/hooks/money"]) == sorted(
         event.id for event in events if event.type in ("sale.closed", "payment.refunded")
     )
+
+
+def test_payments_written_at_once_announce_each_payment(make_workspace, receiver):
+    """The bulk writer (a batch of Stripe charges) records one event per payment, in one
+    insert, and each reaches the endpoint."""
+    ws = make_workspace()
+    services.endpoint_create(workspace=ws, url=receiver.url, events=["payment.succeeded"],
+                             actor=SYSTEM)  # fmt: skip
+    at = aware("2026-11-02 10:00")
+    with transaction.atomic():
+        lead, _ = lead_upsert(workspace=ws, external_id="L", created_at=at)
+        sale, _ = sale_upsert(workspace=ws, external_id="S", lead=lead, closed_at=at,
+                              contract_value=900000)  # fmt: skip
+        payments_create(
+            workspace=ws,
+            payments=[
+                {"external_id": f"ch_{n}", "sale": sale, "paid_at": at, "amount": 100000 * n}
+                for n in (1, 2, 3)
+            ],
+        )
+    received = receiver.wait(3)
+    amounts = sorted(json.loads(r.body)["data"]["amount"] for r in received)
+    assert amounts == [1000, 2000, 3000]
+    assert Event.objects.filter(workspace=ws, type="payment.succeeded").count() == 3
