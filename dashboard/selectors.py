@@ -85,7 +85,12 @@ def _change(current: dict, previous: dict) -> dict | None:
         return {"difference": points, "unit": "pp", "relative": None}
     difference = round(current["value"] - previous["value"], 6)
     relative = round(difference / previous["value"] * 100, 1) if previous["value"] else None
-    return {"difference": difference, "unit": current["unit"], "relative": relative}
+    return {
+        "difference": difference,
+        "unit": current["unit"],
+        "currency": current.get("currency"),
+        "relative": relative,
+    }
 
 
 def _notes_of(section: dict, metric: str) -> list[dict]:

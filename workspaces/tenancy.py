@@ -20,7 +20,9 @@ from core.errors import InvalidField
 from .models import Agency, Member, Workspace
 
 # The settings a workspace's writer changes, and where each is kept.
-COLUMN_SETTINGS = frozenset({"name", "timezone", "working_days", "currency", "embedded_origins"})
+COLUMN_SETTINGS = frozenset(
+    {"name", "timezone", "locale", "working_days", "currency", "embedded_origins"}
+)
 BRANDING_SETTINGS = frozenset({"logo", "colours", "labels", "modules", "programmes"})
 
 

@@ -48,7 +48,7 @@ def test_every_number_on_the_overview_is_the_apis(
     by_path = {(f["data-api"], f["data-path"]): f for f in figures}
     cash = by_path[("/api/v1/payments?from=2026-03-01&to=2026-03-31", "data.cash_collected")]
     assert cash["data-value"] == "2000"
-    assert cash["text"] == "2,000 USD"
+    assert cash["text"] == "$2,000.00"
     previous = by_path[("/api/v1/payments?from=2026-01-29&to=2026-02-28", "data.cash_collected")]
     assert previous["data-value"] == "1000"
     taken = by_path[("/api/v1/calls?from=2026-03-01&to=2026-03-31", "data.taken")]
@@ -70,7 +70,7 @@ def test_the_period_picker_and_the_previous_period(team, figures_data):
     assert 'data-from="2026-03-01" data-to="2026-03-31"' in html
     assert "compared with the 31 days before: 29 Jan 2026 to 28 Feb 2026" in html
     cash = re.search(r'id="tile-paymentscash_collected".*?</article>', html, re.S).group(0)
-    assert "+1,000 (+100.0%)" in cash
+    assert "+$1,000.00 (+100.0%)" in cash
     html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", {"range": "7"}).content.decode()
     assert "(7 days), compared with the 7 days before" in html
     assert '<option value="7" selected>' in html
@@ -143,9 +143,9 @@ def test_the_lead_page_tells_the_journey_in_order(team, figures_data, role):
     assert types == [
         "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
     ]  # fmt: skip
-    assert 'Sale closed</strong> <span class="detail">4,000 USD closed by Closer Person' in html
-    assert "Sun 1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
-    assert 'Refund</strong> <span class="detail">100 USD' in html
+    assert 'Sale closed</strong> <span class="detail">$4,000.00 closed by Closer Person' in html
+    assert "1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
+    assert 'Refund</strong> <span class="detail">$100.00' in html
 
 
 def test_a_closer_sees_their_board_and_not_the_overview(team, figures_data):
@@ -274,7 +274,7 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}}, "Spring launch"),
         (
             {"type": "call.rescheduled", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": CLOSER}},
-            "for 2026-03-02T10:00:00Z with Casey Closer",
+            "for 2 Mar 2026, 10:00 with Casey Closer",
         ),
         ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
         (
@@ -284,11 +284,11 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "outcome", "result": "lost", "reason": "", "member": None}, "lost"),
         (
             {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
-            "12,000 EUR",
+            "€12,000.00",
         ),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "1,500 USD (failed)"),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "1,500 USD"),
-        ({"type": "chargeback", "amount": 250, "currency": "USD"}, "250 USD"),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "$1,500.00 (failed)"),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "$1,500.00"),
+        ({"type": "chargeback", "amount": 250, "currency": "USD"}, "$250.00"),
         ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: booked"),
     ],
 )  # fmt: skip
