@@ -13,6 +13,7 @@ activated outlives it.
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from datetime import date, datetime
 from decimal import Decimal
@@ -152,9 +153,19 @@ def money_text(value, currency: str, locale: str | None = None) -> str:
     return format_currency(_decimal(value), currency, locale=locale or display_locale())
 
 
+def _percent_pattern(locale: str) -> str:
+    """The locale's own percent pattern with one decimal: #,##0.0% (en), #,##0.0 % (de)."""
+    pattern = Locale.parse(locale).percent_formats[None].pattern
+    one_decimal = re.sub(r"0(?=[^0-9#,.]*%)", "0.0", pattern)
+    if one_decimal == pattern:  # the sign before the number (tr: %#,##0)
+        one_decimal = re.sub(r"0(?=[^0-9#,.]*$)", "0.0", pattern)
+    return one_decimal
+
+
 def rate_text(value, locale: str | None = None) -> str:
     """A fraction as a percentage with one decimal: 42.3% (en), 42,3 % (de)."""
-    return format_percent(_decimal(value), format="#,##0.0%", locale=locale or display_locale())
+    locale = locale or display_locale()
+    return format_percent(_decimal(value), format=_percent_pattern(locale), locale=locale)
 
 
 def points_text(points, locale: str | None = None) -> str:

@@ -94,6 +94,31 @@ def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     return sorted(present, key=key, reverse=descending) + missing
 
 
+def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> dict:
+    """The lists of records behind the overview's figures, for the people who may open a
+    lead's journey: put on the headline rows, attribution rows and members' rows, and
+    answered by name for the notes and the waiting section."""
+    period_query = {"range": picked.choice, **picked.query()}
+    calls_url = reverse("dashboard-calls", args=[workspace.pk])
+    leads_url = reverse("dashboard-leads", args=[workspace.pk])
+    lists = {
+        "calls.taken": f"{calls_url}?{urlencode({**period_query, 'figure': 'taken'})}",
+        "leads.created": f"{leads_url}?{urlencode(period_query)}",
+        "awaiting": f"{calls_url}?{urlencode({**period_query, 'figure': 'awaiting_outcome'})}",
+        "never_contacted": f"{leads_url}?{urlencode({**period_query, 'waiting': '1'})}",
+    }
+    for row in figures["headline"]:
+        row["list_url"] = lists.get(row["field"]["metric"], "")
+    for row in attribution_rows:
+        utm = {key: row[key] for key in figures_selectors.UTM_FIELDS}
+        row["list_url"] = f"{leads_url}?{urlencode({**period_query, **utm})}"
+    for group in (figures["eod"]["data"]["members"], figures["commission"]["data"]["members"]):
+        for row in group:
+            query = {**period_query, "figure": "booked", "member": row["id"]}
+            row["list_url"] = f"{calls_url}?{urlencode(query)}"
+    return lists
+
+
 @page
 def overview(request, workspace_id):
     workspace, member = _membership(request, workspace_id)
@@ -143,6 +168,14 @@ def overview_page(request, workspace, member, *, agency=None):
         for name in ATTRIBUTION_SORTS
     }
     stages = figures["funnel"]["data"]["stages"]
+    lists = {} if agency is not None else _record_links(workspace, picked, figures, rows)
+    never_contacted = (
+        figures_selectors.leads_of_period(
+            workspace=workspace, period=picked.period, never_contacted=True
+        ).count()
+        if agency is None
+        else None
+    )
     nav = _nav(workspace, member)
     if agency is not None:
         nav.update(sees_integrations=False, sees_settings=False, agency=agency)
@@ -170,6 +203,8 @@ def overview_page(request, workspace, member, *, agency=None):
             ],
         },
         "section": "overview",
+        "lists": lists,
+        "never_contacted": never_contacted,
     }
     return render(request, "dashboard/overview.html", context)
 

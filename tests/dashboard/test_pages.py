@@ -2,12 +2,15 @@
 
 import json
 import re
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
 from dashboard.pages import _detail
+from dashboard.periods import period_pick
 from workspaces.models import Lead
 
 from .conftest import MARCH, check_against_api, shown_figures, signed_in
@@ -118,7 +121,11 @@ def test_attribution_sorts_by_a_column(team, figures_data):
 
     def sources(params):
         html = client.get(f"/app/{ws.pk}/", {**MARCH, **params}).content.decode()
-        return re.findall(r'<tr class="attribution-row"><th scope="row">(\w+) /', html)
+        return re.findall(
+            r'<tr class="attribution-row"><th scope="row"><a href="[^"]+" class="source-leads">'
+            r"(\w+) /",
+            html,
+        )
 
     assert sources({"sort": "leads", "dir": "desc"}) == ["google", "facebook"]
     assert sources({"sort": "leads", "dir": "asc"}) == ["facebook", "google"]
@@ -345,3 +352,54 @@ def test_the_first_days_of_the_calendar_in_utc_say_why_they_cannot_be_compared(
     )
     assert response.status_code == 200
     assert "from is too early to compare" in response.content.decode()
+
+
+def test_attribution_sort_links_keep_the_place_and_show_the_direction(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", {**MARCH, "sort": "cash", "dir": "asc"})
+    html = html.content.decode()
+    link = re.search(r'<a href="([^"]+)" id="sort-cash">Cash collected <span', html).group(1)
+    assert (
+        link
+        == "?range=custom&amp;from=2026-03-01&amp;to=2026-03-31&amp;sort=cash&amp;dir=desc#attribution"
+    )
+    assert '<th scope="col" aria-sort="ascending">' in html
+    assert '▲<span class="visually-hidden"> (lowest first)</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("today", "period", "previous"),
+    [
+        # This month to today against the same days of last month.
+        ("2026-11-24", ("2026-11-01", "2026-11-24"), ("2026-10-01", "2026-10-24")),
+        # A day of the month that last month has not: to the end of last month.
+        ("2026-03-31", ("2026-03-01", "2026-03-31"), ("2026-02-01", "2026-02-28")),
+    ],
+)
+def test_this_month_is_compared_with_the_same_days_of_last_month(team, today, period, previous):
+    now = datetime.combine(date.fromisoformat(today), time(12), ZoneInfo("Europe/Berlin"))
+    picked = period_pick(workspace=team["workspace"], params={"range": "this-month"}, now=now)
+    assert (picked.period.first_day.isoformat(), picked.period.last_day.isoformat()) == period
+    assert (
+        picked.previous.first_day.isoformat(),
+        picked.previous.last_day.isoformat(),
+    ) == previous
+    assert picked.compared_with == "the same days of last month"
+    last = period_pick(workspace=team["workspace"], params={"range": "last-month"}, now=now)
+    assert last.previous.last_day.isoformat() < last.period.first_day.isoformat()
+    assert last.previous.first_day.day == 1
+
+
+def test_money_is_written_as_the_workspaces_locale_writes_it(team, figures_data):
+    ws = team["workspace"]
+    ws.locale = "de"
+    ws.save(update_fields=["locale"])
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    by_metric = {}
+    for figure in shown_figures(html):
+        by_metric.setdefault((figure["data-metric"], figure["data-api"]), figure["text"])
+    cash = by_metric[("payments.cash_collected", "/api/v1/payments?from=2026-03-01&to=2026-03-31")]
+    assert cash == "2.000,00\xa0$"
+    rate = by_metric[("calls.show_rate", "/api/v1/calls?from=2026-03-01&to=2026-03-31")]
+    assert rate == "75,0\xa0%"
+    assert "Dates and times are in Europe/Berlin time." in html
