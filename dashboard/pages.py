@@ -205,6 +205,7 @@ def overview_page(request, workspace, member, *, agency=None):
         "section": "overview",
         "lists": lists,
         "never_contacted": never_contacted,
+        "first_run": selectors.first_run(workspace=workspace),
     }
     return render(request, "dashboard/overview.html", context)
 

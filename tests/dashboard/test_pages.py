@@ -11,6 +11,8 @@ from django.test import Client
 from audit.models import AuditEvent
 from dashboard.pages import _detail
 from dashboard.periods import period_pick
+from integrations.models import Connection
+from tests.figures.conftest import Records
 from workspaces.models import Lead
 
 from .conftest import MARCH, check_against_api, shown_figures, signed_in
@@ -329,7 +331,9 @@ def test_a_custom_range_a_page_cannot_show_falls_back_and_says_why(team, page):
         (("1990-01-01", "2026-06-30"), "month", 438),
     ],
 )
-def test_the_charts_group_a_long_period_by_week_or_month(team, dates, interval, points):
+def test_the_charts_group_a_long_period_by_week_or_month(
+    team, figures_data, dates, interval, points
+):
     ws = team["workspace"]
     html = (
         signed_in(team["owner"])
@@ -403,3 +407,32 @@ def test_money_is_written_as_the_workspaces_locale_writes_it(team, figures_data)
     rate = by_metric[("calls.show_rate", "/api/v1/calls?from=2026-03-01&to=2026-03-31")]
     assert rate == "75,0\xa0%"
     assert "Dates and times are in Europe/Berlin time." in html
+
+
+def test_a_new_workspace_sees_a_checklist_until_records_arrive(team):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    html = client.get(f"/app/{ws.pk}/").content.decode()
+    assert 'id="first-run"' in html
+    # Five members already (the team fixture): the team is invited; nothing is connected.
+    assert '<li id="step-invite" class="done">' in html
+    assert '<li id="step-connect" class="todo">' in html
+    assert f'href="/settings/{ws.pk}/integrations/" id="checklist-integrations"' in html
+    assert f"import_records --workspace {ws.slug} records.jsonl" in html
+    assert 'id="cash-chart"' not in html
+
+    Records(ws).lead("2026-03-01 09:00", tz="Europe/Berlin")
+    html = client.get(f"/app/{ws.pk}/").content.decode()
+    assert 'id="first-run"' not in html
+    assert 'id="cash-chart"' in html
+
+
+def test_the_checklist_ticks_a_connected_provider(make_workspace, make_member):
+    ws = make_workspace(name="Fresh")
+    owner = make_member(ws, "owner")
+    html = signed_in(owner).get(f"/app/{ws.pk}/").content.decode()
+    assert '<li id="step-connect" class="todo">' in html
+    assert '<li id="step-invite" class="todo">' in html
+    Connection.objects.create(workspace=ws, provider="stripe", credentials_encrypted=b"x")
+    html = signed_in(owner).get(f"/app/{ws.pk}/").content.decode()
+    assert '<li id="step-connect" class="done">' in html
