@@ -56,6 +56,7 @@ def workspace_create(
     agency: Agency | None = None,
     embedded_origins: list[str] | None = None,
     actor: Actor | None = None,
+    locale: str = "en",
 ) -> Workspace:
     """A new workspace; a slug taken meanwhile raises IntegrityError from the insert.
     With an actor, the creation is audited in the caller's transaction."""
@@ -65,6 +66,7 @@ def workspace_create(
         slug=slug,
         currency=currency,
         timezone=timezone,
+        locale=locale,
         embedded_origins=list(embedded_origins or []),
     )
     _validated(workspace, exclude=["agency"])
