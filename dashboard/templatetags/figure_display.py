@@ -12,6 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from core import display
+from figures.registry import CLOSED_FIGURES_DIFFER, PAGE_DEFINITIONS
 
 register = template.Library()
 
@@ -118,3 +119,14 @@ def note_text(note: dict) -> str:
     sentence = NOTE_SENTENCES.get(note["code"], note["reason"])
     step = NOTE_NEXT_STEPS.get(note["code"])
     return f"{sentence} {step}" if step else sentence
+
+
+@register.filter
+def definition(metric: str) -> str:
+    """What a figure counts, from the registry: for the figures that could be confused."""
+    return PAGE_DEFINITIONS.get(metric, "")
+
+
+@register.simple_tag
+def closed_figures_differ() -> str:
+    return CLOSED_FIGURES_DIFFER

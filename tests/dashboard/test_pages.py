@@ -436,3 +436,21 @@ def test_the_checklist_ticks_a_connected_provider(make_workspace, make_member):
     Connection.objects.create(workspace=ws, provider="stripe", credentials_encrypted=b"x")
     html = signed_in(owner).get(f"/app/{ws.pk}/").content.decode()
     assert '<li id="step-connect" class="done">' in html
+
+
+def test_the_closed_figures_say_what_each_counts(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert (
+        '<p class="definition" id="definition-calls-closed"><strong>Calls closed</strong>: '
+        "Calls scheduled in the period, taken, whose outcome is closed or deposit.</p>"
+    ) in html
+    assert (
+        "<strong>Closes</strong>: Leads created in the period that have a sale, whenever it "
+        "closed.</p>"
+    ) in html
+    assert html.count("Why the closed numbers differ:") == 1
+    board = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    assert (
+        '<p class="definition">Sales closed in the period, whenever their lead was created.</p>'
+    ) in board
