@@ -75,11 +75,12 @@ def _bucket_text(row: dict) -> str:
     return f"{day_text(row['from'])} to {day_text(row['to'])}"
 
 
-def _chart_json(chart: dict) -> dict:
+def _chart_json(chart: dict, interval: str) -> dict:
     """What the page's script draws, with each value written as the page writes it for
     the tooltip."""
     data = selectors.chart_json(chart)
     data["points"] = [_bucket_text(row) for row in chart["rows"]]
+    data["interval"] = interval
     for n, series in enumerate(data["series"]):
         series["texts"] = [figure_text(row["cells"][n]["field"]) for row in chart["rows"]]
     return data
@@ -189,8 +190,8 @@ def overview_page(request, workspace, member, *, agency=None):
         "sort": sort,
         "descending": descending,
         "sort_links": sort_links,
-        "cash_json": _chart_json(figures["cash_chart"]),
-        "calls_json": _chart_json(figures["calls_chart"]),
+        "cash_json": _chart_json(figures["cash_chart"], picked.interval),
+        "calls_json": _chart_json(figures["calls_chart"], picked.interval),
         "funnel_json": {
             "labels": [stage["name"] for stage in stages],
             "points": [stage["name"] for stage in stages],

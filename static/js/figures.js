@@ -107,6 +107,17 @@
       return options;
     }));
     var axes = [{}, { size: 60 }];
+    if (!bars) {
+      // The axis writes dates as the page does: 26 Oct, or Oct 2026 for months.
+      var format = uPlot.fmtDate(chart.interval === "month" ? "{MMM} {YYYY}" : "{D} {MMM}");
+      axes[0] = {
+        values: function (_, ticks) {
+          return ticks.map(function (t) {
+            return format(uPlot.tzDate(new Date(t * 1e3), "Etc/UTC"));
+          });
+        },
+      };
+    }
     if (bars) {
       var narrow = width() < NARROW;
       axes[0] = {
