@@ -17,8 +17,17 @@
     function apply() {
       if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
     }
+    // The dates are asked for only when a custom range is picked (the sentence under the
+    // picker says which days are shown); without a script they are always there.
+    var dates = form.querySelector(".custom-dates");
+    if (dates) { dates.hidden = range.value !== "custom"; }
     range.addEventListener("change", function () {
-      if (range.value === "custom") { from.focus(); } else { apply(); }
+      if (range.value === "custom") {
+        if (dates) { dates.hidden = false; }
+        from.focus();
+      } else {
+        apply();
+      }
     });
     [from, to].forEach(function (input) {
       input.addEventListener("change", function () {

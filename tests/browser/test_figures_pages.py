@@ -92,6 +92,9 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     assert assert_equal_to_api(live_server, figures, read_token) > 50
 
     # A period with no call taken: the close rate is a dash and its reason, never 0.
+    # A custom range: its dates show once it is picked.
+    assert not page.is_visible("#from")
+    page.select_option("#range", "custom")
     with page.expect_navigation():
         page.fill("#from", "2020-01-01")
     with page.expect_navigation():
