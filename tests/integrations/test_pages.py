@@ -357,7 +357,7 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     html = text_of(response)
     assert html.index(f'id="connection-{failing.pk}"') < html.index(f'id="connection-{old.pk}"')
     assert '<span class="tag" id="held-count">3</span>' in html
-    assert '<span class="held-amount">9.90 USD</span>' in html
+    assert '<span class="held-amount">$9.90</span>' in html
     section = html[html.index(f'id="connection-{failing.pk}"') :]
     assert '<span class="state state-failing">failing</span>' in section
     # The trouble in a sentence with the next step, never the provider's raw message.
@@ -374,9 +374,9 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     assert '<dd class="events-held">2</dd>' in section
     assert '<dd class="events-refused">1</dd>' in section
     assert f'<code class="webhook-url">{BASE_URL}/hooks/stripe/{failing.pk}</code>' in section
-    assert '<span class="held-amount">500.00 USD</span>' in html
+    assert '<span class="held-amount">$500.00</span>' in html
     assert '<span class="held-email">buyer@example.test</span>' in html
-    assert '<span class="held-amount">1,299.00 USD</span>' in html
+    assert '<span class="held-amount">$1,299.00</span>' in html
     assert "No lead has the charge&#x27;s email buyer@example.test." in response.content.decode()
 
 
@@ -451,7 +451,7 @@ def test_the_assign_select_offers_the_sales_with_an_unpaid_balance(team):
         ("", "Choose a sale…"),
         (
             str(open_sale.pk),
-            "Ada Byron <ada@example.test> · closed 2026-02-20 · 1,500.00 USD unpaid",
+            "Ada Byron <ada@example.test> · closed 20 Feb 2026 · $1,500.00 unpaid",
         ),
     ]
 
@@ -484,7 +484,7 @@ def test_a_manager_assigns_a_held_charge_to_a_sale(team, how):
     assert audit.actor_label == team["manager"].user.email
     html = text_of(client.get(page_url(team["workspace"])))
     assert (
-        "The charge.succeeded event (500.00 USD of buyer@example.test) is assigned to the sale."
+        "The charge.succeeded event ($500.00 of buyer@example.test) is assigned to the sale."
     ) in html
     assert f'id="event-{event.pk}"' not in html
     assert '<span class="tag" id="held-count">0</span>' in html
