@@ -245,7 +245,7 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     form = f"form.webinar[data-event-id='{event.pk}']"
     assert page.text_content(f"{form} h3").strip() == "Scale your offer"
     assert page.text_content(f"{form} p.muted").strip() == (
-        f"Starts 2026-03-05 12:00 · id {zoom.WEBINAR_ID}"
+        f"Starts 5 Mar 2026, 12:00 · id {zoom.WEBINAR_ID}"
     )
     assert page.input_value(f"#pitch-{event.pk}") == ""
     page.fill(f"#pitch-{event.pk}", "2026-03-05T13:00")

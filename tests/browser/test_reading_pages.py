@@ -62,6 +62,8 @@ def test_every_page_writes_times_one_way_and_fits_the_screen(chromium, live_serv
         f"/settings/{ws}/members/",
         f"/settings/{ws}/workspace/",
         f"/settings/{ws}/tokens/",
+        f"/settings/{ws}/webinars/",
+        f"/app/{ws}/work/",
     ]
     for path in pages:
         page.goto(path)
