@@ -3,12 +3,17 @@ as the workspace's locale writes it, chart tooltips, figures that open their rec
 checklist for a new workspace, and no page wider than a phone."""
 
 import re
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 import pytest
 
+from audit.services import Actor
 from demo.services import DEMO_PASSWORD, demo_create
+from integrations import services
+from integrations.models import Connection
 from tests.figures.conftest import Records
+from tests.integrations.calendly import conftest as calendly
 
 from .conftest import DESKTOP, PHONE, BrowserErrors, shot, sign_in
 
@@ -47,6 +52,12 @@ def test_every_page_writes_times_one_way_and_fits_the_screen(chromium, live_serv
     context = chromium.new_context(viewport=viewport, base_url=live_server.url)
     context.set_default_timeout(15_000)
     errors = BrowserErrors(context)
+    # Any console error at all, not only the policy's refusals.
+    console_errors = []
+    context.on(
+        "console",
+        lambda message: message.type == "error" and console_errors.append(message.text),
+    )
     page = context.new_page()
     northwind = demo["workspaces"][0]
     ws = northwind["id"]
@@ -87,6 +98,7 @@ def test_every_page_writes_times_one_way_and_fits_the_screen(chromium, live_serv
         shot(page, "agency-console-phone.png")
     context.close()
     assert errors.messages == [], "\n".join(errors.messages)
+    assert console_errors == []
 
 
 def test_money_is_written_as_each_workspace_writes_it(page, demo):
@@ -180,3 +192,38 @@ def test_a_new_workspace_sees_the_checklist_until_records_arrive(
     page.goto(f"/app/{workspace.pk}/")
     assert page.locator("#first-run").count() == 0
     page.wait_for_selector("#cash-chart canvas")
+
+
+def test_an_owner_retries_a_connection_that_could_not_reach_its_provider(
+    page, make_workspace, make_member, make_user, backfills
+):
+    workspace = make_workspace(name="Northwind Sales", timezone="Europe/Berlin")
+    owner = make_member(workspace, "owner", name="Olive Owner", user=False)
+    owner.user = make_user("olive@northwind.test")
+    owner.email = "olive@northwind.test"
+    owner.save()
+    connection = services.connection_create(
+        workspace=workspace,
+        provider="calendly",
+        credentials={"personal_access_token": calendly.TOKEN},
+        actor=Actor(kind="user", id="1", label=owner.email),
+    )
+    Connection.objects.filter(pk=connection.pk).update(
+        state="failing",
+        last_error="HTTPSConnectionPool(host='api.calendly.com', port=443): Max retries "
+        "exceeded (Caused by NameResolutionError)",
+        last_error_at=datetime(2026, 3, 2, 13, 50, tzinfo=UTC),
+    )
+    backfills.clear()
+    page.goto(f"/settings/{workspace.pk}/integrations/")
+    sign_in(page, owner.email)
+    section = f"#connection-{connection.pk}"
+    assert page.text_content(f"{section} .failure-sentence").strip() == (
+        "Calendly could not be reached; we will retry at 2 Mar 2026, 15:05."
+    )
+    assert "HTTPSConnectionPool" not in page_text(page)
+    assert page.locator(".ok").count() == 0
+    with page.expect_navigation():
+        page.click(f"#retry-{connection.pk}")
+    assert "Trying Calendly again now" in page.text_content("[role=status]")
+    assert backfills == [connection.pk]
