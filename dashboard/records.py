@@ -115,7 +115,7 @@ def calls_list(request, workspace_id):
         if holder is None:
             raise Http404("No member of this workspace has that id.")
         keep["member"] = str(holder.pk)
-        title = f"{title} of {holder.name}"
+        title = f"{title} with {holder.name}"
     calls = figures_selectors.calls_of_figure(
         workspace=workspace, period=picked.period, figure=figure, member=holder
     )

@@ -454,3 +454,15 @@ def test_the_closed_figures_say_what_each_counts(team, figures_data):
     assert (
         '<p class="definition">Sales closed in the period, whenever their lead was created.</p>'
     ) in board
+
+
+def test_the_picker_applies_on_change_and_still_works_without_a_script(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert '<form method="get" action="/app/' in html
+    assert 'id="period-picker" data-apply="change">' in html
+    assert (
+        '<noscript><button class="btn" type="submit" id="apply-period">Show</button></noscript>'
+        in html
+    )
+    assert "/static/js/figures.js" in html

@@ -50,7 +50,7 @@ def test_the_calls_awaiting_an_outcome_and_a_members_calls(team, figures_data):
     ).content.decode()
     # 2, 3 (twice) and 29 March: the closer's; the call of 10 March has no closer.
     assert total(html) == 4
-    assert "Calls booked of Closer Person" in html
+    assert "Calls booked with Closer Person" in html
 
 
 def test_a_sources_leads_and_the_leads_never_contacted(team, figures_data, api, workspace_token):
