@@ -106,7 +106,7 @@ def notes_for(notes, metric: str) -> list:
 # What a page says for a note whose API reason is written for a program (a UTC instant,
 # a metric id): its sentence for a person. Other notes' reasons are already sentences.
 NOTE_SENTENCES = {
-    "period-in-future": "The period runs to the end of today, so its figures can still change.",
+    "period-in-future": "Part of this period is still to come, so its figures can still change.",
 }
 NOTE_NEXT_STEPS = {
     "no-data-source": "Nothing has fed this yet: connect an integration or import records.",

@@ -466,3 +466,17 @@ def test_the_picker_applies_on_change_and_still_works_without_a_script(team, fig
         in html
     )
     assert "/static/js/figures.js" in html
+
+
+def test_notes_are_said_in_sentences_not_codes(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/").content.decode()  # to today
+    assert (
+        '<li class="note" data-code="period-in-future" data-subject="period">Part of this '
+        "period is still to come, so its figures can still change.</li>"
+    ) in html
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert "period-in-future" not in text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text)
+    march = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert "awaiting-outcome" not in re.sub(r"<[^>]+>", " ", march)
