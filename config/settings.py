@@ -147,6 +147,8 @@ MIDDLEWARE = [
     # The pages' request rates, counted like the API's (core/pages.py).
     "core.pages.PageRateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The time zone and locale a page writes in, reset around every request (core/display.py).
+    "core.display.DisplayMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
@@ -461,6 +463,11 @@ CELERY_BEAT_SCHEDULE = {
     # Providers' events whose apply task was lost are applied again (the task is idempotent).
     "apply-pending-integration-events": {
         "task": "integrations.events_apply_pending",
+        "schedule": timedelta(minutes=5),
+    },
+    # Connections failing because their provider could not be reached are tried again.
+    "retry-unreachable-integrations": {
+        "task": "integrations.connections_retry_due",
         "schedule": timedelta(minutes=5),
     },
     # Outbound webhooks: retries that fell due, attempts whose worker died, hand-overs lost.

@@ -17,6 +17,8 @@ workspace currency. This module owns the edge cases, decided once for every entr
 import re
 from decimal import ROUND_HALF_UP, Decimal
 
+from core.display import money_text as display_money_text
+
 # Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
 CURRENCY_EXPONENTS = {
     "USD": 2, "EUR": 2, "GBP": 2, "CAD": 2, "AUD": 2, "NZD": 2, "CHF": 2, "SEK": 2,
@@ -108,12 +110,13 @@ def major_from_minor(minor: int | None, *, exponent: int) -> int | float | None:
 
 
 def money_text(minor: int, currency: str, *, exponent: int | None = None) -> str:
-    """Minor units as a page writes them, with the currency's decimals: 1,234.50 USD."""
+    """Minor units as a page writes them, in the page's locale (core.display):
+    $1,234.50 (en), 1.234,50 € (de)."""
     code = currency.upper()
     if exponent is None:
         exponent = exponent_of(code)
     value = Decimal(int(minor)).scaleb(-exponent)
-    return f"{value:,.{exponent}f} {code}"
+    return display_money_text(value, code)
 
 
 def minor_rescale(amount: int, *, from_exponent: int, to_exponent: int) -> int:

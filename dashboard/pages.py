@@ -8,13 +8,13 @@ which calls the figures API's selectors.
 
 from __future__ import annotations
 
-from datetime import datetime
 from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
+from core.display import day_text, display_activate_workspace, moment_text, money_text
 from core.replicas import replica_reads_allow
 from figures import selectors as figures_selectors
 from figures.period import workspace_zone
@@ -24,7 +24,7 @@ from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
 from .periods import CHOICES, period_pick
-from .templatetags.figure_display import cells_html
+from .templatetags.figure_display import cells_html, figure_text
 
 ATTRIBUTION_SORTS = {
     "source": lambda row: (
@@ -67,6 +67,25 @@ def _picker(request, picked) -> dict:
     }
 
 
+def _bucket_text(row: dict) -> str:
+    """A chart point's period in words: 26 Oct 2026, or the first and last day of a week
+    or month."""
+    if row["from"] == row["to"]:
+        return day_text(row["from"])
+    return f"{day_text(row['from'])} to {day_text(row['to'])}"
+
+
+def _chart_json(chart: dict, interval: str) -> dict:
+    """What the page's script draws, with each value written as the page writes it for
+    the tooltip."""
+    data = selectors.chart_json(chart)
+    data["points"] = [_bucket_text(row) for row in chart["rows"]]
+    data["interval"] = interval
+    for n, series in enumerate(data["series"]):
+        series["texts"] = [figure_text(row["cells"][n]["field"]) for row in chart["rows"]]
+    return data
+
+
 def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     key = ATTRIBUTION_SORTS.get(sort)
     if key is None:
@@ -74,6 +93,31 @@ def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     present = [row for row in rows if key(row) is not None]
     missing = [row for row in rows if key(row) is None]
     return sorted(present, key=key, reverse=descending) + missing
+
+
+def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> dict:
+    """The lists of records behind the overview's figures, for the people who may open a
+    lead's journey: put on the headline rows, attribution rows and members' rows, and
+    answered by name for the notes and the waiting section."""
+    period_query = {"range": picked.choice, **picked.query()}
+    calls_url = reverse("dashboard-calls", args=[workspace.pk])
+    leads_url = reverse("dashboard-leads", args=[workspace.pk])
+    lists = {
+        "calls.taken": f"{calls_url}?{urlencode({**period_query, 'figure': 'taken'})}",
+        "leads.created": f"{leads_url}?{urlencode(period_query)}",
+        "awaiting": f"{calls_url}?{urlencode({**period_query, 'figure': 'awaiting_outcome'})}",
+        "never_contacted": f"{leads_url}?{urlencode({**period_query, 'waiting': '1'})}",
+    }
+    for row in figures["headline"]:
+        row["list_url"] = lists.get(row["field"]["metric"], "")
+    for row in attribution_rows:
+        utm = {key: row[key] for key in figures_selectors.UTM_FIELDS}
+        row["list_url"] = f"{leads_url}?{urlencode({**period_query, **utm})}"
+    for group in (figures["eod"]["data"]["members"], figures["commission"]["data"]["members"]):
+        for row in group:
+            query = {**period_query, "figure": "booked", "member": row["id"]}
+            row["list_url"] = f"{calls_url}?{urlencode(query)}"
+    return lists
 
 
 @page
@@ -92,6 +136,7 @@ def overview_page(request, workspace, member, *, agency=None):
     """The overview of a workspace for a member allowed to see it, or for a user of its
     agency reading it as a manager (agency: no member's links then). bench/overview.py
     times this: every figure, series and table of the page, rendered."""
+    display_activate_workspace(workspace)
     picked = period_pick(workspace=workspace, params=request.GET)
     figures = selectors.overview(workspace=workspace, picked=picked)
     sort = request.GET.get("sort", "leads")
@@ -117,10 +162,21 @@ def overview_page(request, workspace, member, *, agency=None):
             )
     base = {"range": picked.choice, **picked.query()}
     sort_links = {
+        # The anchor keeps the reader at the table the page reloads with.
         name: "?"
         + urlencode({**base, "sort": name, "dir": "asc" if sort == name and descending else "desc"})
+        + "#attribution"
         for name in ATTRIBUTION_SORTS
     }
+    stages = figures["funnel"]["data"]["stages"]
+    lists = {} if agency is not None else _record_links(workspace, picked, figures, rows)
+    never_contacted = (
+        figures_selectors.leads_of_period(
+            workspace=workspace, period=picked.period, never_contacted=True
+        ).count()
+        if agency is None
+        else None
+    )
     nav = _nav(workspace, member)
     if agency is not None:
         nav.update(sees_integrations=False, sees_settings=False, agency=agency)
@@ -134,18 +190,23 @@ def overview_page(request, workspace, member, *, agency=None):
         "sort": sort,
         "descending": descending,
         "sort_links": sort_links,
-        "cash_json": selectors.chart_json(figures["cash_chart"]),
-        "calls_json": selectors.chart_json(figures["calls_chart"]),
+        "cash_json": _chart_json(figures["cash_chart"], picked.interval),
+        "calls_json": _chart_json(figures["calls_chart"], picked.interval),
         "funnel_json": {
-            "labels": [stage["name"] for stage in figures["funnel"]["data"]["stages"]],
+            "labels": [stage["name"] for stage in stages],
+            "points": [stage["name"] for stage in stages],
             "series": [
                 {
                     "label": "Leads",
-                    "values": [s["count"]["value"] for s in figures["funnel"]["data"]["stages"]],
+                    "values": [stage["count"]["value"] for stage in stages],
+                    "texts": [figure_text(stage["count"]) for stage in stages],
                 }
             ],
         },
         "section": "overview",
+        "lists": lists,
+        "never_contacted": never_contacted,
+        "first_run": selectors.first_run(workspace=workspace),
     }
     return render(request, "dashboard/overview.html", context)
 
@@ -215,7 +276,7 @@ def _call_detail(event: dict) -> list[str]:
     call = event["call"]
     parts = []
     if event["type"] in ("call.booked", "call.rescheduled"):
-        parts.append(f"for {call['scheduled_for']}")
+        parts.append(f"for {moment_text(call['scheduled_for'])}")
     if call.get("closer"):
         parts.append(f"with {call['closer']['name']}")
     return parts
@@ -231,7 +292,7 @@ def _outcome_detail(event: dict) -> list[str]:
 
 
 def _sale_detail(event: dict) -> list[str]:
-    parts = [f"{event['contract_value']:,} {event['currency']}"]
+    parts = [money_text(event["contract_value"], event["currency"])]
     if event.get("closer"):
         parts.append(f"closed by {event['closer']['name']}")
     return parts
@@ -239,7 +300,7 @@ def _sale_detail(event: dict) -> list[str]:
 
 def _money_detail(event: dict) -> list[str]:
     """A payment, refund or chargeback: the amount, and a payment's status unless it succeeded."""
-    parts = [f"{event['amount']:,} {event['currency']}"]
+    parts = [money_text(event["amount"], event["currency"])]
     if event["type"] == "payment" and event["status"] != "succeeded":
         parts.append(f"({event['status']})")
     return parts
@@ -279,14 +340,10 @@ def lead(request, lead_id):
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
     journey = lead_journey(workspace=workspace, lead_id=lead_id).data
-    zone = workspace_zone(workspace)
     events = [
         {
             **event,
-            # Written in the workspace's timezone (the date filter would use the server's).
-            "local": datetime.fromisoformat(event["at"])
-            .astimezone(zone)
-            .strftime("%a %-d %b %Y, %H:%M"),
+            "local": moment_text(event["at"]),
             "text": EVENT_TEXT.get(event["type"], event["type"]),
             "detail": _detail(event),
         }

@@ -27,6 +27,18 @@ class Picked:
     period: Period
     previous: Period
     error: str | None = None
+    # How the page names the previous period.
+    previous_label: str = ""
+
+    @property
+    def previous_days(self) -> int:
+        return (self.previous.last_day - self.previous.first_day).days + 1
+
+    @property
+    def compared_with(self) -> str:
+        if self.previous_label:
+            return self.previous_label
+        return f"the {self.days} day{'s' if self.days != 1 else ''} before"
 
     @property
     def days(self) -> int:
@@ -56,6 +68,24 @@ def previous_of(workspace, period: Period) -> Period:
     length = (period.last_day - period.first_day).days + 1
     last = period.first_day - timedelta(days=1)
     return _days(workspace, last - timedelta(days=length - 1), last)
+
+
+def _month_back(day: date) -> date:
+    """The same day of the month before, or that month's last day when it is shorter."""
+    last_of_previous = day.replace(day=1) - timedelta(days=1)
+    return last_of_previous.replace(day=min(day.day, last_of_previous.day))
+
+
+def same_days_last_month(workspace, period: Period) -> Period:
+    """This month to today against the same days of last month: 1-24 Nov against
+    1-24 Oct (to the end of a shorter month: 1-30 Mar against 1-28 Feb)."""
+    return _days(workspace, _month_back(period.first_day), _month_back(period.last_day))
+
+
+def month_before(workspace, period: Period) -> Period:
+    """Last month against the whole month before it."""
+    last = period.first_day - timedelta(days=1)
+    return _days(workspace, last.replace(day=1), last)
 
 
 # A page's charts draw at most as many points as /api/v1/series answers.
@@ -110,11 +140,13 @@ def period_pick(*, workspace, params, now=None) -> Picked:
             choice = DEFAULT
         else:
             return Picked(choice, period, previous, error)
-    if choice in ("7", "30", "90"):
-        period = _days(workspace, today - timedelta(days=int(choice) - 1), today)
-    elif choice == "this-month":
+    if choice == "this-month":
         period = _days(workspace, today.replace(day=1), today)
-    elif choice == "last-month":
+        previous = same_days_last_month(workspace, period)
+        return Picked(choice, period, previous, error, "the same days of last month")
+    if choice == "last-month":
         last = today.replace(day=1) - timedelta(days=1)
         period = _days(workspace, last.replace(day=1), last)
+        return Picked(choice, period, month_before(workspace, period), error, "the month before")
+    period = _days(workspace, today - timedelta(days=int(choice) - 1), today)
     return Picked(choice, period, previous_of(workspace, period), error)

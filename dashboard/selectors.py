@@ -13,7 +13,8 @@ from urllib.parse import urlencode
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
-from workspaces.models import Funnel
+from integrations.models import Connection
+from workspaces.models import Call, Funnel, Invitation, Lead, Member, Payment, Sale
 
 from .periods import period_pick
 
@@ -85,7 +86,12 @@ def _change(current: dict, previous: dict) -> dict | None:
         return {"difference": points, "unit": "pp", "relative": None}
     difference = round(current["value"] - previous["value"], 6)
     relative = round(difference / previous["value"] * 100, 1) if previous["value"] else None
-    return {"difference": difference, "unit": current["unit"], "relative": relative}
+    return {
+        "difference": difference,
+        "unit": current["unit"],
+        "currency": current.get("currency"),
+        "relative": relative,
+    }
 
 
 def _notes_of(section: dict, metric: str) -> list[dict]:
@@ -248,3 +254,24 @@ def agency_headlines(*, workspaces, params=None, now=None) -> list[dict]:
             }
         )
     return rows
+
+
+def first_run(*, workspace) -> dict | None:
+    """What a new workspace still has to do, while it holds no record (no lead, call,
+    sale or payment); None once records have arrived. Each step says whether it is done:
+    a provider connected (and not disconnected since), someone else invited or a member."""
+    holds_records = any(
+        model.objects.filter(workspace=workspace).exists() for model in (Lead, Call, Sale, Payment)
+    )
+    if holds_records:
+        return None
+    connected = (
+        Connection.objects.filter(workspace=workspace)
+        .exclude(state=Connection.State.DISCONNECTED)
+        .exists()
+    )
+    invited = (
+        Member.objects.filter(workspace=workspace).count() > 1
+        or Invitation.objects.filter(workspace=workspace).exists()
+    )
+    return {"connected": connected, "imported": False, "invited": invited}

@@ -78,6 +78,8 @@ class WorkspacePlan:
     prices: tuple[int, ...]  # major units
     people: dict
     scale: float = 1.0
+    # How the app's pages write its numbers and money.
+    locale: str = "en"
 
 
 AGENCY_WORKSPACES = (
@@ -110,6 +112,7 @@ AGENCY_WORKSPACES = (
             "setter": "Mia Wagner",
             "sdr": "Paul Richter",
         },
+        locale="de",
     ),
 )
 STARTER_WORKSPACES = (
@@ -672,6 +675,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         slug=f"{plan.key}-{suffix}",
         currency=plan.currency,
         timezone=plan.timezone,
+        locale=plan.locale,
         embedded_origins=[origin],
     )
     embedded_app = embedded_app_create(

@@ -540,3 +540,23 @@ EXAMPLES = {
     "webinar.stay_rate": "2 / 5 = 0.4. For an event with no pitch time: null, no-numerator.",
     "webinar.booking_rate": "1 / 5 = 0.2.",
 }
+
+
+# What a figure counts, in a line a page shows under its label where two figures could be
+# confused (three of them speak of "closed"). Pages read it from here, beside the label the
+# API answers, so a page and the API name a figure the same way.
+PAGE_DEFINITIONS = {
+    "calls.closed": "Calls scheduled in the period, taken, whose outcome is closed or deposit.",
+    "funnel.stage_count": "Leads who entered the funnel in the period and reached this stage "
+    "after every earlier one, whenever they reached it.",
+    "attribution.closes": "Leads created in the period that have a sale, whenever it closed.",
+    "payments.sales": "Sales closed in the period, whenever their lead was created.",
+    "outcomes.closed": "Calls of the period whose latest outcome is closed.",
+}
+# Said once where a page shows more than one of them.
+CLOSED_FIGURES_DIFFER = (
+    "Why the closed numbers differ: the calls chart counts calls held in the period; the "
+    "funnel follows the leads who entered it in the period; attribution counts the leads "
+    "created in the period that bought, whenever. The same sale can fall in one period for "
+    "one figure and in another for the next."
+)

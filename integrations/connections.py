@@ -27,6 +27,7 @@ from core.times import utc_iso
 from events.services import event_record
 from workspaces.models import Workspace
 
+from .failures import RETRIED_KINDS, RETRY_AFTER, failure_kind
 from .models import Connection
 from .providers import credentials_check, provider_get
 
@@ -187,6 +188,40 @@ def connection_fail(*, connection: Connection, error: str) -> Connection:
                 },
             )
     return connection
+
+
+def connection_retry(*, connection: Connection, actor: Actor) -> Connection:
+    """Try a failing connection's provider calls again now (an owner or admin pressed
+    Retry): the backfill task runs again from its cursor once this commits, and succeeds
+    (connected again) or fails (failing, with the new error)."""
+    with transaction.atomic():
+        locked = Connection.objects.select_for_update().get(pk=connection.pk)
+        if locked.state != Connection.State.FAILING:
+            return locked
+        audit_record(
+            actor=actor,
+            action="integration.retried",
+            target_type="integration_connection",
+            target_id=locked.pk,
+            workspace=locked.workspace,
+            detail={"provider": locked.provider},
+        )
+        transaction.on_commit(lambda: _backfill_enqueue(locked.pk))
+    return locked
+
+
+def connections_retry_due(*, now=None) -> list:
+    """The failing connections whose trouble may have passed (the provider could not be
+    reached, or asked us to slow down) and whose failure is RETRY_AFTER old: their
+    backfill task is sent again. A refused credential is left to a person. Returns the ids."""
+    now = now or timezone.now()
+    due = Connection.objects.filter(
+        state=Connection.State.FAILING, last_error_at__lte=now - RETRY_AFTER
+    ).values_list("pk", "last_error")
+    retried = [pk for pk, error in due if failure_kind(error) in RETRIED_KINDS]
+    for pk in retried:
+        _backfill_enqueue(pk)
+    return retried
 
 
 def connection_recover(*, connection: Connection) -> Connection:

@@ -21,6 +21,11 @@ urlpatterns = [
         name="settings-integration-disconnect",
     ),
     path(
+        "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/retry/",
+        pages.retry_page,
+        name="settings-integration-retry",
+    ),
+    path(
         "settings/<uuid:workspace_id>/integrations/events/<int:event_id>/assign",
         pages.event_assign,
         name="settings-integration-event-assign",

@@ -16,15 +16,18 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from audit.services import Actor
+from core.display import clock_text, day_text, moment_text
 from core.errors import InvalidField, NotFound
 from workspaces.access import member_or_404, page
 from workspaces.models import Member, Workspace
 
 from . import selectors, services
 from .base import EventSummary
+from .failures import REFUSED, connection_failure
 from .forms import AssignForm, ConnectForm
 from .models import Event
 from .providers import PROVIDERS, credentials_check, provider_get
@@ -75,6 +78,25 @@ def _sale_choices(workspace) -> list[tuple[str, str]]:
     ]
 
 
+def _failure(connection, name: str) -> dict | None:
+    """A failing connection's trouble in a sentence with its next step; never the raw
+    error (which the audit log keeps)."""
+    if connection.state != connection.State.FAILING:
+        return None
+    failure = connection_failure(
+        provider=connection.provider,
+        name=name,
+        error=connection.last_error,
+        failed_at=connection.last_error_at,
+    )
+    sentence = failure.sentence
+    if failure.retry_at is not None:
+        same_day = day_text(failure.retry_at) == day_text(timezone.now())
+        when = clock_text(failure.retry_at) if same_day else moment_text(failure.retry_at)
+        sentence = f"{sentence} {when}."
+    return {"kind": failure.kind, "sentence": sentence, "refused": failure.kind == REFUSED}
+
+
 def _integrations_page(request, workspace, member, *, bound_assign=None, status=200):
     """The page: each connection with its counters, webhook URL and held events."""
     sale_choices = _sale_choices(workspace)
@@ -93,10 +115,12 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
     connections = []
     for connection in selectors.connection_page_list(workspace=workspace):
         integration = provider_get(connection.provider)
+        name = integration.name if integration else connection.provider
         connections.append(
             {
                 "connection": connection,
-                "name": integration.name if integration else connection.provider,
+                "name": name,
+                "failure": _failure(connection, name),
                 "webhook_help": integration.webhook_help if integration else "",
                 "webhook_url": selectors.webhook_url(connection),
                 "settings_links": _settings_links(integration, connection, member),
@@ -174,10 +198,12 @@ def connect_page(request, workspace_id, provider):
                     return redirect(_page_url(workspace, f"connection-{connection_id}"))
                 form.add_error(field if field in form.fields else None, refused.message)
             else:
-                messages.success(
+                # Not "connected" yet: the first calls to the provider run after this,
+                # and the connection's state below says how they went.
+                messages.info(
                     request,
-                    f"{integration.name} is connected. Its webhook URL is "
-                    f"{selectors.webhook_url(connection)}",
+                    f"{integration.name}'s credentials are saved; its last 90 days are "
+                    f"being read. Its webhook URL is {selectors.webhook_url(connection)}",
                 )
                 return redirect(_page_url(workspace, f"connection-{connection.pk}"))
         status = 400
@@ -231,6 +257,27 @@ def disconnect_page(request, workspace_id, connection_id):
             "back": _page_url(workspace, f"connection-{connection.pk}"),
         },
     )
+
+
+@page
+@require_POST
+def retry_page(request, workspace_id, connection_id):
+    """Retry: a failing connection's provider calls are tried again now, through the
+    backfill task."""
+    workspace, _member = _member_workspace(
+        request, workspace_id, roles=CONNECT_ROLES, doing="retries its integrations"
+    )
+    connection = selectors.connection_of_workspace(workspace=workspace, connection_id=connection_id)
+    if connection is None:
+        raise Http404("No connection of this workspace has that id.")
+    integration = provider_get(connection.provider)
+    name = integration.name if integration else connection.provider
+    if connection.state == connection.State.FAILING:
+        services.connection_retry(connection=connection, actor=_actor(request))
+        messages.info(request, f"Trying {name} again now; its state below says how it went.")
+    else:
+        messages.info(request, f"{name} is {connection.state}: nothing to retry.")
+    return redirect(_page_url(workspace, f"connection-{connection.pk}"))
 
 
 # --- Held events (owners, admins and managers) -------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
+from core.display import day_text
 from core.money import money_text
 from workspaces.models import Sale
 
@@ -127,7 +128,7 @@ def sale_label(sale: Sale, *, currency: str) -> str:
     if sale.lead.name and sale.lead.email:
         who = f"{sale.lead.name} <{sale.lead.email}>"
     balance = money_text(sale.contract_value - sale.cash_collected, currency)
-    return f"{who} · closed {sale.closed_at:%Y-%m-%d} · {balance} unpaid"
+    return f"{who} · closed {day_text(sale.closed_at)} · {balance} unpaid"
 
 
 def sale_of_workspace(*, workspace, sale_id) -> Sale | None:

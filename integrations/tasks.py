@@ -38,3 +38,10 @@ def connection_backfill(connection_id: str) -> str:
     service makes it, then the last 90 days), resuming at the stored cursor."""
     connection = services.connection_backfill(connection_id=connection_id)
     return connection.state if connection is not None else "missing"
+
+
+@shared_task(name="integrations.connections_retry_due", acks_late=True)
+def connections_retry_due() -> int:
+    """Send the backfill task again for failing connections whose provider could not be
+    reached (or asked us to slow down) a while ago (run by the beat schedule)."""
+    return len(services.connections_retry_due())

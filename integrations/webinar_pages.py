@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 
 from audit.services import Actor
+from core.display import moment_text
 from core.errors import InvalidField
 from core.times import instant_bounded
 from workspaces.access import member_or_404, page
@@ -103,7 +104,7 @@ def webinar_pitch(request, workspace_id):
             )
         # One form per event on the page: each names its fields' ids after its event.
         form.auto_id = f"id_%s-{event.pk}"
-        starts = event.starts_at.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+        starts = moment_text(event.starts_at)
         rows.append({"event": event, "starts": starts, "form": form})
     context = {
         "workspace": workspace,

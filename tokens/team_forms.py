@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django import forms
 
+from core.display import locale_valid
 from core.emails import email_normalise
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, major_from_minor, minor_from_major
 from workspaces.models import CommissionRule, Member
@@ -28,6 +29,11 @@ class WorkspaceSettingsForm(forms.Form):
     name = forms.CharField(max_length=200)
     timezone = forms.CharField(max_length=64, help_text="An IANA time zone, like Europe/Berlin.")
     currency = forms.ChoiceField(choices=[(code, code) for code in sorted(CURRENCY_EXPONENTS)])
+    locale = forms.CharField(
+        max_length=32,
+        required=False,
+        help_text="How the pages write numbers and money, like en ($1,234.50) or de (1.234,50 €).",
+    )
     working_days = forms.TypedMultipleChoiceField(
         choices=DAYS, coerce=int, widget=forms.CheckboxSelectMultiple
     )
@@ -57,6 +63,7 @@ class WorkspaceSettingsForm(forms.Form):
             "name": workspace.name,
             "timezone": workspace.timezone,
             "currency": workspace.currency,
+            "locale": workspace.locale,
             "working_days": workspace.working_days,
             "logo": branding.get("logo", ""),
             "primary_colour": colours.get("primary", ""),
@@ -87,6 +94,17 @@ class WorkspaceSettingsForm(forms.Form):
         if value not in zoneinfo.available_timezones():
             raise forms.ValidationError(f"{value!r} is not an IANA time zone, like Europe/Berlin.")
         return value
+
+    def clean_locale(self):
+        value = self.cleaned_data["locale"].strip()
+        if not value:
+            return self.workspace.locale
+        known = locale_valid(value)
+        if known is None:
+            raise forms.ValidationError(
+                f"{value!r} is not a locale we know, like en, en_GB, de or fr_CH."
+            )
+        return known
 
     def _colour(self, name: str) -> str:
         value = self.cleaned_data[name].strip()
@@ -141,6 +159,7 @@ class WorkspaceSettingsForm(forms.Form):
             "name": data["name"].strip(),
             "timezone": data["timezone"],
             "currency": data["currency"],
+            "locale": data["locale"],
             "working_days": sorted(data["working_days"]),
             "logo": data["logo"].strip(),
             "colours": colours,

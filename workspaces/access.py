@@ -14,6 +14,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
+from core.display import display_activate_workspace
+
 from .models import Agency, Member, Workspace
 
 ROLE_ORDER = [role.value for role in Member.Role]
@@ -58,6 +60,8 @@ def member_or_404(
         ).first()
     if member is None:
         raise Http404("No workspace has that id.")
+    # The page writes its dates in the workspace's time zone and its money as its locale does.
+    display_activate_workspace(workspace)
     if roles is not None and member.role not in roles:
         article = "an" if _who(roles)[0] in "aeiou" else "a"
         raise PageForbidden(

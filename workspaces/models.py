@@ -69,6 +69,8 @@ class Workspace(models.Model):
     slug = models.SlugField(max_length=64, unique=True)
     currency = models.CharField(max_length=3, default="USD")
     timezone = models.CharField(max_length=64, default="UTC")
+    # How the app's pages write numbers and money here: a locale Babel knows ("en", "de").
+    locale = models.CharField(max_length=32, default="en", db_default="en")
     working_days = models.JSONField(default=default_working_days)
     branding = models.JSONField(default=default_branding, blank=True)
     embedded_origins = models.JSONField(default=list, blank=True)

@@ -22,7 +22,9 @@ from .models import Agency, Member, Workspace
 from .shapes import member_shape
 
 # The settings a workspace's writer changes, and where each is kept.
-COLUMN_SETTINGS = frozenset({"name", "timezone", "working_days", "currency", "embedded_origins"})
+COLUMN_SETTINGS = frozenset(
+    {"name", "timezone", "locale", "working_days", "currency", "embedded_origins"}
+)
 BRANDING_SETTINGS = frozenset({"logo", "colours", "labels", "modules", "programmes"})
 
 
@@ -56,6 +58,7 @@ def workspace_create(
     agency: Agency | None = None,
     embedded_origins: list[str] | None = None,
     actor: Actor | None = None,
+    locale: str = "en",
 ) -> Workspace:
     """A new workspace; a slug taken meanwhile raises IntegrityError from the insert.
     With an actor, the creation is audited in the caller's transaction."""
@@ -65,6 +68,7 @@ def workspace_create(
         slug=slug,
         currency=currency,
         timezone=timezone,
+        locale=locale,
         embedded_origins=list(embedded_origins or []),
     )
     _validated(workspace, exclude=["agency"])

@@ -11,30 +11,27 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
+from core import display
+from figures.registry import CLOSED_FIGURES_DIFFER, PAGE_DEFINITIONS
+
 register = template.Library()
 
 
-def _number(value) -> str:
-    if isinstance(value, int) or float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}"
-
-
 @register.filter
-def figure_text(field: dict) -> str:
-    """1,234 · 1,234.50 USD · 42.3%; a dash for null."""
+def figure_text(field: dict, locale: str | None = None) -> str:
+    """1,234 · $1,234.50 · 42.3% as the page's locale writes them; a dash for null."""
     value = field["value"]
     if value is None:
         return "—"
     if field["unit"] == "rate":
-        return f"{value * 100:.1f}%"
-    if field["unit"] == "money":
-        return f"{_number(value)} {field.get('currency', '')}".strip()
-    return _number(value)
+        return display.rate_text(value, locale)
+    if field["unit"] == "money" and field.get("currency"):
+        return display.money_text(value, field["currency"], locale)
+    return display.number_text(value, locale)
 
 
 @register.simple_tag
-def figure(field: dict, api: str = "", path: str = "", tag: str = "span"):
+def figure(field: dict, api: str = "", path: str = "", tag: str = "span", locale=None):
     """The figure as text with its source attributes; a null one shows its reason."""
     value = json.dumps(field["value"])
     if field["value"] is None:
@@ -48,23 +45,28 @@ def figure(field: dict, api: str = "", path: str = "", tag: str = "span"):
     return format_html(
         '<{} class="figure" data-metric="{}" data-api="{}" data-path="{}" data-value="{}">'
         "{}</{}>",
-        tag, field["metric"], api, path, value, figure_text(field), tag,
+        tag, field["metric"], api, path, value, figure_text(field, locale), tag,
     )  # fmt: skip
 
 
 @register.filter
-def change_text(change) -> str:
+def change_text(change, locale: str | None = None) -> str:
+    """+1,000 (+100.0%) for counts and money; +1.5 pp for rates."""
     if change is None:
         return ""
     difference = change["difference"]
-    sign = "+" if difference > 0 else ("−" if difference < 0 else "±")  # noqa: RUF001 (a minus sign)
-    magnitude = abs(difference)
     if change["unit"] == "pp":
-        return f"{sign}{magnitude:.1f} pp"
-    text = f"{sign}{_number(magnitude)}"
+        return display.points_text(difference, locale)
+    sign = "+" if difference > 0 else (display.MINUS if difference < 0 else "±")
+    if change["unit"] == "money" and change.get("currency"):
+        magnitude = display.money_text(abs(difference), change["currency"], locale)
+    else:
+        magnitude = display.number_text(abs(difference), locale)
+    text = f"{sign}{magnitude}"
     if change["relative"] is not None:
-        minus = "−"  # noqa: RUF001 (the minus sign, U+2212, as pages print it)
-        text += f" ({'+' if change['relative'] >= 0 else minus}{abs(change['relative']):.1f}%)"
+        relative = change["relative"] / 100
+        signed = "+" if relative >= 0 else display.MINUS
+        text += f" ({signed}{display.rate_text(abs(relative), locale)})"
     return text
 
 
@@ -99,3 +101,32 @@ def cells_html(cells) -> str:
 def notes_for(notes, metric: str) -> list:
     """The notes whose subject is this figure's metric id."""
     return [note for note in notes or () if note["subject"] == metric]
+
+
+# What a page says for a note whose API reason is written for a program (a UTC instant,
+# a metric id): its sentence for a person. Other notes' reasons are already sentences.
+NOTE_SENTENCES = {
+    "period-in-future": "Part of this period is still to come, so its figures can still change.",
+}
+NOTE_NEXT_STEPS = {
+    "no-data-source": "Nothing has fed this yet: connect an integration or import records.",
+}
+
+
+@register.filter
+def note_text(note: dict) -> str:
+    """A note in words: never its code alone."""
+    sentence = NOTE_SENTENCES.get(note["code"], note["reason"])
+    step = NOTE_NEXT_STEPS.get(note["code"])
+    return f"{sentence} {step}" if step else sentence
+
+
+@register.filter
+def definition(metric: str) -> str:
+    """What a figure counts, from the registry: for the figures that could be confused."""
+    return PAGE_DEFINITIONS.get(metric, "")
+
+
+@register.simple_tag
+def closed_figures_differ() -> str:
+    return CLOSED_FIGURES_DIFFER

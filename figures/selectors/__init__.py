@@ -15,16 +15,18 @@ aggregation, subqueries); Python only arranges the few grouped rows that come ba
 from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
-from .calls import calls_awaiting_outcome, calls_figures
+from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
 from .eod import eod_figures
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .journey import lead_journey
 from .leads import (
     LEADS_LIMIT_DEFAULT,
     LEADS_LIMIT_MAX,
+    UTM_FIELDS,
     attribution_figures,
     leads_figures,
     leads_list,
+    leads_of_period,
 )
 from .outcomes import outcomes_figures
 from .payments import commission_figures, payments_figures
@@ -47,6 +49,7 @@ __all__ = [
     "LEADS_LIMIT_MAX",
     "SERIES_METRICS",
     "SERIES_POINTS_MAX",
+    "UTM_FIELDS",
     "WITHIN_MINUTES_DEFAULT",
     "WITHIN_MINUTES_MAX",
     "Figures",
@@ -54,6 +57,7 @@ __all__ = [
     "audit_events_list",
     "calls_awaiting_outcome",
     "calls_figures",
+    "calls_of_figure",
     "commission_figures",
     "eod_figures",
     "funnel_figures",
@@ -61,6 +65,7 @@ __all__ = [
     "lead_journey",
     "leads_figures",
     "leads_list",
+    "leads_of_period",
     "member_board",
     "outcomes_figures",
     "payments_figures",

@@ -127,3 +127,31 @@ def calls_awaiting_outcome(*, workspace, period: Period, member, now=None, limit
         .select_related("lead")
         .order_by("scheduled_for")[:limit]
     )
+
+
+# The calls behind each count of /calls, as conditions on live_calls: a list of one of
+# them holds exactly the calls its figure counts.
+def calls_conditions(now) -> dict:
+    scheduled = Q(status=Call.Status.SCHEDULED)
+    unmarked = scheduled & Q(attendance="")
+    taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
+    return {
+        "booked": scheduled,
+        "cancelled": Q(status=Call.Status.CANCELLED),
+        "taken": taken,
+        "no_show": scheduled & Q(attendance=Call.Attendance.NO_SHOW),
+        "awaiting_outcome": unmarked & Q(scheduled_for__lt=now),
+        "upcoming": unmarked & Q(scheduled_for__gte=now),
+        "closed": taken & Q(outcome__in=CLOSED_OUTCOMES),
+    }
+
+
+def calls_of_figure(*, workspace, period: Period, figure: str, member=None, now=None):
+    """The calls a /calls count figure counts (booked, taken, awaiting_outcome...), as a
+    queryset with their lead, closer and setter; KeyError for another figure."""
+    condition = calls_conditions(now or timezone.now())[figure]
+    return (
+        live_calls(workspace=workspace, period=period, member=member)
+        .filter(condition)
+        .select_related("lead", "closer", "setter")
+    )

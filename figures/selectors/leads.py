@@ -81,6 +81,22 @@ def leads_list(
     return Figures(data, tuple(notes))
 
 
+def leads_of_period(
+    *, workspace, period: Period, utm: dict | None = None, never_contacted: bool = False
+):
+    """The leads leads.created counts (or, with `utm`, one attribution row's: the labels
+    as the row answers them, `(none)` for empty), optionally only those never contacted,
+    with their setter."""
+    leads = _leads_created_in(workspace=workspace, period=period)
+    for name, label in (utm or {}).items():
+        if name not in UTM_FIELDS:
+            raise KeyError(name)
+        leads = leads.filter(**{name: "" if label == utm_label("") else label})
+    if never_contacted:
+        leads = leads.filter(first_contact_at__isnull=True)
+    return leads.select_related("setter")
+
+
 # --- /attribution ---------------------------------------------------------------------
 
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")

@@ -79,8 +79,9 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     shot(page, "overview.png")
 
     # Another period: the last 7 days, then the numbers are those of the API again.
-    page.select_option("#range", "7")
-    page.click("#apply-period")
+    # Another period: the last 7 days, applied as soon as it is chosen.
+    with page.expect_navigation():
+        page.select_option("#range", "7")
     page.wait_for_selector("#cash-chart canvas")
     shown_from = page.get_attribute("#period-shown", "data-from")
     shown_to = page.get_attribute("#period-shown", "data-to")
@@ -91,10 +92,15 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     assert assert_equal_to_api(live_server, figures, read_token) > 50
 
     # A period with no call taken: the close rate is a dash and its reason, never 0.
-    page.fill("#from", "2020-01-01")
-    page.fill("#to", "2020-01-07")
+    # A custom range: its dates show once it is picked.
+    assert not page.is_visible("#from")
+    page.select_option("#range", "custom")
+    with page.expect_navigation():
+        page.fill("#from", "2020-01-01")
+    with page.expect_navigation():
+        page.fill("#to", "2020-01-07")
     assert page.input_value("#range") == "custom"
-    page.click("#apply-period")
+    assert "range=custom&from=2020-01-01&to=2020-01-07" in page.url
     close = page.locator("#tile-callsclose_rate .big .figure")
     assert close.get_attribute("data-value") == "null"
     assert close.text_content().strip() == "— Calls taken: none in the period."

@@ -127,7 +127,7 @@ def test_connect_stripe_then_assign_a_held_payment(page, live_server, team):
     page.reload()
     held = f"#event-{event.pk}"
     assert page.text_content("#held-count").strip() == "1"
-    assert page.text_content(f"{held} .held-amount").strip() == "1,250.00 USD"
+    assert page.text_content(f"{held} .held-amount").strip() == "$1,250.00"
     assert page.text_content(f"{held} .held-email").strip() == "ada.byron@personal.test"
     assert "No lead has the charge's email ada.byron@personal.test." in page.text_content(
         f"{held} .held-reason"

@@ -12,6 +12,7 @@ import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 import pytest
 import vcr
@@ -28,6 +29,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 MARCH = "from=2026-03-01&to=2026-03-31"
 PLAIN_TOKEN = "qgg8vlvZRS6UYooatFL8Aw"
+# The workspaces' time zone, which their pages write every time in.
+NEW_YORK = ZoneInfo("America/New_York")
 # HubSpot's answers, replayed; a request is answered only if its JSON body is the one
 # recorded, so the contact read must ask for the properties the owner mapped. vcrpy
 # patches http.client and urllib3 for the whole process, the live server's thread
@@ -134,7 +137,8 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     assert urlsplit(page.url).path == team.url
     assert page.is_visible("#no-connections")
 
-    page.click("#connect-zoom")
+    with page.expect_navigation():
+        page.click("#connect-zoom")
     # The credential first, then the webhook URL, then the secret token Zoom shows once
     # the URL is pasted in its event subscription.
     assert page.evaluate(FIELDS_SHOWN) == [
@@ -166,7 +170,8 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     assert page.text_content(f"{section} .state").strip() == "connected"
     assert page.text_content(f"{section} .last-event").strip() == "none yet"
     assert page.text_content("[role=status]").strip() == (
-        f"Zoom is connected. Its webhook URL is {webhook_url}"
+        f"Zoom's credentials are saved; its last 90 days are being read. Its webhook URL is "
+        f"{webhook_url}"
     )
     content = page.content()
     assert zoom.CLIENT_SECRET not in content and zoom.SECRET_TOKEN not in content
@@ -216,7 +221,7 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     }
     connection.refresh_from_db()
     assert page.text_content(f"{section} .last-event").strip() == (
-        f"{connection.last_event_at:%Y-%m-%d %H:%M} UTC"
+        f"{connection.last_event_at.astimezone(NEW_YORK):%-d %b %Y, %H:%M}"
     )
     assert page.text_content("#held-count").strip() == "0"
     shot(page, "integrations-zoom.png")
@@ -240,7 +245,7 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     form = f"form.webinar[data-event-id='{event.pk}']"
     assert page.text_content(f"{form} h3").strip() == "Scale your offer"
     assert page.text_content(f"{form} p.muted").strip() == (
-        f"Starts 2026-03-05 12:00 · id {zoom.WEBINAR_ID}"
+        f"Starts 5 Mar 2026, 12:00 · id {zoom.WEBINAR_ID}"
     )
     assert page.input_value(f"#pitch-{event.pk}") == ""
     page.fill(f"#pitch-{event.pk}", "2026-03-05T13:00")
@@ -276,7 +281,8 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
 def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_server, team, backfills):
     page.goto(team.url)
     sign_in(page, team.owner.email)
-    page.click("#connect-hubspot")
+    with page.expect_navigation():
+        page.click("#connect-hubspot")
     # The token first, then the webhook URL, then the app's client secret that signs it.
     assert page.evaluate(FIELDS_SHOWN) == [
         ["access_token", "password", False],
@@ -394,7 +400,8 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     assert page.get_attribute(section, "data-state") == "disconnected"
     connection.refresh_from_db()
     assert page.text_content(f"{section} p.muted").strip() == (
-        f"Disconnected {connection.disconnected_at:%Y-%m-%d %H:%M} UTC; its webhooks are refused."
+        f"Disconnected {connection.disconnected_at.astimezone(NEW_YORK):%-d %b %Y, %H:%M}; its "
+        "webhooks are refused."
     )
     for gone in (".webhook-url", "a.options", "a.disconnect"):
         assert page.query_selector(f"{section} {gone}") is None, gone

@@ -2,12 +2,17 @@
 
 import json
 import re
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
 from dashboard.pages import _detail
+from dashboard.periods import period_pick
+from integrations.models import Connection
+from tests.figures.conftest import Records
 from workspaces.models import Lead
 
 from .conftest import MARCH, check_against_api, shown_figures, signed_in
@@ -48,7 +53,7 @@ def test_every_number_on_the_overview_is_the_apis(
     by_path = {(f["data-api"], f["data-path"]): f for f in figures}
     cash = by_path[("/api/v1/payments?from=2026-03-01&to=2026-03-31", "data.cash_collected")]
     assert cash["data-value"] == "2000"
-    assert cash["text"] == "2,000 USD"
+    assert cash["text"] == "$2,000.00"
     previous = by_path[("/api/v1/payments?from=2026-01-29&to=2026-02-28", "data.cash_collected")]
     assert previous["data-value"] == "1000"
     taken = by_path[("/api/v1/calls?from=2026-03-01&to=2026-03-31", "data.taken")]
@@ -70,7 +75,7 @@ def test_the_period_picker_and_the_previous_period(team, figures_data):
     assert 'data-from="2026-03-01" data-to="2026-03-31"' in html
     assert "compared with the 31 days before: 29 Jan 2026 to 28 Feb 2026" in html
     cash = re.search(r'id="tile-paymentscash_collected".*?</article>', html, re.S).group(0)
-    assert "+1,000 (+100.0%)" in cash
+    assert "+$1,000.00 (+100.0%)" in cash
     html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", {"range": "7"}).content.decode()
     assert "(7 days), compared with the 7 days before" in html
     assert '<option value="7" selected>' in html
@@ -118,7 +123,11 @@ def test_attribution_sorts_by_a_column(team, figures_data):
 
     def sources(params):
         html = client.get(f"/app/{ws.pk}/", {**MARCH, **params}).content.decode()
-        return re.findall(r'<tr class="attribution-row"><th scope="row">(\w+) /', html)
+        return re.findall(
+            r'<tr class="attribution-row"><th scope="row"><a href="[^"]+" class="source-leads">'
+            r"(\w+) /",
+            html,
+        )
 
     assert sources({"sort": "leads", "dir": "desc"}) == ["google", "facebook"]
     assert sources({"sort": "leads", "dir": "asc"}) == ["facebook", "google"]
@@ -143,9 +152,9 @@ def test_the_lead_page_tells_the_journey_in_order(team, figures_data, role):
     assert types == [
         "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
     ]  # fmt: skip
-    assert 'Sale closed</strong> <span class="detail">4,000 USD closed by Closer Person' in html
-    assert "Sun 1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
-    assert 'Refund</strong> <span class="detail">100 USD' in html
+    assert 'Sale closed</strong> <span class="detail">$4,000.00 closed by Closer Person' in html
+    assert "1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
+    assert 'Refund</strong> <span class="detail">$100.00' in html
 
 
 def test_a_closer_sees_their_board_and_not_the_overview(team, figures_data):
@@ -274,7 +283,7 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}}, "Spring launch"),
         (
             {"type": "call.rescheduled", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": CLOSER}},
-            "for 2026-03-02T10:00:00Z with Casey Closer",
+            "for 2 Mar 2026, 10:00 with Casey Closer",
         ),
         ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
         (
@@ -284,11 +293,11 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "outcome", "result": "lost", "reason": "", "member": None}, "lost"),
         (
             {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
-            "12,000 EUR",
+            "€12,000.00",
         ),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "1,500 USD (failed)"),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "1,500 USD"),
-        ({"type": "chargeback", "amount": 250, "currency": "USD"}, "250 USD"),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "$1,500.00 (failed)"),
+        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "$1,500.00"),
+        ({"type": "chargeback", "amount": 250, "currency": "USD"}, "$250.00"),
         ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: booked"),
     ],
 )  # fmt: skip
@@ -322,7 +331,9 @@ def test_a_custom_range_a_page_cannot_show_falls_back_and_says_why(team, page):
         (("1990-01-01", "2026-06-30"), "month", 438),
     ],
 )
-def test_the_charts_group_a_long_period_by_week_or_month(team, dates, interval, points):
+def test_the_charts_group_a_long_period_by_week_or_month(
+    team, figures_data, dates, interval, points
+):
     ws = team["workspace"]
     html = (
         signed_in(team["owner"])
@@ -345,3 +356,127 @@ def test_the_first_days_of_the_calendar_in_utc_say_why_they_cannot_be_compared(
     )
     assert response.status_code == 200
     assert "from is too early to compare" in response.content.decode()
+
+
+def test_attribution_sort_links_keep_the_place_and_show_the_direction(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", {**MARCH, "sort": "cash", "dir": "asc"})
+    html = html.content.decode()
+    link = re.search(r'<a href="([^"]+)" id="sort-cash">Cash collected <span', html).group(1)
+    assert (
+        link
+        == "?range=custom&amp;from=2026-03-01&amp;to=2026-03-31&amp;sort=cash&amp;dir=desc#attribution"
+    )
+    assert '<th scope="col" aria-sort="ascending">' in html
+    assert '▲<span class="visually-hidden"> (lowest first)</span>' in html
+
+
+@pytest.mark.parametrize(
+    ("today", "period", "previous"),
+    [
+        # This month to today against the same days of last month.
+        ("2026-11-24", ("2026-11-01", "2026-11-24"), ("2026-10-01", "2026-10-24")),
+        # A day of the month that last month has not: to the end of last month.
+        ("2026-03-31", ("2026-03-01", "2026-03-31"), ("2026-02-01", "2026-02-28")),
+    ],
+)
+def test_this_month_is_compared_with_the_same_days_of_last_month(team, today, period, previous):
+    now = datetime.combine(date.fromisoformat(today), time(12), ZoneInfo("Europe/Berlin"))
+    picked = period_pick(workspace=team["workspace"], params={"range": "this-month"}, now=now)
+    assert (picked.period.first_day.isoformat(), picked.period.last_day.isoformat()) == period
+    assert (
+        picked.previous.first_day.isoformat(),
+        picked.previous.last_day.isoformat(),
+    ) == previous
+    assert picked.compared_with == "the same days of last month"
+    last = period_pick(workspace=team["workspace"], params={"range": "last-month"}, now=now)
+    assert last.previous.last_day.isoformat() < last.period.first_day.isoformat()
+    assert last.previous.first_day.day == 1
+
+
+def test_money_is_written_as_the_workspaces_locale_writes_it(team, figures_data):
+    ws = team["workspace"]
+    ws.locale = "de"
+    ws.save(update_fields=["locale"])
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    by_metric = {}
+    for figure in shown_figures(html):
+        by_metric.setdefault((figure["data-metric"], figure["data-api"]), figure["text"])
+    cash = by_metric[("payments.cash_collected", "/api/v1/payments?from=2026-03-01&to=2026-03-31")]
+    assert cash == "2.000,00\xa0$"
+    rate = by_metric[("calls.show_rate", "/api/v1/calls?from=2026-03-01&to=2026-03-31")]
+    assert rate == "75,0\xa0%"
+    assert "Dates and times are in Europe/Berlin time." in html
+
+
+def test_a_new_workspace_sees_a_checklist_until_records_arrive(team):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    html = client.get(f"/app/{ws.pk}/").content.decode()
+    assert 'id="first-run"' in html
+    # Five members already (the team fixture): the team is invited; nothing is connected.
+    assert '<li id="step-invite" class="done">' in html
+    assert '<li id="step-connect" class="todo">' in html
+    assert f'href="/settings/{ws.pk}/integrations/" id="checklist-integrations"' in html
+    assert f"import_records --workspace {ws.slug} records.jsonl" in html
+    assert 'id="cash-chart"' not in html
+
+    Records(ws).lead("2026-03-01 09:00", tz="Europe/Berlin")
+    html = client.get(f"/app/{ws.pk}/").content.decode()
+    assert 'id="first-run"' not in html
+    assert 'id="cash-chart"' in html
+
+
+def test_the_checklist_ticks_a_connected_provider(make_workspace, make_member):
+    ws = make_workspace(name="Fresh")
+    owner = make_member(ws, "owner")
+    html = signed_in(owner).get(f"/app/{ws.pk}/").content.decode()
+    assert '<li id="step-connect" class="todo">' in html
+    assert '<li id="step-invite" class="todo">' in html
+    Connection.objects.create(workspace=ws, provider="stripe", credentials_encrypted=b"x")
+    html = signed_in(owner).get(f"/app/{ws.pk}/").content.decode()
+    assert '<li id="step-connect" class="done">' in html
+
+
+def test_the_closed_figures_say_what_each_counts(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert (
+        '<p class="definition" id="definition-calls-closed"><strong>Calls closed</strong>: '
+        "Calls scheduled in the period, taken, whose outcome is closed or deposit.</p>"
+    ) in html
+    assert (
+        "<strong>Closes</strong>: Leads created in the period that have a sale, whenever it "
+        "closed.</p>"
+    ) in html
+    assert html.count("Why the closed numbers differ:") == 1
+    board = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    assert (
+        '<p class="definition">Sales closed in the period, whenever their lead was created.</p>'
+    ) in board
+
+
+def test_the_picker_applies_on_change_and_still_works_without_a_script(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert '<form method="get" action="/app/' in html
+    assert 'id="period-picker" data-apply="change">' in html
+    assert (
+        '<noscript><button class="btn" type="submit" id="apply-period">Show</button></noscript>'
+        in html
+    )
+    assert "/static/js/figures.js" in html
+
+
+def test_notes_are_said_in_sentences_not_codes(team, figures_data):
+    ws = team["workspace"]
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/").content.decode()  # to today
+    assert (
+        '<li class="note" data-code="period-in-future" data-subject="period">Part of this '
+        "period is still to come, so its figures can still change.</li>"
+    ) in html
+    text = re.sub(r"<[^>]+>", " ", html)
+    assert "period-in-future" not in text
+    assert not re.search(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}", text)
+    march = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    assert "awaiting-outcome" not in re.sub(r"<[^>]+>", " ", march)

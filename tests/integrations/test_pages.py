@@ -299,7 +299,12 @@ def test_connect_stores_the_connection_under_the_url_shown(team):
     assert audit.target_id == str(connection.pk)
 
     html = text_of(client.get(page_url(team["workspace"])))
-    assert f"Stripe is connected. Its webhook URL is {shown}" in html
+    # Saved, not "connected": the page's state of the connection says how its calls went.
+    assert (
+        f"Stripe's credentials are saved; its last 90 days are being read. Its webhook URL "
+        f"is {shown}"
+    ) in html
+    assert 'class="ok"' not in html
     assert f'<code class="webhook-url">{shown}</code>' in html
     assert SECRET_KEY not in html and WEBHOOK_SECRET not in html
     # Sent twice (a double click): one connection.
@@ -352,21 +357,26 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     html = text_of(response)
     assert html.index(f'id="connection-{failing.pk}"') < html.index(f'id="connection-{old.pk}"')
     assert '<span class="tag" id="held-count">3</span>' in html
-    assert '<span class="held-amount">9.90 USD</span>' in html
+    assert '<span class="held-amount">$9.90</span>' in html
     section = html[html.index(f'id="connection-{failing.pk}"') :]
     assert '<span class="state state-failing">failing</span>' in section
+    # The trouble in a sentence with the next step, never the provider's raw message.
     assert (
-        "Failing since 2026-03-02 08:20 UTC: Stripe refused the key: Invalid API Key provided."
+        '<p class="failing failure-sentence" data-kind="refused">Stripe refused the key: paste '
+        "a new restricted key.</p>"
     ) in section
-    assert '<dd class="last-event">2026-03-02 08:15 UTC</dd>' in section
+    assert "Invalid API Key" not in html
+    assert "Failing since 2 Mar 2026, 08:20; its webhooks are still accepted." in section
+    assert f'id="retry-{failing.pk}">Retry</button>' in section
+    assert '<dd class="last-event">2 Mar 2026, 08:15</dd>' in section
     assert '<dd class="events-received">7</dd>' in section
     assert '<dd class="events-applied">4</dd>' in section
     assert '<dd class="events-held">2</dd>' in section
     assert '<dd class="events-refused">1</dd>' in section
     assert f'<code class="webhook-url">{BASE_URL}/hooks/stripe/{failing.pk}</code>' in section
-    assert '<span class="held-amount">500.00 USD</span>' in html
+    assert '<span class="held-amount">$500.00</span>' in html
     assert '<span class="held-email">buyer@example.test</span>' in html
-    assert '<span class="held-amount">1,299.00 USD</span>' in html
+    assert '<span class="held-amount">$1,299.00</span>' in html
     assert "No lead has the charge&#x27;s email buyer@example.test." in response.content.decode()
 
 
@@ -441,7 +451,7 @@ def test_the_assign_select_offers_the_sales_with_an_unpaid_balance(team):
         ("", "Choose a sale…"),
         (
             str(open_sale.pk),
-            "Ada Byron <ada@example.test> · closed 2026-02-20 · 1,500.00 USD unpaid",
+            "Ada Byron <ada@example.test> · closed 20 Feb 2026 · $1,500.00 unpaid",
         ),
     ]
 
@@ -474,7 +484,7 @@ def test_a_manager_assigns_a_held_charge_to_a_sale(team, how):
     assert audit.actor_label == team["manager"].user.email
     html = text_of(client.get(page_url(team["workspace"])))
     assert (
-        "The charge.succeeded event (500.00 USD of buyer@example.test) is assigned to the sale."
+        "The charge.succeeded event ($500.00 of buyer@example.test) is assigned to the sale."
     ) in html
     assert f'id="event-{event.pk}"' not in html
     assert '<span class="tag" id="held-count">0</span>' in html
@@ -630,3 +640,74 @@ def test_hubspot_and_zoom_connections_link_to_their_own_settings(team, who, link
     assert re.findall(r'<a class="options" href="[^"]+">([^<]+)</a>', html) == links
     if who == "owner":
         assert f"/settings/{ws.pk}/integrations/{hubspot.pk}/hubspot/" in html
+
+
+UNREACHABLE = (
+    "HTTPSConnectionPool(host='api.stripe.com', port=443): Max retries exceeded with url: "
+    "/v1/charges (Caused by NameResolutionError(\"Failed to resolve 'api.stripe.com'\"))"
+)
+
+
+def retry_url(connection):
+    return f"/settings/{connection.workspace_id}/integrations/{connection.pk}/retry/"
+
+
+def test_an_unreachable_provider_is_said_in_words_and_retried_on_request(
+    team, backfills, django_capture_on_commit_callbacks
+):
+    connection = make_connection(
+        team["workspace"],
+        state="failing",
+        last_error=UNREACHABLE,
+        last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
+    )
+    client = client_for(team["admin"])
+    html = text_of(client.get(page_url(team["workspace"])))
+    assert "Stripe could not be reached; we will retry at 2 Mar 2026, 08:35." in html
+    assert "HTTPSConnectionPool" not in html
+    assert "NameResolutionError" not in html
+    assert "Connect Stripe again" not in html  # the key was not refused
+
+    fields = hidden_fields(html, f"retry-form-{connection.pk}")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(retry_url(connection), fields)
+    assert response.status_code == 302
+    assert response["Location"] == f"{page_url(team['workspace'])}#connection-{connection.pk}"
+    assert backfills == [connection.pk]
+    retried = AuditEvent.objects.get(action="integration.retried")
+    assert retried.target_id == str(connection.pk)
+    assert "Trying Stripe again now" in text_of(client.get(page_url(team["workspace"])))
+
+
+def test_a_manager_sees_the_trouble_but_cannot_retry(team, backfills):
+    connection = make_connection(
+        team["workspace"],
+        state="failing",
+        last_error="Stripe refused the secret key (401).",
+        last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
+    )
+    client = client_for(team["manager"])
+    html = text_of(client.get(page_url(team["workspace"])))
+    assert "Stripe refused the key: paste a new restricted key." in html
+    assert f'id="retry-{connection.pk}"' not in html
+    response = client.post(retry_url(connection), hidden_fields(html))
+    assert response.status_code == 403
+    assert backfills == []
+    assert not AuditEvent.objects.filter(action="integration.retried").exists()
+
+
+def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills):
+    failed_at = datetime(2026, 3, 2, 8, 20, tzinfo=UTC)
+    unreachable = make_connection(
+        team["workspace"], state="failing", last_error=UNREACHABLE, last_error_at=failed_at
+    )
+    make_connection(
+        team["workspace"],
+        state="failing",
+        last_error="Stripe refused the secret key (401).",
+        last_error_at=failed_at,
+    )
+    assert services.connections_retry_due(now=datetime(2026, 3, 2, 8, 34, tzinfo=UTC)) == []
+    retried = services.connections_retry_due(now=datetime(2026, 3, 2, 8, 35, tzinfo=UTC))
+    assert retried == [unreachable.pk]
+    assert backfills == [unreachable.pk]

@@ -61,7 +61,7 @@ def test_a_manager_sets_the_pitch_time_and_the_stay_figures_follow(webinar, role
     page = client.get(webinar["url"])
     assert page.status_code == 200
     assert b"Scale your offer" in page.content
-    assert b"Starts 2026-03-05 12:00" in page.content
+    assert b"Starts 5 Mar 2026, 12:00" in page.content
     assert stay(webinar) == (None, None)
 
     # 13:00 in New York is 18:00 UTC: Pat (until 18:30) stayed, Quinn (until 17:45) did not.

@@ -331,3 +331,22 @@ def test_labels_modules_and_programmes_show_in_the_display(team, api):
     )  # fmt: skip
     assert refused.status_code == 400
     assert "Mastermind:" in refused.content.decode()
+
+
+def test_the_locale_is_one_babel_knows(team):
+    fields = {
+        "action": "settings",
+        "name": "Northwind",
+        "timezone": "UTC",
+        "currency": "USD",
+        "working_days": ["0"],
+    }
+    refused = post(browser(team.owner), settings_url(team), {**fields, "locale": "xx_QQ"})
+    assert refused.status_code == 400
+    assert "&#x27;xx_QQ&#x27; is not a locale we know" in refused.content.decode()
+    assert Workspace.objects.get(pk=team.workspace.pk).locale == "en"
+    saved = post(browser(team.owner), settings_url(team), {**fields, "locale": "de-DE"})
+    assert saved.status_code == 302
+    assert Workspace.objects.get(pk=team.workspace.pk).locale == "de_DE"
+    event = AuditEvent.objects.filter(action="workspace.settings_changed").latest("pk")
+    assert "locale" in event.detail["settings"]

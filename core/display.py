@@ -1,0 +1,178 @@
+"""How a page writes dates, times, money, numbers and rates: one format for every page.
+
+A page of a workspace activates the workspace's display (display_activate): its time
+zone, which Django's own date filters then use too, and its locale, Babel's name of the
+way people there write numbers and money (`en`: $118,624.98; `de`: 69.500,00 €). Dates are
+written `26 Oct 2026` and times `14:05` whatever the locale, and the page names the zone
+once. Outside a workspace (a page with no workspace, an agency's pages) the zone is UTC
+and the locale `en`, and the page says so the same way.
+
+DisplayMiddleware resets both at the start and end of every request, so nothing a page
+activated outlives it.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from datetime import date, datetime
+from decimal import Decimal
+
+from asgiref.local import Local
+from babel import Locale, UnknownLocaleError
+from babel.localedata import locale_identifiers
+from babel.numbers import format_currency, format_decimal, format_percent
+from django.utils import timezone
+
+DEFAULT_LOCALE = "en"
+DATE_FORMAT = "%-d %b %Y"
+TIME_FORMAT = "%H:%M"
+MINUS = "\u2212"  # the minus sign, as pages print it
+
+_active = Local()
+
+
+def locale_valid(value: str) -> str | None:
+    """The locale as Babel names it ("de_DE"), or None when Babel knows no such locale."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = Locale.parse(value.strip().replace("-", "_"))
+    except (UnknownLocaleError, ValueError, TypeError):
+        return None
+    name = str(parsed)
+    return name if name in _known_locales() else None
+
+
+def _known_locales() -> frozenset[str]:
+    known = getattr(_known_locales, "cache", None)
+    if known is None:
+        known = frozenset(locale_identifiers())
+        _known_locales.cache = known
+    return known
+
+
+def display_activate(*, zone_name: str, locale: str = DEFAULT_LOCALE) -> None:
+    """Write this request's dates in zone_name and its numbers as locale writes them."""
+    try:
+        zone = zoneinfo.ZoneInfo(zone_name)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    timezone.activate(zone)
+    _active.locale = locale_valid(locale) or DEFAULT_LOCALE
+
+
+def display_activate_workspace(workspace) -> None:
+    display_activate(zone_name=workspace.timezone, locale=workspace.locale)
+
+
+def display_reset() -> None:
+    timezone.deactivate()
+    _active.locale = DEFAULT_LOCALE
+
+
+def display_locale() -> str:
+    return getattr(_active, "locale", DEFAULT_LOCALE)
+
+
+def display_zone_name() -> str:
+    return timezone.get_current_timezone_name()
+
+
+class DisplayMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        display_reset()
+        try:
+            return self.get_response(request)
+        finally:
+            display_reset()
+
+
+# Dates and times ---------------------------------------------------------------------
+
+
+def _moment(value) -> datetime | date | None:
+    """A datetime (aware, moved to the active zone), a date, or an ISO 8601 string of
+    either; None for anything else."""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            try:
+                value = date.fromisoformat(value)
+            except ValueError:
+                return None
+    if isinstance(value, datetime):
+        if timezone.is_naive(value):
+            value = timezone.make_aware(value, zoneinfo.ZoneInfo("UTC"))
+        return timezone.localtime(value)
+    if isinstance(value, date):
+        return value
+    return None
+
+
+def day_text(value) -> str:
+    """26 Oct 2026 (a moment's day in the active zone)."""
+    moment = _moment(value)
+    return moment.strftime(DATE_FORMAT) if moment is not None else ""
+
+
+def clock_text(value) -> str:
+    """14:05 in the active zone."""
+    moment = _moment(value)
+    return moment.strftime(TIME_FORMAT) if isinstance(moment, datetime) else ""
+
+
+def moment_text(value) -> str:
+    """26 Oct 2026, 14:05 in the active zone (a date alone: its day)."""
+    moment = _moment(value)
+    if moment is None:
+        return ""
+    if isinstance(moment, datetime):
+        return f"{moment.strftime(DATE_FORMAT)}, {moment.strftime(TIME_FORMAT)}"
+    return moment.strftime(DATE_FORMAT)
+
+
+# Numbers, money and rates ------------------------------------------------------------
+
+
+def _decimal(value) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
+def number_text(value, locale: str | None = None) -> str:
+    """1,234 (en) or 1.234 (de); two decimals at most."""
+    return format_decimal(_decimal(value), format="#,##0.##", locale=locale or display_locale())
+
+
+def money_text(value, currency: str, locale: str | None = None) -> str:
+    """$118,624.98 (en, USD) or 69.500,00 € (de, EUR): the currency's own decimals."""
+    return format_currency(_decimal(value), currency, locale=locale or display_locale())
+
+
+def _percent_pattern(locale: str) -> str:
+    """The locale's own percent pattern with one decimal: #,##0.0% (en), #,##0.0 % (de)."""
+    pattern = Locale.parse(locale).percent_formats[None].pattern
+    one_decimal = re.sub(r"0(?=[^0-9#,.]*%)", "0.0", pattern)
+    if one_decimal == pattern:  # the sign before the number (tr: %#,##0)
+        one_decimal = re.sub(r"0(?=[^0-9#,.]*$)", "0.0", pattern)
+    return one_decimal
+
+
+def rate_text(value, locale: str | None = None) -> str:
+    """A fraction as a percentage with one decimal: 42.3% (en), 42,3 % (de)."""
+    locale = locale or display_locale()
+    return format_percent(_decimal(value), format=_percent_pattern(locale), locale=locale)
+
+
+def points_text(points, locale: str | None = None) -> str:
+    """A change of a rate in percentage points, signed with a plus, minus
+    or plus-minus sign: +1.5 pp."""
+    sign = "+" if points > 0 else (MINUS if points < 0 else "±")
+    magnitude = format_decimal(
+        abs(_decimal(points)), format="#,##0.0", locale=locale or display_locale()
+    )
+    return f"{sign}{magnitude} pp"
