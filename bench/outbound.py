@@ -11,8 +11,8 @@ receiver answering 200 on 127.0.0.1 in a process of its own:
    transaction (its event recorded, and handed to the broker after the commit), first on a
    workspace with no endpoint, then on one with --endpoints endpoints on the receiver;
    p50/p95 per write of each, and the difference (target: p95 grows by 2 ms at most);
-2. deliveries: starts ONE worker (`celery -A config worker --concurrency 1`) on the
-   queued tasks and waits until every delivery has succeeded: deliveries/s and events/s
+2. deliveries: starts ONE worker (`celery -A config worker --concurrency 1`, or
+   --concurrency N prefork processes) on the queued tasks and waits until every delivery has succeeded: deliveries/s and events/s
    (target >= 200 events/s), and the receiver's count (each delivery exactly once).
 
 A measurement: a missed target is marked, never fatal. Results also go to
@@ -46,6 +46,10 @@ def parse_args(argv=None):
     p.add_argument("--redis-db", type=int, default=int(os.environ.get("OUTBOUND_REDIS_DB", "13")))
     p.add_argument("--events", type=int, default=2000)
     p.add_argument("--endpoints", type=int, default=1)
+    p.add_argument(
+        "--concurrency", type=int, default=1,
+        help="the worker's processes (1: one process, solo pool; more: Celery's prefork pool)",
+    )  # fmt: skip
     p.add_argument(
         "--profile", type=int, default=0, metavar="K",
         help="Instead of the worker, make and attempt K events' deliveries in this process "
@@ -218,8 +222,8 @@ def main(argv=None) -> int:
         assert expected == 0
         worker_log = (OUT / "outbound-worker.log").open("wb")
         worker = subprocess.Popen(
-            [*_worker_command(), "-A", "config", "worker", "--concurrency", "1",
-             "--pool", "solo", "--loglevel", os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"), "--without-gossip", "--without-mingle",
+            [*_worker_command(), "-A", "config", "worker", "--concurrency", str(args.concurrency),
+             "--pool", "solo" if args.concurrency == 1 else "prefork", "--loglevel", os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"), "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
             cwd=ROOT, env={**os.environ, "LOG_LEVEL": os.environ.get("OUTBOUND_WORKER_LOG", "WARNING")},
             start_new_session=True,
@@ -267,7 +271,7 @@ def main(argv=None) -> int:
               f"p95 {result['write_p95_ms'][key]:.2f} ms")  # fmt: skip
     print(f"  p95 grows {grow:+.2f} ms  {'ok' if grow <= 2 else 'MISSED'} (target <= 2 ms)")
     ok = result["events_per_s"] >= 200 and result["received"] == result["deliveries"]
-    print(f"one worker: {result['deliveries']} deliveries in {result['worker_seconds']:.1f} s "
+    print(f"one worker ({args.concurrency} process(es)): {result['deliveries']} deliveries in {result['worker_seconds']:.1f} s "
           "(first delivery made to last attempt): "
           f"{result['deliveries_per_s']:.0f} deliveries/s, {result['events_per_s']:.0f} events/s, "
           f"{result['received']} received  {'ok' if ok else 'MISSED'} (target >= 200 events/s)")  # fmt: skip
