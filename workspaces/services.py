@@ -33,6 +33,7 @@ from django.db.models import Max, Q
 from audit.services import audit_record
 from core.emails import email_normalise
 from core.money import major_from_minor
+from core.transactions import in_transaction
 from events.services import event_record, events_bulk_record
 
 from .kept import (
@@ -140,6 +141,7 @@ def _same_workspace(workspace: Workspace, field: str, *objs) -> None:
             raise RecordInvalid(field, "That record belongs to another workspace.")
 
 
+@in_transaction
 def member_upsert(
     *,
     workspace: Workspace,
@@ -178,6 +180,7 @@ def member_upsert(
     return existing, False
 
 
+@in_transaction
 def lead_upsert(
     *,
     workspace: Workspace,
@@ -246,6 +249,7 @@ def touch_upsert(
     return touch, created
 
 
+@in_transaction
 def call_upsert(
     *,
     workspace: Workspace,
@@ -317,6 +321,7 @@ def _call_event(call: Call, created: bool, before: dict) -> str | None:
     return None
 
 
+@in_transaction
 def outcome_upsert(
     *,
     workspace: Workspace,
@@ -370,6 +375,7 @@ def outcome_upsert(
     return outcome, created
 
 
+@in_transaction
 def sale_upsert(
     *,
     workspace: Workspace,
@@ -431,6 +437,7 @@ def sale_upsert(
     return sale, created
 
 
+@in_transaction
 def payment_upsert(
     *,
     workspace: Workspace,
@@ -481,6 +488,7 @@ def payment_upsert(
     return payment, created
 
 
+@in_transaction
 def payments_create(*, workspace: Workspace, payments: list[dict], touched: set | None = None):
     """Many new payments at once, each a dict of payment_upsert's values (external_id,
     sale, paid_at, amount, status). Every external id must be new to the workspace (write
@@ -523,6 +531,7 @@ def payments_create(*, workspace: Workspace, payments: list[dict], touched: set 
     return made
 
 
+@in_transaction
 def refund_upsert(
     *,
     workspace: Workspace,
@@ -571,6 +580,7 @@ def refund_upsert(
     return refund, created
 
 
+@in_transaction
 def eod_upsert(
     *,
     workspace: Workspace,
@@ -934,6 +944,7 @@ def records_bulk_create(*, workspace: Workspace, rows: dict[type, list]) -> dict
     return counts
 
 
+@in_transaction
 def call_rescheduled_from_set(*, call: Call, replaces: Call | None) -> bool:
     """Point the call at the call it replaces (None: it replaces nothing). The caller
     refreshes the kept `replaced` values (calls_replaced_refresh), once for a batch."""

@@ -16,6 +16,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.emails import email_normalise
 from core.errors import InvalidField
+from core.transactions import in_transaction
 from events.services import event_record
 
 from .models import Agency, Member, Workspace
@@ -203,6 +204,7 @@ def member_add(
     return member
 
 
+@in_transaction
 def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None = None) -> Member:
     """A member record made without an account (an import) becomes the person's."""
     member.user = user

@@ -35,3 +35,25 @@ def test_an_event_adds_one_insert_to_its_write(make_workspace, receiver, with_en
     # The lead's own statements: its look-up, its insert, and the transaction's bounds.
     writes = [s for s in sql if s.startswith(("INSERT", "UPDATE", "DELETE"))]
     assert len(writes) == 2
+
+
+def test_a_writer_called_outside_a_transaction_commits_its_record_with_its_event(
+    make_workspace, monkeypatch
+):
+    """A caller with no transaction of its own (a script, a test) still gets the record
+    and its event together: the writer opens the transaction."""
+    import workspaces.services as writers  # noqa: PLC0415
+    from events.models import Event  # noqa: PLC0415
+    from workspaces.models import Lead  # noqa: PLC0415
+
+    ws = make_workspace()
+    lead_upsert(workspace=ws, external_id="L1", created_at=aware("2026-11-02 10:00"))
+    assert Event.objects.filter(workspace=ws, type="lead.created").count() == 1
+
+    def refuse(**_kwargs):
+        raise RuntimeError("the event could not be written")
+
+    monkeypatch.setattr(writers, "event_record", refuse)
+    with pytest.raises(RuntimeError):
+        lead_upsert(workspace=ws, external_id="L2", created_at=aware("2026-11-02 10:00"))
+    assert not Lead.objects.filter(workspace=ws, external_id="L2").exists()
