@@ -65,25 +65,31 @@ def main(argv=None) -> int:
         assert response.status_code == 200, response.status_code
         return len(response.content)
 
-    for _ in range(args.warmup):
-        size = render_once()
-    with CaptureQueriesContext(connection) as queries:
-        render_once()
-    times = []
-    for _ in range(args.runs):
-        began = time.perf_counter()
-        render_once()
-        times.append((time.perf_counter() - began) * 1000)
-    times.sort()
-    p95 = times[max(0, round(0.95 * len(times)) - 1)]
+    p50, p95, queries, size = timed(render_once, args)
     print(
         f"overview range={args.range} of {info['database_url'].rsplit('/', 1)[-1]}: "
-        f"{args.runs} renders, p50 {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, "
-        f"{len(queries.captured_queries)} queries, {size:,} bytes"
+        f"{args.runs} renders, p50 {p50:.1f} ms, p95 {p95:.1f} ms, {queries} queries, "
+        f"{size:,} bytes"
     )
     if args.lists:
         lists_time(args, workspace, owner, factory)
     return 0
+
+
+def timed(render, args) -> tuple[float, float, int, int]:
+    """p50 and p95 in ms of --runs renders after --warmup, the queries of one, its size."""
+    for _ in range(args.warmup):
+        size = render()
+    with CaptureQueriesContext(connection) as queries:
+        render()
+    times = []
+    for _ in range(args.runs):
+        began = time.perf_counter()
+        render()
+        times.append((time.perf_counter() - began) * 1000)
+    times.sort()
+    p95 = times[max(0, round(0.95 * len(times)) - 1)]
+    return statistics.median(times), p95, len(queries.captured_queries), size
 
 
 def lists_time(args, workspace, owner, factory) -> None:
@@ -112,22 +118,10 @@ def lists_time(args, workspace, owner, factory) -> None:
                 request.user = owner.user
                 response = view(request, workspace_id=workspace.pk)
                 assert response.status_code == 200, response.status_code
+                return len(response.content)
 
-            for _ in range(args.warmup):
-                once()
-            with CaptureQueriesContext(connection) as queries:
-                once()
-            times = []
-            for _ in range(args.runs):
-                began = time.perf_counter()
-                once()
-                times.append((time.perf_counter() - began) * 1000)
-            times.sort()
-            p95 = times[max(0, round(0.95 * len(times)) - 1)]
-            print(
-                f"  list {label}: p50 {statistics.median(times):.1f} ms, p95 {p95:.1f} ms, "
-                f"{len(queries.captured_queries)} queries"
-            )
+            p50, p95, queries, _size = timed(once, args)
+            print(f"  list {label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, {queries} queries")
         transaction.set_rollback(True)
 
 
