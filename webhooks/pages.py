@@ -124,9 +124,12 @@ def _post_action(request, workspace, endpoint) -> EndpointForm | None:
         services.endpoint_ping(endpoint=endpoint, actor=actor)
         messages.success(request, "A test event (ping) is on its way; its attempt shows below.")
     elif action == "resend":
-        delivery = Delivery.objects.filter(
-            endpoint=endpoint, pk=request.POST.get("delivery") or 0
-        ).first()
+        delivery_id = request.POST.get("delivery", "")
+        delivery = (
+            Delivery.objects.filter(endpoint=endpoint, pk=int(delivery_id)).first()
+            if delivery_id.isascii() and delivery_id.isdigit() and len(delivery_id) < 19
+            else None
+        )
         if delivery is None:
             raise Http404("No delivery of this endpoint has that id.")
         services.delivery_resend(delivery=delivery, actor=actor)

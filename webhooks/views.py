@@ -4,6 +4,7 @@
 The base view runs the checks of every request (401, browser rules, kind, scope, role);
 each handler then looks up what answers 404, validates (400) and calls one service."""
 
+import re
 from datetime import timedelta
 
 from django.utils import timezone
@@ -21,6 +22,7 @@ from .models import WebhookEndpoint
 from .serializers import EndpointCreateSerializer, EndpointUpdateSerializer
 
 FEED_DAYS = 30
+EVENT_ID = re.compile(r"evt_[0-9A-HJKMNP-TV-Z]{26}")
 LIMIT_DEFAULT, LIMIT_MAX = 100, 500
 
 
@@ -130,6 +132,10 @@ class EventsView(WorkspaceView):
         )
         after = params.get("after")
         if after:
+            if not EVENT_ID.fullmatch(after):
+                raise InvalidParameter(
+                    "after", "after must be an event id, evt_ and 26 letters and digits."
+                )
             seq = (
                 Event.objects.filter(workspace=self.workspace, id=after)
                 .values_list("seq", flat=True)

@@ -243,6 +243,10 @@ def test_the_feed_filters_by_type(ws, workspace_token, api):
         ("limit=ten", "limit"),
         ("types=lead.created,lead.exploded", "types"),
         ("after=evt_00000000000000000000000000", "after"),
+        ("after=F%00", "after"),
+        ("after=evt_0000000000000000000000000%00", "after"),
+        ("types=lead.created%00", "types"),
+        ("limit=1%00", "limit"),
     ],
 )
 def test_the_feed_refuses_what_it_cannot_use(ws, workspace_token, api, query, field):

@@ -121,3 +121,12 @@ def test_delete_from_the_page(team, receiver):
     answer = post(owner, url(team, endpoint), {"action": "delete"})
     assert answer.status_code == 302 and answer["Location"] == url(team)
     assert not WebhookEndpoint.objects.exists()
+
+
+def test_a_resend_of_no_delivery_is_not_found(team, receiver):
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    for value in ("abc", "12\x00", "99999999999999999999", ""):
+        answer = post(owner, url(team, endpoint), {"action": "resend", "delivery": value})
+        assert answer.status_code == 404, value
