@@ -171,6 +171,18 @@ def fuzz_environment(demo: dict, port: int) -> dict:
     )
     if status != 201:
         raise SystemExit(f"could not record a change-log entry ({status}: {change})")
+    # A webhook endpoint to read, change and delete (its host resolves nowhere here, so its
+    # deliveries fail at once and are only logged).
+    status, endpoint = call(
+        port,
+        "POST",
+        "/api/v1/webhook-endpoints",
+        token,
+        body={"url": "https://hooks.example.com/fuzz", "description": "fuzz"},
+        headers={"Idempotency-Key": secrets.token_hex(16)},
+    )
+    if status != 201:
+        raise SystemExit(f"could not add a webhook endpoint ({status}: {endpoint})")
     tokens = {
         "FUZZ_WORKSPACE_TOKEN": token,
         "FUZZ_AGENCY_TOKEN": demo["agency"]["tokens"]["full"],
@@ -180,6 +192,7 @@ def fuzz_environment(demo: dict, port: int) -> dict:
         "WORKSPACE_ID": workspace["id"],
         "LEAD_ID": leads["data"]["leads"][0]["id"],
         "CHANGE_ID": change["id"],
+        "ENDPOINT_ID": endpoint["id"],
     }
     return tokens, ids
 
