@@ -37,10 +37,6 @@ def _membership(request, workspace_id):
     return workspace, manages
 
 
-def _actor(request) -> Actor:
-    return Actor.for_user(request.user)
-
-
 def _form_error(form: EndpointForm, refused: InvalidField) -> None:
     """The service's refusal under the field it names (its message without the prefix)."""
     field = refused.extra.get("field")
@@ -77,7 +73,7 @@ def endpoints_page(request, workspace_id):
                     events=data["events"],
                     description=data["description"],
                     enabled=True,
-                    actor=_actor(request),
+                    actor=Actor.for_user(request.user),
                 )
             except InvalidField as refused:
                 _form_error(form, refused)
@@ -109,7 +105,7 @@ def _endpoint_or_404(workspace, endpoint_id) -> WebhookEndpoint:
 
 def _post_action(request, workspace, endpoint) -> EndpointForm | None:
     """Run the posted action; an invalid edit form is returned to show its errors."""
-    action, actor = request.POST.get("action"), _actor(request)
+    action, actor = request.POST.get("action"), Actor.for_user(request.user)
     if action == "edit":
         form = EndpointForm(request.POST)
         if not form.is_valid():

@@ -265,10 +265,10 @@ def _event_claim(event_seq: int) -> Event | None:
     )  # fmt: skip
 
 
-def deliveries_make(event_seq: int) -> Made:
+def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
     """The deliveries of an event to the enabled endpoints that want it (once: a second
-    run finds the event dispatched). The first ATTEMPT_AT_ONCE are made held for an
-    attempt by the caller (attempt_held), so nobody else attempts them meanwhile."""
+    run finds the event dispatched). The first `held` are made held for an attempt by the
+    caller (attempt_held), so nobody else attempts them meanwhile; the rest are to queue."""
     now = _now()
     with transaction.atomic():
         event = _event_claim(event_seq)
@@ -288,31 +288,30 @@ def deliveries_make(event_seq: int) -> Made:
                     event=event,
                     endpoint=endpoint,
                     next_attempt_at=now,
-                    leased_until=held_until if n < ATTEMPT_AT_ONCE else None,
+                    leased_until=held_until if n < held else None,
                 )
                 for n, endpoint in enumerate(endpoints)
             ]
         )
-    return Made(
-        now=deliveries[:ATTEMPT_AT_ONCE],
-        queued=[delivery.pk for delivery in deliveries[ATTEMPT_AT_ONCE:]],
-    )
+    return Made(now=deliveries[:held], queued=[delivery.pk for delivery in deliveries[held:]])
 
 
 def _lease_seconds() -> int:
     return settings.WEBHOOK_TIMEOUT_SECONDS + 5
 
 
+def _due(now: datetime):
+    """The deliveries due for an attempt that nobody holds, to enabled endpoints."""
+    return Delivery.objects.filter(
+        state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
+    ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+
+
 def _lease_take(delivery_id: int, now: datetime) -> bool:
     """Hold the delivery for one attempt; False if another holds it or it is not due."""
     return bool(
-        Delivery.objects.filter(
-            pk=delivery_id,
-            state=Delivery.State.PENDING,
-            next_attempt_at__lte=now,
-            endpoint__enabled=True,
-        )
-        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+        _due(now)
+        .filter(pk=delivery_id)
         .update(leased_until=now + timedelta(seconds=_lease_seconds()))
     )
 
@@ -528,10 +527,7 @@ def deliveries_send(delivery_ids: list[int]) -> None:
 
 def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
     """Queue the due deliveries nobody holds (the beat; an endpoint enabled again)."""
-    now = _now()
-    due = Delivery.objects.filter(
-        state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
-    ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+    due = _due(_now())
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
     ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:limit])
@@ -549,10 +545,8 @@ def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> in
         .values_list("seq", flat=True)[:1000]
     )
     for seq in seqs:
-        made = deliveries_make(seq)
-        # Queued rather than attempted here: let their hold lapse at once.
-        Delivery.objects.filter(pk__in=[d.pk for d in made.now]).update(leased_until=None)
-        deliveries_send([d.pk for d in made.now] + made.queued)
+        # Queued, not attempted here: the beat's round stays short.
+        deliveries_send(deliveries_make(seq, held=0).queued)
     return len(seqs)
 
 
@@ -602,7 +596,6 @@ def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:
                 "message": "A test event from the Webhooks page.",
             },
         )
-        Event.objects.filter(seq=event.seq).update(dispatched=True)
         delivery = Delivery.objects.create(event=event, endpoint=endpoint, next_attempt_at=_now())
         audit_record(
             actor=actor,
