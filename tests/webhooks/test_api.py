@@ -128,9 +128,12 @@ def test_who_may_read_and_write(ws, workspace_token, agency_token, make_agency, 
     assert _create(admin, {"url": receiver.url}).status_code == 201
 
     closer = api(session_token(make_member(ws, "closer")))
-    assert closer.get("/api/v1/webhook-endpoints").json()["error"]["reason"] == (
-        "refused.member_scope"
-    )
+    for path in ("/api/v1/webhook-endpoints", "/api/v1/events"):
+        refused = closer.get(path)
+        assert (refused.status_code, refused.json()["error"]["reason"]) == (
+            403,
+            "refused.member_scope",
+        )
     agency = api(agency_token(make_agency()))
     assert agency.get("/api/v1/webhook-endpoints").status_code == 401
     assert agency.get("/api/v1/events").status_code == 401
