@@ -38,6 +38,9 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=int, default=5)
     parser.add_argument("--range", default="30", help="the period picker's choice (7, 30, 90...)")
     parser.add_argument("--lists", action="store_true", help="also time the lists")
+    parser.add_argument(
+        "--parts", action="store_true", help="also time each part of the page alone"
+    )
     args = parser.parse_args(argv)
     info = json.loads(Path(args.info).read_text())
     os.environ["DATABASE_URL"] = info["database_url"]
@@ -71,6 +74,8 @@ def main(argv=None) -> int:
         f"{args.runs} renders, p50 {p50:.1f} ms, p95 {p95:.1f} ms, {queries} queries, "
         f"{size:,} bytes"
     )
+    if args.parts:
+        parts_time(args, workspace, owner, factory)
     if args.lists:
         lists_time(args, workspace, owner, factory)
     return 0
@@ -90,6 +95,47 @@ def timed(render, args) -> tuple[float, float, int, int]:
     times.sort()
     p95 = times[max(0, round(0.95 * len(times)) - 1)]
     return statistics.median(times), p95, len(queries.captured_queries), size
+
+
+def parts_time(args, workspace, owner, factory) -> None:
+    """Each part of the overview timed alone (its selector, or the rest of the page's
+    work for "page"): where the render's milliseconds go."""
+    from dashboard import selectors  # noqa: PLC0415
+    from dashboard.periods import period_pick  # noqa: PLC0415
+    from figures import selectors as figures  # noqa: PLC0415
+
+    request = factory.get(f"/app/{workspace.pk}/", {"range": args.range})
+    picked = period_pick(workspace=workspace, params=request.GET)
+    period = picked.period
+    parts = {
+        "series and headline, this period": lambda: figures.series_with_totals(
+            workspace=workspace,
+            period=period,
+            metrics=[*selectors.CASH_CHART, *selectors.CALLS_CHART],
+            totals=selectors.HEADLINE,
+            interval=picked.interval,
+        ),
+        "headline, previous period": lambda: figures.metric_figures(
+            workspace=workspace, period=picked.previous, metrics=selectors.HEADLINE
+        ),
+        "funnel": lambda: selectors._funnel(workspace, period),
+        "attribution": lambda: figures.attribution_figures(workspace=workspace, period=period),
+        "commission": lambda: figures.commission_figures(workspace=workspace, period=period),
+        "eod": lambda: figures.eod_figures(workspace=workspace, period=period),
+        "waiting": lambda: figures.speed_to_lead(
+            workspace=workspace, within_minutes=selectors.WAITING_MINUTES
+        ),
+        "never contacted": lambda: figures.leads_of_period(
+            workspace=workspace, period=period, never_contacted=True
+        ).count(),
+        "first run": lambda: selectors.first_run(workspace=workspace),
+    }
+    total = 0.0
+    for label, part in parts.items():
+        p50, p95, queries, _ = timed(lambda part=part: (part(), 0)[1], args)
+        total += p50
+        print(f"  part {label}: p50 {p50:.1f} ms, p95 {p95:.1f} ms, {queries} queries")
+    print(f"  parts' p50 added up: {total:.1f} ms")
 
 
 def lists_time(args, workspace, owner, factory) -> None:

@@ -18,14 +18,14 @@ from workspaces.models import Call, Funnel, Invitation, Lead, Member, Payment, S
 
 from .periods import period_pick
 
-# (section, data key) of the overview's headline figures, in the order shown.
+# The overview's headline figures, in the order shown (each /<section>'s data key).
 HEADLINE = (
-    ("payments", "cash_collected"),
-    ("payments", "revenue_booked"),
-    ("calls", "taken"),
-    ("calls", "show_rate"),
-    ("calls", "close_rate"),
-    ("leads", "created"),
+    "payments.cash_collected",
+    "payments.revenue_booked",
+    "calls.taken",
+    "calls.show_rate",
+    "calls.close_rate",
+    "leads.created",
 )
 CASH_CHART = ("payments.cash_collected", "payments.revenue_booked")
 CALLS_CHART = ("calls.booked", "calls.taken", "calls.closed")
@@ -63,16 +63,18 @@ def period_params(period) -> dict:
     return {"from": period.first_day.isoformat(), "to": period.last_day.isoformat()}
 
 
-def key_sections(*, workspace, period, now=None) -> dict:
-    """/calls, /payments and leads.created of one period, as the API answers them."""
+def key_sections(*, workspace, period, fields: dict) -> dict:
+    """The headline figures of one period ({metric id: Field}, from
+    figures.metric_figures or series_with_totals) by section, as the API answers them:
+    /calls, /payments and /leads, each with its address and the notes its figures carry."""
     params = period_params(period)
-    calls = figures.calls_figures(workspace=workspace, period=period, now=now).data
-    payments = figures.payments_figures(workspace=workspace, period=period).data
-    leads = figures.leads_figures(workspace=workspace, period=period).data
+    sections: dict[str, dict] = {}
+    for metric in HEADLINE:
+        section, key = metric.split(".", 1)
+        sections.setdefault(section, {})[key] = fields[metric]
     return {
-        "calls": _section(workspace, period, calls, "calls", params),
-        "payments": _section(workspace, period, payments, "payments", params),
-        "leads": _section(workspace, period, leads, "leads", params),
+        section: _section(workspace, period, data, section, params)
+        for section, data in sections.items()
     }
 
 
@@ -105,7 +107,8 @@ def _notes_of(section: dict, metric: str) -> list[dict]:
 
 def headline(current: dict, previous: dict) -> list[dict]:
     rows = []
-    for section, key in HEADLINE:
+    for metric in HEADLINE:
+        section, key = metric.split(".", 1)
         field = current[section]["data"][key]
         before = previous[section]["data"][key]
         rows.append(
@@ -192,15 +195,25 @@ def _funnel(workspace, period) -> dict:
 def overview(*, workspace, picked, now=None) -> dict:
     period, previous = picked.period, picked.previous
     params = period_params(period)
-    current = key_sections(workspace=workspace, period=period, now=now)
-    before = key_sections(workspace=workspace, period=previous, now=now)
-    series = figures.series_figures(
+    # The charts' daily (weekly, monthly) counts, added up, are the period's headline
+    # figures: one grouped aggregate per family answers both.
+    series, totals = figures.series_with_totals(
         workspace=workspace,
         period=period,
         metrics=[*CASH_CHART, *CALLS_CHART],
+        totals=HEADLINE,
         interval=picked.interval,
         now=now,
-    ).data
+    )
+    series = series.data
+    current = key_sections(workspace=workspace, period=period, fields=totals)
+    before = key_sections(
+        workspace=workspace,
+        period=previous,
+        fields=figures.metric_figures(
+            workspace=workspace, period=previous, metrics=HEADLINE, now=now
+        ),
+    )
     attribution = figures.attribution_figures(workspace=workspace, period=period).data
     commission = figures.commission_figures(workspace=workspace, period=period).data
     eod = figures.eod_figures(workspace=workspace, period=period, now=now).data
@@ -243,8 +256,16 @@ def agency_headlines(*, workspaces, params=None, now=None) -> list[dict]:
     rows = []
     for workspace in workspaces:
         picked = period_pick(workspace=workspace, params=params or {}, now=now)
-        current = key_sections(workspace=workspace, period=picked.period, now=now)
-        before = key_sections(workspace=workspace, period=picked.previous, now=now)
+        current, before = (
+            key_sections(
+                workspace=workspace,
+                period=period,
+                fields=figures.metric_figures(
+                    workspace=workspace, period=period, metrics=HEADLINE, now=now
+                ),
+            )
+            for period in (picked.period, picked.previous)
+        )
         rows.append(
             {
                 "workspace": workspace,

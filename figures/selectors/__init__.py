@@ -34,9 +34,11 @@ from .series import (
     INTERVALS,
     SERIES_METRICS,
     SERIES_POINTS_MAX,
+    metric_figures,
     series_bucket_count,
     series_buckets,
     series_figures,
+    series_with_totals,
 )
 from .speed_to_lead import WITHIN_MINUTES_DEFAULT, WITHIN_MINUTES_MAX, speed_to_lead
 from .webinar import webinar_figures
@@ -67,11 +69,13 @@ __all__ = [
     "leads_list",
     "leads_of_period",
     "member_board",
+    "metric_figures",
     "outcomes_figures",
     "payments_figures",
     "series_bucket_count",
     "series_buckets",
     "series_figures",
+    "series_with_totals",
     "speed_to_lead",
     "webinar_figures",
 ]

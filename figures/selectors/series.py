@@ -75,6 +75,70 @@ def series_buckets(period: Period, interval: str) -> list[tuple[date, date, date
     return buckets
 
 
+def _series_rows(workspace, period: Period, interval: str) -> tuple[list, Buckets]:
+    zone = workspace_zone(workspace)
+    rows = series_buckets(period, interval)
+    starts = tuple((start, local_midnight(first, zone)) for start, first, _ in rows)
+    return rows, Buckets(interval, zone, starts)
+
+
+_BUILDERS = {"calls": calls_data, "outcomes": outcomes_data, "payments": payments_data,
+             "leads": leads_data}  # fmt: skip
+
+
+def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict:
+    """{family: its counts} for the families of `metrics`, each aggregate limited to what
+    those metrics are built from (per bucket start with buckets)."""
+    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
+    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
+    counts = {}
+    if "calls" in wanted:
+        keys = set().union(
+            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
+        )
+        counts["calls"] = calls_counts(now=now, keys=keys, **common)
+    if "outcomes" in wanted:
+        counts["outcomes"] = outcomes_counts(**common)
+    if "payments" in wanted:
+        parts = set().union(
+            *(
+                _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
+                for m in metrics
+                if m.startswith("payments.")
+            )
+        )
+        counts["payments"] = payments_counts(parts=parts, **common)
+    if "leads" in wanted:
+        counts["leads"] = leads_counts(**common)
+    return counts
+
+
+def _points(workspace, rows, grouped: dict, metrics) -> dict:
+    built = {}
+    for family, by_start in grouped.items():
+        empty = _empty_counts(family)
+        built[family] = [
+            _BUILDERS[family](by_start.get(start) or empty, workspace) for start, _, _ in rows
+        ]
+    return {
+        metric_id: [
+            {"from": first.isoformat(), "to": last.isoformat(), "field": data[key]}
+            for (_, first, last), data in zip(rows, built[family], strict=True)
+        ]
+        for metric_id in metrics
+        for family, key in [metric_id.split(".", 1)]
+    }
+
+
+def _fields(workspace, counts: dict, metrics) -> dict:
+    built = {family: _BUILDERS[family](totals, workspace) for family, totals in counts.items()}
+    return {
+        metric_id: built[family][key]
+        for metric_id in metrics
+        for family, key in [metric_id.split(".", 1)]
+    }
+
+
 def series_figures(
     *, workspace, period: Period, metrics, interval: str, member=None, now=None
 ) -> Figures:
@@ -85,46 +149,47 @@ def series_figures(
     (calls_counts, outcomes_counts, payments_counts, leads_counts) grouped by bucket
     instead of taken over the whole period, turned into Fields by the same code.
     """
-    zone = workspace_zone(workspace)
-    rows = series_buckets(period, interval)
-    starts = tuple((start, local_midnight(first, zone)) for start, first, _ in rows)
-    buckets = Buckets(interval, zone, starts)
-    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
-    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
-    families = {}
-    if "calls" in wanted:
-        keys = set().union(
-            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
-        )
-        families["calls"] = (calls_counts(now=now, keys=keys, **common), calls_data)
-    if "outcomes" in wanted:
-        families["outcomes"] = (outcomes_counts(**common), outcomes_data)
-    if "payments" in wanted:
-        parts = set().union(
-            *(
-                _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
-                for m in metrics
-                if m.startswith("payments.")
-            )
-        )
-        families["payments"] = (payments_counts(parts=parts, **common), payments_data)
-    if "leads" in wanted:
-        families["leads"] = (leads_counts(**common), leads_data)
-
-    built = {}
-    for family, (grouped, build) in families.items():
-        empty = _empty_counts(family)
-        built[family] = [build(grouped.get(start) or empty, workspace) for start, _, _ in rows]
-    return Figures(
-        {
-            metric_id: [
-                {"from": first.isoformat(), "to": last.isoformat(), "field": data[key]}
-                for (_, first, last), data in zip(rows, built[family], strict=True)
-            ]
-            for metric_id in metrics
-            for family, key in [metric_id.split(".", 1)]
-        }
+    rows, buckets = _series_rows(workspace, period, interval)
+    grouped = _counts(
+        workspace=workspace, period=period, metrics=metrics, buckets=buckets, member=member, now=now
     )
+    return Figures(_points(workspace, rows, grouped, metrics))
+
+
+def metric_figures(*, workspace, period: Period, metrics, member=None, now=None) -> dict:
+    """{metric id: Field} of the period for metrics of /calls, /outcomes, /payments and
+    leads.created, as their endpoints answer them, from aggregates that count only what
+    those metrics are built from. The endpoints' own notes that are not carried by a
+    Field (held events on /payments) are not included."""
+    counts = _counts(
+        workspace=workspace, period=period, metrics=metrics, buckets=None, member=member, now=now
+    )
+    return _fields(workspace, counts, metrics)
+
+
+def series_with_totals(
+    *, workspace, period: Period, metrics, totals, interval: str, member=None, now=None
+) -> tuple[Figures, dict]:
+    """series_figures of `metrics` and metric_figures of `totals`, from one aggregate per
+    family grouped by bucket: the buckets cover the period, and every count and sum adds
+    up, so a figure of the period is built from its buckets' counts added together."""
+    rows, buckets = _series_rows(workspace, period, interval)
+    grouped = _counts(
+        workspace=workspace,
+        period=period,
+        metrics=[*metrics, *totals],
+        buckets=buckets,
+        member=member,
+        now=now,
+    )
+    summed = {
+        family: {
+            key: sum(counts.get(key, 0) for counts in by_start.values())
+            for key in _empty_counts(family)
+        }
+        for family, by_start in grouped.items()
+    }
+    return Figures(_points(workspace, rows, grouped, metrics)), _fields(workspace, summed, totals)
 
 
 def _empty_counts(family: str) -> dict:

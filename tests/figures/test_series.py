@@ -5,7 +5,13 @@ from datetime import date
 import pytest
 
 from figures.period import Period
-from figures.selectors import SERIES_METRICS, calls, series_figures
+from figures.selectors import (
+    SERIES_METRICS,
+    calls,
+    metric_figures,
+    series_figures,
+    series_with_totals,
+)
 from figures.selectors.series import series_bucket_count, series_buckets
 from tests.conftest import aware
 from workspaces.models import Call
@@ -304,3 +310,70 @@ def test_the_last_weeks_and_months_of_the_calendar_answer(ws, client_for):
         assert response.status_code == 200, response.content
         assert len(response.json()["data"]["points"]) == count
         assert response.json()["data"]["points"][-1]["to"] == "9999-12-30"
+
+
+HEADLINE = (
+    "payments.cash_collected",
+    "payments.revenue_booked",
+    "calls.taken",
+    "calls.show_rate",
+    "calls.close_rate",
+    "leads.created",
+)
+
+
+@pytest.mark.parametrize("interval", ["day", "week", "month"])
+def test_a_periods_figures_added_up_from_its_buckets_are_the_endpoints(
+    ws, rec, calls_dataset, client_for, interval, django_assert_num_queries
+):
+    sale = rec.sale(300000, "2026-03-05 12:00")
+    payment = rec.payment(sale, 100000, "2026-03-06 09:00")
+    rec.payment(sale, 50000, "2026-03-17 09:00")
+    rec.refund(payment, 20000, "2026-03-18 10:00")
+    rec.outcome("disqualified", lead=rec.lead("2026-03-11 08:00"), when="2026-03-12 09:00")
+    period = Period.of_days(workspace=ws, first_day=date(2026, 2, 26), last_day=date(2026, 3, 31))
+    now = None  # as the endpoints: the period is wholly past
+    every = [metric for metric in SERIES_METRICS if metric not in HEADLINE]
+    # Grouped aggregates only: calls, payments' cash and sales, leads, and outcomes' two
+    # (calls by outcome, past-call forms).
+    with django_assert_num_queries(6):
+        series, totals = series_with_totals(
+            workspace=ws,
+            period=period,
+            metrics=["calls.booked", "payments.cash_collected"],
+            totals=[*HEADLINE, "outcomes.disqualified"],
+            interval=interval,
+            now=now,
+        )
+    assert (
+        series.data
+        == series_figures(
+            workspace=ws,
+            period=period,
+            metrics=["calls.booked", "payments.cash_collected"],
+            interval=interval,
+            now=now,
+        ).data
+    )
+    # Only what the headline is built from: calls, payments' cash and sales, leads.
+    with django_assert_num_queries(4):
+        whole = metric_figures(workspace=ws, period=period, metrics=HEADLINE, now=now)
+    assert {metric: totals[metric] for metric in HEADLINE} == whole
+    _, everything = series_with_totals(
+        workspace=ws, period=period, metrics=[], totals=every, interval=interval, now=now
+    )
+    assert everything == metric_figures(workspace=ws, period=period, metrics=every, now=now)
+    assert totals["payments.cash_collected"].value == 1500
+    assert totals["payments.revenue_booked"].value == 3000
+    assert everything["payments.refunded"].value == 200
+    assert totals["outcomes.disqualified"].value == 1
+    client = client_for(ws)
+    endpoint = {"calls": "calls", "outcomes": "outcomes", "payments": "payments", "leads": "leads"}
+    rendered = {}
+    for metric, field in {**totals, **everything}.items():
+        family, key = metric.split(".", 1)
+        if family not in rendered:
+            rendered[family] = client.get(
+                f"/api/v1/{endpoint[family]}", {"from": "2026-02-26", "to": "2026-03-31"}
+            ).json()["data"]
+        assert rendered[family][key] == field.as_dict(), metric
