@@ -17,11 +17,12 @@ import re
 import zoneinfo
 from datetime import date, datetime
 from decimal import Decimal
+from functools import lru_cache
 
 from asgiref.local import Local
 from babel import Locale, UnknownLocaleError
 from babel.localedata import locale_identifiers
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.numbers import NumberPattern, parse_pattern
 from django.utils import timezone
 
 DEFAULT_LOCALE = "en"
@@ -143,19 +144,35 @@ def _decimal(value) -> Decimal:
     return value if isinstance(value, Decimal) else Decimal(str(value))
 
 
+# Babel's format_decimal, format_currency and format_percent parse the locale and the
+# pattern on every call, several times the cost of writing the number; a page writes a
+# thousand numbers. The parsed locales and patterns are kept, and applied as those
+# functions apply them (Babel's defaults: quantized to the pattern, grouped, Latin digits).
+@lru_cache(maxsize=128)
+def _babel_locale(locale: str) -> Locale:
+    return Locale.parse(locale)
+
+
+@lru_cache(maxsize=128)
+def _pattern(format: str) -> NumberPattern:
+    return parse_pattern(format)
+
+
 def number_text(value, locale: str | None = None) -> str:
     """1,234 (en) or 1.234 (de); two decimals at most."""
-    return format_decimal(_decimal(value), format="#,##0.##", locale=locale or display_locale())
+    return _pattern("#,##0.##").apply(_decimal(value), _babel_locale(locale or display_locale()))
 
 
 def money_text(value, currency: str, locale: str | None = None) -> str:
     """$118,624.98 (en, USD) or 69.500,00 € (de, EUR): the currency's own decimals."""
-    return format_currency(_decimal(value), currency, locale=locale or display_locale())
+    parsed = _babel_locale(locale or display_locale())
+    return parsed.currency_formats["standard"].apply(_decimal(value), parsed, currency=currency)
 
 
+@lru_cache(maxsize=128)
 def _percent_pattern(locale: str) -> str:
     """The locale's own percent pattern with one decimal: #,##0.0% (en), #,##0.0 % (de)."""
-    pattern = Locale.parse(locale).percent_formats[None].pattern
+    pattern = _babel_locale(locale).percent_formats[None].pattern
     one_decimal = re.sub(r"0(?=[^0-9#,.]*%)", "0.0", pattern)
     if one_decimal == pattern:  # the sign before the number (tr: %#,##0)
         one_decimal = re.sub(r"0(?=[^0-9#,.]*$)", "0.0", pattern)
@@ -165,14 +182,14 @@ def _percent_pattern(locale: str) -> str:
 def rate_text(value, locale: str | None = None) -> str:
     """A fraction as a percentage with one decimal: 42.3% (en), 42,3 % (de)."""
     locale = locale or display_locale()
-    return format_percent(_decimal(value), format=_percent_pattern(locale), locale=locale)
+    return _pattern(_percent_pattern(locale)).apply(_decimal(value), _babel_locale(locale))
 
 
 def points_text(points, locale: str | None = None) -> str:
     """A change of a rate in percentage points, signed with a plus, minus
     or plus-minus sign: +1.5 pp."""
     sign = "+" if points > 0 else (MINUS if points < 0 else "±")
-    magnitude = format_decimal(
-        abs(_decimal(points)), format="#,##0.0", locale=locale or display_locale()
+    magnitude = _pattern("#,##0.0").apply(
+        abs(_decimal(points)), _babel_locale(locale or display_locale())
     )
     return f"{sign}{magnitude} pp"
