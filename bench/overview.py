@@ -112,14 +112,16 @@ def parts_time(args, workspace, owner, factory) -> None:
             workspace=workspace,
             period=period,
             metrics=[*selectors.CASH_CHART, *selectors.CALLS_CHART],
-            totals=selectors.HEADLINE,
+            totals=[metric for metric in selectors.HEADLINE if metric != "leads.created"],
             interval=picked.interval,
         ),
         "headline, previous period": lambda: figures.metric_figures(
             workspace=workspace, period=picked.previous, metrics=selectors.HEADLINE
         ),
         "funnel": lambda: selectors._funnel(workspace, period),
-        "attribution": lambda: figures.attribution_figures(workspace=workspace, period=period),
+        "attribution (and leads created)": lambda: figures.attribution_figures(
+            workspace=workspace, period=period
+        ),
         "commission": lambda: figures.commission_figures(workspace=workspace, period=period),
         "eod": lambda: figures.eod_figures(workspace=workspace, period=period),
         "waiting": lambda: figures.speed_to_lead(

@@ -196,16 +196,19 @@ def overview(*, workspace, picked, now=None) -> dict:
     period, previous = picked.period, picked.previous
     params = period_params(period)
     # The charts' daily (weekly, monthly) counts, added up, are the period's headline
-    # figures: one grouped aggregate per family answers both.
+    # figures: one grouped aggregate per family answers both; the leads created are the
+    # attribution's rows added up.
+    attribution = figures.attribution_figures(workspace=workspace, period=period).data
     series, totals = figures.series_with_totals(
         workspace=workspace,
         period=period,
         metrics=[*CASH_CHART, *CALLS_CHART],
-        totals=HEADLINE,
+        totals=[metric for metric in HEADLINE if metric != "leads.created"],
         interval=picked.interval,
         now=now,
     )
     series = series.data
+    totals["leads.created"] = figures.leads_created_of_attribution(attribution, workspace)
     current = key_sections(workspace=workspace, period=period, fields=totals)
     before = key_sections(
         workspace=workspace,
@@ -214,7 +217,6 @@ def overview(*, workspace, picked, now=None) -> dict:
             workspace=workspace, period=previous, metrics=HEADLINE, now=now
         ),
     )
-    attribution = figures.attribution_figures(workspace=workspace, period=period).data
     commission = figures.commission_figures(workspace=workspace, period=period).data
     eod = figures.eod_figures(workspace=workspace, period=period, now=now).data
     waiting = figures.speed_to_lead(

@@ -285,6 +285,13 @@ class Lead(WorkspaceRecord):
         constraints = [_external_id_unique("lead")]
         indexes = [
             models.Index(fields=["workspace", "created_at"], name="lead_ws_created"),
+            # The period's leads never contacted (a count on the overview, the list it
+            # opens), without reading the others.
+            models.Index(
+                fields=["workspace", "created_at"],
+                name="lead_ws_created_uncontacted",
+                condition=Q(first_contact_at__isnull=True),
+            ),
             # A lead found by its email in any case (`email__iexact`, which compares
             # UPPER(email)): a provider's charge, booking or contact names its lead so.
             models.Index(F("workspace"), Upper("email"), name="lead_ws_email_upper"),

@@ -1,6 +1,11 @@
 """Leads, closes and cash by first-touch UTM tuple (/api/v1/attribution)."""
 
+from datetime import date
+
 import pytest
+
+from figures.period import Period
+from figures.selectors import attribution_figures, leads_created_of_attribution
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +66,20 @@ def test_no_leads(ws, client_for):
     body = client_for(ws).get("/api/v1/attribution", MARCH).json()
     assert body["data"] == {"rows": []}
     assert body["notes"] == []
+
+
+def test_the_rows_add_up_to_the_leads_created(ws, rec, client_for, django_assert_num_queries):
+    for day, utm in ((2, GOOGLE), (3, GOOGLE), (4, {}), (5, {"utm_source": "facebook"}),
+                     (31, {**GOOGLE, "utm_content": ""})):  # fmt: skip
+        rec.lead(f"2026-03-{day:02d} 10:00", **utm)
+    rec.lead("2026-02-28 23:00", **GOOGLE)  # before the period in the workspace's zone
+    period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
+    data = attribution_figures(workspace=ws, period=period).data
+    with django_assert_num_queries(0):
+        created = leads_created_of_attribution(data, ws)
+    answer = client_for(ws).get("/api/v1/leads", MARCH).json()["data"]["created"]
+    assert created.as_dict() == answer
+    assert answer["value"] == 5
+    empty = Period.of_days(workspace=ws, first_day=date(2025, 1, 1), last_day=date(2025, 1, 31))
+    nothing = leads_created_of_attribution(attribution_figures(workspace=ws, period=empty).data, ws)
+    assert nothing.value == 0
