@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import re
 import zoneinfo
+from contextvars import ContextVar
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
 
-from asgiref.local import Local
 from babel import Locale, UnknownLocaleError
 from babel.localedata import locale_identifiers
 from babel.numbers import NumberPattern, parse_pattern
@@ -30,7 +30,9 @@ DATE_FORMAT = "%-d %b %Y"
 TIME_FORMAT = "%H:%M"
 MINUS = "\u2212"  # the minus sign, as pages print it
 
-_active = Local()
+# The request's locale: a context variable, which Django's threads and tasks each keep
+# apart, read once per figure written.
+_locale: ContextVar[str] = ContextVar("display_locale", default=DEFAULT_LOCALE)
 
 
 def locale_valid(value: str) -> str | None:
@@ -60,7 +62,7 @@ def display_activate(*, zone_name: str, locale: str = DEFAULT_LOCALE) -> None:
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         zone = zoneinfo.ZoneInfo("UTC")
     timezone.activate(zone)
-    _active.locale = locale_valid(locale) or DEFAULT_LOCALE
+    _locale.set(locale_valid(locale) or DEFAULT_LOCALE)
 
 
 def display_activate_workspace(workspace) -> None:
@@ -69,11 +71,11 @@ def display_activate_workspace(workspace) -> None:
 
 def display_reset() -> None:
     timezone.deactivate()
-    _active.locale = DEFAULT_LOCALE
+    _locale.set(DEFAULT_LOCALE)
 
 
 def display_locale() -> str:
-    return getattr(_active, "locale", DEFAULT_LOCALE)
+    return _locale.get()
 
 
 def display_zone_name() -> str:
