@@ -58,6 +58,29 @@ workspace's leads, webinar events, registrations (and how many were booked after
 webinar), and the database's connections, events and audit events are counted as before
 the run, then empties Redis and VACUUM ANALYZEs. Results go to
 bench/out/webhooks-zoom-results.json.
+
+The other event kinds, each timed as above (results in bench/out/webhooks-<provider>-
+results.json):
+
+- --provider stripe-refund: --deliveries charges are made first (charge.succeeded
+  deliveries posted in-process and applied as the task applies them), then one
+  `refund.created` of half of each is timed; stripe-dispute: one lost
+  `charge.dispute.closed` of each instead; stripe-named: `charge.succeeded` naming its sale
+  in `metadata.sale_id` (no setup). Signed as Stripe signs; the cleanup is Stripe's (the
+  refunds go with their payments);
+- --provider calendly: --deliveries / 2 existing leads (distinct emails) each book a call
+  (`invitee.created`, hosted by a closer of the workspace) and then cancel it
+  (`invitee.canceled`), in Calendly's webhook shape, signed as Calendly signs
+  (`Calendly-Webhook-Signature: t=…,v1=HMAC-SHA256(signing key, "t.body")`). The cleanup
+  deletes the calls, refreshes their leads' registrations' booked-after, and checks the
+  workspace's leads, calls, replaced calls and booked-after registrations are as before;
+- --provider hubspot: --deliveries `contact.creation` of contacts new to the workspace,
+  one a delivery (a JSON array), signed as HubSpot signs (v3: base64 HMAC-SHA256 of
+  method + URL + body + X-HubSpot-Request-Timestamp). A webhook names the contact only, so
+  the worker reads it through HubSpot's API: the run serves a fake of the batch read
+  (`POST /crm/v3/objects/contacts/batch/read`) on 127.0.0.1 (--port + 1) from a thread of
+  its own process, and the worker's HUBSPOT_API_BASE points there; nothing leaves the
+  machine. The cleanup deletes the leads made (`hubspot:<contact id>`).
 """
 
 import argparse

@@ -206,7 +206,12 @@ def event_map(*, event: Event, connection, credentials: dict) -> Applied | Ignor
 def _reads(events: list, connection) -> dict[str, dict | None]:
     """The contact of each event, by contact id: a read kept since the event was received,
     else read now in one call (and kept, as contact_for keeps its reads)."""
-    keys = {_cache_key(connection.pk, event.object_id): event for event in events}
+    keys: dict[str, Event] = {}
+    for event in events:
+        # A contact two events name: its read must be newer than the later of the two.
+        key = _cache_key(connection.pk, event.object_id)
+        if key not in keys or event.received_at > keys[key].received_at:
+            keys[key] = event
     kept = cache.get_many(list(keys))
     contacts, stale = {}, []
     for key, event in keys.items():
@@ -263,18 +268,19 @@ def events_map_many(*, events: list, connection) -> dict:
     in one call, their leads made with leads_create. Returns their outcomes by event pk."""
     workspace = connection.workspace
     named = Counter(event.object_id for event in events)
-    webhooks = [
+    # Every webhook event's contact is read (one call), the ones applied one by one too.
+    readable = [
         event
         for event in events
         if event.event_type in EVENT_TYPES
         and event.object_id
         and event.source == Event.Source.WEBHOOK
-        and named[event.object_id] == 1
     ]
+    webhooks = [event for event in readable if named[event.object_id] == 1]
     if not webhooks:
         return {}
     try:
-        contacts = _reads(webhooks, connection)
+        contacts = _reads(readable, connection)
     except ProviderError:
         # Applied one by one, which fails the connection as it does.
         return {}

@@ -94,6 +94,7 @@ def test_bookings_and_cancellations_applied_set_based_end_as_one_by_one(team, mo
     ]  # fmt: skip
     calls = {c.external_id.split("/")[-1]: c for c in Call.objects.filter(lead__name="Pat")}
     assert {key: call.status for key, call in calls.items()} == {"I-pat": "cancelled"}
-    assert {row[0]: row[1] for row in fast["events"]}[
-        "invitee_no_show.created|" + uri("E5", "I-vic") + "|2026-03-09T15:20:00.000000Z"
-    ] == "applied"
+    # Vic's no-show (one by one) finds the call the fast path made.
+    no_shows = [row[1] for row in fast["events"] if row[0].startswith("invitee_no_show")]
+    assert no_shows == ["applied"]
+    assert Call.objects.filter(attendance="no_show").count() == 2
