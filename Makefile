@@ -144,7 +144,11 @@ loadtest: install
 # one Celery worker, on bench_large (see docs/performance.md, Integrations). Needs Redis;
 # uses its database WEBHOOKS_REDIS_DB (emptied) and removes what it added at the end.
 # WEBHOOKS_ARGS="--provider zoom" measures Zoom's participants instead: a webinar of 5,000
-# registrants (--attendees) each joining and leaving once.
+# registrants (--attendees) each joining and leaving once. The other kinds: --provider
+# stripe-refund (refund.created), stripe-dispute (lost charge.dispute.closed), stripe-named
+# (charge.succeeded naming its sale), calendly (invitee.created, then invitee.canceled, of
+# existing leads) and hubspot (contact.creation; the worker reads the contacts from a fake
+# of HubSpot's API that the run serves on 127.0.0.1, the port after --port).
 WEBHOOKS_REDIS_DB ?= 5
 WEBHOOKS_ARGS ?=
 bench-webhooks: install

@@ -58,6 +58,29 @@ workspace's leads, webinar events, registrations (and how many were booked after
 webinar), and the database's connections, events and audit events are counted as before
 the run, then empties Redis and VACUUM ANALYZEs. Results go to
 bench/out/webhooks-zoom-results.json.
+
+The other event kinds, each timed as above (results in bench/out/webhooks-<provider>-
+results.json):
+
+- --provider stripe-refund: --deliveries charges are made first (charge.succeeded
+  deliveries posted in-process and applied as the task applies them), then one
+  `refund.created` of half of each is timed; stripe-dispute: one lost
+  `charge.dispute.closed` of each instead; stripe-named: `charge.succeeded` naming its sale
+  in `metadata.sale_id` (no setup). Signed as Stripe signs; the cleanup is Stripe's (the
+  refunds go with their payments);
+- --provider calendly: --deliveries / 2 existing leads (distinct emails) each book a call
+  (`invitee.created`, hosted by a closer of the workspace) and then cancel it
+  (`invitee.canceled`), in Calendly's webhook shape, signed as Calendly signs
+  (`Calendly-Webhook-Signature: t=…,v1=HMAC-SHA256(signing key, "t.body")`). The cleanup
+  deletes the calls, refreshes their leads' registrations' booked-after, and checks the
+  workspace's leads, calls, replaced calls and booked-after registrations are as before;
+- --provider hubspot: --deliveries `contact.creation` of contacts new to the workspace,
+  one a delivery (a JSON array), signed as HubSpot signs (v3: base64 HMAC-SHA256 of
+  method + URL + body + X-HubSpot-Request-Timestamp). A webhook names the contact only, so
+  the worker reads it through HubSpot's API: the run serves a fake of the batch read
+  (`POST /crm/v3/objects/contacts/batch/read`) on 127.0.0.1 (--port + 1) from a thread of
+  its own process, and the worker's HUBSPOT_API_BASE points there; nothing leaves the
+  machine. The cleanup deletes the leads made (`hubspot:<contact id>`).
 """
 
 import argparse
@@ -110,10 +133,16 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--database", default="bench_large", help="a database of bench/generate.py")
     p.add_argument(
-        "--provider", choices=("stripe", "zoom"), default="stripe",
-        help="Stripe's charge.succeeded, or Zoom's participants joining and leaving a webinar",
+        "--provider", default="stripe",
+        choices=("stripe", "stripe-refund", "stripe-dispute", "stripe-named", "zoom", "calendly",
+                 "hubspot"),
+        help="Stripe's charge.succeeded; refund.created, lost charge.dispute.closed or "
+        "charge.succeeded naming its sale; Zoom's participants joining and leaving a webinar; "
+        "Calendly's invitee.created then invitee.canceled; HubSpot's contact.creation",
     )  # fmt: skip
-    p.add_argument("--deliveries", type=int, default=2000, help="timed deliveries (Stripe)")
+    p.add_argument(
+        "--deliveries", type=int, default=2000, help="timed deliveries (Stripe, Calendly, HubSpot)"
+    )
     p.add_argument(
         "--attendees", type=int, default=5000,
         help="with --provider zoom: the webinar's registrants, each of whom joins and leaves "
@@ -270,8 +299,9 @@ def leftovers_remove() -> int:
     from integrations.models import Connection
 
     left = list(Connection.objects.filter(created_by=MADE_BY))
+    cleanups = {"zoom": zoom_cleanup, "calendly": calendly_cleanup, "hubspot": hubspot_cleanup}
     for connection in left:
-        (zoom_cleanup if connection.provider == "zoom" else cleanup)(connection)
+        cleanups.get(connection.provider, cleanup)(connection)
     return len(left)
 
 
@@ -672,6 +702,381 @@ def zoom_cleanup(connection) -> dict:
         "events": events,
         "audit_events": audits,
     }
+
+
+# --- Stripe: refunds, lost disputes and charges naming their sale ----------------------------
+
+
+def in_process_apply(connection, path: str, bodies: list[bytes], headers: Callable) -> dict:
+    """Post each body signed through the endpoint in this process (Django's test client, no
+    server), then apply the stored events here as the worker's task applies them: the
+    records a timed run starts from, made as the provider's deliveries make them."""
+    from django.db.models import Count
+    from django.test import Client
+
+    from integrations import services
+    from integrations.models import Event
+
+    client = Client(HTTP_HOST=HOST)
+    began = time.perf_counter()
+    for body in bodies:
+        answer = client.post(path, body, content_type="application/json", headers=headers(body))
+        if answer.status_code != 200 or answer.json() != {"received": True}:
+            raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
+    delivered = time.perf_counter() - began
+    began = time.perf_counter()
+    taken = services.events_apply(connection_id=connection.pk)
+    applied = time.perf_counter() - began
+    states = dict(
+        Event.objects.filter(connection=connection)
+        .values("state")
+        .annotate(n=Count("pk"))
+        .values_list("state", "n")
+    )
+    if states != {"applied": len(bodies)}:
+        raise SystemExit(f"The setup's deliveries were not all applied: {states}")
+    return {
+        "deliveries": len(bodies),
+        "seconds_delivering": round(delivered, 3),
+        "seconds_applying": round(applied, 3),
+        "applied_per_second": taken / applied if applied else 0.0,
+    }
+
+
+def _stripe_event(event_id: str, event_type: str, obj: dict, created: int) -> bytes:
+    return json.dumps(
+        {
+            "id": event_id,
+            "object": "event",
+            "api_version": "2024-06-20",
+            "created": created,
+            "type": event_type,
+            "livemode": False,
+            "data": {"object": obj},
+        }
+    ).encode()
+
+
+def refund_bodies(count: int, run: str, kind: str) -> list[bytes]:
+    """One `refund.created` (half the charge) or one lost `charge.dispute.closed` (all of
+    it) per charge of the setup (deliveries_make's ids)."""
+    now = int(time.time())
+    bodies = []
+    for i in range(count):
+        charge_id = f"ch_bench{run}{i:06d}"
+        if kind == "refund":
+            refund = {
+                "id": f"re_bench{run}{i:06d}", "object": "refund", "amount": AMOUNT // 2,
+                "charge": charge_id, "currency": "usd", "created": now, "status": "succeeded",
+                "reason": "requested_by_customer", "metadata": {},
+            }  # fmt: skip
+            bodies.append(_stripe_event(f"evt_benchre{run}{i:06d}", "refund.created", refund, now))
+        else:
+            dispute = {
+                "id": f"dp_bench{run}{i:06d}", "object": "dispute", "amount": AMOUNT,
+                "charge": charge_id, "currency": "usd", "created": now - 86400,
+                "status": "lost", "reason": "fraudulent", "metadata": {},
+            }  # fmt: skip
+            bodies.append(
+                _stripe_event(f"evt_benchdp{run}{i:06d}", "charge.dispute.closed", dispute, now)
+            )
+    return bodies
+
+
+def sales_pick(workspace_id: str, count: int) -> list[tuple[str, str]]:
+    """(sale id, lead email) of sales with an unpaid balance, each once; repeated in turn
+    when there are fewer."""
+    from django.db.models import F
+
+    from workspaces.models import Sale
+
+    rows = list(
+        Sale.objects.filter(workspace_id=workspace_id, cash_collected__lt=F("contract_value"))
+        .order_by("pk")
+        .values_list("pk", "lead__email")[:count]
+    )
+    if not rows:
+        raise SystemExit("The workspace has no sale with an unpaid balance.")
+    return [(str(rows[i % len(rows)][0]), rows[i % len(rows)][1]) for i in range(count)]
+
+
+def named_bodies(sales: list[tuple[str, str]], run: str) -> list[bytes]:
+    """`charge.succeeded` naming its sale in the metadata (`sale_id`, the sale's id)."""
+    now = int(time.time())
+    bodies = []
+    for i, (sale_id, email) in enumerate(sales):
+        charge = {
+            "id": f"ch_benchnm{run}{i:06d}", "object": "charge", "amount": AMOUNT,
+            "currency": "usd", "created": now, "status": "succeeded", "paid": True,
+            "billing_details": {"email": email, "name": None}, "receipt_email": email,
+            "customer": None, "metadata": {"sale_id": sale_id}, "refunded": False,
+            "amount_refunded": 0, "refunds": {"object": "list", "data": []},
+        }  # fmt: skip
+        bodies.append(_stripe_event(f"evt_benchnm{run}{i:06d}", "charge.succeeded", charge, now))
+    return bodies
+
+
+# --- Calendly: invitees booked, then cancelled ---------------------------------------------------
+
+
+def calendly_connection_make(workspace_id: str):
+    """A Calendly connection made by the service with a webhook signing key of its own (so
+    it subscribes to nothing at Calendly)."""
+    secret = _random(40)
+    part = lambda n: _random(n, ALPHANUMERIC + "-_")  # noqa: E731
+    token = f"eyJ{part(30)}.{part(60)}.{part(40)}"
+    credentials = {"personal_access_token": token, "webhook_signing_key": secret}
+    return _connection_create(workspace_id, "calendly", credentials), secret
+
+
+def calendly_headers(body: bytes, secret: str) -> dict:
+    """Signed now, as Calendly signs: t=<time>,v1=HMAC-SHA256(signing key, "t.body")."""
+    return {"Calendly-Webhook-Signature": sign(body, secret)}
+
+
+def closer_email(workspace_id: str) -> str:
+    from workspaces.models import Member
+
+    email = (
+        Member.objects.filter(workspace_id=workspace_id, role="closer")
+        .exclude(email="")
+        .order_by("pk")
+        .values_list("email", flat=True)
+        .first()
+    )
+    return email or "host@example.test"
+
+
+def calendly_bodies(attendees: list[tuple[str, str]], host: str, run: str) -> list[bytes]:
+    """Per person one `invitee.created` (an existing lead's email, a call two days ahead),
+    then one `invitee.canceled` each, in Calendly's webhook shape (v2)."""
+    api = "https://api.calendly.com"
+    now = datetime.now(UTC).replace(microsecond=0)
+    created, cancelled = [], []
+    for i, (email, name) in enumerate(attendees):
+        event_uri = f"{api}/scheduled_events/BENCH{run}{i:06d}"
+        start = now + timedelta(days=2, minutes=30 * (i % 40))
+        booked = now - timedelta(seconds=5)
+        invitee = {
+            "uri": f"{event_uri}/invitees/INV{run}{i:06d}",
+            "email": email, "name": name, "first_name": None, "last_name": None,
+            "status": "active", "timezone": "UTC", "questions_and_answers": [],
+            "created_at": booked.isoformat().replace("+00:00", ".000000Z"),
+            "updated_at": booked.isoformat().replace("+00:00", ".000000Z"),
+            "rescheduled": False, "old_invitee": None, "new_invitee": None,
+            "cancel_url": f"https://calendly.com/cancellations/INV{run}{i:06d}",
+            "reschedule_url": f"https://calendly.com/reschedulings/INV{run}{i:06d}",
+            "tracking": {"utm_source": None, "utm_medium": None, "utm_campaign": None,
+                         "utm_content": None, "utm_term": None, "salesforce_uuid": None},
+            "no_show": None, "reconfirmation": None, "payment": None,
+            "scheduled_event": {
+                "uri": event_uri, "name": "Sales call", "status": "active",
+                "start_time": start.isoformat().replace("+00:00", ".000000Z"),
+                "end_time": (start + timedelta(minutes=30)).isoformat().replace("+00:00", ".000000Z"),
+                "event_type": f"{api}/event_types/BENCH", "location": {"type": "zoom"},
+                "event_memberships": [{"user": f"{api}/users/BENCHHOST", "user_email": host}],
+            },
+        }  # fmt: skip
+        sent = now.isoformat().replace("+00:00", ".000000Z")
+        created.append(json.dumps({"event": "invitee.created", "created_at": sent,
+                                   "created_by": f"{api}/users/BENCHHOST",
+                                   "payload": invitee}).encode())  # fmt: skip
+        gone = {**invitee, "status": "canceled",
+                "cancellation": {"canceled_by": name, "reason": "", "canceler_type": "invitee"}}  # fmt: skip
+        later = (now + timedelta(seconds=1)).isoformat().replace("+00:00", ".000000Z")
+        cancelled.append(json.dumps({"event": "invitee.canceled", "created_at": later,
+                                     "created_by": f"{api}/users/BENCHHOST",
+                                     "payload": gone}).encode())  # fmt: skip
+    return created + cancelled
+
+
+def calendly_counts(workspace_id: str) -> dict:
+    """What a Calendly run must leave as it found it."""
+    from audit.models import AuditEvent
+    from integrations.models import Connection, Event
+    from workspaces.models import Call, Lead, Registration
+
+    return {
+        "leads": Lead.objects.filter(workspace_id=workspace_id).count(),
+        "calls": Call.objects.filter(workspace_id=workspace_id).count(),
+        "calls_replaced": Call.objects.filter(workspace_id=workspace_id, replaced=True).count(),
+        "registrations_booked_after": Registration.objects.filter(
+            workspace_id=workspace_id, booked_after=True
+        ).count(),
+        "connections": Connection.objects.count(),
+        "events": Event.objects.count(),
+        "audit_events": AuditEvent.objects.count(),
+    }
+
+
+def calendly_cleanup(connection) -> dict:
+    """Delete, in one transaction, what a Calendly run added: the calls of the invitees its
+    events name (their leads' registrations' booked-after refreshed), the leads its mapping
+    made (`calendly:<email>`, none expected), its connection and events, their audit events."""
+    from django.db import transaction
+
+    from integrations.models import Connection, Event
+    from workspaces.kept import calls_replaced_refresh, registrations_booked_refresh
+    from workspaces.models import Call, Lead
+
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        workspace = connection.workspace
+        events = Event.objects.filter(connection=connection)
+        uris = set(events.exclude(object_id="").values_list("object_id", flat=True).distinct())
+        emails = {
+            str(((p or {}).get("payload") or {}).get("email") or "").strip().lower()
+            for p in events.values_list("payload", flat=True)
+        }
+        calls = Call.objects.filter(workspace=workspace, external_id__in=uris)
+        lead_ids = set(calls.values_list("lead_id", flat=True))
+        removed, _ = calls.delete()
+        made = Lead.objects.filter(
+            workspace=workspace, external_id__in=[f"calendly:{e}" for e in emails if e]
+        )
+        _, leads = made.delete()
+        registrations_booked_refresh(workspace=workspace, lead_ids=lead_ids)
+        calls_replaced_refresh(workspace=workspace)
+        events_count, audits = connection_forget(connection)
+    return {
+        "calls": removed,
+        "leads": leads.get("workspaces.Lead", 0),
+        "events": events_count,
+        "audit_events": audits,
+    }
+
+
+# --- HubSpot: contacts created, read from a local fake of HubSpot's API ----------------------
+
+
+def hubspot_connection_make(workspace_id: str):
+    """A HubSpot connection made by the service; its app client secret signs the deliveries."""
+    secret = str(uuid.uuid4())
+    token = f"pat-na1-{uuid.uuid4()}"
+    credentials = {"access_token": token, "client_secret": secret}
+    return _connection_create(workspace_id, "hubspot", credentials), secret
+
+
+def hubspot_headers(body: bytes, secret: str, uri: str) -> dict:
+    """Signed now, as HubSpot signs (v3): base64(HMAC-SHA256(client secret, "POST" + URI +
+    body + timestamp in ms))."""
+    timestamp = str(int(time.time() * 1000))
+    message = b"POST" + uri.encode() + body + timestamp.encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()
+    return {
+        "X-HubSpot-Signature-v3": base64.b64encode(digest).decode(),
+        "X-HubSpot-Request-Timestamp": timestamp,
+    }
+
+
+class FakeHubSpot:
+    """HubSpot's contacts batch read (`POST /crm/v3/objects/contacts/batch/read`), served
+    on 127.0.0.1 from a thread of this process, for the contacts of the run: the worker's
+    HUBSPOT_API_BASE points here, so no request leaves the machine."""
+
+    def __init__(self, port: int, contacts: dict[str, dict]):
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        fake = self
+        self.contacts, self.calls, self.ids = contacts, 0, 0
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"] or 0)))
+                if self.path.split("?")[0] != "/crm/v3/objects/contacts/batch/read":
+                    self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                ids = [str(item["id"]) for item in body.get("inputs", [])]
+                fake.calls += 1
+                fake.ids += len(ids)
+                stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+                answer = json.dumps({
+                    "status": "COMPLETE",
+                    "results": [fake.contacts[i] for i in ids if i in fake.contacts],
+                    "startedAt": stamp, "completedAt": stamp,
+                }).encode()  # fmt: skip
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json;charset=utf-8")
+                self.send_header("Content-Length", str(len(answer)))
+                self.end_headers()
+                self.wfile.write(answer)
+
+        self.server = ThreadingHTTPServer((HOST, port), Handler)
+        self.server.daemon_threads = True
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def hubspot_contacts(count: int, run: str) -> dict[str, dict]:
+    """`count` contacts new to the workspace (emails of the run), as HubSpot's API gives them."""
+    base = 900_000_000_000 + secrets.randbelow(10**10)
+    created = datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=30)
+    stamp = created.isoformat().replace("+00:00", ".000Z")
+    contacts = {}
+    for i in range(count):
+        contact_id = str(base + i)
+        contacts[contact_id] = {
+            "id": contact_id,
+            "properties": {
+                "createdate": stamp, "email": f"hs{run}{i:06d}@bench.example.test",
+                "firstname": f"Bench{i}", "lastname": f"Contact{run}", "hs_object_id": contact_id,
+                "lastmodifieddate": stamp, "utm_source": "bench", "utm_medium": None,
+                "utm_campaign": None, "utm_content": None,
+            },
+            "createdAt": stamp, "updatedAt": stamp, "archived": False,
+        }  # fmt: skip
+    return contacts
+
+
+def hubspot_bodies(contacts: dict[str, dict]) -> list[bytes]:
+    """One `contact.creation` per contact, each in a delivery of its own (a JSON array, as
+    HubSpot sends them)."""
+    now = int(time.time() * 1000)
+    first = secrets.randbelow(10**12)
+    bodies = []
+    for i, contact_id in enumerate(contacts):
+        event = {
+            "eventId": first + i,
+            "subscriptionId": 2_345_678, "portalId": 62_515, "appId": 1_234_567,
+            "occurredAt": now - 20_000 + i, "subscriptionType": "contact.creation",
+            "attemptNumber": 0, "objectId": int(contact_id), "changeFlag": "CREATED",
+            "changeSource": "CRM", "sourceId": "userId:123",
+        }  # fmt: skip
+        bodies.append(json.dumps([event]).encode())
+    return bodies
+
+
+def hubspot_cleanup(connection) -> dict:
+    """Delete, in one transaction, the leads a HubSpot run made (`hubspot:<contact id>`),
+    its connection and events, their audit events."""
+    from django.db import transaction
+
+    from integrations.models import Connection, Event
+    from workspaces.models import Lead
+
+    with transaction.atomic():
+        connection = Connection.objects.select_for_update().get(pk=connection.pk)
+        ids = set(
+            Event.objects.filter(connection=connection)
+            .exclude(object_id="")
+            .values_list("object_id", flat=True)
+        )
+        _, leads = Lead.objects.filter(
+            workspace=connection.workspace, external_id__in=[f"hubspot:{i}" for i in ids]
+        ).delete()
+        events, audits = connection_forget(connection)
+    return {"leads": leads.get("workspaces.Lead", 0), "events": events, "audit_events": audits}
 
 
 # --- phase 1: the endpoint --------------------------------------------------------------------
@@ -1107,10 +1512,163 @@ class ZoomRun(StripeRun):
         return removed
 
 
+class StripeRefundRun(StripeRun):
+    """Refunds of charges made before the timing (as Stripe's deliveries make them): one
+    `refund.created` per charge."""
+
+    key, name = "stripe", "Stripe refunds"
+    kind = "refund"
+    delivered = "refund.created"
+    types = ("refund.created",)
+    worker_log = "webhooks-stripe-refund-worker.log"
+    results = "webhooks-stripe-refund-results.json"
+    tables = ["workspaces_refund", *StripeRun.tables]
+
+    def prepare(self, result: dict) -> list[bytes]:
+        args = self.args
+        total = args.warmup + (args.profile_endpoint or args.deliveries)
+        run = secrets.token_hex(4)
+        emails = emails_pick(self.info["workspace_id"], total)
+        print(f"{args.database}: {total:,} charges to refund, by signed charge.succeeded "
+              "deliveries applied in-process…", flush=True)  # fmt: skip
+        result["setup"] = {
+            "what": f"{total:,} charges (charge.succeeded)",
+            **in_process_apply(self.connection, f"/hooks/stripe/{self.connection.pk}",
+                               deliveries_make(emails, run), self.headers),
+        }  # fmt: skip
+        print(f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
+              flush=True)  # fmt: skip
+        return refund_bodies(total, run, self.kind)
+
+
+class StripeDisputeRun(StripeRefundRun):
+    """Lost disputes of charges made before the timing: one `charge.dispute.closed` each."""
+
+    name = "Stripe lost disputes"
+    kind = "dispute"
+    delivered = "charge.dispute.closed"
+    types = ("charge.dispute.closed",)
+    worker_log = "webhooks-stripe-dispute-worker.log"
+    results = "webhooks-stripe-dispute-results.json"
+
+
+class StripeNamedRun(StripeRun):
+    """Charges that name their sale in the metadata (`sale_id`)."""
+
+    name = "Stripe charges naming their sale"
+    delivered = "charge.succeeded (metadata.sale_id)"
+    worker_log = "webhooks-stripe-named-worker.log"
+    results = "webhooks-stripe-named-results.json"
+
+    def prepare(self, result: dict) -> list[bytes]:
+        args = self.args
+        total = args.warmup + (args.profile_endpoint or args.deliveries)
+        sales = sales_pick(self.info["workspace_id"], total)
+        print(f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
+              flush=True)  # fmt: skip
+        return named_bodies(sales, secrets.token_hex(4))
+
+
+class CalendlyRun(StripeRun):
+    """Calendly bookings of existing leads: --deliveries / 2 `invitee.created`, then one
+    `invitee.canceled` of each."""
+
+    key, name = "calendly", "Calendly"
+    delivered = "invitee.created / invitee.canceled"
+    types = ("invitee.created", "invitee.canceled")
+    worker_log = "webhooks-calendly-worker.log"
+    results = "webhooks-calendly-results.json"
+    tables = ["workspaces_call", "workspaces_registration", "workspaces_lead",
+              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+
+    def headers(self, body: bytes) -> dict:
+        return calendly_headers(body, self.secret)
+
+    def connect(self) -> None:
+        self.before = calendly_counts(self.info["workspace_id"])
+        self.connection, self.secret = calendly_connection_make(self.info["workspace_id"])
+
+    def prepare(self, result: dict) -> list[bytes]:
+        args = self.args
+        workspace_id = self.info["workspace_id"]
+        count = max(1, (args.warmup + (args.profile_endpoint or args.deliveries) + 1) // 2)
+        people = attendees_pick(workspace_id, count)
+        bodies = calendly_bodies(people, closer_email(workspace_id), secrets.token_hex(4))
+        # Every invitee is booked, then cancelled: the warm-up is the first of the bookings.
+        args.warmup = min(args.warmup, len(bodies) // 10)
+        print(f"{args.database}: {len(bodies):,} {self.delivered} deliveries ({count:,} "
+              f"existing leads) to {self.connection.pk}", flush=True)  # fmt: skip
+        return bodies
+
+    def cleanup(self) -> dict:
+        removed = calendly_cleanup(self.connection)
+        after = calendly_counts(self.info["workspace_id"])
+        removed["changed"] = {
+            name: [self.before[name], value]
+            for name, value in after.items()
+            if value != self.before[name]
+        }
+        return removed
+
+
+class HubSpotRun(StripeRun):
+    """HubSpot `contact.creation` of contacts new to the workspace, each read by the worker
+    from a fake of HubSpot's API on this machine (FakeHubSpot)."""
+
+    key, name = "hubspot", "HubSpot"
+    delivered = "contact.creation"
+    types = ("contact.creation",)
+    worker_log = "webhooks-hubspot-worker.log"
+    results = "webhooks-hubspot-results.json"
+    tables = ["workspaces_lead", "audit_auditevent", "integrations_event",
+              "integrations_connection"]  # fmt: skip
+    fake = None
+
+    @staticmethod
+    def api_port(args) -> int:
+        return args.port + 1
+
+    def headers(self, body: bytes) -> dict:
+        from django.conf import settings
+
+        uri = f"{settings.BASE_URL}/hooks/hubspot/{self.connection.pk}"
+        return hubspot_headers(body, self.secret, uri)
+
+    def connect(self) -> None:
+        self.connection, self.secret = hubspot_connection_make(self.info["workspace_id"])
+
+    def prepare(self, result: dict) -> list[bytes]:
+        args = self.args
+        total = args.warmup + (args.profile_endpoint or args.deliveries)
+        contacts = hubspot_contacts(total, secrets.token_hex(4))
+        if not port_free(self.api_port(args)):
+            raise SystemExit(f"Port {self.api_port(args)} (the fake HubSpot API) is in use.")
+        self.fake = FakeHubSpot(self.api_port(args), contacts)
+        print(f"{args.database}: {total:,} {self.delivered} deliveries (contacts new to the "
+              f"workspace, read from the fake API on {HOST}:{self.api_port(args)}) to "
+              f"{self.connection.pk}", flush=True)  # fmt: skip
+        return hubspot_bodies(contacts)
+
+    def cleanup(self) -> dict:
+        if self.fake is not None:
+            self.fake.stop()
+            print(f"  the fake HubSpot API answered {self.fake.calls:,} batch reads of "
+                  f"{self.fake.ids:,} contacts", flush=True)  # fmt: skip
+        return hubspot_cleanup(self.connection)
+
+
 # --- the run ---------------------------------------------------------------------------------
 
 
-RUNS = {"stripe": StripeRun, "zoom": ZoomRun}
+RUNS = {
+    "stripe": StripeRun,
+    "stripe-refund": StripeRefundRun,
+    "stripe-dispute": StripeDisputeRun,
+    "stripe-named": StripeNamedRun,
+    "zoom": ZoomRun,
+    "calendly": CalendlyRun,
+    "hubspot": HubSpotRun,
+}
 
 
 def mark(ok: bool) -> str:
@@ -1125,7 +1683,15 @@ def report(result: dict) -> list[str]:
         f"{result['database']} ({result['leads']:,} leads); {os.cpu_count()} CPUs.",
     ]
     s = result.get("setup")
-    if s:
+    if s and "what" in s:
+        lines += [
+            "",
+            f"0. before timing: {s['what']} by {s['deliveries']:,} signed deliveries, posted "
+            f"through the endpoint in-process in {s['seconds_delivering']:.1f} s, applied "
+            f"in-process in {s['seconds_applying']:.1f} s ({s['applied_per_second']:.0f} "
+            "events/s)",
+        ]
+    elif s:
         lines += [
             "",
             f"0. before timing: webinar {s['webinar']} and {s['registrations']:,} registrations "
@@ -1192,7 +1758,15 @@ def report(result: dict) -> list[str]:
                 ),
             ]
     c = result.get("cleanup")
-    if c and run is ZoomRun:
+    if c and run in (CalendlyRun, HubSpotRun):
+        changed = "; ".join(f"{k} {a:,} -> {b:,}" for k, (a, b) in c.get("changed", {}).items())
+        lines += [
+            "",
+            f"Removed: {c.get('calls', 0):,} calls, {c['leads']:,} leads, {c['events']:,} "
+            f"events, {c['audit_events']:,} audit events and the connection"
+            + (f"; NOT as before: {changed}." if changed else "."),
+        ]
+    elif c and run is ZoomRun:
         changed = "; ".join(f"{k} {a:,} -> {b:,}" for k, (a, b) in c["changed"].items())
         lines += [
             "",
@@ -1204,7 +1778,7 @@ def report(result: dict) -> list[str]:
     elif c:
         lines += [
             "",
-            f"Removed: {c['payments']:,} payments, {c['events']:,} events, "
+            f"Removed: {c['payments']:,} payments, {c['refunds']:,} refunds, {c['events']:,} events, "
             f"{c['audit_events']:,} audit events and the connection; "
             f"{c['leads_refreshed']:,} leads' kept cash refreshed.",
         ]
@@ -1221,6 +1795,9 @@ def main(argv=None) -> int:
     broker = f"{args.redis}/{args.redis_db}"
     env = production_environment(database_url=info["database_url"], port=args.port)
     env.update(CELERY_BROKER_URL=broker, CELERY_TASK_ALWAYS_EAGER="false")
+    if args.provider == "hubspot":
+        # The worker (and an in-process --profile) reads contacts from the local fake.
+        env["HUBSPOT_API_BASE"] = f"http://{HOST}:{HubSpotRun.api_port(args)}"
     migrate = subprocess.run(
         [str(BIN / "python"), "manage.py", "migrate", "--noinput"],
         cwd=ROOT, env=env, capture_output=True, text=True,

@@ -28,7 +28,7 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.db import models, transaction
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, Q
 
 from audit.services import audit_record
 from core.emails import email_normalise
@@ -38,7 +38,6 @@ from events.services import event_record, events_bulk_record
 
 from .kept import (
     calls_outcome_refresh,
-    calls_replaced_refresh,
     funnels_progress_touch,
     leads_first_contact_refresh,
     leads_sales_refresh,
@@ -221,6 +220,34 @@ def lead_upsert(
     return lead, created
 
 
+@in_transaction
+def leads_create(*, workspace: Workspace, leads: list[dict]) -> list[Lead]:
+    """Many new leads at once, each a dict of lead_upsert's values (external_id,
+    created_at, name, email, status, setter, utm_*), in one insert, each with the
+    lead.created event lead_upsert records. Every external id must be new to the
+    workspace (write an existing one with lead_upsert). Returns the leads made."""
+    ids = [values["external_id"] for values in leads]
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each new lead needs an external id of its own.")
+    for values in leads:
+        _same_workspace(workspace, "setter", values.get("setter"))
+    if Lead.objects.filter(workspace=workspace, external_id__in=ids).exists():
+        raise RecordInvalid("external_id", "A lead with one of these external ids exists.")
+    made = Lead.objects.bulk_create(
+        [
+            Lead(
+                workspace=workspace,
+                **{**values, "status": values.get("status") or "new"},
+            )
+            for values in leads
+        ]
+    )
+    events_bulk_record(
+        workspace=workspace, events=[("lead.created", lead_shape(lead)) for lead in made]
+    )
+    return made
+
+
 def touch_upsert(
     *,
     workspace: Workspace,
@@ -297,7 +324,8 @@ def call_upsert(
     event = _call_event(call, created, before)
     leads = {lead.pk, before.get("lead_id")} - {None}
     if refresh:
-        calls_replaced_refresh(workspace=workspace)
+        # Only the calls it replaces, now or before, can change (not the whole workspace's).
+        _calls_replaced_set({call.rescheduled_from_id, before.get("rescheduled_from_id")})
         calls_outcome_refresh(workspace=workspace, call_ids=[call.pk])
         registrations_booked_refresh(workspace=workspace, lead_ids=leads)
     elif touched is not None:
@@ -305,6 +333,101 @@ def call_upsert(
     if event is not None:
         event_record(workspace=workspace, type=event, data=call_shape(call))
     return call, created
+
+
+def _calls_replaced_set(call_ids: set) -> None:
+    """Call.replaced of these calls, from whether another call names them in
+    rescheduled_from: what calls_replaced_refresh does for the whole workspace, for the
+    only calls a write can change."""
+    call_ids = call_ids - {None}
+    if call_ids:
+        Call.objects.filter(pk__in=call_ids).update(
+            replaced=Exists(Call.objects.filter(rescheduled_from=OuterRef("pk")))
+        )
+
+
+def _call_check(workspace: Workspace, values: dict) -> None:
+    """call_upsert's checks of one call's values."""
+    for field in ("lead", "closer", "setter", "rescheduled_from"):
+        _same_workspace(workspace, field, values.get(field))
+    status = values.get("status", Call.Status.SCHEDULED)
+    if status not in Call.Status.values:
+        raise RecordInvalid("status", f"Unknown status {status!r}; use scheduled or cancelled.")
+    attendance = values.get("attendance", "")
+    if attendance not in ("", *Call.Attendance.values):
+        raise RecordInvalid(
+            "attendance", f"Unknown attendance {attendance!r}; use showed or no_show."
+        )
+    replaces = values.get("rescheduled_from")
+    if replaces is not None and replaces.external_id == values["external_id"]:
+        raise RecordInvalid("rescheduled_from", "A call cannot replace itself.")
+
+
+_CALL_FIELDS = ("lead", "booked_at", "scheduled_for", "closer", "setter", "status",
+                "rescheduled_from", "attendance")  # fmt: skip
+
+
+@in_transaction
+def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
+    """Many calls at once, each a dict of call_upsert's values (external_id, lead,
+    booked_at, scheduled_for, closer, setter, status, rescheduled_from, attendance): a call
+    whose external id is new to the workspace is made (one insert); an existing one may
+    change its status only (write any other change with call_upsert), in one update per
+    status. The kept values are refreshed once for them all, as call_upsert refreshes them
+    for one, and each call's event is recorded as call_upsert records it, in the list's
+    order. Returns the calls."""
+    ids = [values["external_id"] for values in calls]
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each call needs an external id of its own.")
+    for values in calls:
+        _call_check(workspace, values)
+    existing = {
+        call.external_id: call
+        for call in Call.objects.filter(workspace=workspace, external_id__in=ids)
+    }
+    written, made, moved, leads = [], [], {}, set()
+    for values in calls:
+        full = {name: values.get(name) for name in _CALL_FIELDS}
+        full["status"] = full["status"] or Call.Status.SCHEDULED
+        full["attendance"] = full["attendance"] or ""
+        call = existing.get(values["external_id"])
+        if call is None:
+            call = Call(workspace=workspace, external_id=values["external_id"], **full)
+            made.append(call)
+            written.append((call, True, {}))
+            leads.add(call.lead_id)
+            continue
+        before = {}
+        for name, value in full.items():
+            attname = Call._meta.get_field(name).attname
+            value = value.pk if isinstance(value, models.Model) else value
+            if getattr(call, attname) != value:
+                before[attname] = getattr(call, attname)
+        if set(before) - {"status"}:
+            raise RecordInvalid(None, f"Call {call.external_id} changes more than its status: "
+                                "write it with call_upsert.")  # fmt: skip
+        if before:
+            call.status = full["status"]
+            moved.setdefault(call.status, []).append(call.pk)
+        written.append((call, False, before))
+        leads.add(call.lead_id)
+    Call.objects.bulk_create(made)
+    for status, pks in moved.items():
+        Call.objects.filter(pk__in=pks).update(status=status)
+    # Only the calls the new ones replace can become replaced (an existing call keeps what
+    # it replaces).
+    _calls_replaced_set({call.rescheduled_from_id for call in made})
+    calls_outcome_refresh(workspace=workspace, call_ids=[call.pk for call, _c, _b in written])
+    registrations_booked_refresh(workspace=workspace, lead_ids=leads)
+    events_bulk_record(
+        workspace=workspace,
+        events=[
+            (event, call_shape(call))
+            for call, created, before in written
+            if (event := _call_event(call, created, before)) is not None
+        ],
+    )
+    return [call for call, _created, _before in written]
 
 
 def _call_event(call: Call, created: bool, before: dict) -> str | None:
@@ -578,6 +701,69 @@ def refund_upsert(
             },
         )
     return refund, created
+
+
+@in_transaction
+def refunds_create(*, workspace: Workspace, refunds: list[dict]):
+    """Many new refunds at once, each a dict of refund_upsert's values (external_id,
+    payment, at, amount, kind), with refund_upsert's checks: each payment succeeded, and
+    its refunds, the earlier ones of the list counted, within its amount. Every external id
+    must be new to the workspace (write an existing one with refund_upsert). Records one
+    payment.refunded per refund, as refund_upsert does. Returns the refunds made."""
+    ids = [values["external_id"] for values in refunds]
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each new refund needs an external id of its own.")
+    for values in refunds:
+        _same_workspace(workspace, "payment", values["payment"])
+        if values.get("kind", Refund.Kind.REFUND) not in Refund.Kind.values:
+            raise RecordInvalid("kind", f"Unknown kind {values['kind']!r}; use refund or "
+                                "chargeback.")  # fmt: skip
+        if values["payment"].status != Payment.Status.SUCCEEDED:
+            raise RecordInvalid("payment", "Only a succeeded payment can be refunded.")
+    if Refund.objects.filter(workspace=workspace, external_id__in=ids).exists():
+        raise RecordInvalid("external_id", "A refund with one of these external ids exists.")
+    refunded = dict(
+        Refund.objects.filter(payment__in=[values["payment"].pk for values in refunds])
+        .order_by()
+        .values("payment")
+        .annotate(total=models.Sum("amount"))
+        .values_list("payment", "total")
+    )
+    rows, totals = [], []
+    for values in refunds:
+        payment = values["payment"]
+        total = refunded.get(payment.pk, 0) + values["amount"]
+        if total > payment.amount:
+            raise RecordInvalid("amount", "Refunds would exceed the payment's amount.")
+        refunded[payment.pk] = total
+        totals.append(total)
+        rows.append(
+            Refund(
+                workspace=workspace,
+                external_id=values["external_id"],
+                payment=payment,
+                sale_id=payment.sale_id,
+                at=values["at"],
+                amount=values["amount"],
+                kind=values.get("kind", Refund.Kind.REFUND),
+            )
+        )
+    made = Refund.objects.bulk_create(rows)
+    events_bulk_record(
+        workspace=workspace,
+        events=[
+            (
+                "payment.refunded",
+                {
+                    **payment_shape(refund.payment, workspace),
+                    "refunded": major_from_minor(total, exponent=workspace.currency_exponent),
+                    "refund": refund_shape(refund, workspace),
+                },
+            )
+            for refund, total in zip(made, totals, strict=True)
+        ],
+    )
+    return made
 
 
 @in_transaction

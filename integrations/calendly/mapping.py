@@ -19,14 +19,16 @@ Deliveries come in any order and the records end the same:
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 
 from core.times import parse_iso
 from workspaces.models import Call, Lead, Member
-from workspaces.services import RecordInvalid, call_upsert, lead_upsert
+from workspaces.services import RecordInvalid, call_upsert, calls_write_many, lead_upsert
 
 from ..base import Applied, Described, Held, Ignored
 from ..models import Event
@@ -260,6 +262,159 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
     if event.event_type in NO_SHOW_TYPES:
         return _no_show(event, workspace)
     return Ignored(f"Calendly's {event.event_type} feeds no record.")
+
+
+# --- The worker's fast path --------------------------------------------------------------
+#
+# Most of a calendar's events are bookings and cancellations of people who are leads
+# already: each writes one call and no lead, so the batch's calls are written together
+# (calls_write_many) with the values _invitee gives them. Left one by one: a lead to make
+# or date back, a reschedule (either side), a no-show, a call that would change more than
+# its status, and any invitee another event of the batch is about or names.
+
+
+def _ascii_email(value) -> str:
+    email = _text(value, 254).lower()
+    return email if email.isascii() else ""
+
+
+def _fast_invitee(event: Event) -> dict | None:
+    """The event's invitee when the fast path may apply it, else None."""
+    if event.event_type not in INVITEE_TYPES:
+        return None
+    invitee = _body(event)
+    uri = invitee_of(event.event_type, invitee)
+    scheduled_event = invitee.get("scheduled_event")
+    if not uri or len(uri) > 200 or uri != event.object_id or not isinstance(scheduled_event, dict):
+        return None
+    if invitee.get("rescheduled") or invitee.get("old_invitee") or invitee.get("new_invitee"):
+        return None
+    if _time(invitee.get("created_at")) is None or _time(scheduled_event.get("start_time")) is None:
+        return None
+    hosts = scheduled_event.get("event_memberships") or []
+    if not isinstance(hosts, list) or not all(isinstance(item, dict) for item in hosts):
+        return None
+    if any(not _text(h.get("user_email")).isascii() for h in hosts):
+        return None
+    return invitee if _ascii_email(invitee.get("email")) else None
+
+
+def _named(events: list) -> Counter:
+    """How many events of the batch are about, or name, each invitee."""
+    named = Counter(event.object_id for event in events)
+    for event in events:
+        body = _body(event)
+        for key in ("old_invitee", "new_invitee"):
+            if isinstance(body.get(key), str):
+                named[_text(body.get(key), 500)] += 1
+    return named
+
+
+def _first_leads(workspace, emails: set[str]) -> dict[str, Lead]:
+    """By lower-cased email: the earliest lead with that email, as _lead finds it."""
+    first: dict[str, Lead] = {}
+    leads = (
+        Lead.objects.with_emails(workspace, emails)
+        .select_related("setter")
+        .order_by("created_at", "pk")
+    )
+    for lead in leads:
+        first.setdefault(lead.email_upper.lower(), lead)
+    return first
+
+
+def _hosts(workspace, invitees: list[dict]) -> dict[str, Member]:
+    """By lower-cased email: the workspace's members who host one of the events."""
+    emails = {
+        _text(item.get("user_email"), 254).upper()
+        for invitee in invitees
+        for item in invitee["scheduled_event"].get("event_memberships") or []
+        if _text(item.get("user_email"))
+    }
+    if not emails:
+        return {}
+    members = (
+        Member.objects.filter(workspace=workspace)
+        .annotate(email_upper=Upper("email"))
+        .filter(email_upper__in=sorted(emails))
+    )
+    return {member.email.lower(): member for member in members}
+
+
+def events_map_many(*, events: list, connection) -> dict:
+    """The fast path (see integrations.base.Provider): bookings and cancellations of
+    existing leads, their calls written with calls_write_many. Returns their outcomes by
+    event pk."""
+    workspace = connection.workspace
+    named = _named(events)
+    invitees = {}
+    for event in events:
+        invitee = _fast_invitee(event)
+        if invitee is not None and named[event.object_id] == 1:
+            invitees[event.pk] = invitee
+    if not invitees:
+        return {}
+    leads = _first_leads(workspace, {_ascii_email(i.get("email")) for i in invitees.values()})
+    uris = [event.object_id for event in events if event.pk in invitees]
+    existing = {
+        call.external_id: call
+        for call in Call.objects.filter(workspace=workspace, external_id__in=uris).select_related(
+            "rescheduled_from"
+        )
+    }
+    members = _hosts(workspace, list(invitees.values()))
+    outcomes, calls = {}, []
+    for event in events:
+        invitee = invitees.get(event.pk)
+        if invitee is None:
+            continue
+        booked_at = _time(invitee.get("created_at"))
+        lead = leads.get(_ascii_email(invitee.get("email")))
+        own_id = f"{LEAD_PREFIX}{_ascii_email(invitee.get('email'))}"[:200]
+        # A lead to make, or to date back to this invitee: one by one.
+        if lead is None or (lead.external_id == own_id and lead.created_at > booked_at):
+            continue
+        call = existing.get(event.object_id)
+        scheduled_event = invitee["scheduled_event"]
+        hosts = [
+            _text(item.get("user_email"), 254).lower()
+            for item in scheduled_event.get("event_memberships") or []
+            if _text(item.get("user_email"))
+        ]
+        cancelled = event.event_type == CANCELED or (
+            call is not None and call.status == Call.Status.CANCELLED
+        )
+        values = {
+            "external_id": event.object_id,
+            "lead": lead,
+            "booked_at": booked_at,
+            "scheduled_for": _time(scheduled_event.get("start_time")),
+            "closer": next((members[email] for email in hosts if email in members), None),
+            "setter": lead.setter,
+            "status": Call.Status.CANCELLED if cancelled else Call.Status.SCHEDULED,
+            "rescheduled_from": call.rescheduled_from if call is not None else None,
+            "attendance": call.attendance if call is not None else "",
+        }
+        if call is not None and _differs(call, values) - {"status"}:
+            continue
+        calls.append(values)
+        outcomes[event.pk] = Applied(records=(event.object_id,))
+    if calls:
+        calls_write_many(workspace=workspace, calls=calls)
+    return outcomes
+
+
+def _differs(call: Call, values: dict) -> set[str]:
+    """The fields whose value differs from the call's."""
+    differs = set()
+    for name, value in values.items():
+        if name == "external_id":
+            continue
+        attname = Call._meta.get_field(name).attname
+        value = value.pk if isinstance(value, models.Model) else value
+        if getattr(call, attname) != value:
+            differs.add(name)
+    return differs
 
 
 def describe(payload: dict) -> Described:

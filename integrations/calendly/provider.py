@@ -75,6 +75,11 @@ class CalendlyProvider(Provider):
     def describe(self, payload: dict) -> Described:
         return mapping.describe(payload)
 
+    def apply_many(self, *, events, connection):
+        """The set-based apply of the batch's bookings and cancellations (the mapping's
+        fast path)."""
+        return mapping.events_map_many(events=events, connection=connection)
+
     def on_connect(self, *, connection, credentials: dict, signing_secret: str | None) -> dict:
         """Subscribe to the invitee events when the service generated the signing key."""
         return backfill.subscribe(

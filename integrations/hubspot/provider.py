@@ -165,6 +165,10 @@ class HubSpotProvider(Provider):
             object_id=str(object_id) if isinstance(object_id, (int, str)) else "",
         )
 
+    def apply_many(self, *, events, connection):
+        """The set-based apply of the batch's new contacts (the mapping's fast path)."""
+        return mapping.events_map_many(events=events, connection=connection)
+
     def apply(self, *, event, connection, credentials):
         # HubSpot's webhooks name the contact only: the mapping reads it through the API.
         return mapping.event_map(event=event, connection=connection, credentials=credentials)

@@ -12,6 +12,7 @@ of the same charge wait for it, so the records end the same whatever the order.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections import Counter
 from datetime import datetime
@@ -22,7 +23,13 @@ from django.db.models import F
 from core.money import minor_rescale, money_text
 from core.times import from_epoch
 from workspaces.models import Lead, Payment, Refund, Sale
-from workspaces.services import RecordInvalid, payment_upsert, payments_create, refund_upsert
+from workspaces.services import (
+    RecordInvalid,
+    payment_upsert,
+    payments_create,
+    refund_upsert,
+    refunds_create,
+)
 
 from ..base import Applied, EventSummary, Held, Ignored
 from ..models import Event
@@ -316,13 +323,27 @@ def event_map(*, event: Event, connection) -> Applied | Held | Ignored:
 
 # --- The worker's fast path --------------------------------------------------------------
 #
-# Most of a busy account's events are new charges placed by their email: each names a
-# charge no other stored event names, so it can be placed and written with the batch's
-# others in a few set-based statements. Placement follows _place exactly: the most recent
-# sale, among those of the leads with the charge's email, whose balance is still unpaid,
-# counting the succeeded charges placed before it in the batch.
+# Most of a busy account's events are new charges, and the refunds and lost disputes of
+# charges already placed: each names an object no other stored event names, so it can be
+# written with the batch's others in a few set-based statements. A charge is placed as
+# _place places it: on the sale its metadata names, or on the most recent sale, among those
+# of the leads with the charge's email, whose balance is still unpaid, counting the
+# succeeded charges placed before it in the batch. A refund or a lost dispute is written on
+# its charge's payment as _refund and _dispute write it; the refunds of a charge that
+# another event of the batch is applied one by one about (the charge itself, or a refund
+# the fast path leaves) are all left to the one-by-one path, so their order is kept.
 
 FAST_TYPES = (EventType.CHARGE_SUCCEEDED, EventType.CHARGE_FAILED)
+FAST_REFUND_TYPES = (*REFUND_TYPES, DISPUTE_CLOSED)
+
+
+def _epoch(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and from_epoch(value) is not None
+
+
+def _reference(charge: dict) -> str:
+    reference = (charge.get("metadata") or {}).get("sale_id")
+    return reference.strip() if isinstance(reference, str) else ""
 
 
 def _fast_charge(event: Event, workspace) -> dict | None:
@@ -335,27 +356,53 @@ def _fast_charge(event: Event, workspace) -> dict | None:
     if str(charge.get("currency") or "").upper() != workspace.currency:
         return None
     reference = (charge.get("metadata") or {}).get("sale_id")
-    if reference or (charge.get("refunds") or {}).get("data"):
+    if reference and not isinstance(reference, str):
         return None
-    created = charge.get("created")
-    if not isinstance(created, int) or isinstance(created, bool):
+    if (charge.get("refunds") or {}).get("data") or not _epoch(charge.get("created")):
         return None
+    if _reference(charge):
+        return charge
     # Upper-cased the same way in Python and in the database.
     email = _charge_email(charge)
     return charge if email and email.isascii() else None
 
 
-def _fast_charges(events: list, connection) -> dict[int, dict]:
-    """The batch's charges the fast path applies: by event pk, each named by one event of
-    the batch, by no other stored event, and not yet a payment."""
+def _fast_refund(event: Event) -> dict | None:
+    """The event's refund or dispute when the fast path can apply it, else None."""
+    obj = _object(event)
+    if event.event_type not in FAST_REFUND_TYPES:
+        return None
+    if not obj.get("id") or obj["id"] != event.object_id or not isinstance(_charge_id(obj), str):
+        return None
+    if event.event_type == DISPUTE_CLOSED:
+        if obj.get("status") != "lost":
+            return obj
+        when = _sent(event) or obj.get("created") or 0
+    else:
+        if obj.get("status") in ("failed", "canceled"):
+            return None
+        when = obj.get("created")
+    amount = obj.get("amount") or 0
+    if not _epoch(when) or not isinstance(amount, int) or isinstance(amount, bool):
+        return None
+    return obj
+
+
+def _fast_objects(events: list, connection) -> dict[int, dict]:
+    """The batch's charges, refunds and disputes the fast path may apply: by event pk, each
+    named by one event of the batch, by no other stored event, and not yet written."""
     workspace = connection.workspace
-    charges = {}
+    found = {}
     for event in events:
-        charge = _fast_charge(event, workspace)
-        if charge is not None:
-            charges[event.pk] = charge
+        obj = _fast_charge(event, workspace) or _fast_refund(event)
+        if obj is not None:
+            found[event.pk] = obj
+    # A charge a refund or dispute of the batch names is applied in the batch's order.
     named = Counter(event.object_id for event in events)
-    ids = [charge["id"] for charge in charges.values() if named[charge["id"]] == 1]
+    named.update(
+        _charge_id(_object(e)) for e in events if e.event_type in FAST_REFUND_TYPES
+    )  # fmt: skip
+    ids = [obj["id"] for obj in found.values() if named[obj["id"]] == 1]
     if not ids:
         return {}
     taken = set(
@@ -363,15 +410,21 @@ def _fast_charges(events: list, connection) -> dict[int, dict]:
         .exclude(pk__in=[event.pk for event in events])
         .values_list("object_id", flat=True)
     )
+    kinds = {event.pk: event.event_type in FAST_TYPES for event in events}
+    charge_ids = [obj["id"] for pk, obj in found.items() if kinds[pk]]
+    refund_ids = [obj["id"] for pk, obj in found.items() if not kinds[pk]]
     taken |= set(
-        Payment.objects.filter(workspace=workspace, external_id__in=ids).values_list(
+        Payment.objects.filter(workspace=workspace, external_id__in=charge_ids).values_list(
+            "external_id", flat=True
+        )
+    )
+    taken |= set(
+        Refund.objects.filter(workspace=workspace, external_id__in=refund_ids).values_list(
             "external_id", flat=True
         )
     )
     return {
-        pk: charge
-        for pk, charge in charges.items()
-        if named[charge["id"]] == 1 and charge["id"] not in taken
+        pk: obj for pk, obj in found.items() if named[obj["id"]] == 1 and obj["id"] not in taken
     }
 
 
@@ -390,31 +443,55 @@ def _unpaid_sales(workspace, emails: set[str]) -> tuple[dict[str, list[Sale]], s
     return sales, set(leads.values())
 
 
-def events_map_many(*, events: list, connection) -> dict:
-    """The fast path (see integrations.base.Provider): new charges placed by email, written
-    with payments_create. Returns their outcomes by event pk."""
-    workspace = connection.workspace
-    charges = _fast_charges(events, connection)
-    if not charges:
-        return {}
-    sales, known = _unpaid_sales(workspace, {_charge_email(c).upper() for c in charges.values()})
+def _sales_named(workspace, references: set[str]) -> dict[str, Sale]:
+    """By reference: the sale it names, as _sale_named finds it (its id, else its own
+    external id)."""
+    by_pk: dict[uuid.UUID, list[str]] = {}
+    for reference in references:
+        with contextlib.suppress(ValueError):
+            by_pk.setdefault(uuid.UUID(reference), []).append(reference)
+    named = {}
+    if by_pk:
+        for sale in Sale.objects.filter(workspace=workspace, pk__in=list(by_pk)):
+            for reference in by_pk[sale.pk]:
+                named[reference] = sale
+    rest = sorted(references - set(named))
+    if rest:
+        for sale in Sale.objects.filter(workspace=workspace, external_id__in=rest):
+            named[sale.external_id] = sale
+    return named
+
+
+def _charges_map_many(events: list, charges: dict[int, dict], workspace) -> dict:
+    """The new charges: placed and written with payments_create."""
+    emails = {_charge_email(c).upper() for c in charges.values() if not _reference(c)}
+    sales, known = _unpaid_sales(workspace, emails) if emails else ({}, set())
+    named = _sales_named(workspace, {_reference(c) for c in charges.values()} - {""})
     pending: Counter = Counter()
     outcomes, payments = {}, []
     for event in events:
         charge = charges.get(event.pk)
         if charge is None:
             continue
-        email = _charge_email(charge)
         amount = to_minor(charge.get("amount") or 0, currency=workspace.currency,
                           workspace=workspace)  # fmt: skip
-        sale = next(
-            (s for s in sales.get(email.upper(), []) if s.cash_collected + pending[s.pk] <
-             s.contract_value),
-            None,
-        )  # fmt: skip
-        if sale is None:
-            outcomes[event.pk] = _unplaced(email, lead_known=email.upper() in known)
-            continue
+        reference = _reference(charge)
+        if reference:
+            sale = named.get(reference)
+            if sale is None:
+                outcomes[event.pk] = Held(Event.HoldCode.NO_SALE, f"The charge's metadata names sale "
+                    f"{reference!r}, which this workspace does not have.")  # fmt: skip
+                continue
+        else:
+            email = _charge_email(charge)
+            sale = next(
+                (s for s in sales.get(email.upper(), []) if s.cash_collected + pending[s.pk] <
+                 s.contract_value),
+                None,
+            )  # fmt: skip
+            if sale is None:
+                outcomes[event.pk] = _unplaced(email, lead_known=email.upper() in known)
+                continue
         failed = charge.get("status") == "failed"
         payments.append(
             {
@@ -426,10 +503,94 @@ def events_map_many(*, events: list, connection) -> dict:
             }
         )
         if not failed:
+            # A later charge of the batch sees the cash this one adds.
             pending[sale.pk] += amount
         outcomes[event.pk] = Applied(records=(charge["id"],))
     if payments:
         payments_create(workspace=workspace, payments=payments)
+    return outcomes
+
+
+def _refunds_map_many(events: list, objs: dict[int, dict], workspace) -> dict:
+    """The refunds and lost disputes of placed charges, written with refunds_create; a
+    charge whose refunds are not all here (or would not all fit) is left one by one."""
+    charge_of = {pk: _charge_id(obj) for pk, obj in objs.items()}
+    # The charges another event of the batch is about, or names and is left one by one:
+    # their refunds keep their order on the one-by-one path.
+    busy = {event.object_id for event in events if event.pk not in objs}
+    busy |= {_charge_id(_object(e)) for e in events if e.pk not in objs and
+             e.event_type in FAST_REFUND_TYPES}  # fmt: skip
+    payments = {
+        payment.external_id: payment
+        for payment in Payment.objects.filter(
+            workspace=workspace, external_id__in=set(charge_of.values()) - busy
+        )
+    }
+    refunded = dict(
+        Refund.objects.filter(payment__in=list(payments.values()))
+        .order_by()
+        .values("payment")
+        .annotate(total=models.Sum("amount"))
+        .values_list("payment", "total")
+    )
+    planned, refused = [], set()
+    for event in events:
+        obj = objs.get(event.pk)
+        if obj is None:
+            continue
+        if event.event_type == DISPUTE_CLOSED and obj.get("status") != "lost":
+            planned.append((event, obj, None, 0))
+            continue
+        payment = payments.get(charge_of[event.pk])
+        if payment is None or payment.status != Payment.Status.SUCCEEDED:
+            refused.add(charge_of[event.pk])
+            continue
+        amount = to_minor(obj.get("amount") or 0,
+                          currency=obj.get("currency") or workspace.currency,
+                          workspace=workspace)  # fmt: skip
+        refunded[payment.pk] = refunded.get(payment.pk, 0) + amount
+        if refunded[payment.pk] > payment.amount:
+            refused.add(charge_of[event.pk])
+        planned.append((event, obj, payment, amount))
+    outcomes, rows = {}, []
+    for event, obj, payment, amount in planned:
+        if payment is None:
+            outcomes[event.pk] = Ignored(f"The dispute closed as {obj.get('status')}: no money "
+                                         "was lost.")  # fmt: skip
+            continue
+        if charge_of[event.pk] in refused:
+            continue
+        dispute = event.event_type == DISPUTE_CLOSED
+        rows.append(
+            {
+                "external_id": obj["id"],
+                "payment": payment,
+                "at": _moment(_sent(event) or obj.get("created") or 0)
+                if dispute
+                else _moment(obj["created"]),
+                "amount": amount,
+                "kind": Refund.Kind.CHARGEBACK if dispute else Refund.Kind.REFUND,
+            }
+        )
+        outcomes[event.pk] = Applied(records=(obj["id"],))
+    if rows:
+        refunds_create(workspace=workspace, refunds=rows)
+    return outcomes
+
+
+def events_map_many(*, events: list, connection) -> dict:
+    """The fast path (see integrations.base.Provider): new charges placed by their email or
+    their metadata's sale, written with payments_create; refunds and lost disputes of placed
+    charges, written with refunds_create. Returns their outcomes by event pk."""
+    workspace = connection.workspace
+    objs = _fast_objects(events, connection)
+    if not objs:
+        return {}
+    charges = {e.pk: objs[e.pk] for e in events if e.pk in objs and e.event_type in FAST_TYPES}
+    outcomes = _charges_map_many(events, charges, workspace) if charges else {}
+    rest = {pk: obj for pk, obj in objs.items() if pk not in charges}
+    if rest:
+        outcomes.update(_refunds_map_many(events, rest, workspace))
     return outcomes
 
 

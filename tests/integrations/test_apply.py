@@ -30,8 +30,7 @@ def _store(connection, payload) -> Event:
 
 
 def _charges(connection, count, amount=10000, *, by_sale=False):
-    """Charges by Pat's email (the fast path places them), or naming Pat's sale (placed
-    one by one)."""
+    """Charges by Pat's email, or naming Pat's sale (the fast path places either)."""
     placed = {"metadata": {"sale_id": "sale-pat"}} if by_sale else {"email": PAT}
     return [
         _store(
@@ -45,6 +44,11 @@ def _charges(connection, count, amount=10000, *, by_sale=False):
         )
         for n in range(1, count + 1)
     ]
+
+
+def _one_by_one(monkeypatch):
+    """Every event applied through the mapping's event_map (no fast path)."""
+    monkeypatch.setattr(type(provider_get("stripe")), "apply_many", None)
 
 
 def _states(connection):
@@ -113,6 +117,7 @@ def test_a_refund_before_its_charge_waits_then_is_applied_in_the_same_run(shop):
 def test_a_mapping_defect_leaves_its_event_received_and_the_others_applied(
     shop, monkeypatch, caplog
 ):
+    _one_by_one(monkeypatch)
     stored = _charges(shop.connection, 3, by_sale=True)
     real = mapping.event_map
 
@@ -138,6 +143,7 @@ def test_a_mapping_defect_leaves_its_event_received_and_the_others_applied(
 
 
 def test_a_provider_refusal_stops_the_run_and_keeps_what_was_applied(shop, monkeypatch):
+    _one_by_one(monkeypatch)
     _charges(shop.connection, 3, by_sale=True)
     real = mapping.event_map
 
