@@ -5,9 +5,9 @@ uvicorn. The MCP transport needs the ASGI lifespan, which this app answers.
 
 Django's views are synchronous. Its ASGI handler runs each request in a thread of its
 own, so a database connection is never reused and every request connects again; here
-Django's WSGI handler runs instead, on a fixed pool of threads (a2wsgi), so each thread
-keeps its persistent connection (CONN_MAX_AGE) and a REST request takes the same path,
-at the same cost, as under gunicorn's sync workers.
+Django's WSGI handler runs instead, on a fixed pool of threads (config/threads.py), so
+each thread keeps its persistent connection (CONN_MAX_AGE) and a REST request takes the
+same path as under gunicorn's sync workers.
 """
 
 import gc
@@ -20,10 +20,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_wsgi = get_wsgi_application()
 
-from a2wsgi import WSGIMiddleware  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.log_filters import RedactAccessLine, RedactSecrets  # noqa: E402
+from config.threads import WsgiOnThreads  # noqa: E402
 from mcpserver.asgi import McpEndpoint  # noqa: E402
 
 # uvicorn's request lines and errors, as Django's own: no secret of a path in them.
@@ -37,7 +37,7 @@ if settings.DEBUG:
     django_wsgi = StaticFilesHandler(django_wsgi)
 
 # Requests of one process served at once (each thread keeps one database connection).
-django_application = WSGIMiddleware(django_wsgi, workers=int(os.environ.get("WEB_THREADS", "10")))
+django_application = WsgiOnThreads(django_wsgi, threads=int(os.environ.get("WEB_THREADS", "10")))
 
 MCP_PATHS = {"/mcp", "/mcp/"}
 

@@ -192,12 +192,16 @@ DATABASES = {
 # of DATABASE_REPLICA_URL (comma-separated) is a database alias replica_0, replica_1, ...
 DATABASE_REPLICAS: list[str] = []
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, with a health check that needs no round trip to the server when
+    # the connection has nothing to read (core/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
     # Nothing holds session state between transactions, so the service runs through
     # PgBouncer in transaction pooling mode: locks are transaction-level (core/locks.py)
     # and no query keeps a server-side cursor open.
     DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
     for n, url in enumerate(env_list("DATABASE_REPLICA_URL", [])):
         replica = dj_database_url.parse(url, **connection_options)
+        replica["ENGINE"] = "core.postgresql"
         replica["DISABLE_SERVER_SIDE_CURSORS"] = True
         # A replica that cannot be reached is skipped after 2 s, not waited for.
         replica.setdefault("OPTIONS", {})["connect_timeout"] = 2

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
 from . import metrics
@@ -76,6 +77,25 @@ class RateState:
 _COUNTER = "ratelimit:%(scope)s:%(ident)s:%(window)d"
 
 
+# The window's counter plus one, and its expiry set when this request made it: one script,
+# so one round trip, where Django's RedisCache.incr asks whether the key exists first (two).
+_INCREMENT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+
+
+def _counter_increment(store, key: str, window: int) -> int:
+    if isinstance(store, RedisCache):
+        name = store.make_and_validate_key(key)
+        return int(store._cache.get_client(name, write=True).eval(_INCREMENT, 1, name, window))
+    try:
+        return store.incr(key)
+    except ValueError:  # the window's first request
+        return 1 if store.add(key, 1, window) else store.incr(key)
+
+
 def rate_count(policy: str, ident: str, now: float | None = None) -> "RateState | None":
     """Count one request against the policy's counter of ident, in the shared cache.
 
@@ -90,11 +110,7 @@ def rate_count(policy: str, ident: str, now: float | None = None) -> "RateState 
     key = _COUNTER % {"scope": policy, "ident": ident, "window": start}
     store = caches["default"]
     try:
-        # One round trip to the cache per request once the window's counter exists.
-        try:
-            count = store.incr(key)
-        except ValueError:  # the window's first request
-            count = 1 if store.add(key, 1, window) else store.incr(key)
+        count = _counter_increment(store, key, window)
     except Exception:
         logger.exception("rate limit counter %s unavailable; request allowed", key)
         metrics.RATE_LIMIT_UNAVAILABLE.inc()

@@ -1,14 +1,18 @@
 """Request rates: per token (reads and writes apart) and per client address without one."""
 
 import itertools
+import os
 import random
+import uuid
 
 import pytest
+import redis
+from django.core.cache import caches
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework.test import APIClient
 
 from config.settings import env_rate
-from core.throttling import ServiceRateThrottle
+from core.throttling import ServiceRateThrottle, rate_count
 
 pytestmark = pytest.mark.django_db
 
@@ -223,3 +227,35 @@ def test_both_descriptions_document_429_and_the_fields_on_every_operation(path):
                 route,
                 status,
             )
+
+
+def test_a_counter_in_redis_takes_one_round_trip_and_expires_with_its_window(settings, monkeypatch):
+    url = os.environ.get("CACHE_URL") or os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis://"):
+        pytest.skip("needs Redis (set CELERY_BROKER_URL=redis://...)")
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": f"test-counter-{uuid.uuid4().hex}",
+        }
+    }
+    settings.RATE_LIMIT_READ = "2/min"
+    sent = []
+    original = redis.Redis.execute_command
+
+    def execute_command(self, *args, **kwargs):
+        sent.append(args[0])
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", execute_command)
+    now = 1_000_000_015.0
+    states = [rate_count("read", "token:one", now=now) for _ in range(3)]
+    assert [state.remaining for state in states] == [1, 0, 0]
+    assert [state.allowed for state in states] == [True, True, False]
+    assert sent == ["EVAL", "EVAL", "EVAL"]
+    store = caches["default"]
+    key = f"ratelimit:read:token:one:{int(now // 60) * 60}"
+    client = store._cache.get_client(None, write=True)
+    assert 0 < client.ttl(store.make_and_validate_key(key)) <= 60
+    assert store.get(key) == 3
