@@ -74,13 +74,8 @@ def _pending_contacts(event: Event) -> list[str]:
     return ids[: api.BATCH_SIZE]
 
 
-def contact_for(event: Event, connection, credentials: dict) -> dict | None:
-    """The event's contact, read after the event was received (None if HubSpot has no
-    such contact any more)."""
-    kept = cache.get(_cache_key(connection.pk, event.object_id))
-    if kept is not None and kept["read_at"] >= event.received_at.timestamp():
-        return kept["contact"]
-    ids = _pending_contacts(event)
+def _read_and_keep(connection, credentials: dict, ids: list[str]) -> dict:
+    """The contacts read now in one call, by id, each kept with the time of the read."""
     read_at = timezone.now().timestamp()
     found = api.contacts_read(api.client_for(credentials), ids, properties_for(connection))
     cache.set_many(
@@ -93,6 +88,17 @@ def contact_for(event: Event, connection, credentials: dict) -> dict | None:
         },
         READ_KEPT_SECONDS,
     )
+    return found
+
+
+def contact_for(event: Event, connection, credentials: dict) -> dict | None:
+    """The event's contact, read after the event was received (None if HubSpot has no
+    such contact any more)."""
+    kept = cache.get(_cache_key(connection.pk, event.object_id))
+    if kept is not None and kept["read_at"] >= event.received_at.timestamp():
+        return kept["contact"]
+    ids = _pending_contacts(event)
+    found = _read_and_keep(connection, credentials, ids)
     return found.get(event.object_id)
 
 
@@ -223,18 +229,7 @@ def _reads(events: list, connection) -> dict[str, dict | None]:
     if stale:
         # As connection_credentials reads them (its module imports the providers).
         credentials = decrypt_json(connection.credentials_encrypted)
-        read_at = timezone.now().timestamp()
-        found = api.contacts_read(api.client_for(credentials), stale, properties_for(connection))
-        cache.set_many(
-            {
-                _cache_key(connection.pk, contact_id): {
-                    "read_at": read_at,
-                    "contact": found.get(contact_id),
-                }
-                for contact_id in stale
-            },
-            READ_KEPT_SECONDS,
-        )
+        found = _read_and_keep(connection, credentials, stale)
         contacts.update({contact_id: found.get(contact_id) for contact_id in stale})
     return contacts
 

@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from dashboard.selectors import HEADLINE
 from figures.period import Period
 from figures.selectors import (
     SERIES_METRICS,
@@ -310,16 +311,6 @@ def test_the_last_weeks_and_months_of_the_calendar_answer(ws, client_for):
         assert response.status_code == 200, response.content
         assert len(response.json()["data"]["points"]) == count
         assert response.json()["data"]["points"][-1]["to"] == "9999-12-30"
-
-
-HEADLINE = (
-    "payments.cash_collected",
-    "payments.revenue_booked",
-    "calls.taken",
-    "calls.show_rate",
-    "calls.close_rate",
-    "leads.created",
-)
 
 
 @pytest.mark.parametrize("interval", ["day", "week", "month"])
