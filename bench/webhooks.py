@@ -608,46 +608,20 @@ def zoom_participant_bodies(webinar: dict, attendees: list, account_id: str) -> 
 
 def zoom_setup(connection, secret: str, webinar: dict, bodies: list[bytes]) -> dict:
     """The webinar and its registrations, made before any timing as Zoom's deliveries make
-    them: each body posted signed through the endpoint in this process (Django's test
-    client, no server), then the stored events applied here as the worker's task applies them."""
-    from django.db.models import Count
-    from django.test import Client
-
-    from integrations import services
-    from integrations.models import Event
+    them (in_process_apply)."""
     from workspaces.models import Registration
 
-    client = Client(HTTP_HOST=HOST)
-    path = f"/hooks/zoom/{connection.pk}"
-    began = time.perf_counter()
-    for body in bodies:
-        answer = client.post(path, body, content_type="application/json",
-                             headers=zoom_headers(body, secret))  # fmt: skip
-        if answer.status_code != 200 or answer.json() != {"received": True}:
-            raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
-    delivered = time.perf_counter() - began
-    began = time.perf_counter()
-    taken = services.events_apply(connection_id=connection.pk)
-    applied = time.perf_counter() - began
-    states = dict(
-        Event.objects.filter(connection=connection)
-        .values("state")
-        .annotate(n=Count("pk"))
-        .values_list("state", "n")
+    setup = in_process_apply(
+        connection, f"/hooks/zoom/{connection.pk}", bodies, lambda body: zoom_headers(body, secret)
     )
-    if states != {"applied": len(bodies)}:
-        raise SystemExit(f"The webinar's deliveries were not all applied: {states}")
     registrations = Registration.objects.filter(
         workspace_id=connection.workspace_id, event__external_id=str(webinar["id"])
     )
     return {
         "webinar": webinar["id"],
-        "deliveries": len(bodies),
         "registrations": registrations.count(),
         "leads_made": registrations.filter(lead__external_id__startswith="zoom:").count(),
-        "seconds_delivering": round(delivered, 3),
-        "seconds_applying": round(applied, 3),
-        "applied_per_second": taken / applied if applied else 0.0,
+        **setup,
     }
 
 
