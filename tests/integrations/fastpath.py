@@ -72,6 +72,13 @@ def snapshot(ws) -> dict:
     }  # fmt: skip
 
 
+def applied_one_by_one(monkeypatch, provider, run, *args):
+    """run(*args) with the provider's fast path off: every event mapped one by one."""
+    with monkeypatch.context() as patch:
+        patch.setattr(type(provider), "apply_many", None)
+        return run(*args)
+
+
 def spy(monkeypatch, module) -> list:
     """The events the module's fast path applied: (event id, outcome) of each."""
     seen = []

@@ -12,7 +12,7 @@ from workspaces.kept import leads_sales_refresh
 from workspaces.models import Lead, Refund, Sale
 
 from .conftest import charge, dispute, event, refund, stripe_connection, utc
-from .fastpath import snapshot, spy
+from .fastpath import applied_one_by_one, snapshot, spy
 
 pytestmark = pytest.mark.django_db
 
@@ -102,9 +102,7 @@ def run(make_shop):
 
 
 def test_charges_refunds_and_disputes_applied_set_based_end_as_one_by_one(make_shop, monkeypatch):
-    with monkeypatch.context() as one_by_one:
-        one_by_one.setattr(type(PROVIDER), "apply_many", None)
-        slow = run(make_shop)
+    slow = applied_one_by_one(monkeypatch, PROVIDER, run, make_shop)
     taken = spy(monkeypatch, mapping)
     fast = run(make_shop)
 

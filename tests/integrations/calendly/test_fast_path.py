@@ -9,7 +9,7 @@ from integrations.calendly import PROVIDER, mapping
 from integrations.providers import provider_get
 from workspaces.models import Call, Lead
 
-from ..fastpath import snapshot, spy
+from ..fastpath import applied_one_by_one, snapshot, spy
 from .conftest import delivery, invitee, no_show, uri
 
 pytestmark = pytest.mark.django_db
@@ -78,9 +78,7 @@ def run(team):
 
 
 def test_bookings_and_cancellations_applied_set_based_end_as_one_by_one(team, monkeypatch):
-    with monkeypatch.context() as one_by_one:
-        one_by_one.setattr(type(PROVIDER), "apply_many", None)
-        slow = run(team)
+    slow = applied_one_by_one(monkeypatch, PROVIDER, run, team)
     taken = spy(monkeypatch, mapping)
     fast = run(team)
 

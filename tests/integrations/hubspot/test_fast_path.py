@@ -12,7 +12,7 @@ from integrations.providers import provider_get
 from workspaces.models import Lead
 
 from ..conftest import utc
-from ..fastpath import snapshot, spy
+from ..fastpath import applied_one_by_one, snapshot, spy
 from .conftest import changed, created, hubspot_connection
 
 pytestmark = pytest.mark.django_db
@@ -78,9 +78,7 @@ def run(make_workspace):
 
 
 def test_new_contacts_applied_set_based_end_as_one_by_one(make_workspace, reads, monkeypatch):
-    with monkeypatch.context() as one_by_one:
-        one_by_one.setattr(type(PROVIDER), "apply_many", None)
-        slow = run(make_workspace)
+    slow = applied_one_by_one(monkeypatch, PROVIDER, run, make_workspace)
     slow_reads = list(reads)
     reads.clear()
     taken = spy(monkeypatch, mapping)
