@@ -51,21 +51,21 @@ format: install
 
 # Production-like processes (need DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
 # FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS; gunicorn keeps its access log off).
-# The web process is ASGI (config.asgi: /mcp to the MCP server, the rest to Django), run by
-# gunicorn's process manager with uvicorn workers.
-# The worker class (config/workers.py) sends no `server` header and leaves X-Forwarded-For
-# to the service, which trusts exactly NUM_PROXIES proxies; gunicorn itself trusts none
-# (--forwarded-allow-ips '').
-# WEB_CONCURRENCY (or WORKERS) sets the web processes. Their metrics, and the Celery
-# worker's on the same machine, are added up in PROMETHEUS_MULTIPROC_DIR (emptied when
-# gunicorn starts; see docs/operations.md).
-WORKERS ?= $(or $(WEB_CONCURRENCY),3)
+# The web process is WSGI (config.wsgi: /mcp to the MCP server, the rest to Django), run by
+# gunicorn's sync workers, one request at a time each, behind a proxy that buffers requests
+# and answers (docs/operations.md). The worker class (config/workers.py) sends no `server`
+# header; X-Forwarded-For is left to the service, which trusts exactly NUM_PROXIES proxies,
+# and gunicorn trusts no forwarded scheme (--forwarded-allow-ips '').
+# WEB_CONCURRENCY (or WORKERS) sets the web processes: twice the CPUs plus one by default.
+# Their metrics, and the Celery worker's on the same machine, are added up in
+# PROMETHEUS_MULTIPROC_DIR (emptied when gunicorn starts; see docs/operations.md).
+WORKERS ?= $(or $(WEB_CONCURRENCY),$(shell echo $$((2 * $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1))))
 PROMETHEUS_MULTIPROC_DIR ?= $(CURDIR)/.metrics
 SERVICE_METRICS := PROMETHEUS_MULTIPROC_DIR=$(PROMETHEUS_MULTIPROC_DIR)
 serve: install-runtime
 	$(PROD) $(BIN)/python manage.py migrate --noinput
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput
-	$(PROD) $(SERVICE_METRICS) $(BIN)/gunicorn config.asgi:application --config python:config.gunicorn --worker-class config.workers.ServiceUvicornWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
+	$(PROD) $(SERVICE_METRICS) $(BIN)/gunicorn config.wsgi:application --config python:config.gunicorn --worker-class config.workers.ServiceSyncWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
 
 worker: install-runtime
 	mkdir -p $(PROMETHEUS_MULTIPROC_DIR)

@@ -3,8 +3,8 @@
     .venv/bin/python bench/mcp.py                                  # bench_large and bench_small
     .venv/bin/python bench/mcp.py --databases bench_large --requests 300 --tool listPaymentFigures
 
-For each database loaded by bench/generate.py this starts the production setup (gunicorn
-with uvicorn workers on config.asgi, as bench/run.py does), checks once that the tool's
+For each database loaded by bench/generate.py this starts the production setup (gunicorn's
+sync workers on config.wsgi, as bench/run.py does), checks once that the tool's
 structured content equals the REST answer, then sends --requests pairs, sequentially and
 interleaved (REST, then the tool call): `GET <path>` and a `tools/call` of the tool with
 the same parameters (one JSON-RPC POST to /mcp, stateless, answered as JSON, as a client
@@ -82,7 +82,7 @@ def measure(name: str, args) -> dict:
     arguments = {"from": args.date_from, "to": args.date_to} if args.date_from else {}
     query = f"{path}?{urlencode(arguments)}" if arguments else path
     body = tool_body(args.tool, arguments)
-    server = server_start(info, port=args.port, workers=args.workers, kind="asgi")
+    server = server_start(info, port=args.port, workers=args.workers)
     try:
         server_ready(server, token)
         status, rest_body = send(args.port, "GET", query, token)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     print("\n".join(lines))
     print(
         f"\n{args.requests} pairs after {args.warmup} warm-up, sequential and interleaved; "
-        f"{args.workers} uvicorn workers under gunicorn. Target: tool / REST <= {RATIO_TARGET:g}."
+        f"{args.workers} gunicorn sync workers. Target: tool / REST <= {RATIO_TARGET:g}."
     )
     (OUT / "mcp-results.json").write_text(json.dumps(rows, indent=2))
     return 0

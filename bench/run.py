@@ -4,8 +4,8 @@
     .venv/bin/python bench/run.py --databases bench_large --requests 300
 
 For each database loaded by bench/generate.py (its bench/out/<name>.json holds the
-token and ids) this serves the project as production does, with gunicorn and uvicorn
-workers on config.asgi (--server wsgi: gunicorn's sync workers on config.wsgi, to compare)
+token and ids) this serves the project as production does, with gunicorn's sync workers
+on config.wsgi (--server asgi: uvicorn workers on config.asgi, to compare)
 on 127.0.0.1 (DEBUG off; one server per database, on --port, --port + 1, ...), with
 production's settings and bench/urls.py's URLconf (bench/settings.py), which adds a bare
 Django JSON view. First, `whoami` against that bare view in requests per second, with
@@ -102,9 +102,9 @@ def parse_args(argv=None):
     p.add_argument("--concurrency", type=int, default=2, help="client threads for req/s")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument(
-        "--server", default="asgi",
-        help="asgi: uvicorn workers on config.asgi, as make serve (default); wsgi: sync "
-        "workers on config.wsgi; asgi,wsgi: both at once, taking turns like the databases "
+        "--server", default="wsgi",
+        help="wsgi: sync workers on config.wsgi, as make serve (default); asgi: uvicorn "
+        "workers on config.asgi; wsgi,asgi: both at once, taking turns like the databases "
         "(the ratio table then compares the first two servers of the first database)",
     )  # fmt: skip
     p.add_argument("--port", type=int, default=8765)
@@ -138,7 +138,7 @@ def parse_args(argv=None):
 # --- the server ----------------------------------------------------------------------------
 
 
-def server_start(info: dict, *, port: int, workers: int, kind: str = "asgi") -> Server:
+def server_start(info: dict, *, port: int, workers: int, kind: str = "wsgi") -> Server:
     if not port_free(port):
         raise SystemExit(f"Port {port} on {HOST} is in use; pass --port.")
     env = production_environment(database_url=info["database_url"], port=port)

@@ -1,15 +1,17 @@
 """Ways of serving the project side by side: server CPU per request and requests per second.
 
-    .venv/bin/python bench/serving.py                                # asgi, wsgi, gthread
-    .venv/bin/python bench/serving.py --servers asgi,wsgi --paths /api/v1/whoami --requests 300 --rounds 4
+    .venv/bin/python bench/serving.py                                # wsgi, asgi, gthread
+    .venv/bin/python bench/serving.py --servers wsgi,asgi --paths /api/v1/whoami --requests 300 --rounds 4
+    .venv/bin/python bench/serving.py --servers wsgi,asgi --clients 8 --workers 2
 
 Each server (2 workers by default, production's settings with bench/urls.py's URLconf, on
-bench_large) gets, round after round and in turn, --requests requests from 2 client
-threads: requests per second, and the CPU time (user and system) of the server's
-processes per request, read from /proc, which other load on a shared machine inflates
-far less than it inflates latency. Servers: asgi (`make serve`: uvicorn workers on
-config.asgi), wsgi (sync workers on config.wsgi), gthread (gthread workers on
-config.wsgi, 4 threads). A measurement, not a test.
+bench_large) gets, round after round and in turn, --requests requests from --clients
+client threads (2 by default), each request on a new connection: requests per second, and
+the CPU time (user and system) of the server's processes per request, read from /proc,
+which other load on a shared machine inflates far less than it inflates latency. Servers:
+wsgi (`make serve`: the service's sync workers on config.wsgi), asgi (uvicorn workers on
+config.asgi, WEB_THREADS threads each), gthread (gthread workers on config.wsgi, 4
+threads). A measurement, not a test.
 """
 
 import argparse
@@ -49,11 +51,12 @@ def group_cpu_seconds(group: int) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--database", default="bench_large")
-    p.add_argument("--servers", default="asgi,wsgi,gthread")
+    p.add_argument("--servers", default="wsgi,asgi,gthread")
     p.add_argument("--paths", default="/api/v1/whoami,/bench/bare,/api/v1/payments")
     p.add_argument("--requests", type=int, default=200)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--clients", type=int, default=2, help="client threads")
     p.add_argument("--port", type=int, default=8801)
     args = p.parse_args(argv)
     info = json.loads((OUT / f"{args.database}.json").read_text())
@@ -74,14 +77,14 @@ def main(argv=None) -> int:
             for _ in range(args.rounds):
                 for kind, server in zip(kinds, servers, strict=True):
                     cpu_before, began = group_cpu_seconds(server.proc.pid), time.perf_counter()
-                    throughput(server.port, path, info["token"], args.requests, 2)
+                    throughput(server.port, path, info["token"], args.requests, args.clients)
                     wall[kind] += time.perf_counter() - began
                     cpu[kind] += group_cpu_seconds(server.proc.pid) - cpu_before
             total = args.requests * args.rounds
             for kind in kinds:
                 print(
                     f"{path:<20} {kind:<8} server CPU {cpu[kind] * 1000 / total:6.2f} ms/request"
-                    f"  {total / wall[kind]:7.1f} req/s (2 client threads)",
+                    f"  {total / wall[kind]:7.1f} req/s ({args.clients} client threads)",
                     flush=True,
                 )
         print(f"load average after {os.getloadavg()[0]:.2f}")

@@ -13,7 +13,7 @@ production settings (DEBUG off, fresh keys, Celery's broker at Redis --redis-db)
 0. migrates the database (the integrations' migrations may be newer than its load) and
    makes a Stripe connection on the big workspace with integrations.services.
    connection_create (its backfill, which would call Stripe, is not started);
-1. serves the project as production does (gunicorn with uvicorn workers on config.asgi,
+1. serves the project as production does (gunicorn's sync workers on config.wsgi,
    scripts/served.py) and posts --deliveries distinct `charge.succeeded` deliveries, each
    signed as Stripe signs them (`Stripe-Signature: t=…,v1=HMAC-SHA256`), from
    --concurrency client threads, after --warmup deliveries left out of the figures. Each
@@ -1123,7 +1123,7 @@ def endpoint_phase(args, env, run, bodies) -> dict:
     path = f"/hooks/{run.key}/{run.connection.pk}"
     warm, timed = bodies[: args.warmup], bodies[args.warmup :]
     server = Server(
-        env, port=args.port, workers=args.workers, kind="asgi",
+        env, port=args.port, workers=args.workers,
         log_path=OUT / f"gunicorn-{args.port}.log",
     )  # fmt: skip
     try:
@@ -1686,7 +1686,7 @@ def report(result: dict) -> list[str]:
                 if e.get("rate")
                 else ", each posting as soon as the last is answered"
             )
-            + f", gunicorn {e['gunicorn_workers']} uvicorn workers:",
+            + f", gunicorn {e['gunicorn_workers']} sync workers:",
             f"   p50 {e['p50']:.1f} ms  p95 {e['p95']:.1f} ms  p99 {e['p99']:.1f} ms  max "
             f"{e['max']:.1f} ms  {e['per_second']:.0f} deliveries/s  "
             f"(target p95 <= {P95_TARGET_MS:g} ms: {mark(e['p95'] <= P95_TARGET_MS)})",

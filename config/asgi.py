@@ -1,13 +1,14 @@
 """The service's ASGI application: /mcp to the MCP server, everything else to Django.
 
-Production serves it with gunicorn and uvicorn workers (`make serve`); `make run` with
-uvicorn. The MCP transport needs the ASGI lifespan, which this app answers.
+`make run` serves it with uvicorn (production runs config.wsgi on gunicorn's sync workers;
+docs/performance.md has the comparison). The MCP transport needs the ASGI lifespan, which
+this app answers.
 
 Django's views are synchronous. Its ASGI handler runs each request in a thread of its
 own, so a database connection is never reused and every request connects again; here
 Django's WSGI handler runs instead, on a fixed pool of threads (config/threads.py), so
 each thread keeps its persistent connection (CONN_MAX_AGE) and a REST request takes the
-same path as under gunicorn's sync workers.
+same path as under gunicorn's sync workers. WEB_THREADS (default 10) sets the threads.
 """
 
 import gc
@@ -24,7 +25,7 @@ from django.conf import settings  # noqa: E402
 
 from config.log_filters import RedactAccessLine, RedactSecrets  # noqa: E402
 from config.threads import WsgiOnThreads  # noqa: E402
-from mcpserver.asgi import McpEndpoint  # noqa: E402
+from mcpserver.asgi import MCP_PATHS, McpEndpoint  # noqa: E402
 
 # uvicorn's request lines and errors, as Django's own: no secret of a path in them.
 logging.getLogger("uvicorn.access").addFilter(RedactAccessLine())
@@ -38,8 +39,6 @@ if settings.DEBUG:
 
 # Requests of one process served at once (each thread keeps one database connection).
 django_application = WsgiOnThreads(django_wsgi, threads=int(os.environ.get("WEB_THREADS", "10")))
-
-MCP_PATHS = {"/mcp", "/mcp/"}
 
 mcp_endpoint = McpEndpoint()
 

@@ -41,6 +41,9 @@ from .server import CALLER_SCOPE_KEY, server_build
 
 RESOURCE_METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 
+# The paths the endpoint answers; every other path is Django's.
+MCP_PATHS = frozenset({"/mcp", "/mcp/"})
+
 
 def resource_metadata_url() -> str:
     return f"{settings.BASE_URL}{RESOURCE_METADATA_PATH}"

@@ -13,7 +13,7 @@
    the agency API the agency's `full` token, forms and the board a closer's session token.
    A run fails on any 5xx, any status the description does not document, and any content
    type, header or body outside it;
-4. serves the project as `make serve` does (gunicorn, uvicorn workers on config.asgi) and
+4. serves the project as `make serve` does (gunicorn, sync workers on config.wsgi) and
    fuzzes the routes no description covers with Hypothesis (scripts/fuzz_endpoints.py):
    each provider's webhook endpoint, signed and unsigned, on a connection made for the run;
    the OAuth 2 endpoints; and /mcp. A case fails on any 5xx;
@@ -298,12 +298,12 @@ def main(argv=None) -> int:
 
 
 def fuzz_other_routes(database_url: str, demo: dict, args, report_dir: Path) -> dict:
-    """The webhook, OAuth and MCP routes, on the production ASGI server."""
+    """The webhook, OAuth and MCP routes, on the production server."""
     port = free_port()
     env = server_environment(database_url, port)
     workspace = demo["workspaces"][0]
     connections = fuzz_endpoints.connections_make(str(BIN / "python"), ROOT, env, workspace["id"])
-    server = Server(env, port=port, workers=args.workers, log_path=report_dir / "asgi.log")
+    server = Server(env, port=port, workers=args.workers, log_path=report_dir / "served.log")
     examples = max(20, args.max_examples // 2)
     try:
         server.wait_ready(lambda: get(port, "/.well-known/oauth-authorization-server")[0] == 200)

@@ -2,8 +2,8 @@
 and unsigned, against a connection of each provider made for the run), the OAuth 2
 endpoints and /mcp. Cases are generated with Hypothesis; a case fails on any 5xx answer.
 
-Called by scripts/fuzz.py against the production server (gunicorn, uvicorn workers on
-config.asgi, DEBUG off) with the run's database.
+Called by scripts/fuzz.py against the production server (gunicorn's sync workers on
+config.wsgi, DEBUG off) with the run's database.
 """
 
 import base64

@@ -1,8 +1,8 @@
 """The project served as production serves it, on 127.0.0.1, for the benchmarks and the fuzz run.
 
-gunicorn runs uvicorn workers on config.asgi (`asgi`, as `make serve`) or sync workers on
-config.wsgi (`wsgi`, to compare), with DEBUG off, fresh keys and no request rates, in a
-process group of its own that stop() ends.
+gunicorn runs the service's sync workers on config.wsgi (`wsgi`, as `make serve`) or its
+uvicorn workers on config.asgi (`asgi`, to compare), with DEBUG off, fresh keys and no
+request rates, in a process group of its own that stop() ends.
 """
 
 import base64
@@ -28,7 +28,13 @@ SERVER_COMMANDS = {
         "--forwarded-allow-ips",
         "",
     ],
-    "wsgi": ["config.wsgi"],
+    "wsgi": [
+        "config.wsgi:application",
+        "--worker-class",
+        "config.workers.ServiceSyncWorker",
+        "--forwarded-allow-ips",
+        "",
+    ],
 }
 
 
@@ -70,7 +76,7 @@ class Server:
         port: int,
         workers: int,
         log_path: Path,
-        kind: str = "asgi",
+        kind: str = "wsgi",
         extra_args: tuple[str, ...] = (),
     ):
         self.port = port

@@ -100,7 +100,7 @@ def test_metrics_add_up_every_worker(served):
 
 
 def test_every_log_line_is_one_json_object(served):
-    """LOG_FORMAT=json: Django's, gunicorn's and uvicorn's lines alike."""
+    """LOG_FORMAT=json: Django's and gunicorn's lines alike."""
     port, log = served
     assert (
         _get(port, "/api/v1/whoami", **{"X-Request-ID": "0f1e2d3c-4b5a-4697-8877-665544332211"})[0]
@@ -109,7 +109,7 @@ def test_every_log_line_is_one_json_object(served):
     time.sleep(0.5)
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     loggers = {line["logger"] for line in lines}
-    assert {"gunicorn.error", "uvicorn.error", "service.request"} <= loggers
+    assert {"gunicorn.error", "service.request"} <= loggers
     [mine] = [line for line in lines
               if line.get("request_id") == "0f1e2d3c-4b5a-4697-8877-665544332211"
               and line["logger"] == "service.request"]  # fmt: skip

@@ -11,7 +11,8 @@ from django.conf import settings
 from django.test import Client
 from uvicorn.logging import AccessFormatter
 
-import config.asgi  # noqa: F401 - installs the filters on uvicorn's loggers
+import config.asgi  # installs the filters on uvicorn's loggers
+import config.wsgi  # noqa: F401 - installs the filter on gunicorn's error logger
 from agency.links import connect_link_create
 from agency.services import user_actor
 from config.log_filters import RedactSecrets
@@ -140,6 +141,21 @@ def test_uvicorns_request_lines_log_no_secret():
     assert line == (
         '127.0.0.1:5555 - "GET /connect/[redacted]?integration=stripe HTTP/1.1" 404 Not Found'
     )
+
+
+def test_gunicorns_error_lines_log_no_secret():
+    # As gunicorn's sync worker writes a request that failed outside Django.
+    record = logging.LogRecord(
+        "gunicorn.error",
+        logging.ERROR,
+        __file__,
+        1,
+        "Error handling request %s",
+        (f"/connect/{UNKNOWN}?integration=stripe",),
+        None,
+    )
+    assert logging.getLogger("gunicorn.error").filter(record)
+    assert record.getMessage() == "Error handling request /connect/[redacted]?integration=stripe"
 
 
 def test_the_console_handler_redacts_what_any_logger_writes():

@@ -1,4 +1,4 @@
-"""A live server (uvicorn in a thread, serving config.asgi) and the mcp library's client.
+"""Live servers of /mcp (config.wsgi and config.asgi, in threads) and the mcp library's client.
 
 The server's threads reach the test database through their own connections, so the
 tests use transactional_db: what a test writes is committed and visible to the server.
@@ -12,15 +12,28 @@ import time
 import httpx2
 import pytest
 import uvicorn
+from django.core.servers.basehttp import ThreadedWSGIServer, WSGIRequestHandler
 from django.db import connection
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 
-@pytest.fixture(scope="session")
-def mcp_base_url(django_db_setup, django_db_blocker):
-    from config.asgi import application  # noqa: PLC0415 (import has effects: log filters, gc.freeze)
+def _served_wsgi(application):
+    """config.wsgi's application on Django's threaded WSGI server (as the live server of
+    Django's own tests), which runs each request in a thread of its own."""
+    server = ThreadedWSGIServer(("127.0.0.1", 0), WSGIRequestHandler, allow_reuse_address=True)
+    server.set_app(application)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
 
+
+def _served_asgi(application):
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
@@ -28,18 +41,39 @@ def mcp_base_url(django_db_setup, django_db_blocker):
     server = uvicorn.Server(
         uvicorn.Config(application, lifespan="on", log_level="warning", access_log=False)
     )
-    with django_db_blocker.unblock():
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.05)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    try:
         yield f"http://127.0.0.1:{port}"
+    finally:
         server.should_exit = True
         thread.join(timeout=10)
-        _close_server_connections()
+
+
+@pytest.fixture(scope="session", params=["wsgi", "asgi"])
+def mcp_base_url(request, django_db_setup, django_db_blocker):
+    """The base URL of a live server of /mcp: config.wsgi (what `make serve` runs) and
+    config.asgi (what `make run` runs), each test running against both."""
+    # Imports have effects (log filters, gc.freeze): made here, not at collection.
+    if request.param == "wsgi":
+        from config.wsgi import application  # noqa: PLC0415
+
+        served = _served_wsgi(application)
+    else:
+        from config.asgi import application  # noqa: PLC0415
+
+        served = _served_asgi(application)
+    with django_db_blocker.unblock():
+        try:
+            yield next(served)
+        finally:
+            served.close()
+            _close_server_connections()
 
 
 def _close_server_connections() -> None:
