@@ -200,6 +200,8 @@ class CompiledQuery:
     statement per value (a member filter or not, a limit, a list of weekdays). A
     parameter given as None is part of the shape too (it usually changes the SQL, to an
     IS NULL or to no filter at all); a value of another type than its field's is refused.
+    A parameter stands for one value: a list (an `__in` lookup) is a shape, or stays with
+    the plain queryset (a lookup on a relation refuses a Param inside a list).
 
     The statement runs through the connection's cursor (execute wrappers, query counts
     and health checks included), and its rows go through the same converters and
