@@ -127,16 +127,13 @@ def leads_of_period(
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
 
-def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
-    """Leads, closes and cash per UTM combination for the leads created in the period.
-
-    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
-    and the cash collected on its sales are kept on the lead by the services.
-    """
-    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+def _attribution_query(*, workspace, member, start, end):
+    leads = Lead.objects.filter(workspace=workspace).filter(
+        in_period(Span(start, end), "created_at")
+    )
     if member is not None:
         leads = leads.filter(setter=member)
-    grouped = (
+    return (
         leads.order_by()
         .values_list(*UTM_FIELDS)
         .annotate(
@@ -145,6 +142,18 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
             cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
         )
     )
+
+
+attribution_query = CompiledQuery(_attribution_query, params=FIGURES_PARAMS, model=Lead)
+
+
+def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
+    """Leads, closes and cash per UTM combination for the leads created in the period.
+
+    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
+    and the cash collected on its sales are kept on the lead by the services.
+    """
+    grouped = attribution_query(**figures_params(workspace=workspace, period=period, member=member))
     ws = workspace
     rows = []
     for row in sorted(grouped, key=lambda r: (-r[4], tuple(utm_label(v) for v in r[:4]))):

@@ -1,7 +1,7 @@
 """Every figures query run compiled (core.compiled.CompiledQuery) answers what its
 queryset answers, in every shape the selectors use."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -9,9 +9,10 @@ from figures.period import Period
 from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
 from figures.selectors.eod import eod_query
 from figures.selectors.journey import journey_query
-from figures.selectors.leads import leads_query
+from figures.selectors.leads import attribution_query, leads_query
 from figures.selectors.outcomes import outcomes_query
 from figures.selectors.payments import commission_members, commission_totals, payments_part
+from figures.selectors.speed_to_lead import speed_query
 from tests.core.test_compiled_query import normal, plain
 from tests.figures.conftest import at
 
@@ -109,6 +110,19 @@ def test_leads(ws, dataset):
         same(leads_query, leads_query.build, part="created", **params)
         for limit in (1, 100):
             same(leads_query, leads_query.build, part="page", limit=limit, **params)
+        same(attribution_query, attribution_query.build, **params)
+
+
+def test_speed_to_lead(ws, dataset, rec):
+    closer, setter, _ = dataset
+    rec.lead("2026-03-20 11:00", setter=setter)
+    contacted = rec.lead("2026-03-20 10:00", setter=setter)
+    rec.touch(contacted, "2026-03-20 10:30", member=closer)
+    for minutes in (30, 120, 60 * 24 * 30):
+        for member in (None, setter.pk, closer.pk):
+            for part in ("counts", "waiting"):
+                same(speed_query, speed_query.build, part=part, workspace=ws.pk, member=member,
+                     since=NOW - timedelta(minutes=minutes), now=NOW)  # fmt: skip
 
 
 def test_journey(ws, dataset, make_workspace):
