@@ -1,4 +1,4 @@
-"""A lookup that every request makes, compiled to SQL once instead of on every request.
+"""Queries compiled to SQL once instead of on every request.
 
 Building a queryset and compiling it to SQL costs more than running an indexed lookup
 of one row (the API token of every request: about 0.4 ms of Python against 0.1 ms in
@@ -9,7 +9,10 @@ request's query count and the connection's health check included), and the same 
 instances, `select_related` objects included, as the queryset would give.
 
 The instances are built as Django's own iterable builds them (`ModelIterable`), from the
-compiler's description of the columns; tests/test_compiled_lookup.py compares the two.
+compiler's description of the columns; tests/core/test_compiled_lookup.py compares the two.
+
+`CompiledQuery` is the general form, for the figures' queries: any queryset or aggregate,
+with named parameters and a statement per shape (tests/core/test_compiled_query.py).
 """
 
 import datetime
