@@ -9,7 +9,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.db import connections
-from django.db.models import F, Func, IntegerField, Q
+from django.db.models import DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
 from workspaces.models import Call, Payment
@@ -38,7 +38,35 @@ def member_ref(member) -> dict | None:
     return {"id": str(member.pk), "name": member.name, "email": member.email}
 
 
-def in_period(period: Period, field: str) -> Q:
+# The parameters of most figures queries (core.compiled.CompiledQuery): the workspace's
+# and the member's primary keys and the period's bounds, as `Span(start, end)`.
+FIGURES_PARAMS = {
+    "workspace": UUIDField(),
+    "member": UUIDField(),
+    "start": DateTimeField(),
+    "end": DateTimeField(),
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    """The bounds in_period reads of a Period, as values or query parameters."""
+
+    start: object
+    end: object
+
+
+def pk_of(record):
+    return None if record is None else record.pk
+
+
+def figures_params(*, workspace, period: Period, member=None) -> dict:
+    """The FIGURES_PARAMS of a figures query of the workspace, period and member."""
+    return {"workspace": workspace.pk, "member": pk_of(member), "start": period.start,
+            "end": period.end}  # fmt: skip
+
+
+def in_period(period: Period | Span, field: str) -> Q:
     return Q(**{f"{field}__gte": period.start, f"{field}__lt": period.end})
 
 

@@ -3,16 +3,25 @@ period, counted with one conditional aggregate (per bucket for a series)."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import Count, DateTimeField, Q
 from django.utils import timezone
 
+from core.compiled import Aggregate, CompiledQuery
 from workspaces.models import Call
 
 from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import AWAITING_OUTCOME, NO_NUMERATOR
-from .base import CLOSED_OUTCOMES, Figures, aggregate, live_calls
+from .base import (
+    CLOSED_OUTCOMES,
+    FIGURES_PARAMS,
+    Figures,
+    Span,
+    aggregate,
+    figures_params,
+    live_calls,
+)
 
 
 def _calls_aggregates(now) -> dict:
@@ -50,16 +59,36 @@ CALLS_COUNTS_OF = {
 }
 
 
-def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
-    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
-    calls = live_calls(workspace=workspace, period=period, member=member)
-    aggregates = _calls_aggregates(now or timezone.now())
+def _calls_aggregates_of(now, keys) -> dict:
+    aggregates = _calls_aggregates(now)
     if keys is not None:
         aggregates = {key: aggregates[key] for key in aggregates if key in keys}
+    return aggregates
+
+
+def _calls_totals(*, workspace, member, start, end, now, keys):
+    calls = live_calls(workspace=workspace, period=Span(start, end), member=member)
+    return Aggregate(calls, **_calls_aggregates_of(now, keys))
+
+
+calls_totals = CompiledQuery(
+    _calls_totals, params={**FIGURES_PARAMS, "now": DateTimeField()}, model=Call
+)
+
+
+def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
+    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
+    now = now or timezone.now()
     zero = dict.fromkeys(CALLS_COUNT_KEYS, 0)
-    totals = aggregate(calls, "scheduled_for", aggregates, buckets)
     if buckets is None:
+        totals = calls_totals(
+            **figures_params(workspace=workspace, period=period, member=member),
+            now=now,
+            keys=None if keys is None else tuple(sorted(keys)),
+        )
         return {**zero, **totals}
+    calls = live_calls(workspace=workspace, period=period, member=member)
+    totals = aggregate(calls, "scheduled_for", _calls_aggregates_of(now, keys), buckets)
     return {start: {**zero, **counts} for start, counts in totals.items()}
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from django.db.models import Count, F, FilteredRelation, Q
+from django.db.models import Count, DateField, F, FilteredRelation, Q
 
+from core.compiled import Aggregate, CompiledQuery
 from workspaces.models import EodReport, Member
 
 from .. import envelope as fields
 from ..period import Period, local_today
 from ..registry import NO_DENOMINATOR
-from .base import Figures, member_ref
+from .base import FIGURES_PARAMS, Figures, member_ref, pk_of
 
 
 def _working_days_between(first: date, last: date, working_days) -> int:
@@ -33,15 +34,21 @@ def _due_window(*, workspace, period: Period, now=None) -> tuple[date, date]:
     return period.first_day, min(period.last_day, local_today(workspace, now))
 
 
-def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
-    first, last_due = _due_window(workspace=workspace, period=period, now=now)
-    working = [int(day) for day in (workspace.working_days or [])]
+def _eod_query(*, part: str, workspace, member, first_day, last_day, last_due, working):
+    """The reporting members with their reports of the days first_day..last_day counted
+    ("members"; on_due_day: those of a working day up to last_due, from the day they
+    joined), or the count of all those reports ("submitted")."""
+    if part == "submitted":
+        reports = EodReport.objects.filter(
+            workspace=workspace, date__gte=first_day, date__lte=last_day
+        )
+        if member is not None:
+            reports = reports.filter(member=member)
+        return Aggregate(reports, submitted=Count("*"))
     # Join only the period's reports (the join's ON clause), not each member's history.
     period_reports = FilteredRelation(
         "eod_reports",
-        condition=Q(
-            eod_reports__date__gte=period.first_day, eod_reports__date__lte=period.last_day
-        ),
+        condition=Q(eod_reports__date__gte=first_day, eod_reports__date__lte=last_day),
     )
     due_report = (
         Q(period_reports__date__lte=last_due)
@@ -51,13 +58,9 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
     reporting = Member.objects.filter(
         workspace=workspace, is_active=True, role__in=sorted(Member.REPORTING_ROLES)
     )
-    reports = EodReport.objects.filter(
-        workspace=workspace, date__gte=period.first_day, date__lte=period.last_day
-    )
     if member is not None:
-        reporting = reporting.filter(pk=member.pk)
-        reports = reports.filter(member=member)
-    rows = list(
+        reporting = reporting.filter(pk=member)
+    return (
         reporting.annotate(period_reports=period_reports)
         .annotate(
             submitted=Count("period_reports"),
@@ -65,7 +68,28 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
         )
         .order_by("name", "pk")
     )
-    submitted_total = reports.count()
+
+
+eod_query = CompiledQuery(
+    _eod_query,
+    params={
+        "workspace": FIGURES_PARAMS["workspace"],
+        "member": FIGURES_PARAMS["member"],
+        "first_day": DateField(),
+        "last_day": DateField(),
+        "last_due": DateField(),
+    },
+    model=Member,
+)
+
+
+def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
+    first, last_due = _due_window(workspace=workspace, period=period, now=now)
+    working = tuple(int(day) for day in (workspace.working_days or []))
+    params = {"workspace": workspace.pk, "member": pk_of(member), "first_day": period.first_day,
+              "last_day": period.last_day, "last_due": last_due, "working": working}  # fmt: skip
+    rows = eod_query(part="members", **params)
+    submitted_total = eod_query(part="submitted", **params)["submitted"]
 
     ws = workspace
     member_rows = []

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Q
+from django.db.models import Q, UUIDField
 
+from core.compiled import CompiledQuery
 from core.errors import NotFound
 from core.ids import parse_uuid
 from core.times import utc_iso
@@ -26,18 +27,47 @@ from .base import Figures, member_ref
 from .leads import lead_row
 
 
+def _journey_query(*, part: str, workspace, lead):
+    """One of the journey's reads of the lead: its row, or its records of one kind."""
+    if part == "lead":
+        leads = Lead.objects.filter(workspace=workspace, pk=lead).select_related("setter")
+        # As .first() reads it.
+        return (leads if leads.ordered else leads.order_by("pk"))[:1]
+    by_lead = {"workspace": workspace, "lead": lead}
+    by_sale_lead = {"workspace": workspace, "sale__lead": lead}
+    return {
+        "calls": lambda: Call.objects.filter(**by_lead).select_related("closer", "setter"),
+        "touches": lambda: Touch.objects.filter(**by_lead).select_related("member"),
+        "registrations": lambda: Registration.objects.filter(**by_lead).select_related("event"),
+        "sales": lambda: Sale.objects.filter(**by_lead).select_related("closer", "setter"),
+        "payments": lambda: Payment.objects.filter(**by_sale_lead),
+        "refunds": lambda: Refund.objects.filter(**by_sale_lead),
+        "funnel_events": lambda: FunnelEvent.objects.filter(**by_lead).select_related(
+            "funnel", "stage"
+        ),
+    }[part]()
+
+
+journey_query = CompiledQuery(
+    _journey_query, params={"workspace": UUIDField(), "lead": UUIDField()}, model=Lead
+)
+
+
+def _records(part: str, workspace, lead) -> list:
+    return journey_query(part=part, workspace=workspace.pk, lead=lead.pk)
+
+
 def lead_journey(*, workspace, lead_id) -> Figures:
     """Everything held about one lead, in time order; 404 for another workspace's lead."""
     lead_uuid = parse_uuid(lead_id)
     if lead_uuid is None:
         raise NotFound("No lead of this workspace has that id.")
-    lead = Lead.objects.filter(workspace=workspace, pk=lead_uuid).select_related("setter").first()
-    if lead is None:
+    found = journey_query(part="lead", workspace=workspace.pk, lead=lead_uuid)
+    if not found:
         raise NotFound("No lead of this workspace has that id.")
+    lead = found[0]
 
-    calls = list(
-        Call.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
-    )
+    calls = _records("calls", workspace, lead)
     events: list[dict] = [
         {"at": utc_iso(lead.created_at), "type": "lead.created"},
         *_touch_events(workspace, lead),
@@ -62,14 +92,14 @@ def _touch_events(workspace, lead) -> list[dict]:
             "channel": touch.channel,
             "member": member_ref(touch.member),
         }
-        for touch in Touch.objects.filter(workspace=workspace, lead=lead).select_related("member")
+        for touch in _records("touches", workspace, lead)
     ]
 
 
 def _webinar_events(workspace, lead) -> list[dict]:
     """Each registration, and the joining and leaving of those who came."""
     events = []
-    for reg in Registration.objects.filter(workspace=workspace, lead=lead).select_related("event"):
+    for reg in _records("registrations", workspace, lead):
         event_ref = {"id": str(reg.event.pk), "name": reg.event.name}
         events.append(
             {"at": utc_iso(reg.registered_at), "type": "webinar.registered", "event": event_ref}
@@ -137,7 +167,6 @@ def _outcome_events(workspace, lead, calls) -> list[dict]:
 
 
 def _sale_events(workspace, lead) -> list[dict]:
-    sales = Sale.objects.filter(workspace=workspace, lead=lead).select_related("closer", "setter")
     return [
         {
             "at": utc_iso(sale.closed_at),
@@ -149,7 +178,7 @@ def _sale_events(workspace, lead) -> list[dict]:
             "closer": member_ref(sale.closer),
             "setter": member_ref(sale.setter),
         }
-        for sale in sales
+        for sale in _records("sales", workspace, lead)
     ]
 
 
@@ -164,7 +193,7 @@ def _payment_events(workspace, lead) -> list[dict]:
             "amount": fields.major_units(payment.amount, workspace),
             "currency": workspace.currency,
         }
-        for payment in Payment.objects.filter(workspace=workspace, sale__lead=lead)
+        for payment in _records("payments", workspace, lead)
     ]
 
 
@@ -179,14 +208,11 @@ def _refund_events(workspace, lead) -> list[dict]:
             "amount": fields.major_units(refund.amount, workspace),
             "currency": workspace.currency,
         }
-        for refund in Refund.objects.filter(workspace=workspace, sale__lead=lead)
+        for refund in _records("refunds", workspace, lead)
     ]
 
 
 def _funnel_events(workspace, lead) -> list[dict]:
-    funnel_events = FunnelEvent.objects.filter(workspace=workspace, lead=lead).select_related(
-        "funnel", "stage"
-    )
     return [
         {
             "at": utc_iso(event.at),
@@ -194,5 +220,5 @@ def _funnel_events(workspace, lead) -> list[dict]:
             "funnel": event.funnel.key,
             "stage": event.stage.key,
         }
-        for event in funnel_events
+        for event in _records("funnel_events", workspace, lead)
     ]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import BigIntegerField, Count, Q, Sum
 from django.db.models.functions import Coalesce
 
+from core.compiled import Aggregate, CompiledQuery
 from core.times import utc_iso
 from workspaces.models import Lead
 
@@ -13,7 +14,16 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import TRUNCATED
-from .base import Figures, aggregate, in_period, member_ref, utm_label
+from .base import (
+    FIGURES_PARAMS,
+    Figures,
+    Span,
+    aggregate,
+    figures_params,
+    in_period,
+    member_ref,
+    utm_label,
+)
 
 LEADS_LIMIT_MAX = 500
 LEADS_LIMIT_DEFAULT = 100
@@ -36,14 +46,29 @@ def lead_row(lead) -> dict:
     }
 
 
-def _leads_created_in(*, workspace, period: Period, member=None):
+def _leads_created_in(*, workspace, period: Period | Span, member=None):
     leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
     if member is not None:
         leads = leads.filter(setter=member)
     return leads
 
 
+def _leads_query(*, part: str, workspace, member, start, end, limit=None):
+    """The count of the leads created in [start, end) ("created"), or the first `limit`
+    of them, newest first, with their setter ("page")."""
+    leads = _leads_created_in(workspace=workspace, period=Span(start, end), member=member)
+    if part == "created":
+        return Aggregate(leads, created=Count("pk"))
+    return leads.select_related("setter").order_by("-created_at", "-pk")[:limit]
+
+
+leads_query = CompiledQuery(_leads_query, params=FIGURES_PARAMS, model=Lead)
+
+
 def leads_counts(*, workspace, period: Period, member=None, buckets=None):
+    if buckets is None:
+        params = figures_params(workspace=workspace, period=period, member=member)
+        return leads_query(part="created", **params)
     leads = _leads_created_in(workspace=workspace, period=period, member=member)
     return aggregate(leads, "created_at", {"created": Count("pk")}, buckets)
 
@@ -61,9 +86,9 @@ def leads_figures(*, workspace, period: Period, member=None) -> Figures:
 def leads_list(
     *, workspace, period: Period, limit: int = LEADS_LIMIT_DEFAULT, member=None
 ) -> Figures:
-    leads = _leads_created_in(workspace=workspace, period=period, member=member)
     created = leads_counts(workspace=workspace, period=period, member=member)["created"]
-    page = list(leads.select_related("setter").order_by("-created_at", "-pk")[:limit])
+    params = figures_params(workspace=workspace, period=period, member=member)
+    page = leads_query(part="page", limit=limit, **params)
     notes = []
     if created > len(page):
         notes.append(
@@ -102,16 +127,13 @@ def leads_of_period(
 UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
 
-def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
-    """Leads, closes and cash per UTM combination for the leads created in the period.
-
-    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
-    and the cash collected on its sales are kept on the lead by the services.
-    """
-    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+def _attribution_query(*, workspace, member, start, end):
+    leads = Lead.objects.filter(workspace=workspace).filter(
+        in_period(Span(start, end), "created_at")
+    )
     if member is not None:
         leads = leads.filter(setter=member)
-    grouped = (
+    return (
         leads.order_by()
         .values_list(*UTM_FIELDS)
         .annotate(
@@ -120,6 +142,18 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
             cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
         )
     )
+
+
+attribution_query = CompiledQuery(_attribution_query, params=FIGURES_PARAMS, model=Lead)
+
+
+def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
+    """Leads, closes and cash per UTM combination for the leads created in the period.
+
+    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
+    and the cash collected on its sales are kept on the lead by the services.
+    """
+    grouped = attribution_query(**figures_params(workspace=workspace, period=period, member=member))
     ws = workspace
     rows = []
     for row in sorted(grouped, key=lambda r: (-r[4], tuple(utm_label(v) for v in r[:4]))):

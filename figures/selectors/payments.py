@@ -18,6 +18,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from core.compiled import Aggregate, CompiledQuery
 from integrations.providers import PROVIDERS
 from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
@@ -26,16 +27,24 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import DOES_NOT_NEST, NOT_COMPUTED, UNPLACED_EVENTS
-from .base import SUCCEEDED, Figures, aggregate, held_by, in_period, member_ref
+from .base import (
+    FIGURES_PARAMS,
+    SUCCEEDED,
+    Figures,
+    Span,
+    aggregate,
+    figures_params,
+    held_by,
+    in_period,
+    member_ref,
+    pk_of,
+)
 
 _MINOR_SUM = {"output_field": BigIntegerField()}
 
 
-def payments_counts(*, workspace, period: Period, member=None, buckets=None, parts=None):
-    """Cash paid, refunds and the period's sales (per bucket with buckets), each from one
-    aggregate over its own time column. `parts` limits the queries to those named
-    ("cash", "refunds", "sales"); the others read as zero."""
-    parts = parts or {"cash", "refunds", "sales"}
+def _payments_querysets(*, workspace, period: Period | Span, member=None) -> dict:
+    """{part: (queryset, its time column, its aggregates)} of payments_counts."""
     payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
         in_period(period, "paid_at")
     )
@@ -45,27 +54,56 @@ def payments_counts(*, workspace, period: Period, member=None, buckets=None, par
         payments = payments.filter(held_by(member, "sale__"))
         refunds = refunds.filter(held_by(member, "sale__"))
         sales = sales.filter(held_by(member))
-    zero = {"cash": 0, "refunded": 0, "sales": 0, "revenue": 0, "collected": 0,
-            "over_collected": 0}  # fmt: skip
-    grouped = []
-    if "cash" in parts:
-        cash = {"cash": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
-        grouped.append(aggregate(payments, "paid_at", cash, buckets))
-    if "refunds" in parts:
-        refunded = {"refunded": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}
-        grouped.append(aggregate(refunds, "at", refunded, buckets))
-    if "sales" in parts:
+    return {
+        "cash": (payments, "paid_at", {"cash": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}),
+        "refunds": (refunds, "at", {"refunded": Coalesce(Sum("amount"), 0, **_MINOR_SUM)}),
         # Cash collected to date on the period's sales: each sale keeps the sum of its
         # succeeded payments, so a sale with more cash than its contract value shows.
-        booked = {
-            "sales": Count("pk"),
-            "revenue": Coalesce(Sum("contract_value"), 0, **_MINOR_SUM),
-            "collected": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
-            "over_collected": Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
-        }
-        grouped.append(aggregate(sales, "closed_at", booked, buckets))
+        "sales": (
+            sales,
+            "closed_at",
+            {
+                "sales": Count("pk"),
+                "revenue": Coalesce(Sum("contract_value"), 0, **_MINOR_SUM),
+                "collected": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
+                "over_collected": Count("pk", filter=Q(cash_collected__gt=F("contract_value"))),
+            },
+        ),
+    }
+
+
+def _payments_part(*, part: str, workspace, member, start, end):
+    queryset, _, aggregates = _payments_querysets(
+        workspace=workspace, period=Span(start, end), member=member
+    )[part]
+    return Aggregate(queryset, **aggregates)
+
+
+payments_part = CompiledQuery(_payments_part, params=FIGURES_PARAMS, model=Payment)
+
+_PAYMENT_PARTS = ("cash", "refunds", "sales")
+
+
+def payments_counts(*, workspace, period: Period, member=None, buckets=None, parts=None):
+    """Cash paid, refunds and the period's sales (per bucket with buckets), each from one
+    aggregate over its own time column. `parts` limits the queries to those named
+    ("cash", "refunds", "sales"); the others read as zero."""
+    parts = parts or set(_PAYMENT_PARTS)
+    zero = {"cash": 0, "refunded": 0, "sales": 0, "revenue": 0, "collected": 0,
+            "over_collected": 0}  # fmt: skip
     if buckets is None:
-        return {**zero, **{k: v for part in grouped for k, v in part.items()}}
+        totals = dict(zero)
+        for part in _PAYMENT_PARTS:
+            if part in parts:
+                params = figures_params(workspace=workspace, period=period, member=member)
+                totals.update(payments_part(part=part, **params))
+        return totals
+    querysets = _payments_querysets(workspace=workspace, period=period, member=member)
+    grouped = [
+        aggregate(queryset, time_field, aggregates, buckets)
+        for part, (queryset, time_field, aggregates) in querysets.items()
+        if part in parts
+    ]
     starts = set().union(*(part.keys() for part in grouped))
     return {
         start: {**zero, **{k: v for part in grouped for k, v in part.get(start, {}).items()}}
@@ -114,54 +152,75 @@ def payments_figures(*, workspace, period: Period, member=None) -> Figures:
 # --- /commission ----------------------------------------------------------------------
 
 
-def commission_figures(*, workspace, period: Period, member=None) -> Figures:
-    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
-        in_period(period, "paid_at")
-    )
-    sales = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
-    refunds = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+def _commission_members(*, workspace, member):
+    """The members /commission lists, each with their rule's basis, slot and rate."""
     rules = CommissionRule.objects.filter(workspace=workspace, member=OuterRef("pk"))
     members = Member.objects.filter(workspace=workspace, is_active=True).filter(
         Q(role__in=sorted(Member.REPORTING_ROLES))
         | Q(pk__in=CommissionRule.objects.filter(workspace=workspace).values("member"))
     )
     if member is not None:
-        members = members.filter(pk=member.pk)
-    rows = members.annotate(
+        members = members.filter(pk=member)
+    return members.annotate(
         rule_basis=Subquery(rules.values("basis")[:1], output_field=CharField()),
         rule_slot=Subquery(rules.values("slot")[:1], output_field=CharField()),
         rule_rate=Subquery(
             rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
         ),
     ).order_by("name", "pk")
-    if member is not None:
-        payments = payments.filter(held_by(member))
-        sales = sales.filter(held_by(member))
-        refunds = refunds.filter(held_by(member, "sale__"))
 
-    def per_slot(queryset, prefix: str, amount: str) -> dict:
-        """{(slot, member id): total}, from one grouped pass over the period's range.
 
-        Rows come back per (closer, setter) pair, a few dozen at most; adding the
-        pairs up per slot is arithmetic on those groups, not on records.
-        """
-        totals: dict = {}
-        grouped = (
-            queryset.order_by()
-            .values_list(f"{prefix}closer", f"{prefix}setter")
-            .annotate(t=Sum(amount))
+def _commission_totals(*, part: str, workspace, member, start, end):
+    """Totals of cash paid, sales booked or refunds per (closer, setter) pair: one grouped
+    pass over the period's range."""
+    period = Span(start, end)
+    if part == "refunds":
+        queryset = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+        prefix, amount = "sale__", "amount"
+    elif part == "sales":
+        queryset = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+        prefix, amount = "", "contract_value"
+    else:
+        # Payments carry their sale's closer and setter: no join to the sales.
+        queryset = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+            in_period(period, "paid_at")
         )
-        for closer_id, setter_id, total in grouped:
+        prefix, amount = "", "amount"
+    if member is not None:
+        queryset = queryset.filter(held_by(member, prefix))
+    return (
+        queryset.order_by()
+        .values_list(f"{prefix}closer", f"{prefix}setter")
+        .annotate(t=Sum(amount))
+    )
+
+
+commission_members = CompiledQuery(
+    _commission_members, params={"workspace": FIGURES_PARAMS["workspace"],
+                                 "member": FIGURES_PARAMS["member"]}, model=Member
+)  # fmt: skip
+commission_totals = CompiledQuery(_commission_totals, params=FIGURES_PARAMS, model=Payment)
+
+
+def commission_figures(*, workspace, period: Period, member=None) -> Figures:
+    rows = commission_members(workspace=workspace.pk, member=pk_of(member))
+    common = figures_params(workspace=workspace, period=period, member=member)
+
+    def per_slot(part: str) -> dict:
+        """{(slot, member id): total}. Rows come back per (closer, setter) pair, a few
+        dozen at most; adding the pairs up per slot is arithmetic on those groups, not on
+        records."""
+        totals: dict = {}
+        for closer_id, setter_id, total in commission_totals(part=part, **common):
             for key in (("closer", closer_id), ("setter", setter_id)):
                 totals[key] = totals.get(key, 0) + total
         return totals
 
     basis_totals = {
-        # Payments carry their sale's closer and setter: no join to the sales.
-        CommissionRule.Basis.CASH_COLLECTED: per_slot(payments, "", "amount"),
-        CommissionRule.Basis.REVENUE_BOOKED: per_slot(sales, "", "contract_value"),
+        CommissionRule.Basis.CASH_COLLECTED: per_slot("cash"),
+        CommissionRule.Basis.REVENUE_BOOKED: per_slot("sales"),
     }
-    refund_totals = per_slot(refunds, "sale__", "amount")
+    refund_totals = per_slot("refunds")
 
     ws = workspace
     member_rows = []

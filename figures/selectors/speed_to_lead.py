@@ -6,28 +6,50 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, DateTimeField, Q, UUIDField
 from django.utils import timezone
 
+from core.compiled import Aggregate, CompiledQuery
 from core.times import utc_iso
 from workspaces.models import Lead
 
 from .. import envelope as fields
-from .base import Figures, member_ref
+from .base import Figures, member_ref, pk_of
 
 WITHIN_MINUTES_MAX = 7 * 24 * 60
 WITHIN_MINUTES_DEFAULT = 120
 
 
-def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> Figures:
-    now = now or timezone.now()
-    since = now - timedelta(minutes=within_minutes)
+def _speed_query(*, part: str, workspace, member, since, now):
+    """The leads created from `since` to `now` counted, and how many of them were
+    contacted by `now` ("counts"), or those not contacted, oldest first ("waiting")."""
     leads = Lead.objects.filter(workspace=workspace, created_at__gte=since, created_at__lte=now)
     if member is not None:
         leads = leads.filter(setter=member)
     contacted = Q(first_contact_at__isnull=False, first_contact_at__lte=now)
-    counts = leads.aggregate(total=Count("pk"), contacted=Count("pk", filter=contacted))
-    waiting = list(leads.exclude(contacted).select_related("setter").order_by("created_at", "pk"))
+    if part == "counts":
+        return Aggregate(leads, total=Count("pk"), contacted=Count("pk", filter=contacted))
+    return leads.exclude(contacted).select_related("setter").order_by("created_at", "pk")
+
+
+speed_query = CompiledQuery(
+    _speed_query,
+    params={
+        "workspace": UUIDField(),
+        "member": UUIDField(),
+        "since": DateTimeField(),
+        "now": DateTimeField(),
+    },
+    model=Lead,
+)
+
+
+def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> Figures:
+    now = now or timezone.now()
+    since = now - timedelta(minutes=within_minutes)
+    params = {"workspace": workspace.pk, "member": pk_of(member), "since": since, "now": now}
+    counts = speed_query(part="counts", **params)
+    waiting = speed_query(part="waiting", **params)
     rows = [
         {
             "id": str(lead.pk),

@@ -1,0 +1,136 @@
+"""Every figures query run compiled (core.compiled.CompiledQuery) answers what its
+queryset answers, in every shape the selectors use."""
+
+from datetime import date, timedelta
+
+import pytest
+
+from figures.period import Period
+from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
+from figures.selectors.eod import eod_query
+from figures.selectors.journey import journey_query
+from figures.selectors.leads import attribution_query, leads_query
+from figures.selectors.outcomes import outcomes_query
+from figures.selectors.payments import commission_members, commission_totals, payments_part
+from figures.selectors.speed_to_lead import speed_query
+from tests.core.test_compiled_query import normal, plain
+from tests.figures.conftest import at
+
+pytestmark = pytest.mark.django_db
+
+NOW = at("2026-03-20 12:00")
+
+
+@pytest.fixture
+def dataset(ws, rec, make_member, calls_dataset):
+    closer = make_member(ws, "closer", name="Ann", joined_at=date(2026, 3, 4))
+    setter = make_member(ws, "setter", name="Bob")
+    rec.rule(closer, basis="cash_collected", slot="closer", rate="0.1")
+    rec.rule(setter, basis="revenue_booked", slot="setter", rate="0.05")
+    lead = rec.lead("2026-03-01 09:00", name="Lia", setter=setter)
+    rec.touch(lead, "2026-03-01 09:05", member=closer, channel="sms")
+    event = rec.webinar("2026-03-01 18:00", name="Launch")
+    rec.registration(event, lead=lead, joined="2026-03-01 18:01")
+    call = rec.call("2026-03-04 10:00", lead=lead, closer=closer, setter=setter,
+                    attendance="showed")  # fmt: skip
+    rec.outcome("no_sale", call=call, member=closer, reason="price")
+    rec.outcome("no_sale", lead=lead, member=closer, when="2026-03-05 10:00", reason="")
+    sale = rec.sale(200000, "2026-03-04 11:05", lead=lead, closer=closer, setter=setter)
+    payment = rec.payment(sale, 50000, "2026-03-04 11:10")
+    rec.refund(payment, 10000, "2026-03-20 09:00")
+    rec.funnel_event(rec.funnel(), lead, "opt-in", "2026-03-01 09:00:30")
+    for day in ("2026-03-02", "2026-03-05", "2026-03-08"):
+        rec.eod(closer, day)
+    rec.eod(setter, "2026-03-03")
+    return closer, setter, lead
+
+
+def same(compiled, build, **arguments):
+    """compiled(**arguments) against the queryset build(**arguments) writes."""
+    found = compiled(**arguments)
+    expected = plain(build(**arguments))
+    assert normal(found) == normal(expected)
+    return found
+
+
+def periods(ws):
+    return [
+        Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31)),
+        Period.of_days(workspace=ws, first_day=date(2026, 3, 5), last_day=date(2026, 3, 6)),
+        Period.of_days(workspace=ws, first_day=date(2025, 1, 1), last_day=date(2025, 1, 31)),
+    ]
+
+
+def each_shape(ws, dataset):
+    closer, _, _ = dataset
+    for period in periods(ws):
+        for member in (None, closer.pk):
+            yield {"workspace": ws.pk, "member": member, "start": period.start,
+                   "end": period.end}  # fmt: skip
+
+
+def test_calls(ws, dataset):
+    for params in each_shape(ws, dataset):
+        for keys in (None, ("booked",), tuple(sorted(CALLS_COUNT_KEYS[:4]))):
+            same(calls_totals, calls_totals.build, now=NOW, keys=keys, **params)
+
+
+def test_outcomes(ws, dataset):
+    answers = []
+    for params in each_shape(ws, dataset):
+        for part in ("calls", "past", "call_reasons", "past_reasons"):
+            answers.append(same(outcomes_query, outcomes_query.build, part=part, **params))
+    assert ("price", 2) in answers[2]  # the month's call reasons
+
+
+def test_payments_and_commission(ws, dataset):
+    closer, _, _ = dataset
+    for params in each_shape(ws, dataset):
+        for part in ("cash", "refunds", "sales"):
+            same(payments_part, payments_part.build, part=part, **params)
+            same(commission_totals, commission_totals.build, part=part, **params)
+    for member in (None, closer.pk):
+        rows = same(commission_members, commission_members.build, workspace=ws.pk, member=member)
+        assert rows and all(hasattr(row, "rule_basis") for row in rows)
+
+
+def test_eod(ws, dataset):
+    closer, _, _ = dataset
+    for period in periods(ws):
+        for member in (None, closer.pk):
+            for working in ((0, 1, 2, 3, 4), (0, 2), ()):
+                for part in ("members", "submitted"):
+                    same(eod_query, eod_query.build, part=part, workspace=ws.pk, member=member,
+                         first_day=period.first_day, last_day=period.last_day,
+                         last_due=date(2026, 3, 6), working=working)  # fmt: skip
+
+
+def test_leads(ws, dataset):
+    for params in each_shape(ws, dataset):
+        same(leads_query, leads_query.build, part="created", **params)
+        for limit in (1, 100):
+            same(leads_query, leads_query.build, part="page", limit=limit, **params)
+        same(attribution_query, attribution_query.build, **params)
+
+
+def test_speed_to_lead(ws, dataset, rec):
+    closer, setter, _ = dataset
+    rec.lead("2026-03-20 11:00", setter=setter)
+    contacted = rec.lead("2026-03-20 10:00", setter=setter)
+    rec.touch(contacted, "2026-03-20 10:30", member=closer)
+    for minutes in (30, 120, 60 * 24 * 30):
+        for member in (None, setter.pk, closer.pk):
+            for part in ("counts", "waiting"):
+                same(speed_query, speed_query.build, part=part, workspace=ws.pk, member=member,
+                     since=NOW - timedelta(minutes=minutes), now=NOW)  # fmt: skip
+
+
+def test_journey(ws, dataset, make_workspace):
+    _, _, lead = dataset
+    parts = ("lead", "calls", "touches", "registrations", "sales", "payments", "refunds",
+             "funnel_events")  # fmt: skip
+    for workspace in (ws, make_workspace()):
+        for part in parts:
+            found = same(journey_query, journey_query.build, part=part, workspace=workspace.pk,
+                         lead=lead.pk)  # fmt: skip
+            assert bool(found) == (workspace == ws)
