@@ -3,35 +3,59 @@ reached each stage."""
 
 from __future__ import annotations
 
-from django.db.models import Count, Q
+from django.db.models import BigIntegerField, Count, Q
 
+from core.compiled import Aggregate, CompiledQuery
 from core.errors import InvalidParameter
-from workspaces.models import Funnel, FunnelProgress
+from workspaces.models import Funnel, FunnelProgress, FunnelStage
 
 from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import NO_DATA_SOURCE, NO_DENOMINATOR
-from .base import Figures, in_period
+from .base import FIGURES_PARAMS, Figures, Span, figures_params, in_period
 
 DEFAULT_FUNNEL = "vsl"
 
 
-def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=None) -> list:
-    """How many of the cohort reached each stage, every earlier stage first, in one query.
+def _funnel_query(*, part: str, workspace, funnel, member, start, end, stages: int):
+    """One of the /funnel queries: the workspace's funnels ("funnels"), one funnel's
+    stages in order ("stages"), or how many of the cohort reached each of its `stages`
+    stages, every earlier stage first ("counts").
 
-    The cohort is the leads whose earliest event at the first stage is in the period;
-    the services keep, per lead, that time and how many stages it reached in order
-    (FunnelProgress), so this is one conditional count over the indexed range
-    (workspace, funnel, entered_at).
+    The cohort is the leads whose earliest event at the first stage is in the period
+    [start, end); the services keep, per lead, that time and how many stages it reached
+    in order (FunnelProgress), so the counts are one conditional count over the indexed
+    range (workspace, funnel, entered_at).
     """
+    if part == "funnels":
+        return Funnel.objects.filter(workspace=workspace)
+    if part == "stages":
+        # As funnel.stages.all() reads them: by position (the model's ordering).
+        return FunnelStage.objects.filter(funnel=funnel)
     progress = FunnelProgress.objects.filter(workspace=workspace, funnel=funnel).filter(
-        in_period(period, "entered_at")
+        in_period(Span(start, end), "entered_at")
     )
     if member is not None:
         progress = progress.filter(lead__setter=member)
-    counts = progress.aggregate(
-        **{f"s{index}": Count("depth", filter=Q(depth__gt=index)) for index in range(len(stages))}
+    return Aggregate(
+        progress,
+        **{f"s{index}": Count("depth", filter=Q(depth__gt=index)) for index in range(stages)},
+    )
+
+
+funnel_query = CompiledQuery(
+    _funnel_query, params={**FIGURES_PARAMS, "funnel": BigIntegerField()}, model=FunnelProgress
+)
+
+
+def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=None) -> list:
+    """How many of the cohort reached each stage, every earlier stage first, in one query."""
+    counts = funnel_query(
+        part="counts",
+        funnel=funnel.pk,
+        stages=len(stages),
+        **figures_params(workspace=workspace, period=period, member=member),
     )
     return [counts[f"s{index}"] for index in range(len(stages))]
 
@@ -44,9 +68,9 @@ def funnel_figures(
     An unknown funnel name answers 400 naming the existing ones.
     """
     key = funnel_key or DEFAULT_FUNNEL
-    funnels = {
-        f.key: f for f in Funnel.objects.filter(workspace=workspace).prefetch_related("stages")
-    }
+    none = {"funnel": None, "member": None, "start": None, "end": None, "stages": 0}
+    found = funnel_query(part="funnels", **{**none, "workspace": workspace.pk})
+    funnels = {f.key: f for f in found}
     funnel = funnels.get(key)
     if funnel is None:
         if funnel_key is None and not funnels:
@@ -59,7 +83,7 @@ def funnel_figures(
             f"No funnel named {key!r} in this workspace.",
             funnels=sorted(funnels),
         )
-    stages = list(funnel.stages.all())
+    stages = funnel_query(part="stages", **{**none, "workspace": None, "funnel": funnel.pk})
     if not stages:
         return Figures(
             {"funnel": key, "stages": []},

@@ -8,11 +8,13 @@ import pytest
 from figures.period import Period
 from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
 from figures.selectors.eod import eod_query
+from figures.selectors.funnel import funnel_query
 from figures.selectors.journey import journey_query
 from figures.selectors.leads import attribution_query, leads_query
 from figures.selectors.outcomes import outcomes_query
 from figures.selectors.payments import commission_members, commission_totals, payments_part
 from figures.selectors.speed_to_lead import speed_query
+from figures.selectors.webinar import webinar_query
 from tests.core.test_compiled_query import normal, plain
 from tests.figures.conftest import at
 
@@ -134,3 +136,58 @@ def test_journey(ws, dataset, make_workspace):
             found = same(journey_query, journey_query.build, part=part, workspace=workspace.pk,
                          lead=lead.pk)  # fmt: skip
             assert bool(found) == (workspace == ws)
+
+
+def test_funnel(ws, dataset, rec, make_workspace):
+    _, setter, lead = dataset
+    funnel = rec.funnel("webinar", stages=("registered", "attended", "booked"))
+    rec.funnel_event(funnel, lead, "registered", "2026-03-05 10:00")
+    rec.funnel_event(funnel, lead, "attended", "2026-03-05 11:00")
+    rec.funnel_event(funnel, rec.lead("2026-03-05 09:00"), "registered", "2026-03-05 12:00")
+    none = {"funnel": None, "member": None, "start": None, "end": None, "stages": 0}
+    for workspace in (ws, make_workspace()):
+        found = same(funnel_query, funnel_query.build, part="funnels",
+                     **{**none, "workspace": workspace.pk})  # fmt: skip
+        assert len(found) == (2 if workspace == ws else 0)
+    for key in ("vsl", "webinar"):
+        stages = same(funnel_query, funnel_query.build, part="stages",
+                      **{**none, "workspace": None, "funnel": ws.funnels.get(key=key).pk})  # fmt: skip
+        assert [stage.position for stage in stages] == list(range(len(stages)))
+    answers = []
+    for period in periods(ws):
+        for member in (None, setter.pk):
+            for stages in (1, 3, 5):
+                answers.append(same(funnel_query, funnel_query.build, part="counts",
+                                    workspace=ws.pk, funnel=funnel.pk, member=member,
+                                    start=period.start, end=period.end,
+                                    stages=stages))  # fmt: skip
+    assert answers[1] == {"s0": 2, "s1": 1, "s2": 0}  # the month's cohort, three stages
+    assert answers[4] == {"s0": 1, "s1": 1, "s2": 0}  # the setter's lead
+
+
+def test_webinar(ws, dataset, rec, make_workspace):
+    _, setter, lead = dataset
+    event = rec.webinar("2026-03-05 18:00", pitch="2026-03-05 18:40", name="Second")
+    rec.registration(event, lead=lead, joined="2026-03-05 18:01", left="2026-03-05 18:50")
+    rec.registration(event, joined="2026-03-05 18:05", left="2026-03-05 18:20")
+    rec.registration(event)
+    for workspace in (ws, make_workspace()):
+        for event_id in (event.pk, ws.pk):
+            found = same(webinar_query, webinar_query.build, part="event",
+                         workspace=workspace.pk, event=event_id, member=None, start=None,
+                         end=None)  # fmt: skip
+            assert bool(found) == (workspace == ws and event_id == event.pk)
+        found = same(webinar_query, webinar_query.build, part="any_event",
+                     workspace=workspace.pk, event=None, member=None, start=None,
+                     end=None)  # fmt: skip
+        assert bool(found) == (workspace == ws)
+    answers = []
+    for period in periods(ws):
+        for member in (None, setter.pk):
+            for event_id in (None, event.pk):
+                answers.append(same(webinar_query, webinar_query.build, part="counts",
+                                    workspace=ws.pk, event=event_id, member=member,
+                                    start=period.start, end=period.end))  # fmt: skip
+    assert answers[0] == {"registrations": 4, "attended": 3, "stayed": 1, "unpitched": 1,
+                          "booked": answers[0]["booked"]}  # fmt: skip
+    assert answers[3]["registrations"] == 1  # the setter's lead at the second event
