@@ -1,8 +1,14 @@
 """Writes recorded for the workspace (/api/v1/audit-events)."""
 
+import json
+
 import pytest
+from rest_framework.renderers import JSONRenderer
 
 from audit.models import AuditEvent
+from core.renderers import ApiJSONRenderer, PreRendered
+from figures.period import period_from_query
+from figures.selectors import audit_events_list
 from tests.conftest import aware
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +68,52 @@ def test_times_are_written_as_everywhere_else(ws, client_for):
         ("a", "2026-03-02T10:00:00.250000Z"),
         ("b", "2026-03-02T10:00:00.000001Z"),
     ]
+
+
+def test_the_answer_is_the_standard_renderers_bytes(ws, client_for):
+    # Text of every kind the renderer escapes or writes as UTF-8, byte for byte as DRF's
+    # JSONRenderer writes it (core/renderers.py).
+    label = 'Zoë "the closer" \\ 日本 😀 \u2028 \u2029 \x01\x1f\t\n'
+    event(ws, "2026-03-02 10:00:00.000001", "form.eod", actor_label=label, reason='\\"\r\x7f')
+    event(ws, "2026-03-02 10:00:00.250000", "a\u2028b", target_id="é", reason="")
+    response = client_for(ws).get(
+        "/api/v1/audit-events", {"from": "2026-03-01", "to": "2026-03-05"}
+    )
+    # The standard renderer's bytes for the same value.
+    assert response.content == JSONRenderer().render(response.json())
+    events = response.json()["data"]["events"]
+    assert [(e["at"], e["actor"]["label"], e["action"], e["reason"]) for e in events] == [
+        ("2026-03-02T10:00:00.250000Z", "ann@example.test", "a\u2028b", ""),
+        ("2026-03-02T10:00:00.000001Z", label, "form.eod", '\\"\r\x7f'),
+    ]
+    assert b"\\u2028" in response.content
+    assert "\u2028".encode() not in response.content
+
+
+def test_events_written_by_the_database_are_the_rows_standard_json(ws):
+    # On PostgreSQL the events' JSON text is written in SQL (EventJson); it must be the
+    # bytes the standard renderer writes for the rows built in Python.
+    odd = 'é 日本 😀 \u2028\u2029 "q" \\ \x01\x08\x0c\x1f\r\n\t\x7f </script>'
+    event(ws, "2026-03-02 10:00:00.000001", odd, actor_label=odd, reason=odd, target_id=odd)
+    event(ws, "2026-03-02 10:00:00.250000", "b", actor_id=odd, target_type=odd)
+    event(ws, "2026-03-03 00:00", "c", actor_kind=odd, reason="")
+    period = period_from_query(workspace=ws, params={"from": "2026-03-01", "to": "2026-03-05"})
+    rows = audit_events_list(workspace=ws, period=period).data["events"]
+    events = audit_events_list(workspace=ws, period=period, pre_rendered=True).data["events"]
+    expected = JSONRenderer().render(rows)
+    assert [row["action"] for row in rows] == ["c", "b", odd]
+    assert ApiJSONRenderer().render(events) == expected
+    assert ApiJSONRenderer().render({"events": events}) == JSONRenderer().render({"events": rows})
+    if isinstance(events, PreRendered):
+        assert events.value() == rows
+        # The standard renderer reads pre-rendered text back to the same bytes.
+        compact = {"ensure_ascii": False, "separators": (",", ":")}
+        assert json.dumps(events, cls=ApiJSONRenderer.encoder_class, **compact) == json.dumps(
+            rows, **compact
+        )
+
+
+def test_no_events_is_an_empty_list(ws):
+    period = period_from_query(workspace=ws, params={"from": "2026-03-01", "to": "2026-03-05"})
+    events = audit_events_list(workspace=ws, period=period, pre_rendered=True).data["events"]
+    assert ApiJSONRenderer().render({"events": events}) == b'{"events":[]}'

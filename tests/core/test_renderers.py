@@ -1,0 +1,102 @@
+"""core.renderers.ApiJSONRenderer writes DRF's JSONRenderer's bytes, whatever the value."""
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import uuid
+from collections import OrderedDict
+
+import pytest
+from django.utils.translation import gettext_lazy
+from rest_framework.renderers import JSONRenderer
+
+from core.renderers import ApiJSONRenderer
+from figures.envelope import Plain
+
+TEXT = [
+    "",
+    "plain",
+    "accents é ü ß, 日本語, emoji 😀, U+10FFFF \U0010ffff, BOM \ufeff",
+    "line separators \u2028 and \u2029 inside",
+    'quotes " and backslashes \\ and \\" and slash /',
+    "".join(chr(code) for code in range(0x20)) + "\x7f\x80\x9f",
+    "</script><!--",
+]
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+
+
+class Colour(enum.StrEnum):
+    RED = "red"
+
+
+class Size(enum.IntEnum):
+    BIG = 3
+
+
+VALUES = [
+    None,
+    {"text": TEXT, **{text: index for index, text in enumerate(TEXT)}},
+    {"events": Plain([{"at": "2026-03-02T10:00:00.000001Z", "reason": None}] * 3)},
+    [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 2**64, -(2**70), True, False, None],
+    [0.0, -0.0, 1.0, 0.5, 0.1234, 1234.5, 1e15, 1e16, 1e-4, 1e-5, 5e-324, 1.7976931348623157e308],
+    [0.1 + 0.2, 2.5e-05, 123456789.123456789, -0.00012],
+    ["1e5", "0.00001", "x0.0000y"],
+    (1, "two", (3,)),
+    OrderedDict([("b", 1), ("a", 2)]),
+    {1: "integer key", None: "none key", 2.5: "float key", False: "bool key"},
+    {
+        "when": datetime.datetime(2026, 3, 2, 10, 0, 0, 250000, tzinfo=datetime.UTC),
+        "day": datetime.date(2026, 3, 2),
+        "time": datetime.time(10, 0, 1),
+        "long": datetime.timedelta(hours=1),
+        "money": decimal.Decimal("12.50"),
+        "id": uuid.UUID("431bdbea-a379-40f1-a6bc-3c21d2be100a"),
+        "lazy": gettext_lazy("lazy text"),
+        "point": Point(1),
+        "colour": Colour.RED,
+        "size": Size.BIG,
+        "bytes": b"raw",
+    },
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=range(len(VALUES)))
+def test_the_same_bytes_as_drf(value):
+    ordered = OrderedDict([("b", 1), ("a", 2)])
+    ordered.move_to_end("b")
+    for data in (value, {"nested": [value, ordered]}):
+        try:
+            expected = JSONRenderer().render(data)
+        except (TypeError, ValueError) as error:
+            with pytest.raises(type(error)):
+                ApiJSONRenderer().render(data)
+            continue
+        assert ApiJSONRenderer().render(data) == expected
+
+
+def test_unrenderable_values_fail_as_they_did():
+    for data in ({"object": object()}, {"lone": "\ud800"}):
+        with pytest.raises((TypeError, ValueError)):
+            JSONRenderer().render(data)
+        with pytest.raises((TypeError, ValueError)):
+            ApiJSONRenderer().render(data)
+
+
+def test_not_a_number_is_written_as_null():
+    # The one documented difference: the standard renderer refuses it.
+    with pytest.raises(ValueError):
+        JSONRenderer().render({"nan": float("nan")})
+    assert ApiJSONRenderer().render({"nan": float("nan"), "inf": float("inf")}) == (
+        b'{"nan":null,"inf":null}'
+    )
+
+
+def test_indented_answers_are_the_standard_ones():
+    data = {"a": [1, {"b": "\u2028"}]}
+    media = "application/json; indent=4"
+    assert ApiJSONRenderer().render(data, media) == JSONRenderer().render(data, media)
