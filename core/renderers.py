@@ -10,7 +10,8 @@ standard renderer answers instead, so the bytes never change:
   write everything else as UTF-8; U+2028 and U+2029 are escaped afterwards, as DRF does;
 - floats: both write the shortest text that reads back as the same number, in the same
   form from 0.0001 up to 1e16 (Python's repr turns to exponents outside, where orjson
-  writes 0.00001 for 1e-05); an answer holding a float outside, found by a walk of its
+  writes 0.00001 for 1e-05); an answer holding a float outside, or NaN or an infinity
+  (which orjson writes as null and the standard renderer refuses), found by a walk of its
   dicts and lists, is rendered by the standard renderer;
 - any value orjson does not write itself the same way (datetimes, dataclasses, Decimals,
   subclasses of str, int, dict and tuple, lazy strings, ...) goes back to the standard
@@ -21,14 +22,10 @@ standard renderer answers instead, so the bytes never change:
   renderer writes its value, put in as it is (orjson.Fragment); the standard renderer
   reads it back to write it.
 
-One difference is left, on a value no answer holds: NaN and the infinities, which the
-standard renderer refuses (a 500), are written as null.
-
 tests/core/test_renderers.py compares both renderers byte for byte.
 """
 
 import json
-import math
 
 import orjson
 from rest_framework.renderers import JSONRenderer
@@ -67,7 +64,7 @@ def _lists_only(value):
 
 def _floats_as_python(data) -> bool:
     """Whether every float in data's dicts, lists and tuples is one orjson writes as
-    Python's repr does (0, or 0.0001 <= |x| < 1e16; NaN and the infinities aside).
+    Python's repr does (0, or 0.0001 <= |x| < 1e16; not NaN nor an infinity).
     Other values are either written alike or sent to the standard renderer."""
     pending = [data]
     while pending:
@@ -79,8 +76,8 @@ def _floats_as_python(data) -> bool:
             pending.extend(value.values())
         elif kind is list or kind is tuple or isinstance(value, list):
             pending.extend(value)
-        elif kind is float and value and math.isfinite(value) and not 1e-4 <= abs(value) < 1e16:
-            return False
+        elif kind is float and value and not 1e-4 <= abs(value) < 1e16:
+            return False  # NaN and the infinities too: every comparison with NaN is false
     return True
 
 
