@@ -202,15 +202,17 @@ def _name(event_type: str, person: dict) -> str:
 
 def _lead_kept(lead: Lead, email: str, name: str, created_at: datetime) -> bool:
     """Whether the lead found by the email is used as it is: one Zoom did not make, or one
-    it made that already says what Zoom's events say of the person."""
+    it made that already says what these events say of the person (a time no later than
+    theirs: another webinar's events may know an earlier one, and the earliest stays)."""
     if lead.external_id != f"zoom:{email}":
         return True
-    return (lead.created_at, lead.name) == (created_at, name or lead.name)
+    return lead.created_at <= created_at and lead.name == (name or lead.name)
 
 
 def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
     """The lead with the email; made when new. A lead Zoom made follows what Zoom's events
-    say of the person (its earliest time, the registrant's name), whatever their order."""
+    say of the person (its earliest time in any webinar, the registrant's name), whatever
+    their order."""
     own_id = f"zoom:{email}"
     lead = (
         Lead.objects.filter(workspace=workspace, email__iexact=email)
@@ -222,7 +224,7 @@ def _lead(workspace, email: str, name: str, created_at: datetime) -> Lead:
     lead, _created = lead_upsert(
         workspace=workspace,
         external_id=own_id,
-        created_at=created_at,
+        created_at=min(created_at, lead.created_at) if lead else created_at,
         name=name or (lead.name if lead else ""),
         email=lead.email if lead else email,
         status=lead.status if lead else "new",

@@ -8,13 +8,22 @@ import pytest
 
 from audit.models import AuditEvent
 from audit.services import SYSTEM
+from integrations import services
 from integrations.models import Connection, Event
 from integrations.webinars import webinar_pitch_set
 from workspaces.importer import records_import
 from workspaces.models import Lead, Registration, WebinarEvent
 from workspaces.services import call_upsert
 
-from .conftest import WEBINAR_ID, created, participant, registered, updated, utc
+from .conftest import (
+    WEBINAR_ID,
+    created,
+    participant,
+    registered,
+    updated,
+    utc,
+    zoom_connection,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -278,3 +287,32 @@ def test_a_start_moved_past_the_pitch_waits_for_a_new_pitch_time(school, zoom_de
     assert held.state == "applied"
     event.refresh_from_db()
     assert (event.starts_at, event.pitch_at) == (utc("2026-03-05 18:00"), utc("2026-03-05 18:45"))
+
+
+@pytest.mark.parametrize("order", ["earliest first", "earliest last"])
+def test_a_person_of_two_webinars_is_one_lead_made_at_their_earliest_time(make_workspace, order):
+    ws = make_workspace()
+    connection = zoom_connection(ws)
+    other = registered("2026-03-03 10:00", "pat@example.test", "Pat", "Lee", "reg-pat-2")
+    other["payload"]["object"] = {**other["payload"]["object"], "id": 77700000000}
+    payloads = [
+        registered("2026-03-02 10:00", "pat@example.test", "Pat", "Lee", "reg-pat"),
+        other,
+    ]
+    if order == "earliest last":
+        payloads.reverse()
+    provider = services.provider_get("zoom")
+    for payload in payloads:
+        event = services.event_receive(
+            connection=connection, described=provider.describe(payload), payload=payload
+        )
+        services.event_apply(event_id=event.pk)
+
+    assert set(Event.objects.values_list("state", flat=True)) == {"applied"}
+    assert list(Lead.objects.values_list("email", "name", "created_at")) == [
+        ("pat@example.test", "Pat Lee", utc("2026-03-02 10:00"))
+    ]
+    assert sorted(Registration.objects.values_list("event__external_id", "registered_at")) == [
+        ("77700000000", utc("2026-03-03 10:00")),
+        (W, utc("2026-03-02 10:00")),
+    ]
