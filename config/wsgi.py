@@ -16,7 +16,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_application = get_wsgi_application()
 
 from config.log_filters import RedactSecrets  # noqa: E402
-from mcpserver.wsgi import MCP_PATHS, McpWsgi  # noqa: E402
+from mcpserver.asgi import MCP_PATHS  # noqa: E402
+from mcpserver.wsgi import McpWsgi  # noqa: E402
 
 # gunicorn's own lines (a request that failed outside Django names its path), as Django's:
 # no secret of a path in them.

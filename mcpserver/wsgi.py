@@ -18,9 +18,7 @@ from concurrent.futures import Future
 
 from a2wsgi import ASGIMiddleware
 
-from .asgi import MCP_PATHS, McpEndpoint
-
-__all__ = ["MCP_PATHS", "McpWsgi"]
+from .asgi import McpEndpoint
 
 
 class McpWsgi:
