@@ -18,7 +18,8 @@ workspace. --span-days overrides this.
 The bulk tables are written with COPY ... FREEZE, one connection per table so the server
 parses while Python generates, with their secondary indexes and foreign keys dropped during
 the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants hold:
-Call.outcome is the result of the call's latest outcome, Call.replaced is true exactly
+Call.outcome is the result of the call's latest outcome (and Call.outcome_reason its
+reason: the loader writes no reasons), Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
 member, Sale.cash_collected and Lead.cash_collected are the succeeded payments, payments
 carry their sale's closer and setter, Registration.booked_after says whether the lead
@@ -105,6 +106,7 @@ COLUMNS = {
     "Call": [
         "id", "workspace", "external_id", "lead", "booked_at", "scheduled_for", "closer",
         "setter", "status", "rescheduled_from", "replaced", "attendance", "offer_made", "outcome",
+        "outcome_reason",
     ],
     "Outcome": [
         "id", "workspace", "external_id", "call", "lead", "member", "result", "offer_made",
@@ -310,7 +312,7 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
                 scheduled = scheduled - scheduled % (15 * MINUTE)
                 call = [new_id(), ws, f"c{idx}-{len(calls)}", lead_id, ts(booked),
                         ts(scheduled), closer, setter, "scheduled",
-                        previous[0] if previous else None, False, "", None, ""]  # fmt: skip
+                        previous[0] if previous else None, False, "", None, "", ""]  # fmt: skip
                 calls.append(call)
                 if previous is not None:
                     previous[10] = True  # replaced

@@ -429,12 +429,13 @@ class _RecordsBuilder:
             ),
         )[0]
         at = clock.past(call.scheduled_for + timedelta(minutes=55))
-        self.outcome(call, plan.lead, call.closer, result, offer_made, at)
+        latest = self.outcome(call, plan.lead, call.closer, result, offer_made, at)
         if result == "follow_up" and self.chance(0.4):
             at = clock.between(at, rng.uniform(0.2, 0.6))
             result = "closed" if self.chance(0.5) else "no_sale"
-            self.outcome(call, plan.lead, call.closer, result, offer_made, at)
+            latest = self.outcome(call, plan.lead, call.closer, result, offer_made, at)
         call.outcome = result
+        call.outcome_reason = latest.reason
         call.offer_made = offer_made
         plan.final_results.append(result)
         if result in ("closed", "deposit"):

@@ -56,7 +56,8 @@ def calls_replaced_refresh(*, workspace: Workspace) -> int:
 
 
 def calls_outcome_refresh(*, workspace: Workspace, call_ids: Iterable | None = None) -> int:
-    """Call.outcome (and offer_made, where recorded) from the call's latest Outcome."""
+    """Call.outcome and Call.outcome_reason (and offer_made, where recorded) from the
+    call's latest Outcome."""
     calls = Call.objects.filter(workspace=workspace)
     if call_ids is not None:
         call_ids = list(call_ids)
@@ -67,6 +68,7 @@ def calls_outcome_refresh(*, workspace: Workspace, call_ids: Iterable | None = N
     latest_offer = latest.filter(offer_made__isnull=False)
     return calls.update(
         outcome=Coalesce(Subquery(latest.values("result")[:1]), Value("")),
+        outcome_reason=Coalesce(Subquery(latest.values("reason")[:1]), Value("")),
         offer_made=Coalesce(Subquery(latest_offer.values("offer_made")[:1]), F("offer_made")),
     )
 

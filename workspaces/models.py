@@ -341,8 +341,10 @@ class Call(WorkspaceRecord):
     replaced = models.BooleanField(default=False)
     attendance = models.CharField(max_length=20, choices=Attendance.choices, blank=True)
     offer_made = models.BooleanField(null=True, blank=True)
-    # The result of the call's latest outcome record, kept here by the services.
+    # The result and the reason of the call's latest outcome record, kept here by the
+    # services (workspaces.kept.calls_outcome_refresh).
     outcome = models.CharField(max_length=20, blank=True)
+    outcome_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         constraints = [_external_id_unique("call")]

@@ -9,7 +9,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.db import connections
-from django.db.models import DateTimeField, F, Func, IntegerField, Q, UUIDField
+from django.db.models import Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
 from workspaces.models import Call, Payment
@@ -126,15 +126,32 @@ class WidthBucket(Func):
         return f"width_bucket({sql}, %s::timestamptz[])", (*params, self.starts)
 
 
+def _bucketed(queryset, time_field: str, buckets: Buckets):
+    """The queryset annotated with `_bucket` (the bucket of `time_field`) and the function
+    that turns a row's `_bucket` into the bucket's local start day."""
+    if connections[queryset.db].vendor == "postgresql":
+        days = [day for day, _ in buckets.starts]
+        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
+        return queryset.annotate(_bucket=bucket), lambda value: days[value - 1]
+    bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
+    return queryset.annotate(_bucket=bucket), buckets.key
+
+
+def grouped_counts(queryset, columns, time_field: str, buckets: Buckets) -> dict:
+    """{local bucket start: [(values of `columns`..., number of records)]}: the records of
+    each bucket counted per distinct value of the columns (one grouped pass)."""
+    annotated, start_of = _bucketed(queryset, time_field, buckets)
+    rows = annotated.order_by().values_list("_bucket", *columns).annotate(n=Count("pk"))
+    grouped: dict = {}
+    for bucket, *rest in rows:
+        grouped.setdefault(start_of(bucket), []).append(tuple(rest))
+    return grouped
+
+
 def aggregate(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):
     """queryset.aggregate(**aggregates); with buckets, {local bucket start: that dict}."""
     if buckets is None:
         return queryset.aggregate(**aggregates)
-    if connections[queryset.db].vendor == "postgresql":
-        days = [day for day, _ in buckets.starts]
-        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
-        rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket")
-        return {days[row.pop("_bucket") - 1]: row for row in rows.annotate(**aggregates)}
-    bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
-    rows = queryset.annotate(_bucket=bucket).order_by().values("_bucket").annotate(**aggregates)
-    return {buckets.key(row.pop("_bucket")): row for row in rows}
+    annotated, start_of = _bucketed(queryset, time_field, buckets)
+    rows = annotated.order_by().values("_bucket").annotate(**aggregates)
+    return {start_of(row.pop("_bucket")): row for row in rows}

@@ -250,6 +250,7 @@ def test_records_cover_every_case_and_keep_the_invariants(seed_demo):
         for call in calls.prefetch_related("outcomes"):
             latest = max(call.outcomes.all(), key=lambda o: o.at, default=None)
             assert call.outcome == (latest.result if latest else "")
+            assert call.outcome_reason == (latest.reason if latest else "")
         replaced_ids = set(calls.filter(replaced=True).values_list("pk", flat=True))
         assert replaced_ids == set(
             calls.filter(rescheduled_from__isnull=False).values_list("rescheduled_from", flat=True)

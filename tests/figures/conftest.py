@@ -86,8 +86,8 @@ class Records:
         )
         if call is not None:
             latest = Outcome.objects.filter(call=call).order_by("-at").first()
-            call.outcome = latest.result
-            call.save(update_fields=["outcome"])
+            call.outcome, call.outcome_reason = latest.result, latest.reason
+            call.save(update_fields=["outcome", "outcome_reason"])
         return outcome
 
     def sale(self, value, when="2026-03-05 12:00", *, lead=None, tz="UTC", **extra):

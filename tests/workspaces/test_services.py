@@ -106,6 +106,37 @@ def test_call_outcome_is_its_latest_outcome_by_time(lead):
     call.refresh_from_db()
     assert (call.outcome, call.offer_made) == ("follow_up", True)
     assert calls_outcome_refresh(workspace=ws, call_ids=[]) == 0
+
+
+def test_call_outcome_reason_is_its_latest_outcomes_reason(lead):
+    ws = lead.workspace
+    call, _ = call_upsert(
+        workspace=ws,
+        external_id="c",
+        lead=lead,
+        booked_at=aware("2026-03-01 10:00"),
+        scheduled_for=aware("2026-03-03 10:00"),
+        attendance="showed",
+    )
+
+    def kept():
+        return Call.objects.values_list("outcome", "outcome_reason").get(pk=call.pk)
+
+    assert kept() == ("", "")
+    outcome_upsert(workspace=ws, external_id="o1", call=call, result="no_sale", reason="Price",
+                   at=aware("2026-03-03 11:00"))  # fmt: skip
+    assert kept() == ("no_sale", "Price")
+    # An earlier form changes neither; a later one without a reason empties it.
+    outcome_upsert(workspace=ws, external_id="o0", call=call, result="no_sale", reason="Timing",
+                   at=aware("2026-03-03 10:30"))  # fmt: skip
+    assert kept() == ("no_sale", "Price")
+    outcome_upsert(workspace=ws, external_id="o2", call=call, result="follow_up",
+                   at=aware("2026-03-04 11:00"))  # fmt: skip
+    assert kept() == ("follow_up", "")
+    # The same form moved later again names the reason it now carries.
+    outcome_upsert(workspace=ws, external_id="o0", call=call, result="no_sale", reason="Spouse",
+                   at=aware("2026-03-05 10:30"))  # fmt: skip
+    assert kept() == ("no_sale", "Spouse")
     with pytest.raises(RecordInvalid) as refused:
         outcome_upsert(
             workspace=ws, external_id="o3", result="maybe", call=call, at=aware("2026-03-06 11:00")
