@@ -21,7 +21,8 @@ the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants h
 Call.outcome is the result of the call's latest outcome (and Call.outcome_reason its
 reason: the loader writes no reasons), Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
-member, Sale.cash_collected and Lead.cash_collected are the succeeded payments, payments
+member, Lead.utm_tags is the UtmTags row of the lead's four tags, Sale.cash_collected and
+Lead.cash_collected are the succeeded payments, payments
 carry their sale's closer and setter, Registration.booked_after says whether the lead
 booked a call after the event started, and FunnelProgress holds each lead's entry and
 stages reached in order.
@@ -100,7 +101,7 @@ COLUMNS = {
     "Lead": [
         "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
         "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
-        "has_sale", "cash_collected",
+        "has_sale", "cash_collected", "utm_tags",
     ],
     "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
     "Call": [
@@ -211,8 +212,10 @@ def ts(x: float) -> datetime:
 class Story:
     """Everything of one workspace that the per-lead stories need."""
 
-    def __init__(self, *, ws, members, funnel_id, stage_ids, events, start, end, tz, scale):
+    def __init__(self, *, ws, members, funnel_id, stage_ids, events, utm_ids, start, end, tz,
+                 scale):  # fmt: skip
         self.ws = ws
+        self.utm_ids = utm_ids  # {UTM tags: UtmTags id}
         self.members = members  # list of (id, role, joined_at date)
         self.closers = [m[0] for m in members if m[1] == "closer"]
         self.setters = [m[0] for m in members if m[1] in ("setter", "sdr")]
@@ -382,6 +385,7 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     w.row("Lead", (
         lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
         *utm, ts(first_contact) if first_contact is not None else None, bool(sales), cash,
+        s.utm_ids[utm],
     ))  # fmt: skip
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
@@ -509,6 +513,7 @@ NEIGHBOUR_ROLES = ["owner", "closer", "closer", "setter", "setter", "sdr"]
 
 def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
     """The small tables of one workspace, written with the ORM."""
+    from workspaces.kept import utm_tags_ids  # noqa: PLC0415 (needs django.setup())
     from workspaces.models import (  # noqa: PLC0415 (needs django.setup())
         CommissionRule,
         Funnel,
@@ -559,7 +564,8 @@ def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
     WebinarEvent.objects.bulk_create(events)
     member_rows = [(m.id, m.role, m.joined_at) for m in members]
     event_rows = [(e.starts_at.timestamp(), e.pitch_at.timestamp(), e.id) for e in events]
-    return ws, member_rows, funnel.id, [st.id for st in stages], event_rows
+    utm_ids = utm_tags_ids(workspace=ws, combinations=UTM_TAGS)
+    return ws, member_rows, funnel.id, [st.id for st in stages], event_rows, utm_ids
 
 
 # --- dropping and rebuilding indexes around the load ------------------------------------
@@ -654,10 +660,11 @@ def main(argv=None) -> int:
         for wsinfo, n_leads, n_audit in [(main_ws, args.leads, int(args.leads * 0.15))] + [
             (n, max(1, args.leads // 500), max(1, args.leads // 5000)) for n in neighbours
         ]:
-            ws, members, funnel_id, stage_ids, events = wsinfo
+            ws, members, funnel_id, stage_ids, events, utm_ids = wsinfo
             story = Story(
                 ws=ws.id, members=members, funnel_id=funnel_id, stage_ids=stage_ids,
-                events=events, start=start, end=end, tz=ZoneInfo(ws.timezone), scale=1,
+                events=events, utm_ids=utm_ids, start=start, end=end, tz=ZoneInfo(ws.timezone),
+                scale=1,
             )  # fmt: skip
             times = sorted(rng.uniform(start, end) for _ in range(n_leads))
             for n, t in enumerate(times):

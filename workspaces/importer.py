@@ -518,6 +518,10 @@ def _call_write(*, touched: dict, rescheduled_from, **values):
     return call, created
 
 
+def _lead_write(*, touched: dict, **values):
+    return lead_upsert(**values, tags_known=touched["utm_tags"])
+
+
 def _collecting(writer, key: str | None):
     """The writer, collecting what to refresh in touched[key] (the import refreshes once)."""
 
@@ -532,7 +536,7 @@ def _collecting(writer, key: str | None):
 # Per type: the serializer reading its line and the writer it is written with.
 _KINDS = {
     "member": (MemberLine, _collecting(member_upsert, None)),
-    "lead": (LeadLine, _collecting(lead_upsert, None)),
+    "lead": (LeadLine, _lead_write),
     "touch": (TouchLine, _collecting(touch_upsert, "leads")),
     "call": (CallLine, _call_write),
     "outcome": (OutcomeLine, _collecting(outcome_upsert, "calls")),
@@ -647,6 +651,7 @@ def records_import(
         "funnel_leads": set(),
         "booking_leads": set(),
         "events": set(),
+        "utm_tags": {},  # {UTM tags: UtmTags id}, for lead_upsert (one transaction)
     }
     line_of_call = {}
     # (model, id) -> record, shared by the lines of one import: a record named by many

@@ -10,6 +10,7 @@ what to refresh, for the import to refresh once).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 
 from django.db import connection, models
@@ -27,9 +28,50 @@ from .models import (
     Registration,
     Sale,
     Touch,
+    UtmTags,
     WebinarEvent,
     Workspace,
 )
+
+UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
+
+
+def utm_digest(tags: tuple[str, str, str, str]) -> str:
+    """UtmTags.digest of a combination: SHA-256 of the four tags joined by U+001F (the
+    migration that made UtmTags computes the same in SQL)."""
+    return hashlib.sha256("\x1f".join(tags).encode()).hexdigest()
+
+
+def utm_tags_ids(*, workspace: Workspace, combinations: Iterable[tuple]) -> dict[tuple, int]:
+    """{(source, medium, campaign, content): UtmTags id} of the workspace, each made if
+    new. Two writers making the same combination at once both get the one row (the
+    insert skips a conflict, and PostgreSQL makes the second insert wait for the first's
+    transaction)."""
+    wanted = {tuple(tags): utm_digest(tuple(tags)) for tags in combinations}
+    if not wanted:
+        return {}
+    tags_of = {digest: tags for tags, digest in wanted.items()}
+    held = UtmTags.objects.filter(workspace=workspace)
+    found = dict(held.filter(digest__in=sorted(tags_of)).values_list("digest", "pk"))
+    missing = sorted(digest for digest in tags_of if digest not in found)
+    if missing:
+        UtmTags.objects.bulk_create(
+            [
+                UtmTags(workspace=workspace, source=tags_of[d][0], medium=tags_of[d][1],
+                        campaign=tags_of[d][2], content=tags_of[d][3], digest=d)
+                for d in missing
+            ],
+            ignore_conflicts=True,
+        )  # fmt: skip
+        found.update(held.filter(digest__in=missing).values_list("digest", "pk"))
+    return {tags: found[digest] for tags, digest in wanted.items()}
+
+
+def utm_tags_of(values) -> tuple[str, str, str, str]:
+    """The four UTM tags of a Lead or of a dict of a lead's values."""
+    if isinstance(values, dict):
+        return tuple(values.get(name, "") for name in UTM_FIELDS)
+    return tuple(getattr(values, name) for name in UTM_FIELDS)
 
 
 def _rows_lock(rows) -> None:

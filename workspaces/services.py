@@ -37,11 +37,14 @@ from core.transactions import in_transaction
 from events.services import event_record, events_bulk_record
 
 from .kept import (
+    UTM_FIELDS,
     calls_outcome_refresh,
     funnels_progress_touch,
     leads_first_contact_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
+    utm_tags_ids,
+    utm_tags_of,
     workspace_invariants_refresh,
 )
 from .models import (
@@ -193,8 +196,18 @@ def lead_upsert(
     utm_medium: str = "",
     utm_campaign: str = "",
     utm_content: str = "",
+    tags_known: dict | None = None,
 ):
+    """A lead. `tags_known` ({UTM tags: UtmTags id}), given by a caller that writes many
+    leads in one transaction (the import), saves a look-up per lead: the lead's
+    combination is read from it, or looked up and added to it."""
     _same_workspace(workspace, "setter", setter)
+    tags = (utm_source, utm_medium, utm_campaign, utm_content)
+    tags_id = None if tags_known is None else tags_known.get(tags)
+    if tags_id is None:
+        tags_id = utm_tags_ids(workspace=workspace, combinations=[tags])[tags]
+        if tags_known is not None:
+            tags_known[tags] = tags_id
     lead, created, before = _upsert_changes(
         Lead,
         workspace=workspace,
@@ -205,10 +218,8 @@ def lead_upsert(
             "email": email,
             "status": status or "new",
             "setter": setter,
-            "utm_source": utm_source,
-            "utm_medium": utm_medium,
-            "utm_campaign": utm_campaign,
-            "utm_content": utm_content,
+            **dict(zip(UTM_FIELDS, tags, strict=True)),
+            "utm_tags_id": tags_id,
         },
     )
     if created or before:
@@ -233,11 +244,13 @@ def leads_create(*, workspace: Workspace, leads: list[dict]) -> list[Lead]:
         _same_workspace(workspace, "setter", values.get("setter"))
     if Lead.objects.filter(workspace=workspace, external_id__in=ids).exists():
         raise RecordInvalid("external_id", "A lead with one of these external ids exists.")
+    tags_ids = utm_tags_ids(workspace=workspace, combinations={utm_tags_of(v) for v in leads})
     made = Lead.objects.bulk_create(
         [
             Lead(
                 workspace=workspace,
                 **{**values, "status": values.get("status") or "new"},
+                utm_tags_id=tags_ids[utm_tags_of(values)],
             )
             for values in leads
         ]
@@ -1115,6 +1128,10 @@ def records_bulk_create(*, workspace: Workspace, rows: dict[type, list]) -> dict
     if unknown:
         raise ValueError(f"No bulk writer for {sorted(m.__name__ for m in unknown)}")
     counts = {}
+    leads = rows.get(Lead, [])
+    tags_ids = utm_tags_ids(workspace=workspace, combinations={utm_tags_of(v) for v in leads})
+    for lead in leads:
+        lead.utm_tags_id = tags_ids[utm_tags_of(lead)]
     for model in BULK_ORDER:
         batch = rows.get(model, [])
         for row in batch:

@@ -8,7 +8,8 @@ from django.db.models.functions import Coalesce
 
 from core.compiled import Aggregate, CompiledQuery
 from core.times import utc_iso
-from workspaces.models import Lead
+from workspaces.kept import UTM_FIELDS
+from workspaces.models import Lead, UtmTags
 
 from .. import envelope as fields
 from ..envelope import Note
@@ -124,21 +125,24 @@ def leads_of_period(
 
 # --- /attribution ---------------------------------------------------------------------
 
-UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
-
-def _attribution_query(*, workspace, member, start, end):
+def _attribution_query(*, part, workspace, member, start, end):
+    """The period's leads grouped by their kept UtmTags ("tagged"), or those without it
+    grouped by their four tags ("untagged")."""
     leads = Lead.objects.filter(workspace=workspace).filter(
         in_period(Span(start, end), "created_at")
     )
+    if part == "untagged":
+        leads = leads.filter(utm_tags__isnull=True)
     if member is not None:
         leads = leads.filter(setter=member)
+    # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
     return (
         leads.order_by()
-        .values_list(*UTM_FIELDS)
+        .values_list(*(("utm_tags",) if part == "tagged" else UTM_FIELDS))
         .annotate(
-            n=Count("pk"),
-            closes=Count("pk", filter=Q(has_sale=True)),
+            n=Count("*"),
+            closes=Count("has_sale", filter=Q(has_sale=True)),
             cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
         )
     )
@@ -150,17 +154,40 @@ attribution_query = CompiledQuery(_attribution_query, params=FIGURES_PARAMS, mod
 def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
     """Leads, closes and cash per UTM combination for the leads created in the period.
 
-    One grouped pass over the period's leads (lead_ws_created): whether a lead has a sale
-    and the cash collected on its sales are kept on the lead by the services.
+    One grouped pass over the period's leads by the combination the writers keep on each
+    lead (UtmTags), read from the index lead_ws_created on PostgreSQL, then the tags of
+    the combinations found; whether a lead has a sale and the cash collected on its sales
+    are kept on the lead by the services.
     """
-    grouped = attribution_query(**figures_params(workspace=workspace, period=period, member=member))
+    common = figures_params(workspace=workspace, period=period, member=member)
+    grouped = attribution_query(part="tagged", **common)
+    tags = {
+        pk: (source, medium, campaign, content)
+        for pk, source, medium, campaign, content in UtmTags.objects.filter(
+            pk__in=[row[0] for row in grouped if row[0] is not None]
+        ).values_list("pk", "source", "medium", "campaign", "content")
+    }
+    totals: dict[tuple, list[int]] = {}
+
+    def add(key: tuple, *values: int) -> None:
+        total = totals.setdefault(tuple(utm_label(v) for v in key), [0, 0, 0])
+        for i, value in enumerate(values):
+            total[i] += value
+
+    for pk, *values in grouped:
+        if pk is not None:
+            add(tags[pk], *values)
+    if any(row[0] is None for row in grouped):
+        # Leads written without their combination kept (not by the services): by their tags.
+        for *key, n, closes, cash in attribution_query(part="untagged", **common):
+            add(key, n, closes, cash)
     ws = workspace
     rows = []
-    for row in sorted(grouped, key=lambda r: (-r[4], tuple(utm_label(v) for v in r[:4]))):
-        key, n, row_closes, row_cash = tuple(row[:4]), row[4], row[5], row[6]
+    labelled = sorted(totals.items(), key=lambda item: (-item[1][0], item[0]))
+    for key, (n, row_closes, row_cash) in labelled:
         rows.append(
             {
-                **{name: utm_label(value) for name, value in zip(UTM_FIELDS, key, strict=True)},
+                **dict(zip(UTM_FIELDS, key, strict=True)),
                 "leads": fields.count("attribution.leads", n, workspace=ws),
                 "closes": fields.count("attribution.closes", row_closes, workspace=ws),
                 "cash_collected": fields.money(

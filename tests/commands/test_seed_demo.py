@@ -255,9 +255,14 @@ def test_records_cover_every_case_and_keep_the_invariants(seed_demo):
         assert replaced_ids == set(
             calls.filter(rescheduled_from__isnull=False).values_list("rescheduled_from", flat=True)
         )
-        for lead in Lead.objects.filter(workspace=ws).prefetch_related("touches"):
+        leads = Lead.objects.filter(workspace=ws).select_related("utm_tags")
+        for lead in leads.prefetch_related("touches"):
             by_member = [t.at for t in lead.touches.all() if t.member_id is not None]
             assert lead.first_contact_at == (min(by_member) if by_member else None)
+            tags = lead.utm_tags
+            assert (tags.source, tags.medium, tags.campaign, tags.content) == (
+                lead.utm_source, lead.utm_medium, lead.utm_campaign, lead.utm_content,
+            )  # fmt: skip
 
 
 def test_no_plaintext_token_anywhere_in_the_database(seed_demo):

@@ -12,6 +12,8 @@ from workspaces.kept import (
     funnels_progress_touch,
     leads_sales_refresh,
     registrations_booked_refresh,
+    utm_tags_ids,
+    utm_tags_of,
 )
 from workspaces.models import (
     Call,
@@ -41,6 +43,8 @@ class Records:
 
     def lead(self, created="2026-03-02 10:00", *, tz="UTC", **extra):
         created_at = at(created, tz) if isinstance(created, str) else created
+        tags = utm_tags_of(extra)
+        extra.setdefault("utm_tags_id", utm_tags_ids(workspace=self.ws, combinations=[tags])[tags])
         return Lead.objects.create(workspace=self.ws, created_at=created_at, **extra)
 
     def touch(self, lead, when, *, member=None, channel="call"):

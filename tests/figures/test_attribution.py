@@ -6,6 +6,7 @@ import pytest
 
 from figures.period import Period
 from figures.selectors import attribution_figures, leads_created_of_attribution
+from workspaces.models import Lead
 
 pytestmark = pytest.mark.django_db
 
@@ -60,6 +61,12 @@ def test_rows_by_whole_tuple(ws, rec, client_for, django_assert_max_num_queries)
     assert first["close_rate"]["numerator"] == {"label": "Leads with a sale", "value": 1}
     assert first["close_rate"]["denominator"] == {"label": "Leads", "value": 2}
     assert first["cash_collected"]["currency"] == "USD"
+
+    # Leads written without their combination kept (not through the services) are grouped
+    # by their tags, with the others of the same tags.
+    Lead.objects.filter(pk__in=[l1.pk, l3.pk]).update(utm_tags=None)
+    again = client.get("/api/v1/attribution", MARCH).json()
+    assert again["data"] == body["data"]
 
 
 def test_no_leads(ws, client_for):

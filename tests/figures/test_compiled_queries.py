@@ -114,7 +114,8 @@ def test_leads(ws, dataset):
         same(leads_query, leads_query.build, part="created", **params)
         for limit in (1, 100):
             same(leads_query, leads_query.build, part="page", limit=limit, **params)
-        same(attribution_query, attribution_query.build, **params)
+        for part in ("tagged", "untagged"):
+            same(attribution_query, attribution_query.build, part=part, **params)
 
 
 def test_speed_to_lead(ws, dataset, rec):

@@ -9,7 +9,7 @@ import pytest
 from django.db import transaction
 
 from tests.conftest import at_once, aware
-from workspaces.models import FunnelProgress, Lead, Registration, Sale
+from workspaces.models import FunnelProgress, Lead, Registration, Sale, UtmTags
 from workspaces.services import (
     call_upsert,
     funnel_event_upsert,
@@ -128,3 +128,18 @@ def test_a_call_booked_while_the_registration_is_written_is_seen(lead):
     _together(write)
     flags = list(Registration.objects.filter(lead=lead).values_list("booked_after", flat=True))
     assert flags == [True] * (WRITERS // 2)
+
+
+def test_leads_with_a_new_utm_combination_at_once_share_one_row(lead):
+    ws = lead.workspace
+
+    def write(n):
+        lead_upsert(workspace=ws, external_id=f"u{n}", created_at=aware("2026-03-01 10:00"),
+                    utm_source="news", utm_campaign="spring")  # fmt: skip
+
+    _together(write)
+    kept = set(
+        Lead.objects.filter(workspace=ws).exclude(pk=lead.pk).values_list("utm_tags", flat=True)
+    )
+    assert len(kept) == 1
+    assert UtmTags.objects.filter(workspace=ws, source="news", campaign="spring").count() == 1
