@@ -59,7 +59,7 @@ def _leads_query(*, part: str, workspace, member, start, end, limit=None):
     of them, newest first, with their setter ("page")."""
     leads = _leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "created":
-        return Aggregate(leads, created=Count("pk"))
+        return Aggregate(leads, created=Count("*"))
     return leads.select_related("setter").order_by("-created_at", "-pk")[:limit]
 
 
@@ -71,7 +71,7 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
         params = figures_params(workspace=workspace, period=period, member=member)
         return leads_query(part="created", **params)
     leads = _leads_created_in(workspace=workspace, period=period, member=member)
-    return aggregate(leads, "created_at", {"created": Count("pk")}, buckets)
+    return aggregate(leads, "created_at", {"created": Count("*")}, buckets)
 
 
 def leads_data(counts: dict, workspace) -> dict:
