@@ -3,10 +3,9 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from core.crypto import decrypt_json, encrypt_text
+from tests.migrating import migrate, migrate_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -14,15 +13,8 @@ BEFORE = [("agency", "0001_initial"), ("integrations", "0002_event_object_and_pl
 AFTER = [("agency", "0002_connections_in_integrations")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_old_connections_become_integration_connections():
-    old_apps = _migrate(BEFORE)
+    old_apps = migrate(BEFORE)
     try:
         Workspace = old_apps.get_model("workspaces", "Workspace")
         Agency = old_apps.get_model("workspaces", "Agency")
@@ -45,7 +37,7 @@ def test_old_connections_become_integration_connections():
             link=link,
         )
 
-        new_apps = _migrate(AFTER)
+        new_apps = migrate(AFTER)
         Connection = new_apps.get_model("integrations", "Connection")
         moved = Connection.objects.get()
         assert (moved.pk, moved.workspace_id, moved.provider, moved.state) == (
@@ -63,4 +55,4 @@ def test_old_connections_become_integration_connections():
             made.pk
         ]
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_latest()

@@ -3,8 +3,8 @@
 from datetime import UTC, datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrate, migrate_latest
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -12,19 +12,12 @@ BEFORE = [("workspaces", "0013_lead_uncontacted_index")]
 AFTER = [("workspaces", "0014_call_outcome_reason")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def _at(day: int, hour: int = 10) -> datetime:
     return datetime(2026, 3, day, hour, tzinfo=UTC)
 
 
 def test_each_call_takes_the_reason_of_its_latest_outcome():
-    old_apps = _migrate(BEFORE)
+    old_apps = migrate(BEFORE)
     try:
         Workspace = old_apps.get_model("workspaces", "Workspace")
         Lead = old_apps.get_model("workspaces", "Lead")
@@ -53,10 +46,10 @@ def test_each_call_takes_the_reason_of_its_latest_outcome():
         outcome(tie, "no_sale", "budget", _at(3), external_id="o-1")
         none = call("")  # no outcome
 
-        new_apps = _migrate(AFTER)
+        new_apps = migrate(AFTER)
         kept = dict(
             new_apps.get_model("workspaces", "Call").objects.values_list("pk", "outcome_reason")
         )
         assert kept == {changed.pk: "timing", later_follow_up.pk: "", tie.pk: "spouse", none.pk: ""}
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_latest()

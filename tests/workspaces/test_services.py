@@ -77,16 +77,21 @@ def test_replaced_follows_rescheduled_from(lead):
     assert refused.value.field == "rescheduled_from"
 
 
-def test_call_outcome_is_its_latest_outcome_by_time(lead):
-    ws = lead.workspace
-    call, _ = call_upsert(
-        workspace=ws,
+def _showed_call(lead):
+    """A call of the lead on 3 March, marked showed."""
+    return call_upsert(
+        workspace=lead.workspace,
         external_id="c",
         lead=lead,
         booked_at=aware("2026-03-01 10:00"),
         scheduled_for=aware("2026-03-03 10:00"),
         attendance="showed",
-    )
+    )[0]
+
+
+def test_call_outcome_is_its_latest_outcome_by_time(lead):
+    ws = lead.workspace
+    call = _showed_call(lead)
     outcome_upsert(
         workspace=ws,
         external_id="o2",
@@ -110,14 +115,7 @@ def test_call_outcome_is_its_latest_outcome_by_time(lead):
 
 def test_call_outcome_reason_is_its_latest_outcomes_reason(lead):
     ws = lead.workspace
-    call, _ = call_upsert(
-        workspace=ws,
-        external_id="c",
-        lead=lead,
-        booked_at=aware("2026-03-01 10:00"),
-        scheduled_for=aware("2026-03-03 10:00"),
-        attendance="showed",
-    )
+    call = _showed_call(lead)
 
     def kept():
         return Call.objects.values_list("outcome", "outcome_reason").get(pk=call.pk)

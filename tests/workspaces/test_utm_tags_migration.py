@@ -3,9 +3,8 @@
 from datetime import UTC, datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import migrate, migrate_latest
 from workspaces.kept import utm_digest
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -14,15 +13,8 @@ BEFORE = [("workspaces", "0014_call_outcome_reason")]
 AFTER = [("workspaces", "0015_utm_tags")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 def test_each_lead_takes_the_row_of_its_tags():
-    old_apps = _migrate(BEFORE)
+    old_apps = migrate(BEFORE)
     try:
         Workspace = old_apps.get_model("workspaces", "Workspace")
         Lead = old_apps.get_model("workspaces", "Lead")
@@ -40,7 +32,7 @@ def test_each_lead_takes_the_row_of_its_tags():
                                 utm_source=source, utm_medium=medium, utm_campaign=campaign,
                                 utm_content=content)  # fmt: skip
 
-        new_apps = _migrate(AFTER)
+        new_apps = migrate(AFTER)
         leads = new_apps.get_model("workspaces", "Lead").objects.select_related("utm_tags")
         kept = {
             lead.external_id: (
@@ -57,4 +49,4 @@ def test_each_lead_takes_the_row_of_its_tags():
         assert kept["a"][3] == kept["b"][3] != kept["d"][3]
         assert new_apps.get_model("workspaces", "UtmTags").objects.count() == 3
     finally:
-        _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_latest()
