@@ -52,7 +52,9 @@ def test_missing_headers_and_a_changed_body_are_refused(school, zoom_deliver):
     nothing_stored(refused=2)
 
 
-@pytest.mark.parametrize("offset", [-301, 301])
+# 20 s past the limit: the request's own time (a second of truncation, a slow machine)
+# never brings a future timestamp back inside it.
+@pytest.mark.parametrize("offset", [-320, 320])
 def test_a_timestamp_more_than_five_minutes_away_is_stale(school, zoom_deliver, offset):
     answer = zoom_deliver(school.connection, signup(), timestamp=int(time.time()) + offset)
     assert answer.status_code == 400
