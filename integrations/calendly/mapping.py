@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.db.models.functions import Upper
 
 from core.times import parse_iso
+from workspaces.kept import UTM_FIELDS
 from workspaces.models import Call, Lead, Member
 from workspaces.services import RecordInvalid, call_upsert, calls_write_many, lead_upsert
 
@@ -51,7 +52,6 @@ INVITEE_TYPES = (CREATED, CANCELED)
 NO_SHOW_TYPES = (NO_SHOW_CREATED, NO_SHOW_DELETED)
 EVENT_TYPES = (*INVITEE_TYPES, *NO_SHOW_TYPES)
 LEAD_PREFIX = "calendly:"
-UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 
 
 def _uri(value) -> str:

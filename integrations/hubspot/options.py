@@ -15,10 +15,10 @@ import re
 from django.db import transaction
 
 from audit.services import Actor, audit_record
+from workspaces.kept import UTM_FIELDS
 
 from ..models import Connection
 
-UTM_FIELDS = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
 DEFAULT_UTM_PROPERTIES = {field: field for field in UTM_FIELDS}
 # HubSpot's internal property names: lower-case letters, digits and underscores.
 PROPERTY_PATTERN = r"[a-z][a-z0-9_]{0,99}"
