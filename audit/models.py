@@ -1,6 +1,7 @@
 import uuid
 
 from django.db import models
+from django.utils import timezone
 
 
 class AuditEvent(models.Model):
@@ -13,7 +14,7 @@ class AuditEvent(models.Model):
     agency = models.ForeignKey(
         "workspaces.Agency", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(default=timezone.now, editable=False)
     actor_kind = models.CharField(max_length=40)
     actor_id = models.CharField(max_length=64, blank=True)
     actor_label = models.CharField(max_length=200, blank=True)
@@ -22,6 +23,10 @@ class AuditEvent(models.Model):
     target_id = models.CharField(max_length=64, blank=True)
     reason = models.TextField(blank=True)
     detail = models.JSONField(default=dict, blank=True)
+    # The event as the answers show it (audit.rendering.event_json), written once with the
+    # row by audit.services: events are never changed. Empty for events written around
+    # the services, which the answers write from the columns instead.
+    json_text = models.TextField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [

@@ -1,8 +1,10 @@
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import timezone
 
 from .models import AuditEvent
+from .rendering import event_json
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,45 @@ def audit_record(
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         raise RuntimeError("audit_record must run inside the transaction of the write it records")
-    return AuditEvent.objects.create(
+    event = _event(
+        actor=actor,
         workspace=workspace,
         agency=agency,
+        action=action,
+        target_type=target_type,
+        target_id=target_id,
+        reason=reason,
+        detail=detail,
+    )
+    event.save(force_insert=True)
+    return event
+
+
+def audit_record_many(*, actor: Actor, entries: list[dict]) -> list[AuditEvent]:
+    """Record many writes by one actor at once (one insert): each entry holds
+    audit_record's other arguments. Must run inside the writes' own transaction."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit_record_many must run inside the transaction of its writes")
+    return AuditEvent.objects.bulk_create([_event(actor=actor, **entry) for entry in entries])
+
+
+def _event(
+    *,
+    actor: Actor,
+    action: str,
+    target_type: str,
+    target_id=None,
+    workspace=None,
+    agency=None,
+    reason: str = "",
+    detail: dict | None = None,
+) -> AuditEvent:
+    """An unsaved event, its time taken now and its answer's text written with it."""
+    event = AuditEvent(
+        workspace=workspace,
+        agency=agency,
+        at=timezone.now(),
         actor_kind=actor.kind,
         actor_id=str(actor.id or ""),
         actor_label=actor.label[:200],
@@ -49,28 +87,14 @@ def audit_record(
         reason=reason,
         detail=detail or {},
     )
-
-
-def audit_record_many(*, actor: Actor, entries: list[dict]) -> list[AuditEvent]:
-    """Record many writes by one actor at once (one insert): each entry holds
-    audit_record's other arguments. Must run inside the writes' own transaction."""
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        raise RuntimeError("audit_record_many must run inside the transaction of its writes")
-    return AuditEvent.objects.bulk_create(
-        [
-            AuditEvent(
-                workspace=entry.get("workspace"),
-                agency=entry.get("agency"),
-                actor_kind=actor.kind,
-                actor_id=str(actor.id or ""),
-                actor_label=actor.label[:200],
-                action=entry["action"],
-                target_type=entry["target_type"],
-                target_id=str(entry.get("target_id") or ""),
-                reason=entry.get("reason", ""),
-                detail=entry.get("detail") or {},
-            )
-            for entry in entries
-        ]
+    event.json_text = event_json(
+        at=event.at,
+        actor_kind=event.actor_kind,
+        actor_id=event.actor_id,
+        actor_label=event.actor_label,
+        action=event.action,
+        target_type=event.target_type,
+        target_id=event.target_id,
+        reason=event.reason,
     )
+    return event

@@ -131,7 +131,7 @@ COLUMNS = {
     "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
     "AuditEvent": [
         "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
-        "target_type", "target_id", "reason", "detail",
+        "target_type", "target_id", "reason", "detail", "json_text",
     ],
 }  # fmt: skip
 
@@ -493,13 +493,20 @@ def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) ->
 
 
 def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) -> None:
+    from audit.rendering import event_json  # noqa: PLC0415 (needs django.setup())
+
     times = sorted(rng.uniform(s.start, s.end) for _ in range(count))
     for at in times:
         member_id, role, _ = rng.choice(s.members)
         action = rng.choice(AUDIT_ACTIONS)
+        columns = {
+            "actor_kind": "member_session", "actor_id": str(member_id), "actor_label": role,
+            "action": action, "target_type": action.split(".")[0], "target_id": str(new_id()),
+            "reason": "",
+        }  # fmt: skip
         w.row("AuditEvent", (
-            new_id(), s.ws, None, ts(at), "member_session", str(member_id), role, action,
-            action.split(".")[0], str(new_id()), "", "{}",
+            new_id(), s.ws, None, ts(at), *columns.values(), "{}",
+            event_json(at=ts(at), **columns),
         ))  # fmt: skip
 
 

@@ -1,11 +1,15 @@
 """Writes recorded for the workspace (/api/v1/audit-events)."""
 
 import json
+from datetime import UTC, timedelta
 
 import pytest
+from django.db import transaction
+from django.utils import timezone
 from rest_framework.renderers import JSONRenderer
 
 from audit.models import AuditEvent
+from audit.services import Actor, audit_record, audit_record_many
 from core.renderers import ApiJSONRenderer, PreRendered
 from figures.period import period_from_query
 from figures.selectors import audit_events_list
@@ -117,3 +121,76 @@ def test_no_events_is_an_empty_list(ws):
     period = period_from_query(workspace=ws, params={"from": "2026-03-01", "to": "2026-03-05"})
     events = audit_events_list(workspace=ws, period=period, pre_rendered=True).data["events"]
     assert ApiJSONRenderer().render({"events": events}) == b'{"events":[]}'
+
+
+ODD = 'é 日本 😀 \u2028\u2029 "q" \\ \x01\x08\x0c\x1f\r\n\t\x7f </script>'
+
+
+def recorded(workspace, action, **extra):
+    """An event recorded through the service, as every write records it."""
+    actor = Actor(kind=extra.pop("kind", "member"), id=extra.pop("id", "m-1"),
+                  label=extra.pop("label", "ann@example.test"))  # fmt: skip
+    with transaction.atomic():
+        return audit_record(actor=actor, action=action, workspace=workspace,
+                            target_type=extra.pop("target_type", "call"),
+                            target_id=extra.pop("target_id", "c-1"), **extra)  # fmt: skip
+
+
+def _around_today() -> dict:
+    today = timezone.now().date()
+    return {"from": str(today - timedelta(days=2)), "to": str(today + timedelta(days=1))}
+
+
+def test_recorded_events_keep_the_text_the_renderer_writes_for_them(ws):
+    recorded(ws, ODD, label=ODD, reason=ODD, target_id=ODD)
+    with transaction.atomic():
+        audit_record_many(
+            actor=Actor(kind=ODD, id=ODD, label=""),
+            entries=[
+                {"workspace": ws, "action": "b", "target_type": ODD, "target_id": None},
+                {"workspace": ws, "action": "c", "target_type": "x", "reason": "\x1e"},
+            ],
+        )
+    period = period_from_query(workspace=ws, params=_around_today())
+    rows = audit_events_list(workspace=ws, period=period).data["events"]
+    # The batch's events keep the order they were given in, newest first.
+    assert [row["action"] for row in rows] == ["c", "b", ODD]
+    stored = dict(AuditEvent.objects.values_list("action", "json_text"))
+    texts = PreRendered("[" + ",".join(stored[row["action"]] for row in rows) + "]")
+    assert ApiJSONRenderer().render(texts) == JSONRenderer().render(rows)
+    assert texts.value() == rows
+
+
+def test_stored_and_unstored_events_answer_alike(ws, client_for):
+    # Events recorded through the service answer from their stored text; events written
+    # around it (no text) from their columns; both in one answer, byte for byte.
+    client = client_for(ws)  # its token's minting is recorded too
+    recorded(ws, "form.eod", label=ODD, reason=ODD)
+    yesterday = timezone.now() - timedelta(days=1)
+    around = event(ws, "2026-03-02 10:00", "around", actor_label=ODD, target_id="é")
+    AuditEvent.objects.filter(pk=around.pk).update(at=yesterday)
+    recorded(ws, "token.revoke", kind="system", id="", label="system")
+    response = client.get("/api/v1/audit-events", _around_today())
+    assert response.content == JSONRenderer().render(response.json())
+    events = response.json()["data"]["events"]
+    assert [(e["action"], e["actor"]["label"]) for e in events] == [
+        ("token.revoke", "system"),
+        ("form.eod", ODD),
+        ("token.minted", "system"),
+        ("around", ODD),
+    ]
+    assert events[3]["at"] == yesterday.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+@pytest.mark.postgres
+def test_postgresql_answers_from_the_stored_text(ws):
+    # The stored text is what is sent: a text changed in the table shows in the answer
+    # (events are never changed; this only shows which one is read).
+    recorded(ws, "form.eod", reason="")
+    row = AuditEvent.objects.get()
+    AuditEvent.objects.filter(pk=row.pk).update(
+        json_text=row.json_text.replace('"reason":""', '"reason":"stored"')
+    )
+    period = period_from_query(workspace=ws, params=_around_today())
+    events = audit_events_list(workspace=ws, period=period, pre_rendered=True)
+    assert events.data["events"].value()[0]["reason"] == "stored"
