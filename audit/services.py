@@ -74,27 +74,21 @@ def _event(
     detail: dict | None = None,
 ) -> AuditEvent:
     """An unsaved event, its time taken now and its answer's text written with it."""
-    event = AuditEvent(
+    at = timezone.now()
+    columns = {
+        "actor_kind": actor.kind,
+        "actor_id": str(actor.id or ""),
+        "actor_label": actor.label[:200],
+        "action": action,
+        "target_type": target_type,
+        "target_id": str(target_id or ""),
+        "reason": reason,
+    }
+    return AuditEvent(
         workspace=workspace,
         agency=agency,
-        at=timezone.now(),
-        actor_kind=actor.kind,
-        actor_id=str(actor.id or ""),
-        actor_label=actor.label[:200],
-        action=action,
-        target_type=target_type,
-        target_id=str(target_id or ""),
-        reason=reason,
+        at=at,
         detail=detail or {},
+        json_text=event_json(at=at, **columns),
+        **columns,
     )
-    event.json_text = event_json(
-        at=event.at,
-        actor_kind=event.actor_kind,
-        actor_id=event.actor_id,
-        actor_label=event.actor_label,
-        action=event.action,
-        target_type=event.target_type,
-        target_id=event.target_id,
-        reason=event.reason,
-    )
-    return event
