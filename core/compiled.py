@@ -211,8 +211,19 @@ class CompiledQuery:
     iterables as the queryset's, so every database gives the values the queryset gives.
     """
 
-    def __init__(self, build: Callable, *, params: dict[str, Field], model: type[Model]):
+    def __init__(
+        self,
+        build: Callable,
+        *,
+        params: dict[str, Field],
+        model: type[Model],
+        finish: Callable[[str, str], str] | None = None,
+    ):
         self.build = build
+        # finish(sql, vendor): the statement to run instead of the one the ORM wrote, for
+        # SQL the ORM does not write; applied once per statement, its rows read as the
+        # queryset's. The queryset still answers what the ORM wrote.
+        self.finish = finish
         self.params = {
             name: (Param(name, field), *_accepted_types(field), field)
             for name, field in params.items()
@@ -249,6 +260,8 @@ class CompiledQuery:
                 statement = _Statement(queryset.query.get_compiler(using=alias))
                 queryset.query.get_compiler = lambda *args, **kwargs: statement.compiler
                 statement.queryset = queryset
+            if self.finish is not None:
+                statement.sql = self.finish(statement.sql, connections[alias].vendor)
             statements[key] = statement
         return statement
 

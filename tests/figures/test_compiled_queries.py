@@ -12,7 +12,12 @@ from figures.selectors.funnel import funnel_query
 from figures.selectors.journey import journey_query
 from figures.selectors.leads import attribution_query, leads_query
 from figures.selectors.outcomes import outcomes_query
-from figures.selectors.payments import commission_members, commission_totals, payments_part
+from figures.selectors.payments import (
+    commission_members,
+    commission_totals,
+    payments_part,
+    slot_totals,
+)
 from figures.selectors.speed_to_lead import speed_query
 from figures.selectors.webinar import webinar_query
 from tests.core.test_compiled_query import normal, plain
@@ -88,14 +93,27 @@ def test_outcomes(ws, dataset):
 
 
 def test_payments_and_commission(ws, dataset):
-    closer, _, _ = dataset
+    closer, setter, _ = dataset
+    totals = []
     for params in each_shape(ws, dataset):
         for part in ("cash", "refunds", "sales"):
             same(payments_part, payments_part.build, part=part, **params)
-            same(commission_totals, commission_totals.build, part=part, **params)
+            # On PostgreSQL a row per member and slot, elsewhere per (closer, setter)
+            # pair: the same totals per slot.
+            found = commission_totals(part=part, **params)
+            expected = plain(commission_totals.build(part=part, **params))
+            assert slot_totals(found) == slot_totals(expected)
+            totals.append(slot_totals(found))
     for member in (None, closer.pk):
         rows = same(commission_members, commission_members.build, workspace=ws.pk, member=member)
         assert rows and all(hasattr(row, "rule_basis") for row in rows)
+    # March (the first shape): Lia's 500.00 paid, 100.00 refunded, 2,000.00 booked, each
+    # counted for her closer and her setter.
+    assert totals[:3] == [
+        {("closer", closer.pk): 50000, ("setter", setter.pk): 50000},
+        {("closer", closer.pk): 10000, ("setter", setter.pk): 10000},
+        {("closer", closer.pk): 200000, ("setter", setter.pk): 200000},
+    ]
 
 
 def test_eod(ws, dataset):
@@ -194,3 +212,14 @@ def test_webinar(ws, dataset, rec, make_workspace):
     assert answers[0] == {"registrations": 4, "attended": 3, "stayed": 1, "unpitched": 1,
                           "booked": answers[0]["booked"]}  # fmt: skip
     assert answers[3]["registrations"] == 1  # the setter's lead at the second event
+
+
+@pytest.mark.postgres
+def test_commission_totals_group_each_slot_on_postgresql(ws, dataset):
+    # A row per member and slot (GROUPING SETS), not per (closer, setter) pair.
+    closer, setter, _ = dataset
+    params = next(each_shape(ws, dataset))
+    assert sorted(commission_totals(part="cash", **params), key=str) == sorted(
+        [(closer.pk, None, 50000), (None, setter.pk, 50000)], key=str
+    )
+    assert plain(commission_totals.build(part="cash", **params)) == [(closer.pk, setter.pk, 50000)]
