@@ -3,7 +3,7 @@ limit), and leads, closes and cash per UTM combination."""
 
 from __future__ import annotations
 
-from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models import BigIntegerField, Count, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
 from core.compiled import Aggregate, CompiledQuery
@@ -137,7 +137,7 @@ def _attribution_query(*, part, workspace, member, start, end):
     if member is not None:
         leads = leads.filter(setter=member)
     # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
-    return (
+    grouped = (
         leads.order_by()
         .values_list(*(("utm_tags",) if part == "tagged" else UTM_FIELDS))
         .annotate(
@@ -145,6 +145,16 @@ def _attribution_query(*, part, workspace, member, start, end):
             closes=Count("has_sale", filter=Q(has_sale=True)),
             cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
         )
+    )
+    if part == "untagged":
+        return grouped
+    # Then each combination's four tags, looked up once per group found.
+    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags"))
+    return grouped.annotate(
+        **{
+            f"tag_{name}": Subquery(tags.values(name.removeprefix("utm_"))[:1])
+            for name in UTM_FIELDS
+        }
     )
 
 
@@ -155,18 +165,12 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
     """Leads, closes and cash per UTM combination for the leads created in the period.
 
     One grouped pass over the period's leads by the combination the writers keep on each
-    lead (UtmTags), read from the index lead_ws_created on PostgreSQL, then the tags of
-    the combinations found; whether a lead has a sale and the cash collected on its sales
+    lead (UtmTags), read from the index lead_ws_created on PostgreSQL, with the tags of
+    each combination found looked up in the same statement; whether a lead has a sale and the cash collected on its sales
     are kept on the lead by the services.
     """
     common = figures_params(workspace=workspace, period=period, member=member)
     grouped = attribution_query(part="tagged", **common)
-    tags = {
-        pk: (source, medium, campaign, content)
-        for pk, source, medium, campaign, content in UtmTags.objects.filter(
-            pk__in=[row[0] for row in grouped if row[0] is not None]
-        ).values_list("pk", "source", "medium", "campaign", "content")
-    }
     totals: dict[tuple, list[int]] = {}
 
     def add(key: tuple, *values: int) -> None:
@@ -174,9 +178,9 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
         for i, value in enumerate(values):
             total[i] += value
 
-    for pk, *values in grouped:
+    for pk, n, closes, cash, *tags in grouped:
         if pk is not None:
-            add(tags[pk], *values)
+            add(tags, n, closes, cash)
     if any(row[0] is None for row in grouped):
         # Leads written without their combination kept (not by the services): by their tags.
         for *key, n, closes, cash in attribution_query(part="untagged", **common):
