@@ -65,7 +65,7 @@ class EventJson(Func):
     )
 
     def __init__(self):
-        super().__init__(F("at"), *(F(column) for _, column in self.PARTS))
+        super().__init__(F("at"), *(F(column) for column in COLUMNS))
 
     def as_sql(self, compiler, connection, **extra):
         raise NotImplementedError("EventJson is written by PostgreSQL only")
@@ -79,3 +79,7 @@ class EventJson(Func):
             sql += f" || '{before}' || COALESCE(to_json({column})::text, 'null')"
             params.extend(column_params)
         return sql + " || '}'", params
+
+
+# The text columns an event's text is written from, in its order (event_dict's names).
+COLUMNS = tuple(column for _, column in EventJson.PARTS)

@@ -3,9 +3,7 @@
 import django.utils.timezone
 from django.db import migrations, models
 
-from audit.rendering import EventJson, event_json
-
-COLUMNS = ("actor_kind", "actor_id", "actor_label", "action", "target_type", "target_id", "reason")
+from audit.rendering import COLUMNS, EventJson, event_json
 
 
 def json_text_fill(apps, schema_editor):

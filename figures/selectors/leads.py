@@ -166,8 +166,8 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
 
     One grouped pass over the period's leads by the combination the writers keep on each
     lead (UtmTags), read from the index lead_ws_created on PostgreSQL, with the tags of
-    each combination found looked up in the same statement; whether a lead has a sale and the cash collected on its sales
-    are kept on the lead by the services.
+    each combination found looked up in the same statement; whether a lead has a sale and
+    the cash collected on its sales are kept on the lead by the services.
     """
     common = figures_params(workspace=workspace, period=period, member=member)
     grouped = attribution_query(part="tagged", **common)
