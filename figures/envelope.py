@@ -7,12 +7,15 @@
 
 Selectors return data holding Field objects; `envelope_build` renders them and lifts
 their notes into the envelope's notes.
+
+Note, Side and Field are named tuples: immutable, and built in a fraction of a frozen
+dataclass's time (an answer of /attribution builds about 400 Fields and 200 Sides).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
 
 from django.utils import timezone
 
@@ -33,8 +36,7 @@ from .registry import (
 )
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     subject: str
     code: str
     reason: str
@@ -43,8 +45,7 @@ class Note:
         return {"subject": self.subject, "code": self.code, "reason": self.reason}
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(NamedTuple):
     label: str
     value: int | float | None
 
@@ -52,8 +53,7 @@ class Side:
         return {"label": self.label, "value": self.value}
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
     """One figure. Build it with count(), money() or rate(); never by hand."""
 
     metric: str
@@ -68,7 +68,7 @@ class Field:
     # The raw value (minor units for money, the exact fraction's sides for a rate), for
     # callers that compute differences; never rendered.
     raw: object = None
-    notes: tuple[Note, ...] = field(default=())
+    notes: tuple[Note, ...] = ()
 
     def as_dict(self) -> dict:
         body = {"metric": self.metric, "label": self.label, "unit": self.unit, "value": self.value}
@@ -217,11 +217,7 @@ def rate(
         code, text = _unavailable(NO_NUMERATOR, reason)
     elif numerator > denominator or numerator < 0:
         code, text = _unavailable(DOES_NOT_NEST, reason)
-    value = None
-    if code is None:
-        value = float(
-            (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.0001"), ROUND_HALF_UP)
-        )
+    value = rate_value(numerator, denominator) if code is None else None
     shown_num, shown_den = side_values if side_values else (numerator, denominator)
     return Field(
         metric=metric_id,
@@ -235,6 +231,22 @@ def rate(
         raw=(numerator, denominator),
         notes=tuple(notes),
     )
+
+
+_FOUR_PLACES = Decimal("0.0001")
+
+
+def rate_value(numerator, denominator) -> float:
+    """numerator / denominator (0 <= numerator <= denominator, denominator > 0) rounded
+    half up to 4 decimals, as a float: the float nearest the rounded fraction k / 10000.
+
+    Whole numbers (every count) are rounded with integers; other numbers (sums the
+    database answers as decimals) with Decimal. Both give the same float for the same
+    fraction: tests/figures/test_envelope.py compares them.
+    """
+    if type(numerator) is int and type(denominator) is int:
+        return (numerator * 20000 + denominator) // (2 * denominator) / 10000
+    return float((Decimal(numerator) / Decimal(denominator)).quantize(_FOUR_PLACES, ROUND_HALF_UP))
 
 
 class Plain(list):

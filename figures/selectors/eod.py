@@ -13,7 +13,7 @@ from workspaces.models import EodReport, Member
 from .. import envelope as fields
 from ..period import Period, local_today
 from ..registry import NO_DENOMINATOR
-from .base import FIGURES_PARAMS, Figures, member_ref, pk_of
+from .base import FIGURES_PARAMS, Figures, pk_of
 
 
 def _working_days_between(first: date, last: date, working_days) -> int:
@@ -60,6 +60,7 @@ def _eod_query(*, part: str, workspace, member, first_day, last_day, last_due, w
     )
     if member is not None:
         reporting = reporting.filter(pk=member)
+    # The columns each row answers with, not whole members.
     return (
         reporting.annotate(period_reports=period_reports)
         .annotate(
@@ -67,6 +68,7 @@ def _eod_query(*, part: str, workspace, member, first_day, last_day, last_due, w
             on_due_day=Count("period_reports", filter=due_report),
         )
         .order_by("name", "pk")
+        .values_list("pk", "name", "email", "role", "joined_at", "submitted", "on_due_day")
     )
 
 
@@ -94,24 +96,26 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
     ws = workspace
     member_rows = []
     expected_total = on_due_total = 0
-    for row in rows:
-        start = max(first, row.joined_at) if row.joined_at else first
+    for pk, name, email, role, joined_at, submitted, on_due_day in rows:
+        start = max(first, joined_at) if joined_at else first
         expected = _working_days_between(start, last_due, working)
         expected_total += expected
-        on_due_total += row.on_due_day
+        on_due_total += on_due_day
         member_rows.append(
             {
-                **member_ref(row),
-                "role": row.role,
+                "id": str(pk),
+                "name": name,
+                "email": email,
+                "role": role,
                 "expected": fields.count("eod.expected", expected, workspace=ws),
-                "submitted": fields.count("eod.submitted", row.submitted, workspace=ws),
+                "submitted": fields.count("eod.submitted", submitted, workspace=ws),
                 "compliance_rate": fields.rate(
                     "eod.compliance_rate",
-                    row.on_due_day,
+                    on_due_day,
                     expected,
                     workspace=ws,
                     empty=NO_DENOMINATOR,
-                    reason=f"{row.name} was not due to report on any day of the period."
+                    reason=f"{name} was not due to report on any day of the period."
                     if expected == 0
                     else None,
                 ),

@@ -1,0 +1,53 @@
+"""The envelope's rates: whole numbers rounded with integers, as Decimal rounds them."""
+
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+
+from figures import envelope as fields
+from figures.envelope import rate_value
+
+
+def decimal_rate(numerator, denominator) -> float:
+    return float(
+        (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.0001"), ROUND_HALF_UP)
+    )
+
+
+def test_whole_numbers_round_as_decimal_does():
+    # Every fraction of denominators up to 400, ties included (1/8 = 0.125, 1/16 = 0.0625,
+    # 1/32 = 0.03125 -> 0.0313, half up).
+    for denominator in range(1, 401):
+        for numerator in range(denominator + 1):
+            assert rate_value(numerator, denominator) == decimal_rate(numerator, denominator)
+
+
+@pytest.mark.parametrize(
+    ("numerator", "denominator", "expected"),
+    [
+        (1, 32, 0.0313),  # 0.03125: half up
+        (1, 3, 0.3333),
+        (2, 3, 0.6667),
+        (5, 6, 0.8333),
+        (1, 20000, 0.0001),  # 0.00005: half up
+        (1, 20001, 0.0),
+        (99_999, 100_000, 1.0),  # 0.99999
+        (123_456_789_012, 987_654_321_098, 0.125),
+        (10**30 - 1, 10**30, 1.0),
+    ],
+)
+def test_whole_numbers_written_out(numerator, denominator, expected):
+    assert rate_value(numerator, denominator) == expected
+    assert rate_value(numerator, denominator) == decimal_rate(numerator, denominator)
+
+
+def test_decimal_sums_take_decimal():
+    # SUM() of a bigint column reads as a Decimal on PostgreSQL.
+    assert rate_value(Decimal(5), Decimal(6)) == 0.8333
+    assert rate_value(Decimal("250.50"), Decimal(1000)) == 0.2505
+
+
+def test_a_field_is_immutable():
+    field = fields.Field(metric="calls.show_rate", label="Show rate", unit="rate", value=0.5)
+    with pytest.raises(AttributeError):
+        field.value = 0.6
