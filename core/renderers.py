@@ -18,6 +18,8 @@ standard renderer answers instead, so the bytes never change:
   renderer, whose encoder knows it; so do integers beyond 64 bits, keys that are not
   strings, and an indented answer. Lists of the Plain kind (figures.envelope.Plain, a
   list subclass) are written as the lists they are;
+- FloatsChecked: an answer whose floats were checked while it was built (the figures'
+  envelope, figures.envelope.envelope_build), which the renderer does not walk again;
 - PreRendered: JSON text that a selector already wrote (in SQL) exactly as the standard
   renderer writes its value, put in as it is (orjson.Fragment); the standard renderer
   reads it back to write it.
@@ -62,7 +64,7 @@ def _lists_only(value):
     raise _Standard
 
 
-def _floats_as_python(data) -> bool:
+def floats_as_python(data) -> bool:
     """Whether every float in data's dicts, lists and tuples is one orjson writes as
     Python's repr does (0, or 0.0001 <= |x| < 1e16; not NaN nor an infinity).
     Other values are either written alike or sent to the standard renderer."""
@@ -81,6 +83,16 @@ def _floats_as_python(data) -> bool:
     return True
 
 
+def float_as_python(value: float) -> bool:
+    """Whether orjson writes this float as Python's repr does (see floats_as_python)."""
+    return not value or 1e-4 <= abs(value) < 1e16
+
+
+class FloatsChecked(dict):
+    """An answer whose every float its builder checked with float_as_python (or
+    floats_as_python): the renderer writes it without walking it first."""
+
+
 class _Encoder(JSONEncoder):
     """DRF's encoder, which also reads PreRendered values back."""
 
@@ -94,13 +106,16 @@ class ApiJSONRenderer(JSONRenderer):
     encoder_class = _Encoder
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
+        checked = type(data) is FloatsChecked
+        if checked:
+            data = dict(data)
         if (
             data is None
             or self.ensure_ascii
             or not self.compact
             or not self.strict
             or self.get_indent(accepted_media_type, renderer_context or {}) is not None
-            or not _floats_as_python(data)
+            or (not checked and not floats_as_python(data))
         ):
             return super().render(data, accepted_media_type, renderer_context)
         try:

@@ -20,6 +20,7 @@ from typing import NamedTuple
 from django.utils import timezone
 
 from core.money import major_from_minor
+from core.renderers import FloatsChecked, float_as_python, floats_as_python
 
 from . import registry
 from .registry import (
@@ -256,17 +257,41 @@ class Plain(list):
     """
 
 
-def _render(value, notes: list[Note]):
-    if type(value) is Plain:
+class _Rendering:
+    """One answer's rendering: the notes its Fields carry, and whether every float it
+    writes is written alike by orjson and the standard renderer (core.renderers)."""
+
+    def __init__(self):
+        self.notes: list[Note] = []
+        self.floats_alike = True
+
+    def float(self, value) -> None:
+        if type(value) is float and not float_as_python(value):
+            self.floats_alike = False
+
+    def field(self, field: Field) -> dict:
+        if field.value is None or field.notes:
+            self.notes.extend(field.all_notes())
+        self.float(field.value)
+        for side in (field.numerator, field.denominator):
+            if side is not None:
+                self.float(side.value)
+        return field.as_dict()
+
+    def render(self, value):
+        kind = type(value)
+        if kind is Field:
+            return self.field(value)
+        if kind is Plain:
+            if self.floats_alike and not floats_as_python(value):
+                self.floats_alike = False
+            return value
+        if isinstance(value, dict):
+            return {key: self.render(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return [self.render(item) for item in value]
+        self.float(value)
         return value
-    if isinstance(value, Field):
-        notes.extend(value.all_notes())
-        return value.as_dict()
-    if isinstance(value, dict):
-        return {key: _render(item, notes) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_render(item, notes) for item in value]
-    return value
 
 
 def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict:
@@ -275,8 +300,9 @@ def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict
     Notes carried by the Fields (and figure-unavailable for each null Field) are lifted
     into `notes`; a period that reaches past now adds period-in-future.
     """
-    collected: list[Note] = []
-    rendered = _render(data, collected)
+    rendering = _Rendering()
+    rendered = rendering.render(data)
+    collected = rendering.notes
     collected.extend(notes)
     now = now or timezone.now()
     if period is not None and period.end > now:
@@ -295,9 +321,14 @@ def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict
         if key not in seen:
             seen.add(key)
             unique.append(note.as_dict())
-    return {
-        "workspace": {"id": str(workspace.pk), "currency": workspace.currency},
-        "period": period.as_dict() if period is not None else None,
-        "data": rendered,
-        "notes": unique,
-    }
+    # Every float of the answer is in `data` (the rest are the workspace's, the period's
+    # and the notes' strings), checked while rendering it: the renderer need not walk it.
+    answer = FloatsChecked if rendering.floats_alike else dict
+    return answer(
+        {
+            "workspace": {"id": str(workspace.pk), "currency": workspace.currency},
+            "period": period.as_dict() if period is not None else None,
+            "data": rendered,
+            "notes": unique,
+        }
+    )

@@ -11,7 +11,8 @@ import pytest
 from django.utils.translation import gettext_lazy
 from rest_framework.renderers import JSONRenderer
 
-from core.renderers import ApiJSONRenderer
+from core.renderers import ApiJSONRenderer, FloatsChecked
+from figures import envelope as fields
 from figures.envelope import Plain
 
 TEXT = [
@@ -100,3 +101,50 @@ def test_indented_answers_are_the_standard_ones():
     data = {"a": [1, {"b": "\u2028"}]}
     media = "application/json; indent=4"
     assert ApiJSONRenderer().render(data, media) == JSONRenderer().render(data, media)
+
+
+class _Workspace:
+    pk = uuid.UUID("431bdbea-a379-40f1-a6bc-3c21d2be100a")
+    currency = "USD"
+    currency_exponent = 2
+    branding = {}
+
+
+def _envelope(minor: int, extra=None):
+    ws = _Workspace()
+    data = {
+        "cash": fields.money("payments.cash_collected", minor, workspace=ws),
+        "rate": fields.rate("calls.show_rate", 5, 6, workspace=ws),
+        "rows": Plain([extra] if extra is not None else []),
+        "plain": [1.5, {"x": 0.25}],
+    }
+    return fields.envelope_build(workspace=ws, period=None, data=data)
+
+
+@pytest.mark.parametrize(
+    ("minor", "extra", "checked"),
+    [
+        (123_450, None, True),
+        (0, {"share": 0.5}, True),
+        # 1.0000000000000002e16 major units: Python writes the exponent as e+16, orjson e16.
+        (10**18 + 150, None, False),
+        # 1e-05 in a Plain row: Python writes 1e-05, orjson 0.00001.
+        (1, {"share": 1e-05}, False),
+    ],
+)
+def test_envelopes_are_walked_once(minor, extra, checked):
+    answer = _envelope(minor, extra)
+    assert (type(answer) is FloatsChecked) is checked
+    assert ApiJSONRenderer().render(answer) == JSONRenderer().render(dict(answer))
+
+
+def test_a_checked_envelope_is_written_by_orjson():
+    answer = _envelope(123_450)
+    assert ApiJSONRenderer().render(answer) == (
+        b'{"workspace":{"id":"431bdbea-a379-40f1-a6bc-3c21d2be100a","currency":"USD"},'
+        b'"period":null,"data":{"cash":{"metric":"payments.cash_collected","label":'
+        b'"Cash collected","unit":"money","value":1234.5,"currency":"USD","unavailable":null},'
+        b'"rate":{"metric":"calls.show_rate","label":"Show rate","unit":"rate","value":0.8333,'
+        b'"numerator":{"label":"Calls taken","value":5},"denominator":{"label":'
+        b'"Calls taken or no-show","value":6},"unavailable":null},"rows":[],"plain":[1.5,{"x":0.25}]},"notes":[]}'
+    )
