@@ -4,8 +4,9 @@ what the Integrations settings page shows (never a credential)."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import CharField, Exists, F, OuterRef, Q, QuerySet, UUIDField
 
+from core.compiled import CompiledQuery
 from core.display import day_text
 from core.money import money_text
 from workspaces.models import Sale
@@ -33,16 +34,28 @@ def held_events(*, workspace, provider: str | None = None) -> QuerySet[Event]:
     return events.select_related("connection").order_by("-occurred_at", "-pk")
 
 
+def _held_connection_query(*, workspace, provider):
+    """A connection of the provider that holds events: the first found, as .exists() asks."""
+    held = Connection.objects.filter(workspace=workspace, provider=provider, events_held__gt=0)
+    return held.order_by().values_list("pk")[:1]
+
+
+_held_connection = CompiledQuery(
+    _held_connection_query,
+    params={"workspace": UUIDField(), "provider": CharField()},
+    model=Connection,
+)
+
+
 def held_count(*, workspace, provider: str, start, end) -> int:
     """Held events of a provider that happened in [start, end): each a payment or refund
     the figures leave out. An event waiting for another held event of the same object (a
     refund of a charge nobody placed yet) is counted once, with that event.
 
-    Most workspaces hold nothing: the connections' held counters answer that first, so the
-    figures pay for the full count only where an event is held."""
-    if not Connection.objects.filter(
-        workspace=workspace, provider=provider, events_held__gt=0
-    ).exists():
+    Most workspaces hold nothing: the connections' held counters answer that first (one
+    statement compiled once), so the figures pay for the full count only where an event
+    is held."""
+    if not _held_connection(workspace=workspace.pk, provider=provider):
         return 0
     same_object_held = Event.objects.filter(
         connection=OuterRef("connection"),

@@ -35,7 +35,12 @@ class Figures:
 def member_ref(member) -> dict | None:
     if member is None:
         return None
-    return {"id": str(member.pk), "name": member.name, "email": member.email}
+    return member_ref_of(member.pk, member.name, member.email)
+
+
+def member_ref_of(pk, name: str, email: str) -> dict:
+    """A member as answers name them, from the member's columns (values_list rows)."""
+    return {"id": str(pk), "name": name, "email": email}
 
 
 # The parameters of most figures queries (core.compiled.CompiledQuery): the workspace's

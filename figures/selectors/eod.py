@@ -13,7 +13,7 @@ from workspaces.models import EodReport, Member
 from .. import envelope as fields
 from ..period import Period, local_today
 from ..registry import NO_DENOMINATOR
-from .base import FIGURES_PARAMS, Figures, pk_of
+from .base import FIGURES_PARAMS, Figures, member_ref_of, pk_of
 
 
 def _working_days_between(first: date, last: date, working_days) -> int:
@@ -103,9 +103,7 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
         on_due_total += on_due_day
         member_rows.append(
             {
-                "id": str(pk),
-                "name": name,
-                "email": email,
+                **member_ref_of(pk, name, email),
                 "role": role,
                 "expected": fields.count("eod.expected", expected, workspace=ws),
                 "submitted": fields.count("eod.submitted", submitted, workspace=ws),

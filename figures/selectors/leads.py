@@ -22,6 +22,7 @@ from .base import (
     aggregate,
     figures_params,
     in_period,
+    member_ref_of,
     utm_label,
 )
 
@@ -51,9 +52,7 @@ def lead_row_of(values) -> dict:
         "utm_campaign": utm_label(campaign),
         "utm_content": utm_label(content),
         "status": status,
-        "setter": None
-        if setter is None
-        else {"id": str(setter), "name": setter_name, "email": setter_email},
+        "setter": None if setter is None else member_ref_of(setter, setter_name, setter_email),
         "first_contact_at": utc_iso(first_contact_at),
     }
 

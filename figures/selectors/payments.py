@@ -36,7 +36,7 @@ from .base import (
     figures_params,
     held_by,
     in_period,
-    member_ref,
+    member_ref_of,
     pk_of,
 )
 
@@ -161,13 +161,18 @@ def _commission_members(*, workspace, member):
     )
     if member is not None:
         members = members.filter(pk=member)
-    return members.annotate(
-        rule_basis=Subquery(rules.values("basis")[:1], output_field=CharField()),
-        rule_slot=Subquery(rules.values("slot")[:1], output_field=CharField()),
-        rule_rate=Subquery(
-            rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
-        ),
-    ).order_by("name", "pk")
+    # The columns each row answers with, not whole members.
+    return (
+        members.annotate(
+            rule_basis=Subquery(rules.values("basis")[:1], output_field=CharField()),
+            rule_slot=Subquery(rules.values("slot")[:1], output_field=CharField()),
+            rule_rate=Subquery(
+                rules.values("rate")[:1], output_field=DecimalField(max_digits=6, decimal_places=4)
+            ),
+        )
+        .order_by("name", "pk")
+        .values_list("pk", "name", "email", "role", "rule_basis", "rule_slot", "rule_rate")
+    )
 
 
 def _commission_totals(*, part: str, workspace, member, start, end):
@@ -246,26 +251,28 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
 
     ws = workspace
     member_rows = []
-    for row in rows:
-        if row.rule_basis is None:
+    for pk, name, email, role, rule_basis, rule_slot, rule_rate in rows:
+        if rule_basis is None:
             owed = fields.money(
                 "commission.owed",
                 None,
                 workspace=ws,
                 unavailable=NOT_COMPUTED,
-                reason=f"{row.name} has no commission rule.",
+                reason=f"{name} has no commission rule.",
             )
             rule = None
         else:
-            basis = basis_totals[row.rule_basis].get((row.rule_slot, row.pk), 0)
-            refunded = refund_totals.get((row.rule_slot, row.pk), 0)
-            rate = Decimal(row.rule_rate)
+            basis = basis_totals[rule_basis].get((rule_slot, pk), 0)
+            refunded = refund_totals.get((rule_slot, pk), 0)
+            rate = Decimal(rule_rate)
             owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
             owed = fields.money("commission.owed", owed_minor, workspace=ws)
-            rule = {"basis": row.rule_basis, "slot": row.rule_slot, "rate": float(rate)}
+            rule = {"basis": rule_basis, "slot": rule_slot, "rate": float(rate)}
             rule["basis_amount"] = fields.major_units(basis, ws)
             rule["refunded"] = fields.major_units(refunded, ws)
-        member_rows.append({**member_ref(row), "role": row.role, "rule": rule, "owed": owed})
+        member_rows.append(
+            {**member_ref_of(pk, name, email), "role": role, "rule": rule, "owed": owed}
+        )
     notes = () if member is not None else unplaced_notes(workspace=workspace, period=period)
     return Figures({"members": member_rows}, notes=notes)
 
