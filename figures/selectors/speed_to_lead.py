@@ -14,7 +14,7 @@ from core.times import utc_iso
 from workspaces.models import Lead
 
 from .. import envelope as fields
-from .base import Figures, member_ref, pk_of
+from .base import Figures, member_ref_of, pk_of
 
 WITHIN_MINUTES_MAX = 7 * 24 * 60
 WITHIN_MINUTES_DEFAULT = 120
@@ -29,7 +29,12 @@ def _speed_query(*, part: str, workspace, member, since, now):
     contacted = Q(first_contact_at__isnull=False, first_contact_at__lte=now)
     if part == "counts":
         return Aggregate(leads, total=Count("pk"), contacted=Count("pk", filter=contacted))
-    return leads.exclude(contacted).select_related("setter").order_by("created_at", "pk")
+    # The columns of the rows only, not whole leads and setters.
+    return (
+        leads.exclude(contacted)
+        .order_by("created_at", "pk")
+        .values_list("pk", "name", "email", "created_at", "setter", "setter__name", "setter__email")
+    )
 
 
 speed_query = CompiledQuery(
@@ -50,18 +55,18 @@ def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> F
     params = {"workspace": workspace.pk, "member": pk_of(member), "since": since, "now": now}
     counts = speed_query(part="counts", **params)
     waiting = speed_query(part="waiting", **params)
-    rows = [
+    rows = fields.Plain(
         {
-            "id": str(lead.pk),
-            "name": lead.name,
-            "email": lead.email,
-            "created_at": utc_iso(lead.created_at),
-            "minutes_waited": int((now - lead.created_at).total_seconds() // 60),
-            "setter": member_ref(lead.setter),
-            "open_url": f"{settings.BASE_URL}/app/leads/{lead.pk}",
+            "id": str(pk),
+            "name": name,
+            "email": email,
+            "created_at": utc_iso(created_at),
+            "minutes_waited": int((now - created_at).total_seconds() // 60),
+            "setter": None if setter is None else member_ref_of(setter, setter_name, setter_email),
+            "open_url": f"{settings.BASE_URL}/app/leads/{pk}",
         }
-        for lead in waiting
-    ]
+        for pk, name, email, created_at, setter, setter_name, setter_email in waiting
+    )
     ws = workspace
     return Figures(
         {
