@@ -78,13 +78,14 @@ def floats_as_python(data) -> bool:
             pending.extend(value.values())
         elif kind is list or kind is tuple or isinstance(value, list):
             pending.extend(value)
-        elif kind is float and value and not 1e-4 <= abs(value) < 1e16:
-            return False  # NaN and the infinities too: every comparison with NaN is false
+        elif kind is float and not float_as_python(value):
+            return False
     return True
 
 
 def float_as_python(value: float) -> bool:
-    """Whether orjson writes this float as Python's repr does (see floats_as_python)."""
+    """Whether orjson writes this float as Python's repr does: 0, or 0.0001 <= |x| < 1e16
+    (not NaN nor an infinity: every comparison with NaN is false)."""
     return not value or 1e-4 <= abs(value) < 1e16
 
 

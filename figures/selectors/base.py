@@ -38,8 +38,11 @@ def member_ref(member) -> dict | None:
     return member_ref_of(member.pk, member.name, member.email)
 
 
-def member_ref_of(pk, name: str, email: str) -> dict:
-    """A member as answers name them, from the member's columns (values_list rows)."""
+def member_ref_of(pk, name: str | None, email: str | None) -> dict | None:
+    """A member as answers name them, from the member's columns (values_list rows; a
+    relation without a member reads as None)."""
+    if pk is None:
+        return None
     return {"id": str(pk), "name": name, "email": email}
 
 

@@ -30,11 +30,12 @@ LEADS_LIMIT_MAX = 500
 LEADS_LIMIT_DEFAULT = 100
 
 
-# The columns a lead's row is written from (lead_row_of): the lead's and its setter's.
-LEAD_ROW_COLUMNS = (
+# The columns a lead's row is written from (lead_row_of): the lead's, then its setter's.
+LEAD_COLUMNS = (
     "pk", "created_at", "name", "email", "utm_source", "utm_medium", "utm_campaign",
-    "utm_content", "status", "first_contact_at", "setter_id", "setter__name", "setter__email",
+    "utm_content", "status", "first_contact_at",
 )  # fmt: skip
+LEAD_ROW_COLUMNS = (*LEAD_COLUMNS, "setter_id", "setter__name", "setter__email")
 
 
 def lead_row_of(values) -> dict:
@@ -52,7 +53,7 @@ def lead_row_of(values) -> dict:
         "utm_campaign": utm_label(campaign),
         "utm_content": utm_label(content),
         "status": status,
-        "setter": None if setter is None else member_ref_of(setter, setter_name, setter_email),
+        "setter": member_ref_of(setter, setter_name, setter_email),
         "first_contact_at": utc_iso(first_contact_at),
     }
 
@@ -60,7 +61,7 @@ def lead_row_of(values) -> dict:
 def lead_row(lead) -> dict:
     """A lead's row from the lead (its setter read through the relation)."""
     setter = lead.setter
-    values = [getattr(lead, name) for name in LEAD_ROW_COLUMNS[:10]]
+    values = [getattr(lead, name) for name in LEAD_COLUMNS]
     if setter is None:
         return lead_row_of((*values, None, None, None))
     return lead_row_of((*values, setter.pk, setter.name, setter.email))

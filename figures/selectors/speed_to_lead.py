@@ -62,7 +62,7 @@ def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> F
             "email": email,
             "created_at": utc_iso(created_at),
             "minutes_waited": int((now - created_at).total_seconds() // 60),
-            "setter": None if setter is None else member_ref_of(setter, setter_name, setter_email),
+            "setter": member_ref_of(setter, setter_name, setter_email),
             "open_url": f"{settings.BASE_URL}/app/leads/{pk}",
         }
         for pk, name, email, created_at, setter, setter_name, setter_email in waiting
