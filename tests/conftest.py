@@ -1,6 +1,7 @@
 """Fixtures shared by every test module: tenants, members, tokens and an API client."""
 
 import itertools
+import random
 import threading
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -55,6 +56,14 @@ def at_once(count: int, work) -> list:
     if errors:
         raise errors[0]
     return results
+
+
+@pytest.fixture
+def own_minute() -> float:
+    """A time 15 seconds into a minute of the test's own, for the fixed-window rate counters:
+    they may live in a shared Redis, and requests on both sides of a minute's end would be
+    counted in two windows. A one-minute counter resets 45 seconds after it."""
+    return float(1_800_000_000 + 60 * random.randrange(10**9) + 15)
 
 
 @pytest.fixture(autouse=True)

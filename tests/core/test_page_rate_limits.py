@@ -1,8 +1,6 @@
 """The app's pages are counted like the API: a signed-in person by their account (reads
 and writes apart), anyone else by their client address; over the rate, 429."""
 
-import random
-
 import pytest
 from django.test import Client
 
@@ -12,13 +10,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def limits(settings, monkeypatch):
+def limits(settings, monkeypatch, own_minute):
     settings.RATE_LIMIT_READ = "3/min"
     settings.RATE_LIMIT_WRITE = "2/min"
     settings.RATE_LIMIT_ANON = "2/min"
-    # A minute of the test's own: the counters may live in a shared Redis.
-    now = float(1_800_000_000 + 60 * random.randrange(10**9) + 15)
-    monkeypatch.setattr(pages, "page_clock", lambda: now)
+    monkeypatch.setattr(pages, "page_clock", lambda: own_minute)
 
 
 def test_a_signed_in_person_gets_their_read_rate_then_429(make_workspace, make_member):

@@ -20,11 +20,10 @@ _addresses = itertools.count(1)
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    """15 seconds into a minute of the test's own (the counters may live in a shared Redis,
-    and a session token's id may come again in another test): a one-minute counter resets
-    in 45 seconds."""
-    now = [float(1_800_000_000 + 60 * random.randrange(10**9) + 15)]
+def clock(monkeypatch, own_minute):
+    """The test's own minute (a session token's id may come again in another test), which
+    a test moves on."""
+    now = [own_minute]
     monkeypatch.setattr(ServiceRateThrottle, "timer", staticmethod(lambda: now[0]))
     return now
 

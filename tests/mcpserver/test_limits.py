@@ -21,12 +21,12 @@ def _post(base, *, token=None, content=None, json_body=None, **headers):
     return httpx2.post(f"{base}/mcp", content=content, json=json_body, headers=headers, timeout=30)
 
 
-def test_failed_tokens_count_against_the_address(mcp_base_url, settings, monkeypatch):
+def test_failed_tokens_count_against_the_address(mcp_base_url, settings, monkeypatch, own_minute):
     settings.RATE_LIMIT_ANON = "3/min"
-    # A minute of the test's own (the counters may live in a shared Redis).
-    now = float(1_800_000_000 + 60 * random.randrange(10**9) + 15)
     real = throttling.rate_count
-    monkeypatch.setattr("mcpserver.asgi.rate_count", lambda policy, ident: real(policy, ident, now))
+    monkeypatch.setattr(
+        "mcpserver.asgi.rate_count", lambda policy, ident: real(policy, ident, own_minute)
+    )
     address = f"10.66.{random.randint(0, 255)}.{random.randint(1, 254)}"
     statuses = [
         _post(
