@@ -147,11 +147,50 @@ def _call_booking(call, ref: dict) -> dict:
     return booking
 
 
-def _outcome_events(workspace, lead, calls) -> list[dict]:
-    # By the lead (past-call forms) or by one of its calls: two indexed lookups, no join.
-    outcomes = Outcome.objects.filter(workspace=workspace).filter(
-        Q(lead=lead) | Q(call_id__in=[call.pk for call in calls])
+def _outcomes_query(*, workspace, lead, **calls):
+    """The outcomes by the lead (past-call forms) or by one of its calls (call_0,
+    call_1, ...): indexed lookups ORed together, no join."""
+    by_call = Q(lead=lead)
+    for name in sorted(calls):
+        by_call |= Q(call=calls[name])
+    return Outcome.objects.filter(by_call, workspace=workspace).select_related("member")
+
+
+def _call_slots(count: int) -> int:
+    """The number of call parameters for `count` calls: the next power of two, so a few
+    statements serve every lead (the extra slots repeat the last call)."""
+    return 0 if count == 0 else 1 << (count - 1).bit_length()
+
+
+_CALL_SLOTS = 64
+outcomes_query = CompiledQuery(
+    _outcomes_query,
+    params={
+        "workspace": UUIDField(),
+        "lead": UUIDField(),
+        **{f"call_{n}": UUIDField() for n in range(_CALL_SLOTS)},
+    },
+    model=Outcome,
+)
+
+
+def _outcomes(workspace, lead, calls) -> list:
+    ids = [call.pk for call in calls]
+    if len(ids) > _CALL_SLOTS:
+        return list(
+            Outcome.objects.filter(
+                Q(lead=lead) | Q(call_id__in=ids), workspace=workspace
+            ).select_related("member")
+        )
+    slots = ids + ids[-1:] * (_call_slots(len(ids)) - len(ids))
+    return outcomes_query(
+        workspace=workspace.pk,
+        lead=lead.pk,
+        **{f"call_{n}": call_id for n, call_id in enumerate(slots)},
     )
+
+
+def _outcome_events(workspace, lead, calls) -> list[dict]:
     return [
         {
             "at": utc_iso(outcome.at),
@@ -162,7 +201,7 @@ def _outcome_events(workspace, lead, calls) -> list[dict]:
             "call_id": str(outcome.call_id) if outcome.call_id else None,
             "member": member_ref(outcome.member),
         }
-        for outcome in outcomes.select_related("member")
+        for outcome in _outcomes(workspace, lead, calls)
     ]
 
 

@@ -10,6 +10,7 @@ from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
 from figures.selectors.eod import eod_query
 from figures.selectors.funnel import funnel_query
 from figures.selectors.journey import journey_query
+from figures.selectors.journey import outcomes_query as journey_outcomes
 from figures.selectors.leads import attribution_query, leads_query
 from figures.selectors.outcomes import outcomes_query
 from figures.selectors.payments import (
@@ -22,6 +23,7 @@ from figures.selectors.speed_to_lead import speed_query
 from figures.selectors.webinar import webinar_query
 from tests.core.test_compiled_query import normal, plain
 from tests.figures.conftest import at
+from workspaces.models import Outcome
 
 pytestmark = pytest.mark.django_db
 
@@ -157,6 +159,21 @@ def test_journey(ws, dataset, make_workspace):
             found = same(journey_query, journey_query.build, part=part, workspace=workspace.pk,
                          lead=lead.pk)  # fmt: skip
             assert bool(found) == (workspace == ws)
+
+
+def test_journey_outcomes(ws, dataset, rec, make_workspace):
+    closer, _, lead = dataset
+    calls = [call.pk for call in lead.calls.all()]
+    calls.append(rec.call("2026-03-06 10:00", lead=lead, closer=closer).pk)
+    rec.outcome("follow_up", call=lead.calls.get(pk=calls[-1]), member=closer)
+    # Outcomes that name only their call, as rows written before outcomes named their lead.
+    Outcome.objects.filter(call__lead=lead).update(lead=None)
+    for workspace in (ws, make_workspace()):
+        for slots in ([], calls[:1], calls, [*calls, calls[-1], calls[-1]]):
+            found = same(journey_outcomes, journey_outcomes.build, workspace=workspace.pk,
+                         lead=lead.pk, **{f"call_{n}": pk for n, pk in enumerate(slots)})  # fmt: skip
+            # The past-call outcome, then each call's.
+            assert len(found) == ((1 + min(len(slots), 2)) if workspace == ws else 0)
 
 
 def test_funnel(ws, dataset, rec, make_workspace):

@@ -2,6 +2,8 @@
 
 import pytest
 
+from workspaces.models import Outcome
+
 pytestmark = pytest.mark.django_db
 
 
@@ -61,6 +63,29 @@ def test_everything_about_one_lead_in_time_order(
     assert by_type["outcome"]["result"] == "closed"
     assert by_type["call.rescheduled"]["rescheduled_from"] == str(first.pk)
     assert by_type["funnel.stage"]["stage"] == "opt-in"
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 4, 5, 65])
+def test_every_outcome_of_every_call(ws, rec, make_member, client_for, count):
+    """However many calls the lead has, each call's outcome and the lead's past-call
+    outcome appear once; another lead's do not."""
+    closer = make_member(ws, "closer")
+    lead = rec.lead("2026-03-01 09:00")
+    other = rec.lead("2026-03-01 09:00")
+    rec.outcome("closed", call=rec.call("2026-03-02 10:00", lead=other), when="2026-03-02 11:00")
+    rec.outcome("no_sale", lead=other, member=closer, when="2026-03-02 12:00", reason="price")
+    rec.outcome("no_sale", lead=lead, member=closer, when="2026-03-01 12:00", reason="price")
+    for n in range(count):
+        call = rec.call(f"2026-03-{2 + n // 24:02d} {n % 24:02d}:00", lead=lead, closer=closer)
+        rec.outcome(
+            "follow_up", call=call, member=closer, when=f"2026-03-{2 + n // 24:02d} {n % 24:02d}:30"
+        )
+    # Outcomes that name only their call, as rows written before outcomes named their lead.
+    Outcome.objects.filter(call__isnull=False).update(lead=None)
+    events = client_for(ws).get(f"/api/v1/leads/{lead.pk}/journey").json()["data"]["events"]
+    outcomes = [e for e in events if e["type"] == "outcome"]
+    assert [e["result"] for e in outcomes] == ["no_sale"] + ["follow_up"] * count
+    assert len({e["call_id"] for e in outcomes[1:]}) == count
 
 
 def test_cancelled_call_appears(ws, rec, client_for):
