@@ -169,6 +169,23 @@ def _recording(query) -> None:
     query.__class__ = RecordingQuery
 
 
+class _ConvertersOnce:
+    """A compiler's get_converters, each list of columns looked up once (the columns are
+    kept, so their ids stay theirs)."""
+
+    def __init__(self, get_converters):
+        self.get_converters = get_converters
+        self.found: dict[tuple, tuple] = {}
+
+    def __call__(self, expressions):
+        expressions = list(expressions)
+        key = tuple(map(id, expressions))
+        found = self.found.get(key)
+        if found is None:
+            found = self.found[key] = (self.get_converters(expressions), expressions)
+        return found[0]
+
+
 class _Statement:
     """One shape's statement on one alias: its SQL, its parameters with markers, and the
     compiler Django made for it, which runs it again with other values."""
@@ -184,6 +201,9 @@ class _Statement:
         self.current: list = self.params
         # The compiler runs this statement, with the current parameters, from now on.
         compiler.as_sql = self.as_sql
+        # Its columns are the same on every run, and so are their converters: Django
+        # would look them up again for each run.
+        compiler.get_converters = _ConvertersOnce(compiler.get_converters)
 
     def as_sql(self, *args, **kwargs):
         return self.sql, self.current
