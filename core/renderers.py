@@ -123,7 +123,10 @@ class ApiJSONRenderer(JSONRenderer):
             rendered = orjson.dumps(data, default=_lists_only, option=_OPTIONS)
         except (TypeError, _Standard):  # orjson.JSONEncodeError is a TypeError
             return super().render(data, accepted_media_type, renderer_context)
-        if b"\xe2\x80\xa8" in rendered or b"\xe2\x80\xa9" in rendered:
+        # Their first byte first: a one-byte search is memchr's, where a search for the
+        # three bytes takes about 1.5 ms per MB of JSON (its skip table is keyed on the
+        # low bits of each byte, which `"` shares with the first).
+        if b"\xe2" in rendered:
             rendered = rendered.replace(b"\xe2\x80\xa8", b"\\u2028")
             rendered = rendered.replace(b"\xe2\x80\xa9", b"\\u2029")
         return rendered
