@@ -1,11 +1,15 @@
 """Every figures query run compiled (core.compiled.CompiledQuery) answers what its
 queryset answers, in every shape the selectors use."""
 
+import json
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
 
+from audit.models import AuditEvent
 from figures.period import Period
+from figures.selectors.audit_events import audit_query
 from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
 from figures.selectors.eod import eod_query
 from figures.selectors.funnel import funnel_query
@@ -240,3 +244,22 @@ def test_commission_totals_group_each_slot_on_postgresql(ws, dataset):
         [(closer.pk, None, 50000), (None, setter.pk, 50000)], key=str
     )
     assert plain(commission_totals.build(part="cash", **params)) == [(closer.pk, setter.pk, 50000)]
+
+
+def test_audit_events(ws, make_workspace):
+    other = make_workspace()
+    for workspace, action, when in ((ws, "a", "2026-03-02 10:00"), (ws, "b", "2026-03-04 09:00"),
+                                  (ws, "c", "2026-03-09 00:00"), (other, "d", "2026-03-03 10:00")):  # fmt: skip
+        row = AuditEvent.objects.create(workspace=workspace, actor_kind="member", actor_id="m",
+                                        actor_label="Ann", action=action, target_type="call",
+                                        target_id="c")  # fmt: skip
+        AuditEvent.objects.filter(pk=row.pk).update(at=at(when))
+    span = {"start": at("2026-03-01 00:00"), "end": at("2026-03-09 00:00")}
+    parts = ("rows", "text") if connection.vendor == "postgresql" else ("rows",)
+    for workspace, actions in ((ws, ["b", "a"]), (other, ["d"]), (make_workspace(), [])):
+        for part in parts:
+            found = same(audit_query, audit_query.build, part=part, workspace=workspace.pk, **span)
+        rows = audit_query(part="rows", workspace=workspace.pk, **span)
+        assert [row[4] for row in rows] == actions
+        if connection.vendor == "postgresql":
+            assert [event["action"] for event in json.loads(f"[{found['text'] or ''}]")] == actions
