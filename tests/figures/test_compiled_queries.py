@@ -170,7 +170,7 @@ def test_journey_outcomes(ws, dataset, rec, make_workspace):
     calls = [call.pk for call in lead.calls.all()]
     calls.append(rec.call("2026-03-06 10:00", lead=lead, closer=closer).pk)
     rec.outcome("follow_up", call=lead.calls.get(pk=calls[-1]), member=closer)
-    # Outcomes that name only their call, as rows written before outcomes named their lead.
+    # Outcomes that name only their call (the model allows it): found by their call.
     Outcome.objects.filter(call__lead=lead).update(lead=None)
     for workspace in (ws, make_workspace()):
         for slots in ([], calls[:1], calls, [*calls, calls[-1], calls[-1]]):
