@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import Q, UUIDField
+from django.db.models import (
+    BigIntegerField,
+    BooleanField,
+    CharField,
+    DateTimeField,
+    F,
+    IntegerField,
+    Q,
+    UUIDField,
+    Value,
+)
+from django.db.models.functions import Cast
 
 from core.compiled import CompiledQuery
 from core.errors import NotFound
@@ -23,29 +34,133 @@ from workspaces.models import (
 )
 
 from .. import envelope as fields
-from .base import Figures, member_ref
+from .base import Figures, member_ref_of
 from .leads import lead_row
+
+# --- the records, in one statement ----------------------------------------------------------
+
+# Every kind of record the journey shows, as rows of the same columns: which kind (its
+# place in KINDS), its moment and up to two more, two ids, two texts, an amount, a flag and
+# up to two members. Each kind names the columns it fills; the others are null.
+COLUMNS = {
+    "kind": IntegerField(),
+    "at": DateTimeField(),
+    "at_b": DateTimeField(),
+    "at_c": DateTimeField(),
+    "id_a": UUIDField(),
+    "id_b": UUIDField(),
+    "text_a": CharField(),
+    "text_b": CharField(),
+    "number": BigIntegerField(),
+    "flag": BooleanField(),
+    "m1": UUIDField(),
+    "m1_name": CharField(),
+    "m1_email": CharField(),
+    "m2": UUIDField(),
+    "m2_name": CharField(),
+    "m2_email": CharField(),
+}
+
+
+def _member(slot: str, relation: str) -> dict[str, str]:
+    return {
+        slot: relation,
+        f"{slot}_name": f"{relation}__name",
+        f"{slot}_email": f"{relation}__email",
+    }
+
+
+def _touches(workspace, lead):
+    records = Touch.objects.filter(workspace=workspace, lead=lead)
+    return records, {"at": "at", "text_a": "channel", **_member("m1", "member")}
+
+
+def _registrations(workspace, lead):
+    records = Registration.objects.filter(workspace=workspace, lead=lead)
+    return records, {"at": "registered_at", "at_b": "joined_at", "at_c": "left_at",
+                     "id_a": "event", "text_a": "event__name"}  # fmt: skip
+
+
+def _calls(workspace, lead):
+    records = Call.objects.filter(workspace=workspace, lead=lead)
+    return records, {"at": "booked_at", "at_b": "scheduled_for", "id_a": "pk",
+                     "id_b": "rescheduled_from", "text_a": "status", "text_b": "attendance",
+                     "flag": "replaced", **_member("m1", "closer"), **_member("m2", "setter")}  # fmt: skip
+
+
+_OUTCOME = {"at": "at", "id_a": "call", "text_a": "result", "text_b": "reason",
+            "flag": "offer_made", **_member("m1", "member")}  # fmt: skip
+
+
+def _outcomes_by_lead(workspace, lead):
+    """Outcomes that name the lead: past-call forms, and most outcomes of its calls."""
+    return Outcome.objects.filter(workspace=workspace, lead=lead), _OUTCOME
+
+
+def _outcomes_by_call(workspace, lead):
+    """Outcomes of the lead's calls that do not name the lead (the model allows it)."""
+    records = Outcome.objects.filter(
+        ~Q(lead=lead) | Q(lead__isnull=True),
+        workspace=workspace,
+        call__workspace=workspace,
+        call__lead=lead,
+    )
+    return records, _OUTCOME
+
+
+def _sales(workspace, lead):
+    records = Sale.objects.filter(workspace=workspace, lead=lead)
+    return records, {"at": "closed_at", "id_a": "pk", "text_a": "origin",
+                     "number": "contract_value", **_member("m1", "closer"),
+                     **_member("m2", "setter")}  # fmt: skip
+
+
+def _payments(workspace, lead):
+    records = Payment.objects.filter(workspace=workspace, sale__lead=lead)
+    return records, {"at": "paid_at", "id_a": "pk", "id_b": "sale", "text_a": "status",
+                     "number": "amount"}  # fmt: skip
+
+
+def _refunds(workspace, lead):
+    records = Refund.objects.filter(workspace=workspace, sale__lead=lead)
+    return records, {"at": "at", "id_a": "payment", "id_b": "sale", "text_a": "kind",
+                     "number": "amount"}  # fmt: skip
+
+
+def _funnel_events(workspace, lead):
+    records = FunnelEvent.objects.filter(workspace=workspace, lead=lead)
+    return records, {"at": "at", "text_a": "funnel__key", "text_b": "stage__key"}
+
+
+# In the order the journey lists records of the same moment.
+KINDS = (_touches, _registrations, _calls, _outcomes_by_lead, _outcomes_by_call, _sales,
+         _payments, _refunds, _funnel_events)  # fmt: skip
+
+
+def _as_rows(kind: int, records, named: dict[str, str]):
+    columns = {
+        f"j_{name}": (
+            Value(kind, output_field=field)
+            if name == "kind"
+            else F(named[name])
+            if name in named
+            # Typed: PostgreSQL would read a bare NULL as text.
+            else Cast(Value(None), output_field=field)
+        )
+        for name, field in COLUMNS.items()
+    }
+    return records.order_by().annotate(**columns).values_list(*columns)
 
 
 def _journey_query(*, part: str, workspace, lead):
-    """One of the journey's reads of the lead: its row, or its records of one kind."""
+    """The lead's row ("lead"), or every record about the lead as rows of COLUMNS, each
+    kind's records in one UNION ALL ("records")."""
     if part == "lead":
         leads = Lead.objects.filter(workspace=workspace, pk=lead).select_related("setter")
         # As .first() reads it.
         return (leads if leads.ordered else leads.order_by("pk"))[:1]
-    by_lead = {"workspace": workspace, "lead": lead}
-    by_sale_lead = {"workspace": workspace, "sale__lead": lead}
-    return {
-        "calls": lambda: Call.objects.filter(**by_lead).select_related("closer", "setter"),
-        "touches": lambda: Touch.objects.filter(**by_lead).select_related("member"),
-        "registrations": lambda: Registration.objects.filter(**by_lead).select_related("event"),
-        "sales": lambda: Sale.objects.filter(**by_lead).select_related("closer", "setter"),
-        "payments": lambda: Payment.objects.filter(**by_sale_lead),
-        "refunds": lambda: Refund.objects.filter(**by_sale_lead),
-        "funnel_events": lambda: FunnelEvent.objects.filter(**by_lead).select_related(
-            "funnel", "stage"
-        ),
-    }[part]()
+    first, *rest = (_as_rows(n, *build(workspace, lead)) for n, build in enumerate(KINDS))
+    return first.union(*rest, all=True)
 
 
 journey_query = CompiledQuery(
@@ -53,8 +168,7 @@ journey_query = CompiledQuery(
 )
 
 
-def _records(part: str, workspace, lead) -> list:
-    return journey_query(part=part, workspace=workspace.pk, lead=lead.pk)
+# --- the events ------------------------------------------------------------------------------
 
 
 def lead_journey(*, workspace, lead_id) -> Figures:
@@ -67,197 +181,101 @@ def lead_journey(*, workspace, lead_id) -> Figures:
         raise NotFound("No lead of this workspace has that id.")
     lead = found[0]
 
-    calls = _records("calls", workspace, lead)
-    events: list[dict] = [
-        {"at": utc_iso(lead.created_at), "type": "lead.created"},
-        *_touch_events(workspace, lead),
-        *_webinar_events(workspace, lead),
-        *_call_events(calls),
-        *_outcome_events(workspace, lead, calls),
-        *_sale_events(workspace, lead),
-        *_payment_events(workspace, lead),
-        *_refund_events(workspace, lead),
-        *_funnel_events(workspace, lead),
-    ]
+    records = journey_query(part="records", workspace=workspace.pk, lead=lead.pk)
+    # Kind by kind, in the order of KINDS (each kind's records as the database gives them).
+    records.sort(key=lambda row: row[0])
+    events: list[dict] = [{"at": utc_iso(lead.created_at), "type": "lead.created"}]
+    for row in records:
+        events.extend(EVENTS[KINDS[row[0]]](row, workspace))
     # Stable: events at the same moment keep the order above.
     events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
     return Figures({"lead": lead_row(lead), "events": events})
 
 
-def _touch_events(workspace, lead) -> list[dict]:
-    return [
-        {
-            "at": utc_iso(touch.at),
-            "type": "touch",
-            "channel": touch.channel,
-            "member": member_ref(touch.member),
-        }
-        for touch in _records("touches", workspace, lead)
-    ]
+def _touch_events(row, workspace) -> list[dict]:
+    _, at, _, _, _, _, channel, _, _, _, *member = row
+    return [{"at": utc_iso(at), "type": "touch", "channel": channel,
+             "member": member_ref_of(*member[:3])}]  # fmt: skip
 
 
-def _webinar_events(workspace, lead) -> list[dict]:
-    """Each registration, and the joining and leaving of those who came."""
-    events = []
-    for reg in _records("registrations", workspace, lead):
-        event_ref = {"id": str(reg.event.pk), "name": reg.event.name}
-        events.append(
-            {"at": utc_iso(reg.registered_at), "type": "webinar.registered", "event": event_ref}
-        )
-        if reg.joined_at:
-            events.append(
-                {"at": utc_iso(reg.joined_at), "type": "webinar.joined", "event": event_ref}
-            )
-        if reg.left_at:
-            events.append({"at": utc_iso(reg.left_at), "type": "webinar.left", "event": event_ref})
+def _webinar_events(row, workspace) -> list[dict]:
+    """A registration, and the joining and leaving of one who came."""
+    _, registered_at, joined_at, left_at, event_id, _, event_name, *_ = row
+    event_ref = {"id": str(event_id), "name": event_name}
+    events = [{"at": utc_iso(registered_at), "type": "webinar.registered", "event": event_ref}]
+    if joined_at:
+        events.append({"at": utc_iso(joined_at), "type": "webinar.joined", "event": event_ref})
+    if left_at:
+        events.append({"at": utc_iso(left_at), "type": "webinar.left", "event": event_ref})
     return events
 
 
-def _call_events(calls) -> list[dict]:
-    """Each call's booking (or rescheduling), then its cancellation or attendance; a call
+def _call_events(row, workspace) -> list[dict]:
+    """A call's booking (or rescheduling), then its cancellation or attendance; a call
     replaced by a rescheduled one shows only its booking."""
-    events = []
-    for call in calls:
-        ref = {
-            "id": str(call.pk),
-            "scheduled_for": utc_iso(call.scheduled_for),
-            "closer": member_ref(call.closer),
-            "setter": member_ref(call.setter),
-        }
-        events.append(_call_booking(call, ref))
-        if call.status == Call.Status.CANCELLED:
-            events.append(
-                {"at": utc_iso(call.scheduled_for), "type": "call.cancelled", "call": ref}
-            )
-        elif call.attendance and not call.replaced:
-            events.append(
-                {"at": utc_iso(call.scheduled_for), "type": f"call.{call.attendance}", "call": ref}
-            )
+    (_, booked_at, scheduled_for, _, pk, rescheduled_from, status, attendance, _, replaced,
+     *members) = row  # fmt: skip
+    ref = {
+        "id": str(pk),
+        "scheduled_for": utc_iso(scheduled_for),
+        "closer": member_ref_of(*members[:3]),
+        "setter": member_ref_of(*members[3:]),
+    }
+    booking = {"at": utc_iso(booked_at), "type": "call.booked", "call": ref}
+    if rescheduled_from:
+        booking = {**booking, "type": "call.rescheduled",
+                   "rescheduled_from": str(rescheduled_from)}  # fmt: skip
+    events = [booking]
+    if status == Call.Status.CANCELLED:
+        events.append({"at": utc_iso(scheduled_for), "type": "call.cancelled", "call": ref})
+    elif attendance and not replaced:
+        events.append({"at": utc_iso(scheduled_for), "type": f"call.{attendance}", "call": ref})
     return events
 
 
-def _call_booking(call, ref: dict) -> dict:
-    booking = {"at": utc_iso(call.booked_at), "type": "call.booked", "call": ref}
-    if call.rescheduled_from_id:
-        booking = {
-            **booking,
-            "type": "call.rescheduled",
-            "rescheduled_from": str(call.rescheduled_from_id),
-        }
-    return booking
+def _outcome_events(row, workspace) -> list[dict]:
+    _, at, _, _, call_id, _, result, reason, _, offer_made, *member = row
+    return [{"at": utc_iso(at), "type": "outcome", "result": result, "reason": reason,
+             "offer_made": offer_made, "call_id": str(call_id) if call_id else None,
+             "member": member_ref_of(*member[:3])}]  # fmt: skip
 
 
-def _outcomes_query(*, workspace, lead, **calls):
-    """The outcomes by the lead (past-call forms) or by one of its calls (call_0,
-    call_1, ...): indexed lookups ORed together, no join."""
-    by_call = Q(lead=lead)
-    for name in sorted(calls):
-        by_call |= Q(call=calls[name])
-    return Outcome.objects.filter(by_call, workspace=workspace).select_related("member")
+def _sale_events(row, workspace) -> list[dict]:
+    _, closed_at, _, _, pk, _, origin, _, contract_value, _, *members = row
+    return [{"at": utc_iso(closed_at), "type": "sale", "sale_id": str(pk), "origin": origin,
+             "contract_value": fields.major_units(contract_value, workspace),
+             "currency": workspace.currency, "closer": member_ref_of(*members[:3]),
+             "setter": member_ref_of(*members[3:])}]  # fmt: skip
 
 
-def _call_slots(count: int) -> int:
-    """The number of call parameters for `count` calls: the next power of two, so a few
-    statements serve every lead (the extra slots repeat the last call)."""
-    return 0 if count == 0 else 1 << (count - 1).bit_length()
+def _payment_events(row, workspace) -> list[dict]:
+    _, paid_at, _, _, pk, sale_id, status, _, amount, *_ = row
+    return [{"at": utc_iso(paid_at), "type": "payment", "payment_id": str(pk),
+             "sale_id": str(sale_id), "status": status,
+             "amount": fields.major_units(amount, workspace), "currency": workspace.currency}]  # fmt: skip
 
 
-_CALL_SLOTS = 64
-outcomes_query = CompiledQuery(
-    _outcomes_query,
-    params={
-        "workspace": UUIDField(),
-        "lead": UUIDField(),
-        **{f"call_{n}": UUIDField() for n in range(_CALL_SLOTS)},
-    },
-    model=Outcome,
-)
+def _refund_events(row, workspace) -> list[dict]:
+    """A refund or a chargeback, typed by its kind."""
+    _, at, _, _, payment_id, sale_id, kind, _, amount, *_ = row
+    return [{"at": utc_iso(at), "type": kind, "payment_id": str(payment_id),
+             "sale_id": str(sale_id), "amount": fields.major_units(amount, workspace),
+             "currency": workspace.currency}]  # fmt: skip
 
 
-def _outcomes(workspace, lead, calls) -> list:
-    ids = [call.pk for call in calls]
-    if len(ids) > _CALL_SLOTS:
-        return list(
-            Outcome.objects.filter(
-                Q(lead=lead) | Q(call_id__in=ids), workspace=workspace
-            ).select_related("member")
-        )
-    slots = ids + ids[-1:] * (_call_slots(len(ids)) - len(ids))
-    return outcomes_query(
-        workspace=workspace.pk,
-        lead=lead.pk,
-        **{f"call_{n}": call_id for n, call_id in enumerate(slots)},
-    )
+def _funnel_stage_events(row, workspace) -> list[dict]:
+    _, at, _, _, _, _, funnel, stage, *_ = row
+    return [{"at": utc_iso(at), "type": "funnel.stage", "funnel": funnel, "stage": stage}]
 
 
-def _outcome_events(workspace, lead, calls) -> list[dict]:
-    return [
-        {
-            "at": utc_iso(outcome.at),
-            "type": "outcome",
-            "result": outcome.result,
-            "reason": outcome.reason,
-            "offer_made": outcome.offer_made,
-            "call_id": str(outcome.call_id) if outcome.call_id else None,
-            "member": member_ref(outcome.member),
-        }
-        for outcome in _outcomes(workspace, lead, calls)
-    ]
-
-
-def _sale_events(workspace, lead) -> list[dict]:
-    return [
-        {
-            "at": utc_iso(sale.closed_at),
-            "type": "sale",
-            "sale_id": str(sale.pk),
-            "origin": sale.origin,
-            "contract_value": fields.major_units(sale.contract_value, workspace),
-            "currency": workspace.currency,
-            "closer": member_ref(sale.closer),
-            "setter": member_ref(sale.setter),
-        }
-        for sale in _records("sales", workspace, lead)
-    ]
-
-
-def _payment_events(workspace, lead) -> list[dict]:
-    return [
-        {
-            "at": utc_iso(payment.paid_at),
-            "type": "payment",
-            "payment_id": str(payment.pk),
-            "sale_id": str(payment.sale_id),
-            "status": payment.status,
-            "amount": fields.major_units(payment.amount, workspace),
-            "currency": workspace.currency,
-        }
-        for payment in _records("payments", workspace, lead)
-    ]
-
-
-def _refund_events(workspace, lead) -> list[dict]:
-    """Refunds and chargebacks, each typed by its kind."""
-    return [
-        {
-            "at": utc_iso(refund.at),
-            "type": refund.kind,
-            "payment_id": str(refund.payment_id),
-            "sale_id": str(refund.sale_id),
-            "amount": fields.major_units(refund.amount, workspace),
-            "currency": workspace.currency,
-        }
-        for refund in _records("refunds", workspace, lead)
-    ]
-
-
-def _funnel_events(workspace, lead) -> list[dict]:
-    return [
-        {
-            "at": utc_iso(event.at),
-            "type": "funnel.stage",
-            "funnel": event.funnel.key,
-            "stage": event.stage.key,
-        }
-        for event in _records("funnel_events", workspace, lead)
-    ]
+EVENTS = {
+    _touches: _touch_events,
+    _registrations: _webinar_events,
+    _calls: _call_events,
+    _outcomes_by_lead: _outcome_events,
+    _outcomes_by_call: _outcome_events,
+    _sales: _sale_events,
+    _payments: _payment_events,
+    _refunds: _refund_events,
+    _funnel_events: _funnel_stage_events,
+}

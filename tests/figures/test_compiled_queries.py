@@ -13,8 +13,7 @@ from figures.selectors.audit_events import audit_query
 from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
 from figures.selectors.eod import eod_query
 from figures.selectors.funnel import funnel_query
-from figures.selectors.journey import journey_query
-from figures.selectors.journey import outcomes_query as journey_outcomes
+from figures.selectors.journey import KINDS, journey_query
 from figures.selectors.leads import attribution_query, leads_query
 from figures.selectors.outcomes import outcomes_query
 from figures.selectors.payments import (
@@ -154,30 +153,22 @@ def test_speed_to_lead(ws, dataset, rec):
                      since=NOW - timedelta(minutes=minutes), now=NOW)  # fmt: skip
 
 
-def test_journey(ws, dataset, make_workspace):
-    _, _, lead = dataset
-    parts = ("lead", "calls", "touches", "registrations", "sales", "payments", "refunds",
-             "funnel_events")  # fmt: skip
-    for workspace in (ws, make_workspace()):
-        for part in parts:
-            found = same(journey_query, journey_query.build, part=part, workspace=workspace.pk,
-                         lead=lead.pk)  # fmt: skip
-            assert bool(found) == (workspace == ws)
-
-
-def test_journey_outcomes(ws, dataset, rec, make_workspace):
+def test_journey(ws, dataset, rec, make_workspace):
     closer, _, lead = dataset
-    calls = [call.pk for call in lead.calls.all()]
-    calls.append(rec.call("2026-03-06 10:00", lead=lead, closer=closer).pk)
-    rec.outcome("follow_up", call=lead.calls.get(pk=calls[-1]), member=closer)
-    # Outcomes that name only their call (the model allows it): found by their call.
-    Outcome.objects.filter(call__lead=lead).update(lead=None)
+    call = rec.call("2026-03-06 10:00", lead=lead, closer=closer)
+    rec.outcome("follow_up", call=call, member=closer)
+    # An outcome that names only its call (the model allows it): found by its call.
+    Outcome.objects.filter(call=call).update(lead=None)
+    kinds = ["_calls", "_calls", "_funnel_events", "_outcomes_by_call", "_outcomes_by_lead",
+             "_outcomes_by_lead", "_payments", "_refunds", "_registrations", "_sales",
+             "_touches"]  # fmt: skip
     for workspace in (ws, make_workspace()):
-        for slots in ([], calls[:1], calls, [*calls, calls[-1], calls[-1]]):
-            found = same(journey_outcomes, journey_outcomes.build, workspace=workspace.pk,
-                         lead=lead.pk, **{f"call_{n}": pk for n, pk in enumerate(slots)})  # fmt: skip
-            # The past-call outcome, then each call's.
-            assert len(found) == ((1 + min(len(slots), 2)) if workspace == ws else 0)
+        found = same(journey_query, journey_query.build, part="lead", workspace=workspace.pk,
+                     lead=lead.pk)  # fmt: skip
+        assert bool(found) == (workspace == ws)
+        found = same(journey_query, journey_query.build, part="records", workspace=workspace.pk,
+                     lead=lead.pk)  # fmt: skip
+        assert sorted(KINDS[row[0]].__name__ for row in found) == (kinds if workspace == ws else [])
 
 
 def test_funnel(ws, dataset, rec, make_workspace):

@@ -34,7 +34,7 @@ def test_everything_about_one_lead_in_time_order(
     rec.call("2026-03-05 10:00", lead=other, status="cancelled")
 
     client = client_for(ws)
-    with django_assert_max_num_queries(14):
+    with django_assert_max_num_queries(4):
         response = client.get(f"/api/v1/leads/{lead.pk}/journey")
     assert response.status_code == 200
     body = response.json()
