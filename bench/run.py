@@ -91,7 +91,8 @@ ENDPOINTS = [
 ]
 # The benchmark workspaces' timezone (bench/generate.py).
 BENCH_ZONE = "America/New_York"
-REPLAYED = ("SELECT", "WITH")
+# The statements replayed: reads (a UNION of SELECTs is written "(SELECT ...) UNION ...").
+REPLAYED = ("SELECT", "WITH", "(SELECT")
 
 
 def parse_args(argv=None):
