@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import namedtuple
 from datetime import datetime
 
 from django.db.models import (
@@ -60,6 +61,10 @@ COLUMNS = {
     "m2_name": CharField(),
     "m2_email": CharField(),
 }
+
+
+# A row of the records' statement, its values by COLUMNS' names.
+Record = namedtuple("Record", COLUMNS)
 
 
 def _member(slot: str, relation: str) -> dict[str, str]:
@@ -132,11 +137,6 @@ def _funnel_events(workspace, lead):
     return records, {"at": "at", "text_a": "funnel__key", "text_b": "stage__key"}
 
 
-# In the order the journey lists records of the same moment.
-KINDS = (_touches, _registrations, _calls, _outcomes_by_lead, _outcomes_by_call, _sales,
-         _payments, _refunds, _funnel_events)  # fmt: skip
-
-
 def _as_rows(kind: int, records, named: dict[str, str]):
     columns = {
         f"j_{name}": (
@@ -159,7 +159,7 @@ def _journey_query(*, part: str, workspace, lead):
         leads = Lead.objects.filter(workspace=workspace, pk=lead).select_related("setter")
         # As .first() reads it.
         return (leads if leads.ordered else leads.order_by("pk"))[:1]
-    first, *rest = (_as_rows(n, *build(workspace, lead)) for n, build in enumerate(KINDS))
+    first, *rest = (_as_rows(n, *read(workspace, lead)) for n, (read, _events) in enumerate(KINDS))
     return first.union(*rest, all=True)
 
 
@@ -181,101 +181,106 @@ def lead_journey(*, workspace, lead_id) -> Figures:
         raise NotFound("No lead of this workspace has that id.")
     lead = found[0]
 
-    records = journey_query(part="records", workspace=workspace.pk, lead=lead.pk)
+    records = [
+        Record(*row) for row in journey_query(part="records", workspace=workspace.pk, lead=lead.pk)
+    ]
     # Kind by kind, in the order of KINDS (each kind's records as the database gives them).
-    records.sort(key=lambda row: row[0])
+    records.sort(key=lambda record: record.kind)
     events: list[dict] = [{"at": utc_iso(lead.created_at), "type": "lead.created"}]
-    for row in records:
-        events.extend(EVENTS[KINDS[row[0]]](row, workspace))
+    for record in records:
+        _read, kind_events = KINDS[record.kind]
+        events.extend(kind_events(record, workspace))
     # Stable: events at the same moment keep the order above.
     events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
     return Figures({"lead": lead_row(lead), "events": events})
 
 
-def _touch_events(row, workspace) -> list[dict]:
-    _, at, _, _, _, _, channel, _, _, _, *member = row
-    return [{"at": utc_iso(at), "type": "touch", "channel": channel,
-             "member": member_ref_of(*member[:3])}]  # fmt: skip
+def _first_member(record: Record) -> dict | None:
+    return member_ref_of(record.m1, record.m1_name, record.m1_email)
 
 
-def _webinar_events(row, workspace) -> list[dict]:
+def _second_member(record: Record) -> dict | None:
+    return member_ref_of(record.m2, record.m2_name, record.m2_email)
+
+
+def _touch_events(record: Record, workspace) -> list[dict]:
+    return [{"at": utc_iso(record.at), "type": "touch", "channel": record.text_a,
+             "member": _first_member(record)}]  # fmt: skip
+
+
+def _webinar_events(record: Record, workspace) -> list[dict]:
     """A registration, and the joining and leaving of one who came."""
-    _, registered_at, joined_at, left_at, event_id, _, event_name, *_ = row
-    event_ref = {"id": str(event_id), "name": event_name}
-    events = [{"at": utc_iso(registered_at), "type": "webinar.registered", "event": event_ref}]
-    if joined_at:
-        events.append({"at": utc_iso(joined_at), "type": "webinar.joined", "event": event_ref})
-    if left_at:
-        events.append({"at": utc_iso(left_at), "type": "webinar.left", "event": event_ref})
+    event_ref = {"id": str(record.id_a), "name": record.text_a}
+    events = [{"at": utc_iso(record.at), "type": "webinar.registered", "event": event_ref}]
+    if record.at_b:
+        events.append({"at": utc_iso(record.at_b), "type": "webinar.joined", "event": event_ref})
+    if record.at_c:
+        events.append({"at": utc_iso(record.at_c), "type": "webinar.left", "event": event_ref})
     return events
 
 
-def _call_events(row, workspace) -> list[dict]:
+def _call_events(record: Record, workspace) -> list[dict]:
     """A call's booking (or rescheduling), then its cancellation or attendance; a call
     replaced by a rescheduled one shows only its booking."""
-    (_, booked_at, scheduled_for, _, pk, rescheduled_from, status, attendance, _, replaced,
-     *members) = row  # fmt: skip
-    ref = {
-        "id": str(pk),
-        "scheduled_for": utc_iso(scheduled_for),
-        "closer": member_ref_of(*members[:3]),
-        "setter": member_ref_of(*members[3:]),
-    }
-    booking = {"at": utc_iso(booked_at), "type": "call.booked", "call": ref}
-    if rescheduled_from:
-        booking = {**booking, "type": "call.rescheduled",
-                   "rescheduled_from": str(rescheduled_from)}  # fmt: skip
+    scheduled_for, status, attendance = utc_iso(record.at_b), record.text_a, record.text_b
+    ref = {"id": str(record.id_a), "scheduled_for": scheduled_for,
+           "closer": _first_member(record), "setter": _second_member(record)}  # fmt: skip
+    booking = {"at": utc_iso(record.at), "type": "call.booked", "call": ref}
+    if record.id_b:
+        booking = {**booking, "type": "call.rescheduled", "rescheduled_from": str(record.id_b)}
     events = [booking]
     if status == Call.Status.CANCELLED:
-        events.append({"at": utc_iso(scheduled_for), "type": "call.cancelled", "call": ref})
-    elif attendance and not replaced:
-        events.append({"at": utc_iso(scheduled_for), "type": f"call.{attendance}", "call": ref})
+        events.append({"at": scheduled_for, "type": "call.cancelled", "call": ref})
+    elif attendance and not record.flag:
+        events.append({"at": scheduled_for, "type": f"call.{attendance}", "call": ref})
     return events
 
 
-def _outcome_events(row, workspace) -> list[dict]:
-    _, at, _, _, call_id, _, result, reason, _, offer_made, *member = row
-    return [{"at": utc_iso(at), "type": "outcome", "result": result, "reason": reason,
-             "offer_made": offer_made, "call_id": str(call_id) if call_id else None,
-             "member": member_ref_of(*member[:3])}]  # fmt: skip
+def _outcome_events(record: Record, workspace) -> list[dict]:
+    return [{"at": utc_iso(record.at), "type": "outcome", "result": record.text_a,
+             "reason": record.text_b, "offer_made": record.flag,
+             "call_id": str(record.id_a) if record.id_a else None,
+             "member": _first_member(record)}]  # fmt: skip
 
 
-def _sale_events(row, workspace) -> list[dict]:
-    _, closed_at, _, _, pk, _, origin, _, contract_value, _, *members = row
-    return [{"at": utc_iso(closed_at), "type": "sale", "sale_id": str(pk), "origin": origin,
-             "contract_value": fields.major_units(contract_value, workspace),
-             "currency": workspace.currency, "closer": member_ref_of(*members[:3]),
-             "setter": member_ref_of(*members[3:])}]  # fmt: skip
+def _sale_events(record: Record, workspace) -> list[dict]:
+    return [{"at": utc_iso(record.at), "type": "sale", "sale_id": str(record.id_a),
+             "origin": record.text_a,
+             "contract_value": fields.major_units(record.number, workspace),
+             "currency": workspace.currency, "closer": _first_member(record),
+             "setter": _second_member(record)}]  # fmt: skip
 
 
-def _payment_events(row, workspace) -> list[dict]:
-    _, paid_at, _, _, pk, sale_id, status, _, amount, *_ = row
-    return [{"at": utc_iso(paid_at), "type": "payment", "payment_id": str(pk),
-             "sale_id": str(sale_id), "status": status,
-             "amount": fields.major_units(amount, workspace), "currency": workspace.currency}]  # fmt: skip
-
-
-def _refund_events(row, workspace) -> list[dict]:
-    """A refund or a chargeback, typed by its kind."""
-    _, at, _, _, payment_id, sale_id, kind, _, amount, *_ = row
-    return [{"at": utc_iso(at), "type": kind, "payment_id": str(payment_id),
-             "sale_id": str(sale_id), "amount": fields.major_units(amount, workspace),
+def _payment_events(record: Record, workspace) -> list[dict]:
+    return [{"at": utc_iso(record.at), "type": "payment", "payment_id": str(record.id_a),
+             "sale_id": str(record.id_b), "status": record.text_a,
+             "amount": fields.major_units(record.number, workspace),
              "currency": workspace.currency}]  # fmt: skip
 
 
-def _funnel_stage_events(row, workspace) -> list[dict]:
-    _, at, _, _, _, _, funnel, stage, *_ = row
-    return [{"at": utc_iso(at), "type": "funnel.stage", "funnel": funnel, "stage": stage}]
+def _refund_events(record: Record, workspace) -> list[dict]:
+    """A refund or a chargeback, typed by its kind."""
+    return [{"at": utc_iso(record.at), "type": record.text_a,
+             "payment_id": str(record.id_a), "sale_id": str(record.id_b),
+             "amount": fields.major_units(record.number, workspace),
+             "currency": workspace.currency}]  # fmt: skip
 
 
-EVENTS = {
-    _touches: _touch_events,
-    _registrations: _webinar_events,
-    _calls: _call_events,
-    _outcomes_by_lead: _outcome_events,
-    _outcomes_by_call: _outcome_events,
-    _sales: _sale_events,
-    _payments: _payment_events,
-    _refunds: _refund_events,
-    _funnel_events: _funnel_stage_events,
-}
+def _funnel_stage_events(record: Record, workspace) -> list[dict]:
+    return [{"at": utc_iso(record.at), "type": "funnel.stage", "funnel": record.text_a,
+             "stage": record.text_b}]  # fmt: skip
+
+
+# Each kind of record: how it is read, and the events it shows; in the order the journey
+# lists records of the same moment.
+KINDS = (
+    (_touches, _touch_events),
+    (_registrations, _webinar_events),
+    (_calls, _call_events),
+    (_outcomes_by_lead, _outcome_events),
+    (_outcomes_by_call, _outcome_events),
+    (_sales, _sale_events),
+    (_payments, _payment_events),
+    (_refunds, _refund_events),
+    (_funnel_events, _funnel_stage_events),
+)

@@ -168,7 +168,9 @@ def test_journey(ws, dataset, rec, make_workspace):
         assert bool(found) == (workspace == ws)
         found = same(journey_query, journey_query.build, part="records", workspace=workspace.pk,
                      lead=lead.pk)  # fmt: skip
-        assert sorted(KINDS[row[0]].__name__ for row in found) == (kinds if workspace == ws else [])
+        assert sorted(KINDS[row[0]][0].__name__ for row in found) == (
+            kinds if workspace == ws else []
+        )
 
 
 def test_funnel(ws, dataset, rec, make_workspace):
