@@ -11,7 +11,6 @@ each thread keeps its persistent connection (CONN_MAX_AGE) and a REST request ta
 same path as under gunicorn's sync workers. WEB_THREADS (default 10) sets the threads.
 """
 
-import gc
 import logging
 import os
 
@@ -23,6 +22,7 @@ django_wsgi = get_wsgi_application()
 
 from django.conf import settings  # noqa: E402
 
+from config.loaded import freeze_loaded  # noqa: E402
 from config.log_filters import RedactAccessLine, RedactSecrets  # noqa: E402
 from config.threads import WsgiOnThreads  # noqa: E402
 from mcpserver.asgi import MCP_PATHS, McpEndpoint  # noqa: E402
@@ -68,5 +68,4 @@ async def application(scope, receive, send):
         await django_application(scope, receive, send)
 
 
-# As in config.wsgi: what is loaded now lives as long as the process.
-gc.freeze()
+freeze_loaded()

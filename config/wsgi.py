@@ -5,7 +5,6 @@ docs/performance.md ("Serving: the choice") has the measurements behind the choi
 server; config.asgi serves the same routes to an ASGI server (`make run`).
 """
 
-import gc
 import logging
 import os
 
@@ -15,6 +14,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 django_application = get_wsgi_application()
 
+from config.loaded import freeze_loaded  # noqa: E402
 from config.log_filters import RedactSecrets  # noqa: E402
 from mcpserver.asgi import MCP_PATHS  # noqa: E402
 from mcpserver.wsgi import McpWsgi  # noqa: E402
@@ -32,6 +32,4 @@ def application(environ, start_response):
     return django_application(environ, start_response)
 
 
-# Everything loaded so far lives as long as the process: keep it out of the garbage
-# collector's full passes, which otherwise walk it during large answers.
-gc.freeze()
+freeze_loaded()
