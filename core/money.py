@@ -103,10 +103,15 @@ def major_from_minor(minor: int | None, *, exponent: int) -> int | float | None:
     amounts as integers."""
     if minor is None:
         return None
+    minor = int(minor)
     if exponent == 0:
-        return int(minor)
-    value = Decimal(int(minor)).scaleb(-exponent)
-    return int(value) if value == value.to_integral_value() else float(value)
+        return minor
+    scale = 10**exponent
+    if minor % scale == 0:
+        return minor // scale
+    # Python divides two integers with a single rounding: the float nearest the exact
+    # amount, as float(Decimal(minor).scaleb(-exponent)) gives (tests/core/test_money.py).
+    return minor / scale
 
 
 def money_text(minor: int, currency: str, *, exponent: int | None = None) -> str:

@@ -1,3 +1,4 @@
+import random
 from decimal import Decimal
 
 import pytest
@@ -116,6 +117,22 @@ def test_major_from_minor(minor, exponent, major):
     answered = major_from_minor(minor, exponent=exponent)
     assert answered == major
     assert type(answered) is type(major)
+
+
+def test_major_from_minor_is_the_float_nearest_the_exact_amount():
+    # Every exponent in use, amounts around the float's 53 bits and past the largest
+    # accepted amount (sums of many), both signs.
+    rng = random.Random(7)
+    amounts = [rng.randrange(-(10**16), 10**16) for _ in range(20000)]
+    amounts += [2**53 + k for k in range(-50, 50)] + [10**13 - 1, 10**15 + 1, 7, -7, 1, -1]
+    for exponent in (1, 2, 3, 4):
+        for minor in amounts:
+            exact = Decimal(minor).scaleb(-exponent)
+            expected = int(exact) if exact == exact.to_integral_value() else float(exact)
+            answered = major_from_minor(minor, exponent=exponent)
+            assert (answered, type(answered)) == (expected, type(expected)), (minor, exponent)
+    # A sum the database answers as a decimal.
+    assert major_from_minor(Decimal(123450), exponent=2) == 1234.5
 
 
 def test_exponents():
