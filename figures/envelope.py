@@ -72,18 +72,16 @@ class Field(NamedTuple):
     notes: tuple[Note, ...] = ()
 
     def as_dict(self) -> dict:
-        body = {"metric": self.metric, "label": self.label, "unit": self.unit, "value": self.value}
-        if self.currency is not None:
-            body["currency"] = self.currency
-        if self.numerator is not None:
-            body["numerator"] = self.numerator.as_dict()
-        if self.denominator is not None:
-            body["denominator"] = self.denominator.as_dict()
-        body["unavailable"] = (
-            {"code": self.unavailable_code, "reason": self.unavailable_reason}
-            if self.value is None
-            else None
-        )
+        # The members unpacked once (an answer renders hundreds of Fields).
+        metric, label, unit, value, currency, numerator, denominator, code, reason = self[:9]
+        body = {"metric": metric, "label": label, "unit": unit, "value": value}
+        if currency is not None:
+            body["currency"] = currency
+        if numerator is not None:
+            body["numerator"] = {"label": numerator[0], "value": numerator[1]}
+        if denominator is not None:
+            body["denominator"] = {"label": denominator[0], "value": denominator[1]}
+        body["unavailable"] = None if value is not None else {"code": code, "reason": reason}
         return body
 
     def all_notes(self) -> list[Note]:
@@ -110,6 +108,81 @@ def _check_unit(metric_id: str, unit: str) -> None:
         raise ValueError(f"{metric_id} is a {registered}, not a {unit}")
 
 
+# Field(...) by position, without the keyword handling of a named tuple's constructor: an
+# answer with a row per member or UTM combination builds hundreds.
+_new_field = tuple.__new__
+
+
+class FieldsOf:
+    """The Fields of one metric of one workspace: the registry's entry, the workspace's
+    label and currency looked up once, for answers that hold the metric once per row.
+    count(), money() and rate() build through it."""
+
+    __slots__ = ("currency", "exponent", "label", "metric", "metric_id")
+
+    def __init__(self, metric_id: str, unit: str, *, workspace):
+        _check_unit(metric_id, unit)
+        self.metric_id = metric_id
+        self.metric = registry.METRICS[metric_id]
+        self.label = metric_label(metric_id, workspace)
+        self.currency = workspace.currency
+        self.exponent = workspace.currency_exponent
+
+    def count(self, value, *, unavailable=None, reason=None, notes=()) -> Field:
+        code = text = None
+        if value is None:
+            code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
+        shown = None if value is None else int(value)
+        return _new_field(
+            Field,
+            (self.metric_id, self.label, COUNT, shown, None, None, None, code, text, value,
+             tuple(notes)),
+        )  # fmt: skip
+
+    def money(self, minor, *, unavailable=None, reason=None, notes=()) -> Field:
+        code = text = None
+        if minor is None:
+            code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
+        shown = major_from_minor(minor, exponent=self.exponent)
+        return _new_field(
+            Field,
+            (self.metric_id, self.label, MONEY, shown, self.currency, None, None, code, text,
+             minor, tuple(notes)),
+        )  # fmt: skip
+
+    def rate(
+        self,
+        numerator,
+        denominator,
+        *,
+        unavailable=None,
+        reason=None,
+        empty=EMPTY_DENOMINATOR,
+        side_values=None,
+        notes=(),
+    ) -> Field:
+        metric = self.metric
+        code = text = None
+        if unavailable:
+            code, text = _unavailable(unavailable, reason)
+        elif denominator is None:
+            code, text = _unavailable(registry.NO_DENOMINATOR, reason)
+        elif denominator == 0:
+            code, text = _unavailable(empty, reason or f"{metric.denominator}: none in the period.")
+        elif numerator is None:
+            code, text = _unavailable(NO_NUMERATOR, reason)
+        elif numerator > denominator or numerator < 0:
+            code, text = _unavailable(DOES_NOT_NEST, reason)
+        value = rate_value(numerator, denominator) if code is None else None
+        shown_num, shown_den = side_values if side_values else (numerator, denominator)
+        return _new_field(
+            Field,
+            (self.metric_id, self.label, RATE, value, None,
+             Side(metric.numerator, shown_num), Side(metric.denominator, shown_den), code,
+             text, (numerator, denominator), tuple(notes)),
+        )  # fmt: skip
+
+
 def count(
     metric_id: str,
     value: int | None,
@@ -119,19 +192,8 @@ def count(
     reason: str | None = None,
     notes=(),
 ) -> Field:
-    _check_unit(metric_id, COUNT)
-    code = text = None
-    if value is None:
-        code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
-    return Field(
-        metric=metric_id,
-        label=metric_label(metric_id, workspace),
-        unit=COUNT,
-        value=None if value is None else int(value),
-        unavailable_code=code,
-        unavailable_reason=text,
-        raw=value,
-        notes=tuple(notes),
+    return FieldsOf(metric_id, COUNT, workspace=workspace).count(
+        value, unavailable=unavailable, reason=reason, notes=notes
     )
 
 
@@ -144,20 +206,8 @@ def money(
     reason: str | None = None,
     notes=(),
 ) -> Field:
-    _check_unit(metric_id, MONEY)
-    code = text = None
-    if minor is None:
-        code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
-    return Field(
-        metric=metric_id,
-        label=metric_label(metric_id, workspace),
-        unit=MONEY,
-        value=major_units(minor, workspace),
-        currency=workspace.currency,
-        unavailable_code=code,
-        unavailable_reason=text,
-        raw=minor,
-        notes=tuple(notes),
+    return FieldsOf(metric_id, MONEY, workspace=workspace).money(
+        minor, unavailable=unavailable, reason=reason, notes=notes
     )
 
 
@@ -205,32 +255,14 @@ def rate(
     denominator gives does-not-nest. `unavailable` forces a null with that code.
     `side_values` renders the sides differently (money sides in major units).
     """
-    _check_unit(metric_id, RATE)
-    metric = registry.METRICS[metric_id]
-    code = text = None
-    if unavailable:
-        code, text = _unavailable(unavailable, reason)
-    elif denominator is None:
-        code, text = _unavailable(registry.NO_DENOMINATOR, reason)
-    elif denominator == 0:
-        code, text = _unavailable(empty, reason or f"{metric.denominator}: none in the period.")
-    elif numerator is None:
-        code, text = _unavailable(NO_NUMERATOR, reason)
-    elif numerator > denominator or numerator < 0:
-        code, text = _unavailable(DOES_NOT_NEST, reason)
-    value = rate_value(numerator, denominator) if code is None else None
-    shown_num, shown_den = side_values if side_values else (numerator, denominator)
-    return Field(
-        metric=metric_id,
-        label=metric_label(metric_id, workspace),
-        unit=RATE,
-        value=value,
-        numerator=Side(metric.numerator, shown_num),
-        denominator=Side(metric.denominator, shown_den),
-        unavailable_code=code,
-        unavailable_reason=text,
-        raw=(numerator, denominator),
-        notes=tuple(notes),
+    return FieldsOf(metric_id, RATE, workspace=workspace).rate(
+        numerator,
+        denominator,
+        unavailable=unavailable,
+        reason=reason,
+        empty=empty,
+        side_values=side_values,
+        notes=notes,
     )
 
 
@@ -270,16 +302,21 @@ class _Rendering:
             self.floats_alike = False
 
     def field(self, field: Field) -> dict:
-        if field.value is None or field.notes:
+        value = field.value
+        if value is None or field.notes:
             self.notes.extend(field.all_notes())
-        self.float(field.value)
-        for side in (field.numerator, field.denominator):
-            if side is not None:
-                self.float(side.value)
-        return field.as_dict()
+        body = field.as_dict()
+        if self.floats_alike:
+            self.float(value)
+            for side in ("numerator", "denominator"):
+                if side in body:
+                    self.float(body[side]["value"])
+        return body
 
     def render(self, value):
         kind = type(value)
+        if kind in _AS_THEY_ARE:
+            return value
         if kind is Field:
             return self.field(value)
         if kind is Plain:
@@ -287,11 +324,25 @@ class _Rendering:
                 self.floats_alike = False
             return value
         if isinstance(value, dict):
-            return {key: self.render(item) for key, item in value.items()}
+            # Most values of a row are texts or Fields: taken here, without a call each.
+            rendered = {}
+            for key, item in value.items():
+                kind = type(item)
+                if kind in _AS_THEY_ARE:
+                    rendered[key] = item
+                elif kind is Field:
+                    rendered[key] = self.field(item)
+                else:
+                    rendered[key] = self.render(item)
+            return rendered
         if isinstance(value, list | tuple):
             return [self.render(item) for item in value]
         self.float(value)
         return value
+
+
+# Values written as they are, with no float inside (bool is its own type, not int's).
+_AS_THEY_ARE = frozenset({str, int, bool, type(None)})
 
 
 def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict:

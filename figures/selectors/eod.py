@@ -12,7 +12,7 @@ from workspaces.models import EodReport, Member
 
 from .. import envelope as fields
 from ..period import Period, local_today
-from ..registry import NO_DENOMINATOR
+from ..registry import COUNT, NO_DENOMINATOR, RATE
 from .base import FIGURES_PARAMS, Figures, member_ref_of, pk_of
 
 
@@ -93,7 +93,9 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
     rows = eod_query(part="members", **params)
     submitted_total = eod_query(part="submitted", **params)["submitted"]
 
-    ws = workspace
+    expected_of = fields.FieldsOf("eod.expected", COUNT, workspace=workspace)
+    submitted_of = fields.FieldsOf("eod.submitted", COUNT, workspace=workspace)
+    compliance_of = fields.FieldsOf("eod.compliance_rate", RATE, workspace=workspace)
     member_rows = []
     expected_total = on_due_total = 0
     for pk, name, email, role, joined_at, submitted, on_due_day in rows:
@@ -105,13 +107,11 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
             {
                 **member_ref_of(pk, name, email),
                 "role": role,
-                "expected": fields.count("eod.expected", expected, workspace=ws),
-                "submitted": fields.count("eod.submitted", submitted, workspace=ws),
-                "compliance_rate": fields.rate(
-                    "eod.compliance_rate",
+                "expected": expected_of.count(expected),
+                "submitted": submitted_of.count(submitted),
+                "compliance_rate": compliance_of.rate(
                     on_due_day,
                     expected,
-                    workspace=ws,
                     empty=NO_DENOMINATOR,
                     reason=f"{name} was not due to report on any day of the period."
                     if expected == 0
@@ -121,13 +121,11 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
         )
     return Figures(
         {
-            "expected": fields.count("eod.expected", expected_total, workspace=ws),
-            "submitted": fields.count("eod.submitted", submitted_total, workspace=ws),
-            "compliance_rate": fields.rate(
-                "eod.compliance_rate",
+            "expected": expected_of.count(expected_total),
+            "submitted": submitted_of.count(submitted_total),
+            "compliance_rate": compliance_of.rate(
                 on_due_total,
                 expected_total,
-                workspace=ws,
                 empty=NO_DENOMINATOR,
                 reason="Nobody was due to report on any day of the period."
                 if expected_total == 0

@@ -14,7 +14,7 @@ from workspaces.models import Lead, UtmTags
 from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
-from ..registry import TRUNCATED
+from ..registry import COUNT, MONEY, RATE, TRUNCATED
 from .base import (
     FIGURES_PARAMS,
     Figures,
@@ -206,19 +206,20 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
         # Leads written without their combination kept (not by the services): by their tags.
         for *key, n, closes, cash in attribution_query(part="untagged", **common):
             add(key, n, closes, cash)
-    ws = workspace
+    leads = fields.FieldsOf("attribution.leads", COUNT, workspace=workspace)
+    closes = fields.FieldsOf("attribution.closes", COUNT, workspace=workspace)
+    cash = fields.FieldsOf("attribution.cash_collected", MONEY, workspace=workspace)
+    close_rate = fields.FieldsOf("attribution.close_rate", RATE, workspace=workspace)
     rows = []
     labelled = sorted(totals.items(), key=lambda item: (-item[1][0], item[0]))
     for key, (n, row_closes, row_cash) in labelled:
         rows.append(
             {
                 **dict(zip(UTM_FIELDS, key, strict=True)),
-                "leads": fields.count("attribution.leads", n, workspace=ws),
-                "closes": fields.count("attribution.closes", row_closes, workspace=ws),
-                "cash_collected": fields.money(
-                    "attribution.cash_collected", row_cash, workspace=ws
-                ),
-                "close_rate": fields.rate("attribution.close_rate", row_closes, n, workspace=ws),
+                "leads": leads.count(n),
+                "closes": closes.count(row_closes),
+                "cash_collected": cash.money(row_cash),
+                "close_rate": close_rate.rate(row_closes, n),
             }
         )
     return Figures({"rows": rows})

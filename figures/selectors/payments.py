@@ -19,6 +19,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from core.compiled import Aggregate, CompiledQuery
+from core.money import major_from_minor
 from integrations.providers import PROVIDERS
 from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
@@ -26,7 +27,7 @@ from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
 from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
-from ..registry import DOES_NOT_NEST, NOT_COMPUTED, UNPLACED_EVENTS
+from ..registry import DOES_NOT_NEST, MONEY, NOT_COMPUTED, UNPLACED_EVENTS
 from .base import (
     FIGURES_PARAMS,
     SUCCEEDED,
@@ -249,16 +250,13 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
     }
     refund_totals = per_slot("refunds")
 
-    ws = workspace
+    owed_of = fields.FieldsOf("commission.owed", MONEY, workspace=workspace)
+    exponent = workspace.currency_exponent
     member_rows = []
     for pk, name, email, role, rule_basis, rule_slot, rule_rate in rows:
         if rule_basis is None:
-            owed = fields.money(
-                "commission.owed",
-                None,
-                workspace=ws,
-                unavailable=NOT_COMPUTED,
-                reason=f"{name} has no commission rule.",
+            owed = owed_of.money(
+                None, unavailable=NOT_COMPUTED, reason=f"{name} has no commission rule."
             )
             rule = None
         else:
@@ -266,10 +264,10 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
             refunded = refund_totals.get((rule_slot, pk), 0)
             rate = Decimal(rule_rate)
             owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
-            owed = fields.money("commission.owed", owed_minor, workspace=ws)
+            owed = owed_of.money(owed_minor)
             rule = {"basis": rule_basis, "slot": rule_slot, "rate": float(rate)}
-            rule["basis_amount"] = fields.major_units(basis, ws)
-            rule["refunded"] = fields.major_units(refunded, ws)
+            rule["basis_amount"] = major_from_minor(basis, exponent=exponent)
+            rule["refunded"] = major_from_minor(refunded, exponent=exponent)
         member_rows.append(
             {**member_ref_of(pk, name, email), "role": role, "rule": rule, "owed": owed}
         )

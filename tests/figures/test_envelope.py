@@ -51,3 +51,41 @@ def test_a_field_is_immutable():
     field = fields.Field(metric="calls.show_rate", label="Show rate", unit="rate", value=0.5)
     with pytest.raises(AttributeError):
         field.value = 0.6
+
+
+class _Workspace:
+    currency = "EUR"
+    currency_exponent = 2
+    branding = {"labels": {"attribution.leads": "Opt-ins"}}
+
+
+def test_fields_built_by_position_are_the_fields_named():
+    # FieldsOf builds Fields by position: each value lands in its named member.
+    ws = _Workspace()
+    note = fields.Note("x", "y", "z")
+    leads = fields.FieldsOf("attribution.leads", "count", workspace=ws).count(7, notes=[note])
+    assert leads == fields.Field(metric="attribution.leads", label="Opt-ins", unit="count",
+                                 value=7, raw=7, notes=(note,))  # fmt: skip
+    cash = fields.money("attribution.cash_collected", 123450, workspace=ws)
+    assert cash == fields.Field(metric="attribution.cash_collected", label="Cash collected",
+                                unit="money", value=1234.5, currency="EUR",
+                                raw=123450)  # fmt: skip
+    missing = fields.money("attribution.cash_collected", None, workspace=ws)
+    assert (missing.value, missing.unavailable_code, missing.currency) == (
+        None,
+        "not-computed",
+        "EUR",
+    )
+    rate = fields.rate("attribution.close_rate", 1, 4, workspace=ws)
+    assert rate == fields.Field(metric="attribution.close_rate", label="Close rate",
+                                unit="rate", value=0.25,
+                                numerator=fields.Side("Leads with a sale", 1),
+                                denominator=fields.Side("Leads", 4),
+                                raw=(1, 4))  # fmt: skip
+    empty = fields.rate("attribution.close_rate", 0, 0, workspace=ws)
+    assert empty.as_dict()["unavailable"] == {
+        "code": "empty-denominator",
+        "reason": "Leads: none in the period.",
+    }
+    with pytest.raises(ValueError, match=r"^attribution\.leads is a count, not a money$"):
+        fields.FieldsOf("attribution.leads", "money", workspace=ws)
