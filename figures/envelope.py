@@ -289,6 +289,11 @@ class Plain(list):
     """
 
 
+class Texts(Plain):
+    """Plain rows whose values are all texts, None, or dicts of those (a lead's row): no
+    float to check, so not walked at all."""
+
+
 class _Rendering:
     """One answer's rendering: the notes its Fields carry, and whether every float it
     writes is written alike by orjson and the standard renderer (core.renderers)."""
@@ -313,28 +318,33 @@ class _Rendering:
                     self.float(body[side]["value"])
         return body
 
+    def render_dict(self, value: dict) -> dict:
+        # Most values of a row are texts or Fields: taken here, without a call each.
+        rendered = {}
+        for key, item in value.items():
+            kind = type(item)
+            if kind in _AS_THEY_ARE:
+                rendered[key] = item
+            elif kind is Field:
+                rendered[key] = self.field(item)
+            else:
+                rendered[key] = self.render(item)
+        return rendered
+
     def render(self, value):
         kind = type(value)
         if kind in _AS_THEY_ARE:
             return value
         if kind is Field:
             return self.field(value)
+        if kind is Texts:
+            return value
         if kind is Plain:
             if self.floats_alike and not floats_as_python(value):
                 self.floats_alike = False
             return value
         if isinstance(value, dict):
-            # Most values of a row are texts or Fields: taken here, without a call each.
-            rendered = {}
-            for key, item in value.items():
-                kind = type(item)
-                if kind in _AS_THEY_ARE:
-                    rendered[key] = item
-                elif kind is Field:
-                    rendered[key] = self.field(item)
-                else:
-                    rendered[key] = self.render(item)
-            return rendered
+            return self.render_dict(value)
         if isinstance(value, list | tuple):
             return [self.render(item) for item in value]
         self.float(value)

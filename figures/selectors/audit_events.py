@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.postgres.aggregates import StringAgg
 from django.db import connections, router
-from django.db.models import CharField, DateTimeField, Func, UUIDField
+from django.db.models import DateTimeField, UUIDField
 from django.db.models.functions import Coalesce
 
 from audit.models import AuditEvent
@@ -14,31 +14,7 @@ from core.renderers import PreRendered
 
 from .. import envelope as fields
 from ..period import Period
-from .base import Figures
-
-
-class UtcText(Func):
-    """A timestamp as ISO 8601 text in UTC without the zone ("2026-03-02T10:00:00" or
-    "...:00.250000"), so long lists skip building a datetime per row.
-
-    PostgreSQL formats it; SQLite already stores timestamps as UTC text.
-    """
-
-    output_field = CharField()
-
-    def as_postgresql(self, compiler, connection, **extra):
-        template = "to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
-        return self.as_sql(compiler, connection, template=template, **extra)
-
-    def as_sqlite(self, compiler, connection, **extra):
-        return self.as_sql(compiler, connection, template="REPLACE(%(expressions)s, ' ', 'T')")
-
-
-def _utc_text_iso(text: str) -> str:
-    """UtcText as the answers write times (core.times.utc_iso): microseconds only when there are any."""
-    if text.endswith(".000000"):
-        text = text[:-7]
-    return text + "Z"
+from .base import Figures, UtcText, utc_text_iso
 
 
 def _audit_query(*, part: str, workspace, start, end):
@@ -90,7 +66,7 @@ def audit_events_list(*, workspace, period: Period, pre_rendered: bool = False) 
         {
             "events": fields.Plain(
                 event_dict(
-                    at=_utc_text_iso(at),
+                    at=utc_text_iso(at),
                     actor_kind=kind,
                     actor_id=actor_id,
                     actor_label=label,

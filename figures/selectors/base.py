@@ -9,7 +9,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from django.db import connections
-from django.db.models import Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
+from django.db.models import CharField, Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
 from workspaces.models import Call, Payment
@@ -95,6 +95,36 @@ def live_calls(*, workspace, period: Period, member=None):
     if member is not None:
         calls = calls.filter(held_by(member))
     return calls
+
+
+# --- Times as text, for long lists -------------------------------------------------
+
+
+class UtcText(Func):
+    """A timestamp as ISO 8601 text in UTC without the zone ("2026-03-02T10:00:00" or
+    "...:00.250000"), so long lists skip building a datetime per row.
+
+    PostgreSQL formats it; SQLite already stores timestamps as UTC text.
+    """
+
+    output_field = CharField()
+
+    def as_postgresql(self, compiler, connection, **extra):
+        template = "to_char(%(expressions)s AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US')"
+        return self.as_sql(compiler, connection, template=template, **extra)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return self.as_sql(compiler, connection, template="REPLACE(%(expressions)s, ' ', 'T')")
+
+
+def utc_text_iso(text: str | None) -> str | None:
+    """UtcText as the answers write times (core.times.utc_iso): microseconds only when
+    there are any; None stays None."""
+    if text is None:
+        return None
+    if text.endswith(".000000"):
+        text = text[:-7]
+    return text + "Z"
 
 
 # --- One aggregate, over the whole period or per local day, week or month -------------

@@ -19,10 +19,12 @@ from .base import (
     FIGURES_PARAMS,
     Figures,
     Span,
+    UtcText,
     aggregate,
     figures_params,
     in_period,
     member_ref_of,
+    utc_text_iso,
     utm_label,
 )
 
@@ -36,15 +38,21 @@ LEAD_COLUMNS = (
     "utm_content", "status", "first_contact_at",
 )  # fmt: skip
 LEAD_ROW_COLUMNS = (*LEAD_COLUMNS, "setter_id", "setter__name", "setter__email")
+# The same, each time as UTC text (UtcText): a long list skips a datetime per time.
+LEAD_TEXT_COLUMNS = tuple(
+    f"{name}_text" if name in ("created_at", "first_contact_at") else name
+    for name in LEAD_ROW_COLUMNS
+)
 
 
 def lead_row_of(values) -> dict:
-    """A lead's row from its LEAD_ROW_COLUMNS' values (as values_list gives them)."""
+    """A lead's row from its LEAD_ROW_COLUMNS' values, each time already as the answers
+    write it (utc_iso's text)."""
     (pk, created_at, name, email, source, medium, campaign, content, status, first_contact_at,
      setter, setter_name, setter_email) = values  # fmt: skip
     return {
         "id": str(pk),
-        "created_at": utc_iso(created_at),
+        "created_at": created_at,
         "name": name,
         "email": email,
         "source": utm_label(source),
@@ -54,14 +62,22 @@ def lead_row_of(values) -> dict:
         "utm_content": utm_label(content),
         "status": status,
         "setter": member_ref_of(setter, setter_name, setter_email),
-        "first_contact_at": utc_iso(first_contact_at),
+        "first_contact_at": first_contact_at,
     }
+
+
+def _lead_row_of_texts(values) -> dict:
+    """A lead's row from its LEAD_TEXT_COLUMNS' values."""
+    values = list(values)
+    values[1], values[9] = utc_text_iso(values[1]), utc_text_iso(values[9])
+    return lead_row_of(values)
 
 
 def lead_row(lead) -> dict:
     """A lead's row from the lead (its setter read through the relation)."""
     setter = lead.setter
     values = [getattr(lead, name) for name in LEAD_COLUMNS]
+    values[1], values[9] = utc_iso(lead.created_at), utc_iso(lead.first_contact_at)
     if setter is None:
         return lead_row_of((*values, None, None, None))
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
@@ -81,7 +97,14 @@ def _leads_query(*, part: str, workspace, member, start, end, limit=None):
     if part == "created":
         return Aggregate(leads, created=Count("*"))
     # The columns of the rows only, not whole leads and setters.
-    return leads.order_by("-created_at", "-pk").values_list(*LEAD_ROW_COLUMNS)[:limit]
+    return (
+        leads.order_by("-created_at", "-pk")
+        .annotate(
+            created_at_text=UtcText("created_at"),
+            first_contact_at_text=UtcText("first_contact_at"),
+        )
+        .values_list(*LEAD_TEXT_COLUMNS)[:limit]
+    )
 
 
 leads_query = CompiledQuery(_leads_query, params=FIGURES_PARAMS, model=Lead)
@@ -123,7 +146,7 @@ def leads_list(
         )
     data = {
         **leads_data({"created": created}, workspace),
-        "leads": fields.Plain(lead_row_of(values) for values in page),
+        "leads": fields.Texts(map(_lead_row_of_texts, page)),
     }
     return Figures(data, tuple(notes))
 

@@ -90,3 +90,28 @@ def test_unusable_limit_is_400(limit, ws, client_for):
     assert response.status_code == 400
     assert response.json()["error"]["reason"] == "invalid_parameter"
     assert response.json()["field"] == "limit"
+
+
+def test_times_keep_their_microseconds_and_rows_hold_only_texts(ws, rec, client_for):
+    # The times come from the database as text: microseconds only when there are any, a
+    # lead's first contact in any zone written in UTC.
+    lead = rec.lead("2026-03-02 10:00:00.250000", name="Ann")
+    rec.lead("2026-03-03 10:00", name="Bo")
+    Lead.objects.filter(pk=lead.pk).update(
+        first_contact_at=aware("2026-03-02 12:00:01.000001", "Europe/Berlin")
+    )
+    body = client_for(ws).get("/api/v1/leads", MARCH).json()
+    rows = {row["name"]: row for row in body["data"]["leads"]}
+    assert (rows["Ann"]["created_at"], rows["Ann"]["first_contact_at"]) == (
+        "2026-03-02T10:00:00.250000Z",
+        "2026-03-02T11:00:01.000001Z",
+    )
+    assert (rows["Bo"]["created_at"], rows["Bo"]["first_contact_at"]) == (
+        "2026-03-03T10:00:00Z",
+        None,
+    )
+    # A lead's row is rendered without a walk for floats (figures.envelope.Texts): it
+    # holds only texts and None.
+    leaves = [value for row in rows.values() for value in row.values()]
+    leaves += [value for row in rows.values() if row["setter"] for value in row["setter"].values()]
+    assert {type(value) for value in leaves} <= {str, type(None), dict}
