@@ -313,9 +313,9 @@ class _Rendering:
         body = field.as_dict()
         if self.floats_alike:
             self.float(value)
-            for side in ("numerator", "denominator"):
-                if side in body:
-                    self.float(body[side]["value"])
+            for side in (field.numerator, field.denominator):
+                if side is not None:
+                    self.float(side.value)
         return body
 
     def render_dict(self, value: dict) -> dict:

@@ -45,14 +45,14 @@ LEAD_TEXT_COLUMNS = tuple(
 )
 
 
-def lead_row_of(values) -> dict:
-    """A lead's row from its LEAD_ROW_COLUMNS' values, each time already as the answers
-    write it (utc_iso's text)."""
+def lead_row_of(values, time_text=utc_iso) -> dict:
+    """A lead's row from its LEAD_ROW_COLUMNS' values (as values_list gives them), each
+    time written by `time_text` (utc_text_iso for LEAD_TEXT_COLUMNS' texts)."""
     (pk, created_at, name, email, source, medium, campaign, content, status, first_contact_at,
      setter, setter_name, setter_email) = values  # fmt: skip
     return {
         "id": str(pk),
-        "created_at": created_at,
+        "created_at": time_text(created_at),
         "name": name,
         "email": email,
         "source": utm_label(source),
@@ -62,22 +62,14 @@ def lead_row_of(values) -> dict:
         "utm_content": utm_label(content),
         "status": status,
         "setter": member_ref_of(setter, setter_name, setter_email),
-        "first_contact_at": first_contact_at,
+        "first_contact_at": time_text(first_contact_at),
     }
-
-
-def _lead_row_of_texts(values) -> dict:
-    """A lead's row from its LEAD_TEXT_COLUMNS' values."""
-    values = list(values)
-    values[1], values[9] = utc_text_iso(values[1]), utc_text_iso(values[9])
-    return lead_row_of(values)
 
 
 def lead_row(lead) -> dict:
     """A lead's row from the lead (its setter read through the relation)."""
     setter = lead.setter
     values = [getattr(lead, name) for name in LEAD_COLUMNS]
-    values[1], values[9] = utc_iso(lead.created_at), utc_iso(lead.first_contact_at)
     if setter is None:
         return lead_row_of((*values, None, None, None))
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
@@ -146,7 +138,7 @@ def leads_list(
         )
     data = {
         **leads_data({"created": created}, workspace),
-        "leads": fields.Texts(map(_lead_row_of_texts, page)),
+        "leads": fields.Texts(lead_row_of(values, utc_text_iso) for values in page),
     }
     return Figures(data, tuple(notes))
 

@@ -19,7 +19,6 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 
 from core.compiled import Aggregate, CompiledQuery
-from core.money import major_from_minor
 from integrations.providers import PROVIDERS
 from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
@@ -251,7 +250,6 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
     refund_totals = per_slot("refunds")
 
     owed_of = fields.FieldsOf("commission.owed", MONEY, workspace=workspace)
-    exponent = workspace.currency_exponent
     member_rows = []
     for pk, name, email, role, rule_basis, rule_slot, rule_rate in rows:
         if rule_basis is None:
@@ -266,8 +264,8 @@ def commission_figures(*, workspace, period: Period, member=None) -> Figures:
             owed_minor = int(((basis - refunded) * rate).quantize(Decimal(1), ROUND_HALF_UP))
             owed = owed_of.money(owed_minor)
             rule = {"basis": rule_basis, "slot": rule_slot, "rate": float(rate)}
-            rule["basis_amount"] = major_from_minor(basis, exponent=exponent)
-            rule["refunded"] = major_from_minor(refunded, exponent=exponent)
+            rule["basis_amount"] = fields.major_units(basis, workspace)
+            rule["refunded"] = fields.major_units(refunded, workspace)
         member_rows.append(
             {**member_ref_of(pk, name, email), "role": role, "rule": rule, "owed": owed}
         )
