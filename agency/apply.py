@@ -191,10 +191,11 @@ def _programmes_make(run: _Apply) -> None:
 def _team_make(run: _Apply, app: EmbeddedApp | None, applied: AppliedPlan, mint: bool) -> None:
     """The plan's team: on a workspace the plan creates, each new person is a member at once
     (with a session token when mint) and is mailed a link to choose a password; on a
-    workspace that already exists, everyone is invited (result.invited) and gets no token,
-    so that an agency's plan never reaches that workspace's data, and the workspace's owners
-    are mailed when someone is invited with a workspace-wide role. An email that already has
-    an account is always invited, never linked."""
+    workspace that already exists, everyone is proposed (result.invited) and gets no token:
+    the proposal waits for an active owner of the workspace to approve it, and nothing
+    reaches the person before, so that an agency's plan never reaches that workspace's data
+    or its people on its own. An email that already has an account is always invited, never
+    linked."""
     for person in [c["detail"] for c in run.ready("member.add")]:
         invite = {
             "workspace": run.workspace,
@@ -206,7 +207,7 @@ def _team_make(run: _Apply, app: EmbeddedApp | None, applied: AppliedPlan, mint:
             "agency": run.agency,
         }
         if not run.created or account_exists(person["email"]):
-            invitation_create(**invite, notify_owners=not run.created)
+            invitation_create(**invite, proposed=not run.created)
             run.invited.append({"email": person["email"], "role": person["role"]})
             continue
         member = member_add(

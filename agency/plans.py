@@ -209,6 +209,12 @@ def _team_check(target: _Target, team: list[dict]) -> list[dict]:
             problem = ("member_exists", f"{person['email']} is already a member of the workspace.")
         elif not problem and person["email"] in listed:
             problem = ("listed_twice", f"{person['email']} is listed twice in the team.")
+        elif not problem and target.workspace is not None and person["role"] == "owner":
+            problem = (
+                "role_not_proposed",
+                "A plan proposes admin or a lesser role on a workspace that already exists; "
+                "only its owners make an owner.",
+            )
         listed.add(person["email"])
         changes.append(_change("member.add", person["email"], dict(person), problem))
     return changes

@@ -492,7 +492,8 @@ INVITED_HELP = (
     "Team emails invited by email rather than made members: every team entry of a plan on a "
     "workspace that already exists, and any email that already has an account in the "
     "service. None is given a token; each person becomes a member with the role only when "
-    "they accept the emailed invitation."
+    "they accept the emailed invitation. On a workspace that already exists the invitation "
+    "is first proposed: it is mailed only once an owner of the workspace approves it."
 )
 
 

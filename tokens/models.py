@@ -49,6 +49,16 @@ class ApiToken(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Who minted a workspace token: the member (settings page), whose deactivation revokes
+    # it, or the program that did (`minted_by` names it: a command, the demo).
+    minted_by_member = models.ForeignKey(
+        "workspaces.Member",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="minted_tokens",
+    )
+    minted_by = models.CharField(max_length=200, blank=True, default="")
     last_used_at = models.DateTimeField(null=True, blank=True)
     expires_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -78,6 +78,13 @@ def _minted_once(request, *, owner_key: str):
     }
 
 
+def _minter(request, workspace):
+    """The signed-in person's membership of the workspace, recorded on the token they mint."""
+    if workspace is None:
+        return None
+    return Member.objects.filter(workspace=workspace, user=request.user, is_active=True).first()
+
+
 def _tokens_page(request, *, workspace=None, agency=None):
     owner = workspace or agency
     owner_key = f"{'workspace' if workspace else 'agency'}:{owner.pk}"
@@ -94,6 +101,7 @@ def _tokens_page(request, *, workspace=None, agency=None):
                     workspace=workspace,
                     agency=agency,
                     created_by=request.user,
+                    member=_minter(request, workspace),
                 )
             except InvalidField as error:
                 form.add_error(error.extra.get("field", "name"), error.message)

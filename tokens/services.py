@@ -61,10 +61,16 @@ def token_mint(
     agency=None,
     created_by=None,
     expires_at=None,
+    member=None,
 ) -> MintedToken:
-    """Make a workspace token (workspace=...) or an agency token (agency=...)."""
+    """Make a workspace token (workspace=...) or an agency token (agency=...).
+
+    A workspace token minted by a member (the settings page) records that member: their
+    deactivation revokes it. Otherwise it records the program that minted it (the actor)."""
     if (workspace is None) == (agency is None):
         raise ValueError("A token belongs to exactly one workspace or one agency.")
+    if member is not None and (workspace is None or member.workspace_id != workspace.pk):
+        raise ValueError("A token's minter is a member of the token's workspace.")
     name = (name or "").strip()
     if not name:
         raise InvalidField("name", "Give the token a name, so it can be told apart later.")
@@ -91,6 +97,8 @@ def token_mint(
             scopes=scopes,
             created_by=created_by,
             expires_at=expires_at,
+            minted_by_member=member,
+            minted_by=member.email if member is not None else actor.label[:200],
         )
         audit_record(
             actor=actor,
@@ -99,7 +107,12 @@ def token_mint(
             target_id=token.pk,
             workspace=workspace,
             agency=agency,
-            detail={"name": name, "scopes": scopes, "display": token.display},
+            detail={
+                "name": name,
+                "scopes": scopes,
+                "display": token.display,
+                "minted_by": token.minted_by,
+            },
         )
     return MintedToken(token=token, plaintext=plaintext)
 
@@ -293,6 +306,30 @@ def field_encryption_rotate(*, actor: Actor) -> dict:
         detail=counts,
     )
     return counts
+
+
+def member_minted_tokens(member) -> list[ApiToken]:
+    """The member's tokens that still work: the ones their deactivation revokes."""
+    return list(
+        ApiToken.objects.filter(minted_by_member=member, revoked_at__isnull=True).order_by(
+            "created_at"
+        )
+    )
+
+
+def member_access_end(*, member, actor: Actor) -> dict:
+    """Everything a deactivated member held in the workspace stops working, in the caller's
+    transaction: their sessions in its embedded apps and the workspace tokens they minted,
+    each revoked with its audit event. Returns how many of each."""
+    with transaction.atomic():
+        sessions = member_sessions_revoke(member=member, actor=actor)
+        minted = [
+            token_revoke(actor=actor, token=token, reason="Its minter was deactivated.")
+            for token in ApiToken.objects.select_for_update()
+            .filter(minted_by_member=member, revoked_at__isnull=True)
+            .order_by("created_at")
+        ]
+    return {"sessions": sessions, "tokens": len(minted)}
 
 
 def member_sessions_revoke(*, member, actor: Actor) -> int:

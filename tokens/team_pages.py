@@ -14,22 +14,30 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from core.errors import InvalidField
 from workspaces.access import PageForbidden, member_or_404, page
-from workspaces.invitations import invitation_create, invitation_resend, invitation_revoke
+from workspaces.invitations import (
+    invitation_approve,
+    invitation_create,
+    invitation_refuse,
+    invitation_resend,
+    invitation_revoke,
+)
 from workspaces.models import Invitation, Member, Payment, Refund, Sale, Workspace
 from workspaces.services import RecordInvalid, commission_rule_remove, commission_rule_set
 from workspaces.tenancy import (
     MemberChangeRefused,
     member_deactivate,
+    member_reactivate,
     member_role_change,
     workspace_update,
 )
 
 from . import selectors
 from .pages import _actor
-from .services import member_sessions_revoke
+from .services import member_access_end, member_minted_tokens
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
 MEMBERS_READERS = Member.WORKSPACE_WIDE_ROLES
@@ -49,10 +57,11 @@ def _holds_money(workspace: Workspace) -> bool:
 
 
 def _member_action(request, workspace, me) -> str | None:
-    """Run the posted change; a refusal is returned as its message."""
+    """Run the posted change; a refusal is returned as its message. Deactivating asks first,
+    on its own page (member_deactivate_page)."""
     actor = _actor(request)
     action = request.POST.get("action")
-    if action in {"role", "deactivate"}:
+    if action in {"role", "reactivate"}:
         target = Member.objects.filter(workspace=workspace, pk=request.POST.get("member")).first()
         if target is None:
             raise Http404("No member of this workspace has that id.")
@@ -62,16 +71,18 @@ def _member_action(request, workspace, me) -> str | None:
             )
             messages.success(request, f"{target.name} is now {request.POST.get('role')}.")
         else:
-            with transaction.atomic():
-                member_deactivate(member=target, by_role=me.role, actor=actor)
-                member_sessions_revoke(member=target, actor=actor)
-            messages.success(request, f"{target.name} is deactivated; their sessions ended.")
+            member_reactivate(member=target, by_role=me.role, actor=actor)
+            messages.success(
+                request, f"{target.name} can sign in to {workspace.name} again, as {target.role}."
+            )
         return None
     invitation = Invitation.objects.filter(
         workspace=workspace, pk=request.POST.get("invitation")
     ).first()
-    if action not in {"resend", "revoke"} or invitation is None:
+    if action not in {"resend", "revoke", "approve", "decline"} or invitation is None:
         raise Http404("No invitation of this workspace has that id.")
+    if action in {"approve", "decline"}:
+        return _proposal_decide(request, workspace, me, invitation, approve=action == "approve")
     if invitation.role in {"owner", "admin"} and me.role != Member.Role.OWNER:
         return "Only an owner manages an invitation to the owner or admin role."
     if action == "resend" and invitation.state == Invitation.State.PENDING:
@@ -80,6 +91,21 @@ def _member_action(request, workspace, me) -> str | None:
     elif action == "revoke":
         invitation_revoke(invitation_id=invitation.pk, workspace=workspace, actor=actor)
         messages.success(request, f"The invitation of {invitation.email} is withdrawn.")
+    return None
+
+
+def _proposal_decide(request, workspace, me, invitation, *, approve: bool) -> str | None:
+    """An owner approves or declines what an agency's plan proposed."""
+    if me.role != Member.Role.OWNER:
+        return "Only an owner approves or declines what an agency proposes."
+    decide = invitation_approve if approve else invitation_refuse
+    decided = decide(invitation_id=invitation.pk, workspace=workspace, actor=_actor(request))
+    if decided is None:
+        return f"The proposal to invite {invitation.email} was already decided."
+    if approve:
+        messages.success(request, f"Approved: the invitation is on its way to {invitation.email}.")
+    else:
+        messages.success(request, f"Declined: {invitation.email} is not invited.")
     return None
 
 
@@ -134,6 +160,7 @@ def workspace_members(request, workspace_id):
     invitations = Invitation.objects.filter(workspace=workspace, member__isnull=True).order_by(
         "-created_at"
     )[:100]
+    proposals = [i for i in invitations if i.state == Invitation.State.PROPOSED]
     context = {
         "workspace": workspace,
         "owner": workspace,
@@ -142,11 +169,68 @@ def workspace_members(request, workspace_id):
         "manages": manages,
         "members": members,
         "invitations": invitations,
+        "proposals": proposals,
         "form": form,
         "refusal": refusal,
         "roles": Member.Role.choices,
     }
     return render(request, "tokens/members.html", context, status=status)
+
+
+@page
+def member_deactivate_page(request, workspace_id, member_id):
+    """Deactivating a member, asked first: the page says what ends (their access, their
+    sessions, the tokens they minted) before the click."""
+    workspace, me = _membership(
+        request, workspace_id, selectors.TOKEN_ADMIN_ROLES, "deactivates its members"
+    )
+    target = Member.objects.filter(workspace=workspace, pk=member_id).first()
+    if target is None:
+        raise Http404("No member of this workspace has that id.")
+    back = reverse("settings-members", args=[workspace.pk])
+    refusal, status = None, 200
+    if request.method == "POST" and target.is_active:
+        try:
+            with transaction.atomic():
+                member_deactivate(member=target, by_role=me.role, actor=_actor(request))
+                ended = member_access_end(member=target, actor=_actor(request))
+        except MemberChangeRefused as refused:
+            refusal, status = refused.message, 400
+        else:
+            messages.success(request, deactivated_words(target, workspace, ended["tokens"]))
+            return redirect(back)
+    tokens = member_minted_tokens(target)
+    context = {
+        "workspace": workspace,
+        "owner": workspace,
+        "section": "members",
+        "target": target,
+        "me": me,
+        "tokens": tokens,
+        "consequence": deactivation_words(target, workspace, len(tokens)),
+        "refusal": refusal,
+        "back": back,
+    }
+    return render(request, "tokens/member_deactivate.html", context, status=status)
+
+
+def _tokens_words(count: int) -> str:
+    return "1 token" if count == 1 else f"{count} tokens"
+
+
+def deactivation_words(member: Member, workspace: Workspace, tokens: int) -> str:
+    """What deactivating does, in a sentence, before the click."""
+    words = f"{member.name} loses access to {workspace.name} now and their sessions end"
+    if tokens:
+        return f"{words}; {_tokens_words(tokens)} they minted {'is' if tokens == 1 else 'are'} revoked."
+    return f"{words}."
+
+
+def deactivated_words(member: Member, workspace: Workspace, tokens: int) -> str:
+    words = f"{member.name} no longer has access to {workspace.name}; their sessions ended"
+    if tokens:
+        return f"{words} and {_tokens_words(tokens)} they minted {'was' if tokens == 1 else 'were'} revoked."
+    return f"{words}."
 
 
 # --- Workspace settings ----------------------------------------------------------------

@@ -84,6 +84,11 @@ urlpatterns = [
         name="settings-members",
     ),
     path(
+        "settings/<uuid:workspace_id>/members/<uuid:member_id>/deactivate/",
+        team_pages.member_deactivate_page,
+        name="settings-member-deactivate",
+    ),
+    path(
         "settings/<uuid:workspace_id>/workspace/",
         team_pages.workspace_settings,
         name="settings-workspace",

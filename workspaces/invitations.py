@@ -99,19 +99,19 @@ def _invitation_mail(invitation: Invitation, *, invited_by: str) -> None:
     )
 
 
-def _owners_mail(invitation: Invitation, *, invited_by: str) -> None:
-    """The workspace's owners hear of anyone given a workspace-wide role."""
+def _proposal_mail(invitation: Invitation) -> None:
+    """The workspace's active owners hear that a proposal waits for one of them."""
     owners = Member.objects.filter(
         workspace=invitation.workspace, role=Member.Role.OWNER, is_active=True
-    ).exclude(email=invitation.email)
+    )
     mail_send(
         to=list(owners.values_list("email", flat=True)),
-        template="owners_invitation",
+        template="owners_proposal",
         context={
             "workspace": invitation.workspace,
             "invitation": invitation,
             "role": invitation.get_role_display(),
-            "invited_by": invited_by,
+            "proposed_by": invitation.proposed_by,
             "members_url": settings.BASE_URL
             + reverse("settings-members", args=[invitation.workspace_id]),
         },
@@ -128,16 +128,21 @@ def invitation_create(
     actor: Actor,
     agency: Agency | None = None,
     member: Member | None = None,
-    notify_owners: bool = False,
+    proposed: bool = False,
 ) -> Invitation:
-    """Invite the email and mail it the link; an invitation already pending for it in the
-    workspace is kept (and not mailed again). With notify_owners, the workspace's owners are
-    mailed when the role is workspace-wide."""
+    """Invite the email and mail it the link; an invitation already open for it in the
+    workspace is kept (and not mailed again).
+
+    A proposed invitation (an agency's plan on a workspace that already exists) mails
+    nothing to the person: the workspace's owners are mailed that it waits for one of them,
+    and it becomes an invitation only when an owner approves it (invitation_approve)."""
     email = email_normalise(email)
     invited_by = agency.name if agency is not None else actor.label
     with transaction.atomic():
         invitation = Invitation.objects.filter(
-            workspace=workspace, email=email, state=Invitation.State.PENDING
+            workspace=workspace,
+            email=email,
+            state__in=[Invitation.State.PENDING, Invitation.State.PROPOSED],
         ).first()
         if invitation is not None:
             return invitation
@@ -148,22 +153,85 @@ def invitation_create(
             role=role,
             plan_id=plan_id,
             member=member,
-            sent_at=timezone.now(),
+            state=Invitation.State.PROPOSED if proposed else Invitation.State.PENDING,
+            proposed_by=invited_by if proposed else "",
+            sent_at=None if proposed else timezone.now(),
         )
         invitation.full_clean(exclude=["workspace", "member", "decided_by"])
         invitation.save()
         audit_record(
             actor=actor,
-            action="member.invited",
+            action="invitation.proposed" if proposed else "member.invited",
             target_type="invitation",
             target_id=invitation.pk,
             workspace=workspace,
             agency=agency,
             detail={"plan": str(plan_id) if plan_id else None, "email": email, "role": role},
         )
-        _invitation_mail(invitation, invited_by=invited_by)
-        if notify_owners and role in Member.WORKSPACE_WIDE_ROLES:
-            _owners_mail(invitation, invited_by=invited_by)
+        if proposed:
+            _proposal_mail(invitation)
+        else:
+            _invitation_mail(invitation, invited_by=invited_by)
+    return invitation
+
+
+def _proposal_locked(invitation_id, workspace: Workspace) -> Invitation | None:
+    return (
+        Invitation.objects.select_for_update()
+        .filter(pk=invitation_id, workspace=workspace, state=Invitation.State.PROPOSED)
+        .first()
+    )
+
+
+def invitation_approve(*, invitation_id, workspace: Workspace, actor: Actor) -> Invitation | None:
+    """An owner approves a proposed invitation: it becomes an invitation like any other,
+    mailed to the person now. None when no such proposal waits."""
+    with transaction.atomic():
+        invitation = _proposal_locked(invitation_id, workspace)
+        if invitation is None:
+            return None
+        invitation.state = Invitation.State.PENDING
+        invitation.sent_at = timezone.now()
+        invitation.save(update_fields=["state", "sent_at"])
+        audit_record(
+            actor=actor,
+            action="invitation.approved",
+            target_type="invitation",
+            target_id=invitation.pk,
+            workspace=workspace,
+            agency=workspace.agency,
+            detail={
+                "email": invitation.email,
+                "role": invitation.role,
+                "proposed_by": invitation.proposed_by,
+            },
+        )
+        _invitation_mail(invitation, invited_by=invitation.proposed_by or workspace.name)
+    return invitation
+
+
+def invitation_refuse(*, invitation_id, workspace: Workspace, actor: Actor) -> Invitation | None:
+    """An owner declines a proposed invitation: nothing ever reaches the person."""
+    with transaction.atomic():
+        invitation = _proposal_locked(invitation_id, workspace)
+        if invitation is None:
+            return None
+        invitation.state = Invitation.State.REFUSED
+        invitation.decided_at = timezone.now()
+        invitation.save(update_fields=["state", "decided_at"])
+        audit_record(
+            actor=actor,
+            action="invitation.refused",
+            target_type="invitation",
+            target_id=invitation.pk,
+            workspace=workspace,
+            agency=workspace.agency,
+            detail={
+                "email": invitation.email,
+                "role": invitation.role,
+                "proposed_by": invitation.proposed_by,
+            },
+        )
     return invitation
 
 

@@ -177,10 +177,15 @@ class Invitation(models.Model):
     """
 
     class State(models.TextChoices):
+        # Proposed by an agency's plan on a workspace that already exists: nothing is mailed
+        # to the person, and nobody can accept it, until an active owner approves it (it is
+        # then pending) or declines it (refused).
+        PROPOSED = "proposed"
         PENDING = "pending"
         ACCEPTED = "accepted"
         DECLINED = "declined"
         REVOKED = "revoked"
+        REFUSED = "refused"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="invitations")
@@ -190,6 +195,8 @@ class Invitation(models.Model):
     # The plan that invited the person (an agency's plan; kept as its id so that tenancy
     # does not depend on the agency app).
     plan_id = models.UUIDField(null=True, blank=True)
+    # The agency whose plan proposed the person, as shown to the owners who decide.
+    proposed_by = models.CharField(max_length=200, blank=True, default="")
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     # When the latest link was emailed: only that link opens, for INVITATION_MAX_AGE.
@@ -206,8 +213,8 @@ class Invitation(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["workspace", "email"],
-                condition=Q(state="pending"),
-                name="invitation_pending_once",
+                condition=Q(state__in=["pending", "proposed"]),
+                name="invitation_open_once",
             ),
         ]
         indexes = [models.Index(fields=["email", "state"], name="invitation_email_state")]
@@ -227,7 +234,8 @@ class Invitation(models.Model):
 
     @property
     def shown_state(self) -> str:
-        """sent, accepted, declined or expired (a pending invitation whose link expired)."""
+        """proposed, sent, accepted, declined, revoked, refused or expired (a pending
+        invitation whose link expired)."""
         if self.state != self.State.PENDING:
             return self.state
         return "expired" if timezone.now() >= self.link_expires_at else "sent"

@@ -298,3 +298,26 @@ def member_deactivate(*, member: Member, by_role: str, actor: Actor) -> Member:
             detail={"email": member.email, "role": member.role},
         )
     return member
+
+
+def member_reactivate(*, member: Member, by_role: str, actor: Actor) -> Member:
+    """A deactivated member may sign in again, with the role they had; their old sessions
+    and tokens stay revoked."""
+    with transaction.atomic():
+        member = Member.objects.select_for_update().select_related("workspace").get(pk=member.pk)
+        if member.is_active:
+            return member
+        if by_role != Member.Role.OWNER and member.role in OWNER_ONLY_ROLES:
+            raise MemberChangeRefused("Only an owner gives back the owner and admin roles.")
+        member.is_active = True
+        member.save(update_fields=["is_active"])
+        event_record(workspace=member.workspace, type="member.added", data=member_shape(member))
+        audit_record(
+            actor=actor,
+            action="member.reactivated",
+            target_type="member",
+            target_id=member.pk,
+            workspace=member.workspace,
+            detail={"email": member.email, "role": member.role},
+        )
+    return member

@@ -1,9 +1,10 @@
-"""A plan on a workspace that already exists never reaches that workspace's data: its team
-is invited, with no token, and the workspace's owners hear of a workspace-wide role."""
+"""A plan on a workspace that already exists never reaches that workspace's data or people on
+its own: its team is proposed, with no token, and waits for an owner to approve it."""
 
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from oauth2_provider.models import get_access_token_model
 
@@ -30,13 +31,31 @@ def _plan_and_apply(world, write, body):
     return write(world.full, "POST", f"/api/v1/plans/{plan.json()['id']}/apply", key=new_key())
 
 
+def _owner_decides(owner, invitation, action: str):
+    """The owner clicks Approve or Decline on the Members page, as a browser posts it."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(owner.user)
+    url = f"/settings/{owner.workspace_id}/members/"
+    page = browser.get(url)
+    assert page.status_code == 200
+    assert f'id="{action}-{invitation.pk}"' in page.content.decode()
+    return browser.post(
+        url,
+        {
+            "action": action,
+            "invitation": str(invitation.pk),
+            "csrfmiddlewaretoken": browser.cookies["csrftoken"].value,
+        },
+    )
+
+
 def test_an_agency_plan_gets_no_token_for_an_existing_workspace(
     agency_world, write, api, client_workspace, mailoutbox, django_capture_on_commit_callbacks
 ):
     workspace, owner = client_workspace
     body = {
         "workspace": {"id": str(workspace.pk)},
-        "team": [{"email": "spy@agency.example", "name": "Spy", "role": "owner"}],
+        "team": [{"email": "spy@agency.example", "name": "Spy", "role": "admin"}],
     }
     with django_capture_on_commit_callbacks(execute=True):
         applied = _plan_and_apply(agency_world, write, body)
@@ -44,7 +63,7 @@ def test_an_agency_plan_gets_no_token_for_an_existing_workspace(
     result = applied.json()["result"]
     assert result["member_tokens"] == []
     assert result["members"] == []
-    assert result["invited"] == [{"email": "spy@agency.example", "role": "owner"}]
+    assert result["invited"] == [{"email": "spy@agency.example", "role": "admin"}]
     assert [c["status"] for c in result["changes"]] == ["applied"]
 
     # Nobody became a member, no session token exists, and the agency's token still
@@ -57,47 +76,182 @@ def test_an_agency_plan_gets_no_token_for_an_existing_workspace(
         assert api(agency_world.full).get(path).status_code == 401
 
     invitation = Invitation.objects.get(workspace=workspace)
-    assert (invitation.email, invitation.role, invitation.state, invitation.member_id) == (
-        "spy@agency.example",
-        "owner",
-        "pending",
-        None,
+    assert (
+        invitation.email,
+        invitation.role,
+        invitation.state,
+        invitation.member_id,
+        invitation.sent_at,
+        invitation.proposed_by,
+    ) == ("spy@agency.example", "admin", "proposed", None, None, "Northwind Agency")
+    # Only the owner hears of it: nothing reaches the proposed person before an owner approves.
+    assert [message.to for message in mailoutbox] == [["olive@northwind.test"]]
+    assert mailoutbox[0].subject == (
+        f"Northwind Agency proposes spy@agency.example as Admin in {workspace.name}: "
+        "waiting for you"
     )
-    # The invited address gets its link; the workspace's owner hears of the new owner.
-    by_recipient = {message.to[0]: message for message in mailoutbox}
-    assert sorted(by_recipient) == ["olive@northwind.test", "spy@agency.example"]
-    assert by_recipient["olive@northwind.test"].subject == (
-        f"spy@agency.example was invited to {workspace.name} as Owner"
-    )
-    assert LINK.search(by_recipient["spy@agency.example"].body)
-    assert AuditEvent.objects.filter(action="member.invited").count() == 1
+    assert f"http://testserver/settings/{workspace.pk}/members/" in mailoutbox[0].body
+    assert not LINK.search(mailoutbox[0].body)
+    assert AuditEvent.objects.filter(action="invitation.proposed").count() == 1
+    assert AuditEvent.objects.filter(action="member.invited").count() == 0
     assert AuditEvent.objects.filter(action="member.added").count() == 0
 
 
-def test_owners_are_not_mailed_for_a_closer(
+def test_a_plan_never_proposes_an_owner_on_an_existing_workspace(
     agency_world, write, client_workspace, mailoutbox, django_capture_on_commit_callbacks
 ):
     workspace, _owner = client_workspace
     body = {
         "workspace": {"id": str(workspace.pk)},
+        "team": [
+            {"email": "spy@agency.example", "name": "Spy", "role": "owner"},
+            {"email": "cy@northwind.test", "name": "Cy", "role": "closer"},
+        ],
+    }
+    plan = write(agency_world.full, "POST", "/api/v1/plans", body)
+    assert plan.status_code == 201
+    owner_change, closer_change = plan.json()["result"]["changes"]
+    assert (owner_change["status"], owner_change["code"]) == ("blocked", "role_not_proposed")
+    assert closer_change["status"] == "ready"
+    with django_capture_on_commit_callbacks(execute=True):
+        applied = write(
+            agency_world.full, "POST", f"/api/v1/plans/{plan.json()['id']}/apply", key=new_key()
+        )
+    assert applied.json()["result"]["invited"] == [{"email": "cy@northwind.test", "role": "closer"}]
+    assert list(Invitation.objects.values_list("email", "state")) == [
+        ("cy@northwind.test", "proposed")
+    ]
+
+
+def test_the_agencys_own_account_stops_at_waiting_for_an_owner(
+    agency_world,
+    write,
+    api,
+    client_workspace,
+    mailoutbox,
+    django_capture_on_commit_callbacks,
+):
+    """An agency proposes its own console account as admin of a client's workspace: the
+    account cannot accept, cannot mint a token, and is a member only once an owner approves
+    and the person accepts."""
+    workspace, owner = client_workspace
+    console = get_user_model().objects.create_user(
+        username="console", email="console@agency.example", password="correct-horse-battery"
+    )
+    agency_world.agency.users.add(console)
+    body = {
+        "workspace": {"id": str(workspace.pk)},
+        "team": [{"email": "console@agency.example", "name": "Console", "role": "admin"}],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        _plan_and_apply(agency_world, write, body)
+    invitation = Invitation.objects.get(workspace=workspace)
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(console)
+    listed = browser.get("/invitations/")
+    assert listed.status_code == 200
+    assert str(invitation.pk) not in listed.content.decode()
+    csrf = browser.cookies["csrftoken"].value
+    accept_url = f"/invitations/{invitation.pk}/accept"
+    accepted = browser.post(accept_url, {"csrfmiddlewaretoken": csrf})
+    assert accepted.status_code == 404
+    assert not Member.objects.filter(workspace=workspace, email="console@agency.example").exists()
+    assert browser.get(f"/settings/{workspace.pk}/tokens/").status_code == 404
+
+    # The owner sees it waiting, proposed by the agency.
+    members = Client()
+    members.force_login(owner.user)
+    page = members.get(f"/settings/{workspace.pk}/members/").content.decode()
+    assert "Waiting for an owner" in page
+    assert "proposed by Northwind Agency" in page
+
+    # Approved: only now the person is mailed, and may accept.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _owner_decides(owner, invitation, "approve").status_code == 302
+    assert [message.to for message in mailoutbox] == [
+        ["olive@northwind.test"],
+        ["console@agency.example"],
+    ]
+    invitation.refresh_from_db()
+    assert invitation.state == "pending"
+    assert str(invitation.pk) in browser.get("/invitations/").content.decode()
+    accepted = browser.post(accept_url, {"csrfmiddlewaretoken": csrf})
+    assert accepted.status_code == 302
+    assert Member.objects.get(workspace=workspace, email="console@agency.example").role == "admin"
+    assert list(
+        AuditEvent.objects.filter(target_id=str(invitation.pk))
+        .order_by("at", "id")
+        .values_list("action", flat=True)
+    ) == ["invitation.proposed", "invitation.approved", "invitation.accepted"]
+
+
+def test_a_declined_proposal_never_reaches_the_person(
+    agency_world,
+    write,
+    client_workspace,
+    make_member,
+    mailoutbox,
+    django_capture_on_commit_callbacks,
+):
+    workspace, owner = client_workspace
+    admin = make_member(workspace, "admin")
+    body = {
+        "workspace": {"id": str(workspace.pk)},
         "team": [{"email": "cy@northwind.test", "name": "Cy", "role": "closer"}],
     }
     with django_capture_on_commit_callbacks(execute=True):
-        assert _plan_and_apply(agency_world, write, body).status_code == 200
-    assert [message.to for message in mailoutbox] == [["cy@northwind.test"]]
+        _plan_and_apply(agency_world, write, body)
+    invitation = Invitation.objects.get(workspace=workspace)
+
+    # An admin sees the proposal but only an owner decides it.
+    admin_browser = Client(enforce_csrf_checks=True)
+    admin_browser.force_login(admin.user)
+    url = f"/settings/{workspace.pk}/members/"
+    page = admin_browser.get(url)
+    assert f'id="approve-{invitation.pk}"' not in page.content.decode()
+    refused = admin_browser.post(
+        url,
+        {
+            "action": "approve",
+            "invitation": str(invitation.pk),
+            "csrfmiddlewaretoken": admin_browser.cookies["csrftoken"].value,
+        },
+    )
+    assert refused.status_code == 400
+    assert "Only an owner approves or declines" in refused.content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _owner_decides(owner, invitation, "decline").status_code == 302
+    invitation.refresh_from_db()
+    assert invitation.state == "refused"
+    assert [message.to for message in mailoutbox] == [["olive@northwind.test"]]
+    assert AuditEvent.objects.filter(action="invitation.refused").count() == 1
+
+
+def _approved(workspace, owner, django_capture_on_commit_callbacks):
+    invitation = Invitation.objects.get(workspace=workspace, state="proposed")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert _owner_decides(owner, invitation, "approve").status_code == 302
+    return invitation
 
 
 def test_the_invited_person_chooses_a_password_and_is_a_member(
     agency_world, write, client_workspace, mailoutbox, django_capture_on_commit_callbacks
 ):
-    workspace, _owner = client_workspace
+    workspace, owner = client_workspace
     body = {
         "workspace": {"id": str(workspace.pk)},
         "team": [{"email": "cy@northwind.test", "name": "Cy Setter", "role": "setter"}],
     }
     with django_capture_on_commit_callbacks(execute=True):
         _plan_and_apply(agency_world, write, body)
-    link = LINK.search(mailoutbox[0].body).group(0).removeprefix("http://testserver")
+    _approved(workspace, owner, django_capture_on_commit_callbacks)
+    assert [message.to for message in mailoutbox] == [
+        ["olive@northwind.test"],
+        ["cy@northwind.test"],
+    ]
+    link = LINK.search(mailoutbox[1].body).group(0).removeprefix("http://testserver")
 
     browser = Client(enforce_csrf_checks=True)
     page = browser.get(link)
@@ -150,13 +304,15 @@ def test_an_expired_link_offers_a_new_one_and_the_old_stops_opening(
     django_capture_on_commit_callbacks,
     settings,
 ):
-    workspace, _owner = client_workspace
+    workspace, owner = client_workspace
     body = {
         "workspace": {"id": str(workspace.pk)},
         "team": [{"email": "cy@northwind.test", "name": "Cy", "role": "closer"}],
     }
     with django_capture_on_commit_callbacks(execute=True):
         _plan_and_apply(agency_world, write, body)
+    _approved(workspace, owner, django_capture_on_commit_callbacks)
+    mailoutbox.pop(0)  # the owner's notice
     old = LINK.search(mailoutbox[0].body).group(0).removeprefix("http://testserver")
     settings.INVITATION_MAX_AGE = 0
 

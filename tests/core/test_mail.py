@@ -115,12 +115,12 @@ def test_nothing_is_sent_when_the_transaction_rolls_back(file_backend):
     with pytest.raises(RuntimeError), transaction.atomic():
         mail.mail_send(
             to=["ops@acme.test"],
-            template="owners_invitation",
+            template="owners_proposal",
             context={
                 "workspace": {"name": "Acme"},
                 "invitation": {"email": "x@acme.test"},
                 "role": "Owner",
-                "invited_by": "Northwind",
+                "proposed_by": "Northwind",
                 "members_url": "/",
             },
         )
@@ -137,17 +137,18 @@ def test_a_mail_that_cannot_be_queued_is_logged_and_the_change_stays(monkeypatch
     with transaction.atomic():
         message = mail.mail_send(
             to=["ops@acme.test"],
-            template="owners_invitation",
+            template="owners_proposal",
             context={
                 "workspace": {"name": "Acme"},
                 "invitation": {"email": "x@acme.test"},
                 "role": "Owner",
-                "invited_by": "Northwind",
+                "proposed_by": "Northwind",
                 "members_url": "/",
             },
         )
-    assert message.subject == "x@acme.test was invited to Acme as Owner"
-    assert "Could not queue the mail 'x@acme.test was invited to Acme as Owner'" in caplog.text
+    subject = "Northwind proposes x@acme.test as Owner in Acme: waiting for you"
+    assert message.subject == subject
+    assert f"Could not queue the mail {subject!r}" in caplog.text
 
 
 def test_the_task_retries_a_failed_send(monkeypatch):

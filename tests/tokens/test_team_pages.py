@@ -139,20 +139,89 @@ def test_the_last_owner_can_be_neither_demoted_nor_deactivated(team):
     assert Member.objects.get(pk=team.owner.pk).role == "admin"
 
 
+def deactivate_url(team, member):
+    return f"/settings/{team.workspace.pk}/members/{member.pk}/deactivate/"
+
+
 def test_deactivating_ends_the_members_sessions_at_once(team, api):
     token = team.session_token(team.closer)
     assert api(token).get("/api/v1/me/board").status_code == 200
-    answer = post(
-        browser(team.owner),
-        members_url(team),
-        {"action": "deactivate", "member": str(team.closer.pk)},
-    )
+    owner = browser(team.owner)
+    # The Members page offers a way to the question, not the deed.
+    listed = owner.get(members_url(team)).content.decode()
+    assert f'href="{deactivate_url(team, team.closer)}"' in listed
+    asked = owner.get(deactivate_url(team, team.closer)).content.decode()
+    assert "Closer Person loses access to Northwind Sales now and their sessions end." in asked
+    assert Member.objects.get(pk=team.closer.pk).is_active
+    answer = post(owner, deactivate_url(team, team.closer), {})
     assert answer.status_code == 302
     closer = Member.objects.get(pk=team.closer.pk)
     assert (closer.is_active, closer.name) == (False, "Closer Person")
     assert api(token).get("/api/v1/me/board").status_code == 401
     assert AuditEvent.objects.filter(action="member.removed", target_id=str(closer.pk)).count() == 1
     assert AuditEvent.objects.filter(action="session_token.revoked").count() == 1
+
+
+def _mint_on_the_page(client, team, name):
+    url = f"/settings/{team.workspace.pk}/tokens/"
+    minted = post(client, url, {"name": name, "scopes": ["read", "data:write"]})
+    assert minted.status_code == 302, minted.content.decode()[:500]
+    shown = client.get(url).content.decode()
+    return re.search(r"svc_[0-9a-f]{64}", shown).group(0)
+
+
+def test_deactivating_revokes_the_tokens_the_member_minted(team, api):
+    admin = browser(team.admin)
+    first = _mint_on_the_page(admin, team, "Zapier")
+    second = _mint_on_the_page(admin, team, "Sheets")
+    owners_own = _mint_on_the_page(browser(team.owner), team, "Owner's")
+    for token in (first, second, owners_own):
+        assert api(token).get("/api/v1/calls").status_code == 200
+    owner = browser(team.owner)
+    asked = owner.get(deactivate_url(team, team.admin)).content.decode()
+    assert (
+        "Admin Person loses access to Northwind Sales now and their sessions end; "
+        "2 tokens they minted are revoked."
+    ) in asked
+    answer = post(owner, deactivate_url(team, team.admin), {})
+    assert answer.status_code == 302
+    assert api(first).get("/api/v1/calls").status_code == 401
+    assert api(second).get("/api/v1/calls").status_code == 401
+    assert api(owners_own).get("/api/v1/calls").status_code == 200
+    revoked = AuditEvent.objects.filter(action="token.revoked").order_by("at")
+    assert [(event.detail["name"], event.reason) for event in revoked] == [
+        ("Zapier", "Its minter was deactivated."),
+        ("Sheets", "Its minter was deactivated."),
+    ]
+    landing = owner.get(members_url(team)).content.decode()
+    assert (
+        "Admin Person no longer has access to Northwind Sales; their sessions ended and "
+        "2 tokens they minted were revoked."
+    ) in landing
+
+
+def test_a_deactivated_member_is_reactivated_with_their_role(team, make_member):
+    owner = browser(team.owner)
+    post(owner, deactivate_url(team, team.closer), {})
+    assert not Member.objects.get(pk=team.closer.pk).is_active
+    page = owner.get(members_url(team)).content.decode()
+    assert f'id="reactivate-{team.closer.pk}"' in page
+    answer = post(owner, members_url(team), {"action": "reactivate", "member": str(team.closer.pk)})
+    assert answer.status_code == 302
+    closer = Member.objects.get(pk=team.closer.pk)
+    assert (closer.is_active, closer.role) == (True, "closer")
+    assert AuditEvent.objects.filter(action="member.reactivated").count() == 1
+    # An admin gives back no owner or admin role: only an owner does.
+    post(owner, deactivate_url(team, team.admin), {})
+    other_admin = make_member(team.workspace, "admin")
+    refused = post(
+        browser(other_admin),
+        members_url(team),
+        {"action": "reactivate", "member": str(team.admin.pk)},
+    )
+    assert refused.status_code == 400
+    assert "Only an owner gives back the owner and admin roles." in refused.content.decode()
+    assert not Member.objects.get(pk=team.admin.pk).is_active
 
 
 def test_who_sees_the_members_page(team, make_workspace, make_member):
@@ -163,17 +232,17 @@ def test_who_sees_the_members_page(team, make_workspace, make_member):
     assert browser(team.closer).get(members_url(team)).status_code == 403
     stranger = make_member(make_workspace(), "owner")
     assert browser(stranger).get(members_url(team)).status_code == 404
-    # A manager cannot post; another workspace's member id is not found.
-    refused = post(
-        browser(team.manager),
-        members_url(team),
-        {"action": "deactivate", "member": str(team.closer.pk)},
-    )
-    assert refused.status_code == 403
-    other = post(
-        browser(team.owner), members_url(team), {"action": "deactivate", "member": str(stranger.pk)}
+    # A manager cannot deactivate; another workspace's member id is not found.
+    assert browser(team.manager).get(deactivate_url(team, team.closer)).status_code == 403
+    other = browser(team.owner).get(
+        f"/settings/{team.workspace.pk}/members/{stranger.pk}/deactivate/"
     )
     assert other.status_code == 404
+    # An admin is refused an owner's deactivation, with the reason.
+    refused = post(browser(team.admin), deactivate_url(team, team.owner), {})
+    assert refused.status_code == 400
+    assert "Only an owner grants or takes away" in refused.content.decode()
+    assert Member.objects.get(pk=team.owner.pk).is_active
     assert Member.objects.get(pk=stranger.pk).is_active
 
 
