@@ -23,7 +23,7 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 from audit.services import Actor, audit_record
-from core.errors import first_field_error
+from core.errors import InvalidField, first_field_error
 from core.money import MoneyInvalid, minor_from_major
 
 from .kept import (
@@ -58,7 +58,6 @@ from .services import (
     eod_upsert,
     funnel_event_upsert,
     lead_upsert,
-    member_upsert,
     outcome_upsert,
     payment_upsert,
     refund_upsert,
@@ -67,6 +66,7 @@ from .services import (
     touch_upsert,
     webinar_event_upsert,
 )
+from .tenancy import member_upsert
 
 IMPORT_ACTOR = Actor(kind="command", id="import_records", label="manage.py import_records")
 
@@ -522,6 +522,12 @@ def _lead_write(*, touched: dict, **values):
     return lead_upsert(**values, tags_known=touched["utm_tags"])
 
 
+def _member_write(*, touched: dict, actor: Actor, **values):
+    """Members change through tenancy's writer: its rules (an active owner stays) and an
+    audit event for each member made or changed."""
+    return member_upsert(**values, actor=actor)
+
+
 def _collecting(writer, key: str | None):
     """The writer, collecting what to refresh in touched[key] (the import refreshes once)."""
 
@@ -535,7 +541,7 @@ def _collecting(writer, key: str | None):
 
 # Per type: the serializer reading its line and the writer it is written with.
 _KINDS = {
-    "member": (MemberLine, _collecting(member_upsert, None)),
+    "member": (MemberLine, _member_write),
     "lead": (LeadLine, _lead_write),
     "touch": (TouchLine, _collecting(touch_upsert, "leads")),
     "call": (CallLine, _call_write),
@@ -563,6 +569,8 @@ def _line_read(serializer_class, data: dict, context: dict) -> dict:
 def _write(line: _Line, context: dict, touched: dict):
     serializer_class, write = _KINDS[line.type]
     values = _line_read(serializer_class, line.data, context)
+    if line.type == "member":
+        values["actor"] = context["actor"]
     return write(workspace=context["workspace"], external_id=line.id, touched=touched, **values)
 
 
@@ -657,7 +665,12 @@ def records_import(
     # (model, id) -> record, shared by the lines of one import: a record named by many
     # lines is read once.
     cache = {}
-    context = {"workspace": workspace, "tz": ZoneInfo(workspace.timezone), "cache": cache}
+    context = {
+        "workspace": workspace,
+        "tz": ZoneInfo(workspace.timezone),
+        "cache": cache,
+        "actor": actor,
+    }
     with transaction.atomic():
         for done, line in enumerate(parsed, start=1):
             try:
@@ -665,6 +678,8 @@ def records_import(
                 obj, created = _write(line, context, touched)
             except RecordInvalid as error:
                 raise ImportLineError(line.number, error.field, error.message) from None
+            except InvalidField as error:
+                raise ImportLineError(line.number, error.extra["field"], error.message) from None
             except IntegrityError as error:
                 raise ImportLineError(
                     line.number, None, f"conflicts with a record already held ({error})."

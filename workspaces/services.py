@@ -31,7 +31,6 @@ from django.db import models, transaction
 from django.db.models import Exists, Max, OuterRef, Q
 
 from audit.services import audit_record
-from core.emails import email_normalise
 from core.money import major_from_minor
 from core.transactions import in_transaction
 from events.services import event_record, events_bulk_record
@@ -70,7 +69,6 @@ from .shapes import (
     call_shape,
     eod_shape,
     lead_shape,
-    member_shape,
     outcome_shape,
     payment_shape,
     refund_shape,
@@ -144,44 +142,6 @@ def _same_workspace(workspace: Workspace, field: str, *objs) -> None:
 
 
 @in_transaction
-def member_upsert(
-    *,
-    workspace: Workspace,
-    external_id: str | None,
-    name: str,
-    email: str,
-    role: str,
-    joined_at: date | None = None,
-):
-    if role not in Member.Role.values:
-        raise RecordInvalid("role", f"Unknown role {role!r}; use one of {', '.join(Member.Role)}.")
-    email = email_normalise(email)
-    if not email or "@" not in email:
-        raise RecordInvalid("email", "Give the member's email address.")
-    existing = None
-    if external_id is not None:
-        existing = Member.objects.filter(workspace=workspace, external_id=external_id).first()
-    by_email = Member.objects.filter(workspace=workspace, email=email).first()
-    if existing is None and by_email is not None:
-        if by_email.external_id not in (None, external_id):
-            raise RecordInvalid("email", f"{email} is already the member {by_email.external_id!r}.")
-        existing = by_email
-    elif existing is not None and by_email is not None and by_email.pk != existing.pk:
-        raise RecordInvalid("email", f"{email} is already another member of this workspace.")
-    values = {"name": name or email, "email": email, "role": role, "joined_at": joined_at}
-    if existing is None:
-        member = Member.objects.create(workspace=workspace, external_id=external_id, **values)
-        event_record(workspace=workspace, type="member.added", data=member_shape(member))
-        return member, True
-    values["external_id"] = external_id if external_id is not None else existing.external_id
-    changed = [key for key, value in values.items() if getattr(existing, key) != value]
-    for key in changed:
-        setattr(existing, key, values[key])
-    if changed:
-        existing.save(update_fields=changed)
-    return existing, False
-
-
 @in_transaction
 def lead_upsert(
     *,

@@ -22,6 +22,9 @@ from events.services import event_record
 from .models import Agency, Member, Workspace
 from .shapes import member_shape
 
+# member_add's joined_at when none is given: the day the member is added.
+TODAY = object()
+
 # The settings a workspace's writer changes, and where each is kept.
 COLUMN_SETTINGS = frozenset(
     {"name", "timezone", "locale", "working_days", "currency", "embedded_origins"}
@@ -173,11 +176,12 @@ def member_add(
     actor: Actor | None,
     agency: Agency | None = None,
     detail: dict | None = None,
-    joined_at=None,
+    joined_at=TODAY,
     external_id: str | None = None,
 ) -> Member:
     """A new member of the workspace, recorded with its audit event (unless actor is None:
-    the demo's seeding, audited once as a whole)."""
+    the demo's seeding, audited once as a whole). joined_at is today unless given (None:
+    not known, as an import may say)."""
     with transaction.atomic():
         member = Member(
             workspace=workspace,
@@ -185,7 +189,7 @@ def member_add(
             name=name or email,
             email=email_normalise(email),
             role=role,
-            joined_at=joined_at or timezone.localdate(),
+            joined_at=timezone.localdate() if joined_at is TODAY else joined_at,
             external_id=external_id,
         )
         _validated(member, exclude=["workspace", "user"])
@@ -321,3 +325,111 @@ def member_reactivate(*, member: Member, by_role: str, actor: Actor) -> Member:
             detail={"email": member.email, "role": member.role},
         )
     return member
+
+
+# --- Members from an import --------------------------------------------------------------
+
+
+def _member_found(workspace: Workspace, external_id: str | None, email: str) -> Member | None:
+    """The member a line names, by its own id first, then by email; refused when the two
+    name different members."""
+    members = Member.objects.select_for_update().filter(workspace=workspace)
+    existing = None
+    if external_id is not None:
+        existing = members.filter(external_id=external_id).first()
+    by_email = members.filter(email=email).first()
+    if existing is None and by_email is not None:
+        if by_email.external_id not in (None, external_id):
+            raise InvalidField("email", f"{email} is already the member {by_email.external_id!r}.")
+        return by_email
+    if existing is not None and by_email is not None and by_email.pk != existing.pk:
+        raise InvalidField("email", f"{email} is already another member of this workspace.")
+    return existing
+
+
+def member_upsert(
+    *,
+    workspace: Workspace,
+    external_id: str | None,
+    name: str,
+    email: str,
+    role: str,
+    actor: Actor,
+    joined_at=None,
+) -> tuple[Member, bool]:
+    """A member as a record source states it (the import): made, or changed to match, with
+    the rules of the Members page (the workspace keeps an active owner) and an audit event
+    for each change. Returns the member and whether it was made."""
+    if role not in Member.Role.values:
+        raise InvalidField("role", f"Unknown role {role!r}; use one of {', '.join(Member.Role)}.")
+    email = email_normalise(email)
+    if not email or "@" not in email:
+        raise InvalidField("email", "Give the member's email address.")
+    with transaction.atomic():
+        existing = _member_found(workspace, external_id, email)
+        if existing is None:
+            member = member_add(
+                workspace=workspace,
+                user=None,
+                email=email,
+                name=name,
+                role=role,
+                actor=actor,
+                joined_at=joined_at,
+                external_id=external_id,
+            )
+            return member, True
+        values = {
+            "name": name or email,
+            "email": email,
+            "role": role,
+            "joined_at": joined_at,
+            "external_id": external_id if external_id is not None else existing.external_id,
+        }
+        changed = {
+            key: (getattr(existing, key), value)
+            for key, value in values.items()
+            if getattr(existing, key) != value
+        }
+        if not changed:
+            return existing, False
+        if "role" in changed:
+            try:
+                _check_may_change(existing, by_role=Member.Role.OWNER, new_role=role)
+            except MemberChangeRefused as refused:
+                raise InvalidField("role", refused.message) from None
+        for key, (_before, after) in changed.items():
+            setattr(existing, key, after)
+        _validated(existing, exclude=["workspace", "user"])
+        existing.save(update_fields=list(changed))
+        if "role" in changed:
+            audit_record(
+                actor=actor,
+                action="member.role_changed",
+                target_type="member",
+                target_id=existing.pk,
+                workspace=workspace,
+                detail={"email": existing.email, "before": changed["role"][0], "after": role},
+            )
+        others = {key: pair for key, pair in changed.items() if key != "role"}
+        if others:
+            audit_record(
+                actor=actor,
+                action="member.changed",
+                target_type="member",
+                target_id=existing.pk,
+                workspace=workspace,
+                detail={
+                    "email": existing.email,
+                    "changes": {
+                        key: [_plain(before), _plain(after)]
+                        for key, (before, after) in sorted(others.items())
+                    },
+                },
+            )
+    return existing, False
+
+
+def _plain(value):
+    """A changed value as the audit event's JSON keeps it."""
+    return value.isoformat() if hasattr(value, "isoformat") else value

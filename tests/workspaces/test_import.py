@@ -605,6 +605,65 @@ def test_members_of_the_app_are_adopted_by_email_and_named_by_id(
     assert Member.objects.filter(workspace=ws).count() == 1
 
 
+def test_the_import_never_leaves_a_workspace_without_an_owner(
+    make_workspace, make_member, import_file
+):
+    ws = make_workspace()
+    owner = make_member(ws, "owner", email="olive@example.test")
+    demote = {
+        "type": "member",
+        "id": "m-olive",
+        "name": "Olive",
+        "email": "olive@example.test",
+        "role": "closer",
+    }
+    lead = {"type": "lead", "id": "l", "created_at": "2026-03-01T09:00:00Z"}
+    with pytest.raises(CommandError) as refused:
+        import_file(ws, [lead, demote])
+    assert str(refused.value).endswith(
+        "records.jsonl: line 2, field 'role': The workspace needs an owner: make someone else "
+        "an owner first. Nothing was imported."
+    )
+    owner.refresh_from_db()
+    assert (owner.role, owner.external_id) == ("owner", None)
+    assert not Lead.objects.filter(workspace=ws).exists()
+    # With another active owner, the import may change the role, audited.
+    make_member(ws, "owner", email="otto@example.test")
+    name_before = owner.name
+    import_file(ws, [demote])
+    owner.refresh_from_db()
+    assert (owner.role, owner.external_id, owner.name) == ("closer", "m-olive", "Olive")
+    changed = AuditEvent.objects.filter(target_id=str(owner.pk)).order_by("at")
+    assert [(e.action, e.actor_label) for e in changed] == [
+        ("member.role_changed", "manage.py import_records"),
+        ("member.changed", "manage.py import_records"),
+    ]
+    assert changed[0].detail == {
+        "email": "olive@example.test",
+        "before": "owner",
+        "after": "closer",
+    }
+    assert changed[1].detail["changes"] == {
+        "external_id": [None, "m-olive"],
+        "name": [name_before, "Olive"],
+    }
+
+
+def test_members_made_by_the_import_are_audited(make_workspace, import_file):
+    ws = make_workspace()
+    import_file(
+        ws,
+        [{"type": "member", "id": "m", "name": "M", "email": "m@example.test", "role": "closer"}],
+    )
+    member = Member.objects.get(workspace=ws)
+    assert member.joined_at is None
+    [added] = AuditEvent.objects.filter(action="member.added", target_id=str(member.pk))
+    assert (added.actor_label, added.detail) == (
+        "manage.py import_records",
+        {"email": "m@example.test", "role": "closer"},
+    )
+
+
 def test_records_of_another_workspace_cannot_be_named(make_workspace, import_file):
     ours, theirs = make_workspace(), make_workspace()
     import_file(theirs, [{"type": "lead", "id": "l", "created_at": "2026-03-01T09:00:00Z"}])
@@ -673,8 +732,9 @@ def test_the_import_reads_each_named_record_once(
     # lookup), and the one insert of its event for the 61 records that announce one (a
     # touch announces none), and once the workspace's webhook endpoints (then cached);
     # once the leads' combination of UTM tags (looked up, made, read back: then known for
-    # the run); the invariants are refreshed once, not per record.
-    with django_assert_max_num_queries(3 + 2 * 81 + 61 + 1 + 3 + 10):
+    # the run); the invariants are refreshed once, not per record. The member is written by
+    # tenancy's writer: its audit event, and its writer's savepoints.
+    with django_assert_max_num_queries(3 + 2 * 81 + 61 + 1 + 3 + 10 + 5):
         import_file(ws, records)
     assert Lead.objects.filter(workspace=ws, first_contact_at__isnull=False).count() == 20
     assert Call.objects.filter(workspace=ws, outcome="no_sale").count() == 20
