@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from contextvars import ContextVar
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import lru_cache
 
@@ -147,6 +147,17 @@ def moment_text(value) -> str:
     if isinstance(moment, datetime):
         return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)}"
     return workspace_day_text(moment)
+
+
+def utc_moment_text(value) -> str:
+    """5 Dec 2026, 03:35 UTC: a moment in UTC and labelled so, whatever zone the request
+    activated. How emails state times: read anywhere and later, they name the zone with
+    the time (the page that sends one may have its workspace's zone active)."""
+    moment = _moment(value)
+    if not isinstance(moment, datetime):
+        return ""
+    moment = moment.astimezone(UTC)
+    return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)} UTC"
 
 
 # Numbers, money and rates ------------------------------------------------------------
