@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 import zoneinfo
 from contextvars import ContextVar
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 from functools import lru_cache
 
@@ -26,7 +26,6 @@ from babel.numbers import NumberPattern, parse_pattern
 from django.utils import timezone
 
 DEFAULT_LOCALE = "en"
-DATE_FORMAT = "%-d %b %Y"
 TIME_FORMAT = "%H:%M"
 MINUS = "\u2212"  # the minus sign, as pages print it
 
@@ -99,13 +98,15 @@ class DisplayMiddleware:
 
 def _moment(value) -> datetime | date | None:
     """A datetime (aware, moved to the active zone), a date, or an ISO 8601 string of
-    either; None for anything else."""
+    either; None for anything else. A date alone ("2026-11-20", as the API writes a day of
+    the workspace's calendar) stays that date: it is never read as midnight UTC, which
+    west of UTC is the evening before."""
     if isinstance(value, str):
         try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            value = date.fromisoformat(value)
         except ValueError:
             try:
-                value = date.fromisoformat(value)
+                value = datetime.fromisoformat(value.replace("Z", "+00:00"))
             except ValueError:
                 return None
     if isinstance(value, datetime):
@@ -117,10 +118,19 @@ def _moment(value) -> datetime | date | None:
     return None
 
 
+def workspace_day_text(day: date) -> str:
+    """A day of the workspace's calendar, 20 Nov 2026: the one function every date a page
+    shows is written by (a moment's day, a chart point's day, a period's first and last).
+    A date is a calendar day already, so no zone moves it."""
+    return f"{day.day} {day.strftime('%b %Y')}"
+
+
 def day_text(value) -> str:
-    """26 Oct 2026 (a moment's day in the active zone)."""
+    """26 Oct 2026: a date (or "2026-10-26") as it is, a moment's day in the active zone."""
     moment = _moment(value)
-    return moment.strftime(DATE_FORMAT) if moment is not None else ""
+    if moment is None:
+        return ""
+    return workspace_day_text(moment.date() if isinstance(moment, datetime) else moment)
 
 
 def clock_text(value) -> str:
@@ -135,8 +145,19 @@ def moment_text(value) -> str:
     if moment is None:
         return ""
     if isinstance(moment, datetime):
-        return f"{moment.strftime(DATE_FORMAT)}, {moment.strftime(TIME_FORMAT)}"
-    return moment.strftime(DATE_FORMAT)
+        return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)}"
+    return workspace_day_text(moment)
+
+
+def utc_moment_text(value) -> str:
+    """5 Dec 2026, 03:35 UTC: a moment in UTC and labelled so, whatever zone the request
+    activated. How emails state times: read anywhere and later, they name the zone with
+    the time (the page that sends one may have its workspace's zone active)."""
+    moment = _moment(value)
+    if not isinstance(moment, datetime):
+        return ""
+    moment = moment.astimezone(UTC)
+    return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)} UTC"
 
 
 # Numbers, money and rates ------------------------------------------------------------

@@ -8,13 +8,19 @@ which calls the figures API's selectors.
 
 from __future__ import annotations
 
+from datetime import date
 from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
-from core.display import day_text, display_activate_workspace, moment_text, money_text
+from core.display import (
+    display_activate_workspace,
+    moment_text,
+    money_text,
+    workspace_day_text,
+)
 from core.replicas import replica_reads_allow
 from figures import selectors as figures_selectors
 from figures.period import workspace_zone
@@ -69,17 +75,20 @@ def _picker(request, picked) -> dict:
 
 def _bucket_text(row: dict) -> str:
     """A chart point's period in words: 26 Oct 2026, or the first and last day of a week
-    or month."""
-    if row["from"] == row["to"]:
-        return day_text(row["from"])
-    return f"{day_text(row['from'])} to {day_text(row['to'])}"
+    or month. The point's days are the API's dates of the workspace's calendar, written as
+    they are (never as instants moved to a zone); the tooltip and the table under the chart
+    both show this text."""
+    first, last = date.fromisoformat(row["from"]), date.fromisoformat(row["to"])
+    if first == last:
+        return workspace_day_text(first)
+    return f"{workspace_day_text(first)} to {workspace_day_text(last)}"
 
 
 def _chart_json(chart: dict, interval: str) -> dict:
     """What the page's script draws, with each value written as the page writes it for
     the tooltip."""
     data = selectors.chart_json(chart)
-    data["points"] = [_bucket_text(row) for row in chart["rows"]]
+    data["points"] = [row["label"] for row in chart["rows"]]
     data["interval"] = interval
     for n, series in enumerate(data["series"]):
         series["texts"] = [figure_text(row["cells"][n]["field"]) for row in chart["rows"]]
@@ -157,6 +166,7 @@ def overview_page(request, workspace, member, *, agency=None):
         )
     for chart in (figures["cash_chart"], figures["calls_chart"]):
         for row in chart["rows"]:
+            row["label"] = _bucket_text(row)
             row["html"] = cells_html(
                 (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
             )

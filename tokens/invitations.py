@@ -89,8 +89,7 @@ def invitation_link(request, token):
     except InvitationLinkInvalid:
         return _link_page(request, "tokens/invitation_link.html", {"problem": "invalid"}, 404)
     except InvitationLinkUsed as used:
-        context = {"problem": "used", "invitation": used.invitation}
-        return _link_page(request, "tokens/invitation_link.html", context, 410)
+        return _closed(request, used)
     except InvitationLinkExpired as expired:
         return _expired(request, expired.invitation)
     if not invitation_needs_password(invitation):
@@ -106,7 +105,9 @@ def invitation_link(request, token):
             user = invitation_accept_with_password(
                 token=token, password=form.cleaned_data["new_password1"]
             )
-        except (InvitationClosed, InvitationLinkUsed, InvitationLinkInvalid):
+        except InvitationLinkUsed as used:
+            return _closed(request, used)
+        except (InvitationClosed, InvitationLinkInvalid):
             context = {"problem": "used", "invitation": invitation}
             return _link_page(request, "tokens/invitation_link.html", context, 410)
         login(request, user, backend="tokens.signin.EmailOrUsernameBackend")
@@ -115,6 +116,13 @@ def invitation_link(request, token):
     context = {"problem": None, "invitation": invitation, "form": form}
     status = 400 if request.method == "POST" else 200
     return _link_page(request, "tokens/invitation_link.html", context, status)
+
+
+def _closed(request, used: InvitationLinkUsed):
+    """An invitation that is no longer pending: used (accepted or declined), or withdrawn
+    by the workspace, which only the workspace can undo with a new invitation."""
+    context = {"problem": "withdrawn" if used.withdrawn else "used", "invitation": used.invitation}
+    return _link_page(request, "tokens/invitation_link.html", context, 410)
 
 
 def _expired(request, invitation):

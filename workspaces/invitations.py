@@ -47,9 +47,12 @@ class InvitationLinkExpired(Exception):
 
 
 class InvitationLinkUsed(Exception):
+    """The invitation is no longer pending: accepted, declined, or withdrawn (revoked)."""
+
     def __init__(self, invitation: Invitation):
         super().__init__(invitation.pk)
         self.invitation = invitation
+        self.withdrawn = invitation.state == Invitation.State.REVOKED
 
 
 def _user_actor(user) -> Actor:

@@ -1,7 +1,7 @@
 """The one set of filters every page writes dates, times, numbers and money with (see
 core/display.py): {{ moment|day }} 26 Oct 2026, {{ moment|clock }} 14:05,
 {{ moment|moment }} 26 Oct 2026, 14:05, in the page's time zone, which
-{% display_zone %} names once; {{ amount|money:currency }} and {{ fraction|rate }} as the
+{% display_zone %} names once ({{ moment|moment_utc }} 26 Oct 2026, 13:05 UTC in emails); {{ amount|money:currency }} and {{ fraction|rate }} as the
 page's locale writes them."""
 
 from django import template
@@ -24,6 +24,12 @@ def clock(value) -> str:
 @register.filter
 def moment(value) -> str:
     return display.moment_text(value)
+
+
+@register.filter
+def moment_utc(value) -> str:
+    """5 Dec 2026, 03:35 UTC, whatever the page's zone: how emails state times."""
+    return display.utc_moment_text(value)
 
 
 @register.filter

@@ -78,6 +78,8 @@
             return;
           }
           while (tip.firstChild) { tip.removeChild(tip.firstChild); }
+          // The point's day as the server writes it (the table under the chart shows the
+          // same words): never a date this browser works out in its own time zone.
           var title = document.createElement("strong");
           title.textContent = chart.points[index];
           tip.appendChild(title);

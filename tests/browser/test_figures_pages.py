@@ -8,8 +8,9 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from demo.services import DEMO_PASSWORD, demo_create
+from tests.figures.conftest import Records
 
-from .conftest import DESKTOP, PHONE, call_api, shot, sign_in
+from .conftest import DESKTOP, PHONE, BrowserErrors, call_api, shot, sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -145,3 +146,93 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
 
     hosts = {urlsplit(url).netloc for url in requests if not url.startswith("data:")}
     assert hosts == {urlsplit(live_server.url).netloc}
+
+
+# A week of a workspace west of UTC and one east of it, read in a browser whose own zone is
+# neither: the peak of 20 Nov is paid in the workspace's evening (New York: 02:00 UTC the
+# next day) or morning (Sydney: 21:00 UTC the day before).
+PEAK_PAID = {"America/New_York": "2026-11-20 21:00", "Australia/Sydney": "2026-11-20 08:00"}
+
+
+@pytest.mark.parametrize(
+    ("workspace_zone", "browser_zone"),
+    [
+        ("America/New_York", "Australia/Sydney"),
+        ("America/New_York", "UTC"),
+        ("Australia/Sydney", "America/New_York"),
+        ("Australia/Sydney", "UTC"),
+    ],
+)
+def test_the_tooltip_the_table_and_the_api_name_the_same_day(
+    chromium,
+    live_server,
+    make_workspace,
+    make_member,
+    make_user,
+    workspace_token,
+    workspace_zone,
+    browser_zone,
+):
+    workspace = make_workspace(name="Dayside", timezone=workspace_zone)
+    owner = make_member(workspace, "owner", name="Olive Owner", user=False)
+    owner.user = make_user("olive@dayside.test")
+    owner.email = "olive@dayside.test"
+    owner.save()
+    records = Records(workspace)
+    sale = records.sale(900_000, "2026-11-18 10:00", tz=workspace_zone)
+    records.payment(sale, 10_000, "2026-11-18 12:00", tz=workspace_zone)
+    records.payment(sale, 250_000, PEAK_PAID[workspace_zone], tz=workspace_zone)
+    records.payment(sale, 20_000, "2026-11-22 12:00", tz=workspace_zone)
+    token = workspace_token(workspace)
+
+    context = chromium.new_context(
+        viewport=DESKTOP, base_url=live_server.url, timezone_id=browser_zone
+    )
+    context.set_default_timeout(15_000)
+    errors = BrowserErrors(context)
+    page = context.new_page()
+    page.goto("/accounts/login/?next=/")
+    sign_in(page, owner.email)
+    assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == browser_zone
+    page.goto(f"/app/{workspace.pk}/?range=custom&from=2026-11-17&to=2026-11-23")
+    page.wait_for_selector("#cash-chart canvas")
+
+    # The pointer over the fourth of the seven days, as a person moves it.
+    over = page.locator("#cash-chart .u-over")
+    over.scroll_into_view_if_needed()
+    box = over.bounding_box()
+    over.hover(position={"x": 5, "y": 5})
+    over.hover(position={"x": box["width"] * 3 / 6, "y": box["height"] * 0.5})
+    tip = page.locator("#cash-chart-tip")
+    tip.wait_for(state="visible")
+    lines = tip.evaluate("e => Array.from(e.children).map(c => c.textContent)")
+    assert lines[:2] == ["20 Nov 2026", "Cash collected: $2,500.00"]
+
+    # The table under the chart: the day of the peak, and its figure.
+    rows = page.eval_on_selector_all(
+        "#cash-chart-table tbody tr",
+        """rows => rows.map(r => {
+            const cash = r.querySelector('[data-metric="payments.cash_collected"]');
+            return {day: r.querySelector("th").textContent.trim(), text: cash.textContent.trim(),
+                    api: cash.dataset.api, path: cash.dataset.path};
+        })""",
+    )
+    assert [row["day"] for row in rows] == [
+        "17 Nov 2026", "18 Nov 2026", "19 Nov 2026", "20 Nov 2026",
+        "21 Nov 2026", "22 Nov 2026", "23 Nov 2026",
+    ]  # fmt: skip
+    peak = next(row for row in rows if row["text"] == "$2,500.00")
+    assert peak["day"] == "20 Nov 2026"
+
+    # /api/v1/series, at the address and place the page gives for that figure.
+    status, body = call_api(live_server, peak["api"], token)
+    assert status == 200, body
+    assert urlsplit(peak["api"]).path == "/api/v1/series"
+    point = resolve(body, peak["path"].removesuffix(".field"))
+    assert (point["from"], point["to"], point["field"]["value"]) == (
+        "2026-11-20",
+        "2026-11-20",
+        2500.0,
+    )
+    context.close()
+    assert errors.messages == [], "\n".join(errors.messages)

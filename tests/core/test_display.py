@@ -1,5 +1,7 @@
-"""How pages write numbers, money, rates and changes: Babel's own formatting, per locale."""
+"""How pages write numbers, money, rates and changes (Babel's own formatting, per locale),
+and days and times in the zone of the workspace."""
 
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import pytest
@@ -40,3 +42,38 @@ def test_the_written_forms_a_reader_sees():
     assert display.points_text(1.5, "en") == "+1.5 pp"
     assert display.points_text(-0.25, "de") == f"{display.MINUS}0,2 pp"
     assert display.points_text(0, "en") == "±0.0 pp"
+
+
+ZONES = ["America/New_York", "America/Los_Angeles", "Pacific/Honolulu", "UTC", "Europe/Berlin",
+         "Australia/Sydney", "Pacific/Kiritimati"]  # fmt: skip
+
+
+@pytest.fixture
+def zone():
+    def activate(name):
+        display.display_activate(zone_name=name)
+
+    yield activate
+    display.display_reset()
+
+
+@pytest.mark.parametrize("name", ZONES)
+def test_a_day_of_the_calendar_is_the_same_day_in_every_zone(zone, name):
+    zone(name)
+    # As the API writes a chart point's day, and as a date.
+    assert display.day_text("2026-11-20") == "20 Nov 2026"
+    assert display.day_text(date(2026, 11, 20)) == "20 Nov 2026"
+    assert display.moment_text("2026-11-20") == "20 Nov 2026"
+    assert display.workspace_day_text(date(2026, 11, 20)) == "20 Nov 2026"
+    assert display.workspace_day_text(date(2026, 3, 1)) == "1 Mar 2026"
+    assert display.clock_text("2026-11-20") == ""
+
+
+def test_a_moment_is_written_on_its_day_in_the_active_zone(zone):
+    moment = datetime(2026, 11, 21, 3, 35, tzinfo=UTC)
+    zone("America/New_York")
+    assert display.day_text(moment) == "20 Nov 2026"
+    assert display.day_text("2026-11-21T03:35:00Z") == "20 Nov 2026"
+    assert display.moment_text(moment) == "20 Nov 2026, 22:35"
+    zone("Australia/Sydney")
+    assert display.moment_text("2026-11-21T03:35:00Z") == "21 Nov 2026, 14:35"

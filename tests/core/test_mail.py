@@ -5,13 +5,14 @@ import json
 import os
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from celery.exceptions import Retry
 from django.db import transaction
 
-from core import mail
+from core import display, mail
 from core.tasks import mail_deliver
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,6 +109,41 @@ def test_sent_after_commit_as_a_file_in_text_and_html(file_backend):
     assert "To: cy@acme.test" in text
     assert "Choose your password to join:\nhttp://127.0.0.1:8000/invite/abc" in text
     assert 'Content-Type: text/html; charset="utf-8"' in text
+
+
+@pytest.mark.parametrize("zone", ["America/New_York", "Australia/Sydney", "UTC"])
+def test_a_mail_states_its_times_in_utc_whatever_zone_the_page_activated(zone):
+    display.display_activate(zone_name=zone)
+    try:
+        invitation = mail.mail_render(
+            to=["cy@acme.test"],
+            template="invitation",
+            context={
+                "workspace": {"name": "Acme Coaching"},
+                "invitation": {"name": "Cy", "email": "cy@acme.test"},
+                "role": "Closer",
+                "invited_by": "Northwind Agency",
+                "link": "http://127.0.0.1:8000/invite/abc",
+                "has_account": False,
+                "expires_at": datetime(2026, 12, 5, 3, 35, tzinfo=UTC),
+            },
+        )
+        disabled = mail.mail_render(
+            to=["ops@acme.test"],
+            template="webhook_disabled",
+            context={
+                "workspace": {"name": "Acme Coaching"},
+                "endpoint": {"url": "https://hooks.acme.test/in"},
+                "failing_since": datetime(2026, 12, 1, 23, 10, tzinfo=UTC),
+                "page_url": "/",
+            },
+        )
+    finally:
+        display.display_reset()
+    for text in (invitation.text, invitation.html):
+        assert "The link works once, until 5 Dec 2026, 03:35 UTC." in text
+    for text in (disabled.text, disabled.html):
+        assert "has failed since 1 Dec 2026, 23:10 UTC, so it was turned off" in text
 
 
 @pytest.mark.django_db(transaction=True)

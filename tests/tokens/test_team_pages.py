@@ -1,6 +1,7 @@
 """The Members page and the workspace settings page, as a browser posts them (CSRF on)."""
 
 import re
+from datetime import UTC, datetime
 from decimal import Decimal
 from types import SimpleNamespace
 
@@ -9,6 +10,7 @@ from django.test import Client
 
 from audit.models import AuditEvent
 from tests.conftest import aware
+from workspaces import invitations
 from workspaces.models import CommissionRule, Invitation, Member, Workspace
 from workspaces.services import lead_upsert, sale_upsert
 
@@ -72,6 +74,81 @@ def test_an_owner_invites_a_setter_who_is_mailed_a_link(
     page = browser(team.owner).get(members_url(team)).content.decode()
     assert 'data-email="sam@northwind.test"' in page
     assert AuditEvent.objects.filter(action="member.invited").count() == 1
+
+
+def test_the_invitation_mail_states_the_links_expiry_in_utc(
+    team, mailoutbox, django_capture_on_commit_callbacks, monkeypatch
+):
+    # A New York workspace: its pages write times in New York, the mail in UTC.
+    Workspace.objects.filter(pk=team.workspace.pk).update(timezone="America/New_York")
+    sent = datetime(2026, 11, 28, 3, 35, tzinfo=UTC)
+    monkeypatch.setattr(invitations, "timezone", SimpleNamespace(now=lambda: sent))
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = post(
+            browser(team.owner),
+            members_url(team),
+            {"action": "invite", "email": "sam@northwind.test", "name": "Sam", "role": "setter"},
+        )
+    assert answer.status_code == 302
+    assert Invitation.objects.get().link_expires_at == datetime(2026, 12, 5, 3, 35, tzinfo=UTC)
+    [message] = mailoutbox
+    html = message.alternatives[0][0]
+    for text in (message.body, html):
+        assert "The link works once, until 5 Dec 2026, 03:35 UTC." in text
+        assert "22:35" not in text
+
+
+def card_of(answer) -> str:
+    """The invitation link page's card: what it says, without the page's header."""
+    page = answer.content.decode()
+    return page[page.index('id="invitation-link"') :].split("</div>", 1)[0]
+
+
+def test_a_withdrawn_invitations_link_says_it_was_withdrawn(
+    team, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        post(
+            browser(team.owner),
+            members_url(team),
+            {"action": "invite", "email": "sam@northwind.test", "name": "Sam", "role": "setter"},
+        )
+    link = re.search(r"http://testserver(/invite/\S+)", mailoutbox[0].body).group(1)
+    invitation = Invitation.objects.get()
+    # The person opens the link (it asks for a password); the workspace then withdraws it.
+    person = Client(enforce_csrf_checks=True)
+    assert person.get(link).status_code == 200
+    withdrawn = post(
+        browser(team.owner),
+        members_url(team),
+        {"action": "revoke", "invitation": str(invitation.pk)},
+    )
+    assert withdrawn.status_code == 302
+    assert Invitation.objects.get().state == "revoked"
+
+    expected = (
+        "Northwind Sales withdrew its invitation for sam@northwind.test, so this link no "
+        "longer opens. To join, ask Northwind Sales to invite you again."
+    )
+    opened = Client().get(link)
+    assert opened.status_code == 410
+    card = card_of(opened)
+    assert "This invitation was withdrawn" in card
+    assert expected in card
+    assert "already used" not in card
+    assert "Sign in" not in card
+    # The password the person sends from the page opened before: the same answer.
+    joined = person.post(
+        link,
+        {
+            "new_password1": "lantern-orchard-42",
+            "new_password2": "lantern-orchard-42",
+            "csrfmiddlewaretoken": person.cookies["csrftoken"].value,
+        },
+    )
+    assert joined.status_code == 410
+    assert expected in card_of(joined)
+    assert not Member.objects.filter(email="sam@northwind.test").exists()
 
 
 def test_the_invite_form_refuses_bad_input_beside_the_field_and_keeps_it(team):
