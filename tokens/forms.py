@@ -95,3 +95,11 @@ class RedirectUrisForm(forms.Form):
     redirect_uris = LinesField(
         label="Redirect URIs", help_text="One a line; each is matched exactly."
     )
+
+
+class SignOutEverywhereForm(forms.Form):
+    """Signing out everywhere is confirmed with the account's password."""
+
+    password = forms.CharField(
+        label="Your password", strip=False, widget=forms.PasswordInput, max_length=4096
+    )

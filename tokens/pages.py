@@ -8,7 +8,9 @@ event.
 
 from django.conf import settings as django_settings
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth import views as auth_views
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,6 +27,7 @@ from .forms import (
     EmbeddedAppCreateForm,
     OriginsForm,
     RedirectUrisForm,
+    SignOutEverywhereForm,
     TokenMintForm,
     agency_token_form,
 )
@@ -309,3 +312,35 @@ def signed_in_home(request):
     if len(destinations) == 1 and not places["invitations"]:
         return redirect(destinations[0])
     return render(request, "tokens/home.html", places)
+
+
+# --- Your account ---------------------------------------------------------------------
+
+
+@page
+def account(request):
+    """The signed-in person's account: sign out everywhere (every browser and every app's
+    session, in every workspace), confirmed with the password."""
+    user = request.user
+    form = SignOutEverywhereForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if form.is_bound:
+        if form.is_valid() and user.check_password(form.cleaned_data["password"]):
+            with transaction.atomic():
+                # The same password under a new salt: every other browser's session check
+                # (it follows the password's hash) fails from now on.
+                user.set_password(form.cleaned_data["password"])
+                user.save(update_fields=["password"])
+                ended = services.user_sessions_end(
+                    user=user, actor=_actor(request), reason="Signed out everywhere."
+                )
+            update_session_auth_hash(request, user)
+            apps = "1 app session" if ended == 1 else f"{ended} app sessions"
+            messages.success(
+                request, f"Signed out everywhere else: every other browser and {apps} ended."
+            )
+            return redirect("account")
+        if form.is_valid():
+            form.add_error("password", "That is not your password.")
+        status = 400
+    return render(request, "tokens/account.html", {"form": form}, status=status)

@@ -15,11 +15,14 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
+from django.db import transaction
 from django.shortcuts import render
 from django.urls import reverse, reverse_lazy
 
+from audit.services import Actor
 from core.mail import mail_send
 
+from .services import user_sessions_end
 from .signin import client_address, lockout_message, lockout_username
 
 
@@ -94,8 +97,19 @@ class PasswordResetDoneView(auth_views.PasswordResetDoneView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """A new password ends every session of the account: its browsers' (Django's session
+    check follows the password) and its OAuth tokens, in every workspace (audited)."""
+
     template_name = "registration/password_reset_confirm.html"
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        with transaction.atomic():
+            answer = super().form_valid(form)
+            user_sessions_end(
+                user=form.user, actor=Actor.for_user(form.user), reason="Password reset."
+            )
+        return answer
 
 
 class PasswordResetCompleteView(auth_views.PasswordResetCompleteView):

@@ -16,6 +16,7 @@ from oauth2_provider.models import (
 from audit.services import Actor, audit_record
 from core.crypto import encrypted_columns_rotate
 from core.errors import InvalidField
+from workspaces.models import Member
 from workspaces.tenancy import workspace_update
 from workspaces.validators import origin_normalise
 
@@ -359,3 +360,29 @@ def member_sessions_revoke(*, member, actor: Actor) -> int:
                 detail={"tokens": count},
             )
     return count
+
+
+def user_sessions_end(*, user, actor: Actor, reason: str) -> int:
+    """End every OAuth session of the account, in every workspace and app: each workspace's
+    embedded apps' tokens with that membership's audit event, then any other token the
+    account holds (an MCP client's), audited once. Returns how many access tokens ended."""
+    with transaction.atomic():
+        ended = sum(
+            member_sessions_revoke(member=member, actor=actor)
+            for member in Member.objects.filter(user=user).select_related("workspace")
+        )
+        rest = get_access_token_model().objects.filter(user_id=user.pk)
+        others = rest.count()
+        get_refresh_token_model().objects.filter(user_id=user.pk, revoked__isnull=True).update(
+            revoked=timezone.now()
+        )
+        rest.delete()
+        audit_record(
+            actor=actor,
+            action="sessions.ended",
+            target_type="user",
+            target_id=user.pk,
+            reason=reason,
+            detail={"tokens": ended + others},
+        )
+    return ended + others

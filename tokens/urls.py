@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include((oauth_urlpatterns, "oauth2_provider"))),
     path("accounts/login/", pages.LoginView.as_view(), name="login"),
     path("accounts/logout/", pages.LogoutView.as_view(), name="logout"),
+    path("accounts/", pages.account, name="account"),
     path(
         "accounts/password-reset/",
         password_reset.PasswordResetView.as_view(),

@@ -7,7 +7,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
-from .conftest import PASSWORD, browser_client, hidden_fields
+from audit.models import AuditEvent
+from workspaces.models import Member
+
+from .conftest import PASSWORD, browser_client, hidden_fields, sign_in
 from .test_signin import LOCKED, fail
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,3 +106,82 @@ def test_an_account_locked_out_of_signing_in_gets_no_reset(person, mailoutbox):
     refused = ask(browser_client(), "ann@northwind.test", address="10.0.3.2")
     assert refused.status_code == 429
     assert mailoutbox == []
+
+
+def _reset(person, mailoutbox, new_password="lantern-orchard-42"):
+    ask(browser_client(), person.email)
+    link = LINK.search(mailoutbox[-1].body).group(1)
+    client = browser_client()
+    form_url = client.get(link)["Location"]
+    token = hidden_fields(client.get(form_url).content.decode())["csrfmiddlewaretoken"]
+    saved = client.post(
+        form_url,
+        {
+            "csrfmiddlewaretoken": token,
+            "new_password1": new_password,
+            "new_password2": new_password,
+        },
+    )
+    assert saved.status_code == 302
+
+
+def test_a_reset_ends_every_session_of_the_account(
+    person, mailoutbox, make_workspace, session_token, api
+):
+    """Browsers signed in before, and the OAuth tokens of every workspace's apps, stop
+    working once the password is reset; each workspace's log says so."""
+    workspaces = [make_workspace(name="North"), make_workspace(name="South")]
+    members = [
+        Member.objects.create(
+            workspace=ws, user=person, name="Ann", email=person.email, role="closer"
+        )
+        for ws in workspaces
+    ]
+    tokens = [session_token(member) for member in members]
+    for token in tokens:
+        assert api(token).get("/api/v1/me/board").status_code == 200
+    signed_in = browser_client()
+    assert sign_in(signed_in, person.email).status_code == 302
+    assert signed_in.get("/accounts/").status_code == 200
+
+    _reset(person, mailoutbox)
+
+    for token in tokens:
+        assert api(token).get("/api/v1/me/board").status_code == 401
+    assert signed_in.get("/accounts/")["Location"].startswith("/accounts/login/")
+    revoked = AuditEvent.objects.filter(action="session_token.revoked")
+    assert sorted(str(event.workspace_id) for event in revoked) == sorted(
+        str(ws.pk) for ws in workspaces
+    )
+    [ended] = AuditEvent.objects.filter(action="sessions.ended")
+    assert (ended.target_id, ended.reason, ended.detail) == (
+        str(person.pk),
+        "Password reset.",
+        {"tokens": 2},
+    )
+
+
+def test_sign_out_everywhere_ends_the_other_browsers_and_every_app_session(
+    person, make_workspace, session_token, api
+):
+    member = Member.objects.create(
+        workspace=make_workspace(), user=person, name="Ann", email=person.email, role="closer"
+    )
+    token = session_token(member)
+    elsewhere, here = browser_client(), browser_client()
+    sign_in(elsewhere, person.email)
+    sign_in(here, person.email)
+    page = here.get("/accounts/")
+    fields = hidden_fields(page.content.decode(), "sign-out-everywhere")
+    wrong = here.post("/accounts/", {**fields, "password": "not-it"})
+    assert wrong.status_code == 400
+    assert "That is not your password." in wrong.content.decode()
+    assert api(token).get("/api/v1/me/board").status_code == 200
+
+    done = here.post("/accounts/", {**fields, "password": PASSWORD})
+    assert (done.status_code, done["Location"]) == (302, "/accounts/")
+    assert "every other browser and 1 app session ended" in here.get("/accounts/").content.decode()
+    assert api(token).get("/api/v1/me/board").status_code == 401
+    assert elsewhere.get("/accounts/")["Location"].startswith("/accounts/login/")
+    person.refresh_from_db()
+    assert person.check_password(PASSWORD)
