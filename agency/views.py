@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from core.errors import NotFound
 from core.ids import parse_uuid
 from core.openapi import IDEMPOTENCY_KEY
+from core.throttling import rate_require
 from core.views import AgencyView
 
 from . import apply, links, selectors, serializers, services
@@ -193,6 +194,7 @@ class PlanApplyView(_AgencyObjectMixin, AgencyView):
         plan = self.get_plan(id)
 
         def perform():
+            rate_require("plan_apply", f"agency:{plan.agency_id}")
             applied = apply.plan_apply(plan_id=plan.pk, actor=self.principal.actor)
             return Response(serializers.PlanAppliedSerializer(applied).data)
 

@@ -24,7 +24,9 @@ from .models import IdempotencyRecord
 HEADER = "HTTP_IDEMPOTENCY_KEY"
 MIN_LENGTH, MAX_LENGTH = 8, 200
 # Answers that are never stored: the retry must run again.
-NOT_STORED = {401, 403}
+# Answers a retry with the same key must not replay: refusals of the caller, and a rate
+# limit (the retry after Retry-After is meant to run).
+NOT_STORED = {401, 403, 429}
 
 
 class IdempotencyKeyRequired(ApiError):

@@ -26,6 +26,7 @@ from django.core.cache.backends.redis import RedisCache
 from rest_framework.throttling import SimpleRateThrottle
 
 from . import metrics
+from .errors import RateLimited
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ POLICY_SETTINGS = {
     "write": "RATE_LIMIT_WRITE",
     "anonymous": "RATE_LIMIT_ANON",
     "refused": "RATE_LIMIT_REFUSED_DELIVERIES",
+    "plan_apply": "RATE_LIMIT_PLAN_APPLIES",
 }
 PERIOD_WORDS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 
@@ -70,6 +72,7 @@ class RateState:
             "anonymous": "Requests without an accepted token may make {n} requests a {p} "
             "per client address",
             "refused": "This webhook endpoint takes {n} refused deliveries a {p}",
+            "plan_apply": "An agency may apply {n} plans through the API an {p}",
         }[self.policy]
         return who.format(n=self.limit, p=period)
 
@@ -125,6 +128,15 @@ def rate_count(policy: str, ident: str, now: float | None = None) -> "RateState 
         reset=max(1, math.ceil(start + window - now)),
         allowed=count <= limit,
     )
+
+
+def rate_require(policy: str, ident: str) -> None:
+    """Count one action against the policy's counter of ident; over the limit, 429."""
+    state = rate_count(policy, ident)
+    if state is not None and not state.allowed:
+        raise RateLimited(
+            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
+        )
 
 
 class ServiceRateThrottle(SimpleRateThrottle):

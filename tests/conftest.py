@@ -79,6 +79,7 @@ def backfills(monkeypatch):
 def _rate_limits_off(settings):
     """No request rates, except where a test sets its own (tests/tokens/test_rate_limits.py)."""
     settings.RATE_LIMIT_READ = settings.RATE_LIMIT_WRITE = settings.RATE_LIMIT_ANON = "off"
+    settings.RATE_LIMIT_PLAN_APPLIES = "off"
 
 
 @pytest.fixture(autouse=True)
