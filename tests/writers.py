@@ -15,12 +15,13 @@ from django.db.models.signals import pre_delete, pre_save
 ROOT = Path(__file__).resolve().parents[1]
 WRITERS = frozenset(
     {
-        "workspaces/services.py",
         "workspaces/kept.py",
         "workspaces/tenancy.py",
         "workspaces/invitations.py",
     }
 )
+# The records' writers: every module of the package.
+WRITER_PACKAGES = ("workspaces/services/",)
 
 
 MODELS = "workspaces/models.py"
@@ -44,7 +45,7 @@ def _asking_module() -> str | None:
 
 def _check(sender, **kwargs):
     module = _asking_module()
-    if module is None or module in WRITERS:
+    if module is None or module in WRITERS or module.startswith(WRITER_PACKAGES):
         return
     if module.startswith(("tests/", "bench/")) or "/migrations/" in module:
         return

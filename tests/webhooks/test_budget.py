@@ -42,7 +42,7 @@ def test_a_writer_called_outside_a_transaction_commits_its_record_with_its_event
 ):
     """A caller with no transaction of its own (a script, a test) still gets the record
     and its event together: the writer opens the transaction."""
-    import workspaces.services as writers  # noqa: PLC0415
+    import workspaces.services.leads as writers  # noqa: PLC0415
     from events.models import Event  # noqa: PLC0415
     from workspaces.models import Lead  # noqa: PLC0415
 
