@@ -131,7 +131,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /healthz and /readyz, answered before anything else (core/health.py).
     "core.health.HealthMiddleware",
-    # The request id (X-Request-ID), then the request's log line and metrics.
+    # The request id (X-Request-ID: one that is not a UUID is dropped first, with a fixed
+    # line), then the request's log line and metrics.
+    "core.logs.RequestIdHeader",
     "django_guid.middleware.guid_middleware",
     "core.observe.ObserveMiddleware",
     # Where the request's reads go: the primary, unless its view allows a replica.

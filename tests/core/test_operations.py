@@ -90,6 +90,32 @@ def test_a_request_id_is_kept_when_it_is_a_uuid_and_made_otherwise(api):
     assert re.fullmatch(r"[0-9a-f]{32}", forged["X-Request-ID"])
 
 
+@pytest.mark.parametrize(
+    "made_up",
+    [
+        "x" * 3000,
+        # What django-guid alone takes for a UUID: braces, dashes and prefixes are ignored.
+        "urn:uuid:{" + "-" * 3000 + uuid.uuid4().hex + "}",
+        "x\n{json}",
+    ],
+)
+def test_a_made_up_request_id_is_logged_as_one_fixed_sentence(made_up, caplog):
+    with caplog.at_level(logging.DEBUG):
+        response = Client().get("/accounts/login/", HTTP_X_REQUEST_ID=made_up)
+    assert response.status_code == 200
+    assert re.fullmatch(r"[0-9a-f]{32}", response["X-Request-ID"])
+    warnings = [(r.name, r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [
+        ("core.logs", "X-Request-ID is not a UUID: the request was given a new id.")
+    ]
+    assert not [r for r in caplog.records if made_up[:40] in r.getMessage()]
+    # (The warning is written before the new id is made.)
+    assert {r.request_id for r in caplog.records if hasattr(r, "request_id")} <= {
+        "",
+        response["X-Request-ID"],
+    }
+
+
 def test_a_request_writes_one_json_line_with_its_route_workspace_and_request_id(
     make_workspace, workspace_token, api
 ):
