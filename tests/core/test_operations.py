@@ -186,6 +186,45 @@ def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_to
     assert [a - b for a, b in zip(after, before, strict=True)] == [4, 1, 6, 6, 1, 1]
 
 
+def request_series() -> set[tuple]:
+    """The label sets of the request metrics' series this process has."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items())))
+        for family in REGISTRY.collect()
+        if family.name in {"http_requests", "http_request_duration_seconds"}
+        for sample in family.samples
+        if sample.name in {"http_requests_total", "http_request_duration_seconds_count"}
+    }
+
+
+def test_made_up_methods_and_paths_add_a_fixed_number_of_series():
+    client = Client()
+    odd = [f"M{n}X" for n in range(40)] + ["PROPFIND", "X" * 200, "TRACE"]
+    paths = [f"/no-such-page-{n}/" for n in range(40)]
+    unmatched = {"route": "unmatched", "method": "other", "status": "404"}
+    refused = {"route": "/accounts/login/", "method": "other", "status": "405"}
+    counted = (sample("http_requests_total", **unmatched), sample("http_requests_total", **refused))
+    before = request_series()
+    for method in odd:
+        assert client.generic(method, "/accounts/login/").status_code == 405
+        assert client.generic(method, paths[0]).status_code == 404
+    for path in paths:
+        assert client.get(path).status_code == 404
+        assert client.generic(odd[0], path).status_code == 404
+    added = request_series() - before
+    assert {dict(labels)["method"] for _, labels in added} <= {"GET", "other"}
+    assert {dict(labels)["route"] for _, labels in added} <= {"/accounts/login/", "unmatched"}
+    # Twice as many again: not one series more.
+    for method in [f"N{n}Y" for n in range(80)]:
+        client.generic(method, f"/elsewhere-{method}/")
+        client.generic(method, "/accounts/login/")
+    assert request_series() - before == added
+    assert (
+        sample("http_requests_total", **unmatched) - counted[0],
+        sample("http_requests_total", **refused) - counted[1],
+    ) == (43 + 40 + 80, 43 + 80)
+
+
 def test_sentry_events_carry_no_secret_of_a_path():
     event = {
         "request": {
