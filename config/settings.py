@@ -269,10 +269,16 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 # --- Transport security, from BASE_URL's scheme ----------------------------------------
 
+# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
+# service faces the clients and the peer address is theirs). The forwarded headers are
+# trusted only behind them.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+
 # An https BASE_URL turns on the HTTPS redirect, HSTS and Secure cookies; a plain-http one
 # (a staging box, a local production-like run) none of them, whatever DEBUG is, so that
-# signing in works there. Behind a TLS-terminating proxy, X-Forwarded-Proto says https.
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# signing in works there. Behind a TLS-terminating proxy (NUM_PROXIES > 0), its
+# X-Forwarded-Proto says https; with no proxy a client could say it too, so it is not read.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if NUM_PROXIES > 0 else None
 HTTPS = BASE_URL.startswith("https://")
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
@@ -318,9 +324,6 @@ AXES_ENABLE_ADMIN = True
 # Successful sign-ins are not logged here (no row per sign-in with its address).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
-# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
-# service faces the clients and the peer address is theirs).
-NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 # --- REST framework and the API descriptions ---------------------------------------
 

@@ -21,6 +21,7 @@ NAMES = [
     "SECURE_HSTS_INCLUDE_SUBDOMAINS",
     "SESSION_COOKIE_SECURE",
     "CSRF_COOKIE_SECURE",
+    "SECURE_PROXY_SSL_HEADER",
 ]
 READ = (
     "import json, django; from django.conf import settings; django.setup(); "
@@ -132,7 +133,7 @@ def test_a_plain_http_base_url_has_no_https_redirect_hsts_or_secure_cookies(debu
         FIELD_ENCRYPTION_KEY=FERNET_A,
         BASE_URL="http://staging.example.test:8000",
     )
-    assert {name: values[name] for name in NAMES[3:]} == {
+    assert {name: values[name] for name in NAMES[3:8]} == {
         "SECURE_SSL_REDIRECT": False,
         "SECURE_HSTS_SECONDS": 0,
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": False,
@@ -149,7 +150,7 @@ def test_an_https_base_url_turns_on_the_redirect_hsts_and_secure_cookies(debug):
         FIELD_ENCRYPTION_KEY=FERNET_A,
         BASE_URL="https://figures.example.com",
     )
-    assert {name: values[name] for name in NAMES[3:]} == {
+    assert {name: values[name] for name in NAMES[3:8]} == {
         "SECURE_SSL_REDIRECT": True,
         "SECURE_HSTS_SECONDS": 31536000,
         "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
@@ -186,7 +187,35 @@ def test_https_redirects_plain_http_and_sends_hsts(client, https, db):
     assert secure["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
 
 
-def test_behind_the_proxy_a_forwarded_https_request_is_not_redirected(client, https, db):
+@pytest.mark.parametrize(
+    ("proxies", "header"),
+    [
+        (None, None),
+        ("0", None),
+        ("1", ["HTTP_X_FORWARDED_PROTO", "https"]),
+        ("2", ["HTTP_X_FORWARDED_PROTO", "https"]),
+    ],
+)
+def test_x_forwarded_proto_is_read_only_behind_proxies(proxies, header):
+    env = {"NUM_PROXIES": proxies} if proxies is not None else {}
+    values = loaded(
+        SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=FERNET_A, BASE_URL="https://f.example", **env
+    )
+    assert values["SECURE_PROXY_SSL_HEADER"] == header
+
+
+def test_facing_the_clients_a_forwarded_https_is_not_believed(client, https, db, settings):
+    # The tests' settings: NUM_PROXIES 0, as a service that faces its clients.
+    assert settings.NUM_PROXIES == 0
+    response = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
+    assert response.status_code == 301
+    assert response["Location"] == "https://testserver/accounts/login/"
+    assert not response.has_header("Strict-Transport-Security")
+
+
+def test_behind_the_proxy_a_forwarded_https_request_is_not_redirected(client, https, db, settings):
+    settings.NUM_PROXIES = 1
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     response = client.get("/accounts/login/", HTTP_X_FORWARDED_PROTO="https")
     assert response.status_code == 200
     assert response["Strict-Transport-Security"] == "max-age=31536000; includeSubDomains"
