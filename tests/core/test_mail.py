@@ -30,7 +30,7 @@ def email_settings(email_url: str | None) -> dict:
         "DEBUG": "true",
         "BASE_URL": "http://127.0.0.1:8000",
         "SECRET_KEY": "a-long-and-varied-secret-key-for-the-settings-tests-0123456789",
-        "FIELD_ENCRYPTION_KEY": "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=",
+        "FIELD_ENCRYPTION_KEY": "knoEw2Z9JKzYgcKtQUdyvDyGT6Sexd20ebh34wzYlIA=",
     }
     if email_url is not None:
         env["EMAIL_URL"] = email_url
