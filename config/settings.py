@@ -656,13 +656,16 @@ if LOG_FORMAT not in {"text", "json"}:
 
 # No log line carries a connect link's secret (config/log_filters.py): the filter sits on
 # the loggers that write request paths (before any handler, Django's own included) and on
-# the console handler (whatever else reaches it). gunicorn's access log stays off.
+# the console handler (whatever else reaches it), whose JSON formatter redacts every field
+# too (core/logs.py), and no line shows a mail task's arguments. gunicorn's access log
+# stays off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "redact_secrets": {"()": "config.log_filters.RedactSecrets"},
         "request_id": {"()": "core.logs.RequestId"},
+        "task_arguments": {"()": "core.logs.TaskArguments"},
     },
     "formatters": {
         "json": {"()": "core.logs.json_formatter"},
@@ -677,7 +680,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["redact_secrets", "request_id"],
+            "filters": ["redact_secrets", "request_id", "task_arguments"],
             "formatter": LOG_FORMAT,
         },
         "django.server": {
