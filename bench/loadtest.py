@@ -65,7 +65,7 @@ def _psql(sql: str) -> None:
 
 def _world(env: dict, folder: Path) -> Path:
     _run(env, "manage.py", "migrate", "--noinput")
-    demo = json.loads(_run(env, "manage.py", "seed_demo", "--json"))
+    demo = json.loads(_run(env, "manage.py", "seed_demo", "--json", "--allow-production"))
     first = demo["workspaces"][0]
     setup_env = {**env, "LOADTEST_CREDENTIALS": json.dumps(CREDENTIALS),
                  "LOADTEST_WORKSPACE": first["id"]}  # fmt: skip

@@ -15,8 +15,10 @@ measures those); the database is only read.
 """
 
 import argparse
+import base64
 import json
 import os
+import secrets
 import statistics
 import sys
 import time
@@ -47,6 +49,10 @@ def main(argv=None) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_dev")
     os.environ["DEBUG"] = "false"
     os.environ["LOG_LEVEL"] = "ERROR"
+    # With DEBUG off the development keys are refused: keys of this run's own (the page
+    # decrypts nothing).
+    os.environ["SECRET_KEY"] = secrets.token_urlsafe(48)
+    os.environ["FIELD_ENCRYPTION_KEY"] = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode()
     # With DEBUG off the settings need the public address; the pages link the static files
     # by their plain names (nothing is collected for a run).
     os.environ.setdefault("BASE_URL", "http://127.0.0.1:8000")

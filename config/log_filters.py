@@ -10,24 +10,11 @@ formats it.
 """
 
 import logging
-import re
 
-# Matched in any case: a path is routed case-sensitively, but a log line must never show a
-# secret whatever case a client typed it in.
-SECRET_IN_PATH = re.compile(
-    r"(/(?:connect|invite)/|/accounts/reset/[^/\s?#\"'<>]+/)[^/\s?#\"'<>]+", re.IGNORECASE
-)
-REDACTED = r"\1[redacted]"
-MARKERS = ("/connect/", "/invite/", "/accounts/reset/")
+# The redaction itself is core's (core/logs.py): the JSON formatter applies it to every field.
+from core.logs import REDACTED, SECRET_IN_PATH, carries_secret, redact
 
-
-def redact(text: str) -> str:
-    return SECRET_IN_PATH.sub(REDACTED, text)
-
-
-def carries_secret(text: str) -> bool:
-    lowered = text.lower()
-    return any(marker in lowered for marker in MARKERS)
+__all__ = ["REDACTED", "SECRET_IN_PATH", "RedactAccessLine", "RedactSecrets", "redact"]
 
 
 class RedactSecrets(logging.Filter):

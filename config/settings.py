@@ -3,21 +3,27 @@
 With no database or broker set, the service runs embedded: a SQLite file in the project
 folder and Celery tasks run eagerly in the web process. DEBUG is off unless set, and
 SECRET_KEY and FIELD_ENCRYPTION_KEY must always be set: no key is embedded here
-(config/settings_dev.py sets development values for `make run` and the tests). Production
-sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY, FIELD_ENCRYPTION_KEY, BASE_URL and
-ALLOWED_HOSTS.
+(config/settings_dev.py sets development values for `make run` and the tests, which are
+refused with DEBUG off, as are weak keys and a BASE_URL that is not https, or plain http
+on a loopback host). Production sets DATABASE_URL, CELERY_BROKER_URL, SECRET_KEY,
+FIELD_ENCRYPTION_KEY, BASE_URL and ALLOWED_HOSTS.
 """
 
+import base64
+import ipaddress
 import os
 import re
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 import dj_email_url
 from cryptography.fernet import Fernet
 from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
+
+from config import development_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -47,11 +53,29 @@ if not SECRET_KEY:
         "DJANGO_SETTINGS_MODULE=config.settings_dev."
     )
 
-# Django's own deploy check (security.W009): a key that could be guessed signs nothing.
-if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+MAKE_SECRET_KEY = '`python -c "import secrets; print(secrets.token_urlsafe(50))"`'
+MAKE_FERNET_KEY = (
+    '`python -c "from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())"`'
+)
+
+# Django's own deploy check (security.W009), a little stricter: a key that could be guessed
+# signs nothing.
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) <= 5:
     raise ImproperlyConfigured(
-        "SECRET_KEY is too weak: it needs at least 50 characters, of at least 5 different "
-        'kinds (e.g. `python -c "import secrets; print(secrets.token_urlsafe(50))"`).'
+        "SECRET_KEY is too weak: it needs at least 50 characters, with more than 5 different "
+        f"characters (e.g. {MAKE_SECRET_KEY})."
+    )
+# Public keys sign nothing either: the development one (config/development_keys.py) and
+# those of Django's project template are for DEBUG only.
+if not DEBUG and SECRET_KEY == development_keys.SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is the public development key of config/settings_dev.py: set a key of "
+        f"your own (e.g. {MAKE_SECRET_KEY})."
+    )
+if not DEBUG and SECRET_KEY.startswith("django-insecure"):
+    raise ImproperlyConfigured(
+        "SECRET_KEY is one of Django's development keys (django-insecure-…): set a key of "
+        f"your own (e.g. {MAKE_SECRET_KEY})."
     )
 
 # Fernet keys for integration credentials and stored answers that carried a secret, comma-
@@ -60,8 +84,7 @@ FIELD_ENCRYPTION_KEYS = env_list("FIELD_ENCRYPTION_KEY", [])
 if not FIELD_ENCRYPTION_KEYS:
     raise ImproperlyConfigured(
         "FIELD_ENCRYPTION_KEY must be set: one or more Fernet keys, comma-separated, the "
-        'newest first (`python -c "from cryptography.fernet import Fernet; '
-        'print(Fernet.generate_key().decode())"`).'
+        f"newest first ({MAKE_FERNET_KEY})."
     )
 for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
     try:
@@ -71,6 +94,48 @@ for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
             f"FIELD_ENCRYPTION_KEY: key {_position} is not a Fernet key (32 url-safe "
             "base64-encoded bytes)."
         ) from _error
+    if len(set(base64.urlsafe_b64decode(_key))) <= 5:
+        raise ImproperlyConfigured(
+            f"FIELD_ENCRYPTION_KEY: key {_position} is too weak: its 32 bytes take 5 or fewer "
+            f"different values. Make one with {MAKE_FERNET_KEY}."
+        )
+    if not DEBUG and _key == development_keys.FIELD_ENCRYPTION_KEY:
+        raise ImproperlyConfigured(
+            f"FIELD_ENCRYPTION_KEY: key {_position} is the public development key of "
+            f"config/settings_dev.py: set a key of your own ({MAKE_FERNET_KEY}), and keep the "
+            "development key out of the list."
+        )
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def base_url_fault(url: str) -> str | None:
+    """Why BASE_URL cannot be the service's address, or None: https, or plain http only
+    with DEBUG on or on this machine's loopback (a production-like run on a laptop)."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        parts, host = None, ""
+    if parts is None or parts.scheme not in {"https", "http"} or not host:
+        return "BASE_URL must be the service's public address, e.g. https://figures.example.com"
+    if parts.query or parts.fragment or parts.username is not None:
+        return "BASE_URL must be the service's public address alone (no query, fragment or user)"
+    if parts.scheme == "http" and not DEBUG and not is_loopback(host):
+        return (
+            "BASE_URL must be https (e.g. https://figures.example.com): plain http only for a "
+            "loopback host (e.g. http://127.0.0.1:8000)"
+        )
+    return None
+
 
 # The public address: every link, OAuth issuer and audience, and the transport security
 # (HTTPS rules for an https address) follow it, so production never guesses it.
@@ -82,6 +147,8 @@ if not BASE_URL:
             "https://figures.example.com (links, OAuth tokens and HTTPS follow it)."
         )
     BASE_URL = "http://127.0.0.1:8000"
+if (_fault := base_url_fault(BASE_URL)) is not None:
+    raise ImproperlyConfigured(f"{_fault}.")
 API_AUDIENCE = f"{BASE_URL}/api/v1"
 # The MCP server is its own protected resource: a session token names one of the two.
 MCP_AUDIENCE = f"{BASE_URL}/mcp"
@@ -131,7 +198,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # /healthz and /readyz, answered before anything else (core/health.py).
     "core.health.HealthMiddleware",
-    # The request id (X-Request-ID), then the request's log line and metrics.
+    # The request id (X-Request-ID: one that is not a UUID is dropped first, with a fixed
+    # line), then the request's log line and metrics.
+    "core.logs.RequestIdHeader",
     "django_guid.middleware.guid_middleware",
     "core.observe.ObserveMiddleware",
     # Where the request's reads go: the primary, unless its view allows a replica.
@@ -267,10 +336,16 @@ LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 # --- Transport security, from BASE_URL's scheme ----------------------------------------
 
+# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
+# service faces the clients and the peer address is theirs). The forwarded headers are
+# trusted only behind them.
+NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
+
 # An https BASE_URL turns on the HTTPS redirect, HSTS and Secure cookies; a plain-http one
-# (a staging box, a local production-like run) none of them, whatever DEBUG is, so that
-# signing in works there. Behind a TLS-terminating proxy, X-Forwarded-Proto says https.
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# (with DEBUG on, or a production-like run on loopback) none of them, so that signing in
+# works there. Behind a TLS-terminating proxy (NUM_PROXIES > 0), its
+# X-Forwarded-Proto says https; with no proxy a client could say it too, so it is not read.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if NUM_PROXIES > 0 else None
 HTTPS = BASE_URL.startswith("https://")
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_HSTS_SECONDS = 365 * 24 * 3600 if HTTPS else 0
@@ -316,9 +391,6 @@ AXES_ENABLE_ADMIN = True
 # Successful sign-ins are not logged here (no row per sign-in with its address).
 AXES_DISABLE_ACCESS_LOG = True
 AXES_VERBOSE = False
-# How many reverse proxies in front of the service append to X-Forwarded-For (0: the
-# service faces the clients and the peer address is theirs).
-NUM_PROXIES = int(os.environ.get("NUM_PROXIES", "0"))
 
 # --- REST framework and the API descriptions ---------------------------------------
 
@@ -586,13 +658,16 @@ if LOG_FORMAT not in {"text", "json"}:
 
 # No log line carries a connect link's secret (config/log_filters.py): the filter sits on
 # the loggers that write request paths (before any handler, Django's own included) and on
-# the console handler (whatever else reaches it). gunicorn's access log stays off.
+# the console handler (whatever else reaches it), whose JSON formatter redacts every field
+# too (core/logs.py), and no line shows a mail task's arguments. gunicorn's access log
+# stays off.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
         "redact_secrets": {"()": "config.log_filters.RedactSecrets"},
         "request_id": {"()": "core.logs.RequestId"},
+        "task_arguments": {"()": "core.logs.TaskArguments"},
     },
     "formatters": {
         "json": {"()": "core.logs.json_formatter"},
@@ -607,7 +682,7 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "filters": ["redact_secrets", "request_id"],
+            "filters": ["redact_secrets", "request_id", "task_arguments"],
             "formatter": LOG_FORMAT,
         },
         "django.server": {

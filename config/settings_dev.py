@@ -2,19 +2,18 @@
 
 `make run`, `make test` (pytest), `make lint` and `make openapi` use them, so a laptop
 needs no environment. Never in production: there `config.settings` refuses to start
-without SECRET_KEY and FIELD_ENCRYPTION_KEY, and embeds none. The values go into the environment (unless
+without SECRET_KEY and FIELD_ENCRYPTION_KEY, embeds none, and refuses these
+(config/development_keys.py) unless DEBUG is on. The values go into the environment (unless
 already set), so a process started from here (a test's Celery worker) gets the same keys.
 """
 
 import os
 
+from config import development_keys
+
 os.environ.setdefault("DEBUG", "true")
-os.environ.setdefault(
-    "SECRET_KEY", "embedded-development-key-not-for-production-0123456789-laptops-only"
-)
-# The key the embedded default used to derive from that SECRET_KEY: a laptop's existing
-# db.sqlite3 stays readable.
-os.environ.setdefault("FIELD_ENCRYPTION_KEY", "6xabldhMlyfZWKTQu847pakV0y0tHtCgUEFIw_IwL3M=")
+os.environ.setdefault("SECRET_KEY", development_keys.SECRET_KEY)
+os.environ.setdefault("FIELD_ENCRYPTION_KEY", development_keys.FIELD_ENCRYPTION_KEY)
 
 from config.settings import *  # noqa: F403
 

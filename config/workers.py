@@ -8,7 +8,8 @@ config.asgi to compare (bench/run.py --server asgi). Both:
   default trusts any loopback peer; gunicorn never rewrites REMOTE_ADDR, and `make serve`
   trusts no forwarded scheme either: --forwarded-allow-ips ''). The service reads that
   header itself, trusting exactly NUM_PROXIES proxies (the request rates, the sign-in
-  lockout, /mcp), and the scheme from `X-Forwarded-Proto` (SECURE_PROXY_SSL_HEADER).
+  lockout, /mcp), and the scheme from `X-Forwarded-Proto` (SECURE_PROXY_SSL_HEADER), that
+  one only when NUM_PROXIES is above 0.
 """
 
 from gunicorn.http import wsgi as gunicorn_wsgi

@@ -2,16 +2,44 @@
 
 The id is django-guid's: taken from the request's `X-Request-ID` (when it is a UUID) or
 made, answered in `X-Request-ID`, and carried in the headers of every Celery task the
-request sends, so a task's lines carry the id of the request that sent it. With
-LOG_FORMAT=json each line is one JSON object (python-json-logger), with the fields of
+request sends, so a task's lines carry the id of the request that sent it. A header that
+is not a UUID in one of its two plain spellings is dropped before django-guid reads it
+(`RequestIdHeader`), with one fixed line: what a client sent is never written to the log.
+With LOG_FORMAT=json each line is one JSON object (python-json-logger), with the fields of
 core.observe's request line where the record has them.
+
+What no line may show: the one-use tokens carried in paths (a connect link's secret, an
+invitation's and a password reset's tokens). `redact` rewrites them wherever they are;
+config/log_filters.py applies it to each record's message and traceback before any
+handler, and the JSON formatter to every string it writes (the message, a record's extra
+fields at any depth, such as the task arguments and results Celery attaches, their keys
+included), so no field escapes it.
 """
 
 import logging
+import re
 
 from django_guid.context import guid
 from pythonjsonlogger.core import RESERVED_ATTRS
-from pythonjsonlogger.json import JsonFormatter
+from pythonjsonlogger.json import JsonEncoder, JsonFormatter
+
+# Matched in any case: a path is routed case-sensitively, but a log line must never show a
+# secret whatever case a client typed it in.
+SECRET_IN_PATH = re.compile(
+    r"(/(?:connect|invite)/|/accounts/reset/[^/\s?#\"'<>]+/)[^/\s?#\"'<>]+", re.IGNORECASE
+)
+REDACTED = r"\1[redacted]"
+MARKERS = ("/connect/", "/invite/", "/accounts/reset/")
+
+
+def carries_secret(text: str) -> bool:
+    lowered = text.lower()
+    return any(marker in lowered for marker in MARKERS)
+
+
+def redact(text: str) -> str:
+    return SECRET_IN_PATH.sub(REDACTED, text) if carries_secret(text) else text
+
 
 # The record attributes a JSON line keeps, renamed as operators read them.
 JSON_FIELDS = "{asctime}{levelname}{name}{message}{request_id}"
@@ -21,6 +49,34 @@ RENAMED = {"asctime": "time", "levelname": "level", "name": "logger"}
 # redacted (config/log_filters.py).
 NOT_WRITTEN = (*RESERVED_ATTRS, "request", "color_message")
 
+# A request id a client may give: a UUID as 8-4-4-4-12 hexadecimal digits, or the 32 digits
+# alone (as the service makes them). Anything longer or else is not taken, nor written.
+REQUEST_ID = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}", re.IGNORECASE
+)
+REQUEST_ID_REFUSED = "X-Request-ID is not a UUID: the request was given a new id."
+
+logger = logging.getLogger(__name__)
+
+
+class RequestIdHeader:
+    """Before django-guid's middleware: an `X-Request-ID` that is not a UUID is removed
+    from the request, so django-guid makes a new id (and logs nothing of the header), and
+    one fixed sentence is logged in place of django-guid's warning, which quotes the header
+    whatever its length. (django-guid would also keep a "valid" value padded with braces,
+    dashes and `urn:uuid:` prefixes to any length, and write it on every line.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        given = request.META.get("HTTP_X_REQUEST_ID")
+        if given and not REQUEST_ID.fullmatch(given):
+            del request.META["HTTP_X_REQUEST_ID"]
+            request.__dict__.pop("headers", None)
+            logger.warning(REQUEST_ID_REFUSED)
+        return self.get_response(request)
+
 
 class RequestId(logging.Filter):
     def filter(self, record):
@@ -28,8 +84,64 @@ class RequestId(logging.Filter):
         return True
 
 
+# Tasks whose arguments no line may show (a mail's, which carry its links and addresses).
+# They are sent with this in their place (core.tasks.ArgumentsHidden), which Celery's
+# worker writes instead of them; a task run in the web process (no broker) is traced
+# without that, so `TaskArguments` puts it in Celery's lines there.
+HIDDEN_ARGUMENTS = "<hidden>"
+TASKS_WITH_HIDDEN_ARGUMENTS = frozenset({"core.mail_deliver"})
+
+
+class TaskArguments(logging.Filter):
+    """Celery's lines of a task (received, succeeded, failed) carry its arguments, in the
+    message's arguments and in the record's `data`: hidden for the tasks that hide them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        context = getattr(record, "data", None)
+        if (
+            isinstance(context, dict)
+            and context.get("name") in TASKS_WITH_HIDDEN_ARGUMENTS
+            and ("args" in context or "kwargs" in context)
+        ):
+            hidden = {**context, "args": HIDDEN_ARGUMENTS, "kwargs": HIDDEN_ARGUMENTS}
+            record.data = hidden
+            if record.args is context:
+                record.args = hidden
+        return True
+
+
+_PLAIN = (int, float, bool, type(None))
+
+
+class RedactingJsonFormatter(JsonFormatter):
+    """python-json-logger's formatter, with every string of the line redacted: what it
+    would write for any other value (an object's text, a dataclass's fields) is taken
+    first, then redacted like the rest."""
+
+    _encoder = JsonEncoder()
+
+    def _redacted(self, value, depth: int = 0):
+        if isinstance(value, str):
+            return redact(value)
+        if isinstance(value, _PLAIN):
+            return value
+        if depth > 20:
+            return "[too deep]"
+        if isinstance(value, dict):
+            return {
+                self._redacted(str(key)): self._redacted(item, depth + 1)
+                for key, item in value.items()
+            }
+        if isinstance(value, list | tuple | set | frozenset):
+            return [self._redacted(item, depth + 1) for item in value]
+        return self._redacted(self._encoder.default(value), depth + 1)
+
+    def process_log_record(self, log_data):
+        return self._redacted(super().process_log_record(log_data))
+
+
 def json_formatter() -> JsonFormatter:
-    return JsonFormatter(
+    return RedactingJsonFormatter(
         JSON_FIELDS,
         style="{",
         rename_fields=RENAMED,

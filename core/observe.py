@@ -4,6 +4,11 @@ The line carries the route's template (never the path, which can hold a secret),
 method, the status, the duration, the workspace the route names (if any) and, through
 core.logs, the request id. The metrics count the request by route template, method and
 status, with its latency, database statements and database time.
+
+Every label comes from a fixed set, whatever a client sends: the route is a template of
+the URLconf or `unmatched`, and the method one of METHODS or `other` (a method is any
+token a client makes up, and each new label value would be a new series kept for the
+process's life).
 """
 
 from __future__ import annotations
@@ -32,6 +37,14 @@ class _QueryCount:
             self.seconds += time.perf_counter() - began
 
 
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def method_of(request) -> str:
+    """The request's method as labelled and logged: one of METHODS, else `other`."""
+    return request.method if request.method in METHODS else "other"
+
+
 def route_of(match) -> str:
     """The route's template of a request's resolver match (None: no route matched)."""
     return f"/{match.route}" if match is not None and match.route else "unmatched"
@@ -48,7 +61,7 @@ class ObserveMiddleware:
             response = self.get_response(request)
         duration = time.perf_counter() - began
         match = getattr(request, "resolver_match", None)
-        route, method, status = route_of(match), request.method, response.status_code
+        route, method, status = route_of(match), method_of(request), response.status_code
         metrics.REQUESTS.labels(route, method, str(status)).inc()
         metrics.LATENCY.labels(route, method).observe(duration)
         metrics.DB_QUERIES.labels(route).observe(queries.count)

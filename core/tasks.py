@@ -1,13 +1,25 @@
 import logging
 import smtplib
 
+from celery import Task, shared_task
 from celery import current_app as celery_app
-from celery import shared_task
 from django.core.mail import EmailMultiAlternatives
 
 from .idempotency import purge_expired
+from .logs import HIDDEN_ARGUMENTS
 
 logger = logging.getLogger(__name__)
+
+
+class ArgumentsHidden(Task):
+    """A task whose arguments no log line, event or inspection may show (a rendered mail's
+    links are one-use secrets): every message of it, a retry's too, is sent with
+    HIDDEN_ARGUMENTS as the text Celery shows of its arguments (`argsrepr`, `kwargsrepr`)."""
+
+    def apply_async(self, args=None, kwargs=None, **options):
+        options["argsrepr"] = HIDDEN_ARGUMENTS
+        options["kwargsrepr"] = HIDDEN_ARGUMENTS
+        return super().apply_async(args, kwargs, **options)
 
 
 @shared_task(name="core.tasks.purge_expired_idempotency_keys")
@@ -17,6 +29,7 @@ def purge_expired_idempotency_keys() -> int:
 
 @shared_task(
     name="core.mail_deliver",
+    base=ArgumentsHidden,
     autoretry_for=(OSError, smtplib.SMTPException),
     retry_backoff=30,
     retry_backoff_max=3600,
@@ -24,7 +37,8 @@ def purge_expired_idempotency_keys() -> int:
     max_retries=8,
 )
 def mail_deliver(message: dict) -> int:
-    """Send one rendered message (core.mail.Message as a dict) through the email backend."""
+    """Send one rendered message (core.mail.Message as a dict) through the email backend.
+    Its arguments are never logged (ArgumentsHidden): the message carries one-use links."""
     mail = EmailMultiAlternatives(
         subject=message["subject"], body=message["text"], to=message["to"]
     )

@@ -654,8 +654,24 @@ class _RecordsBuilder:
 # --- the demo ------------------------------------------------------------------------
 
 
-def _user(email: str, name: str, password_hash: str):
-    return user_create(email=email, name=name, password_hash=password_hash)
+class _Passwords:
+    """Each demo account's password: the published DEMO_PASSWORD (hashed once), or, for a
+    demo made under production settings, a random one per account, remembered here for the
+    one output that shows it."""
+
+    def __init__(self, random_passwords: bool):
+        self.random = random_passwords
+        self.given: dict[str, str] = {}
+        self._shared = None if random_passwords else make_password(DEMO_PASSWORD)
+
+    def user(self, email: str, name: str):
+        if self.random:
+            password = secrets.token_urlsafe(15)
+            password_hash = make_password(password)
+        else:
+            password, password_hash = DEMO_PASSWORD, self._shared
+        self.given[email] = password
+        return user_create(email=email, name=name, password_hash=password_hash)
 
 
 def _tokens(owner_kwargs: dict, scopes_by_name: dict, label: str) -> dict:
@@ -667,7 +683,7 @@ def _tokens(owner_kwargs: dict, scopes_by_name: dict, label: str) -> dict:
     }
 
 
-def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dict]:
+def _workspace(plan, agency, suffix, rng, now, passwords: _Passwords) -> tuple[dict, dict]:
     origin = settings.BASE_URL
     redirect_uri = f"{settings.BASE_URL}/demo-app/callback"
     workspace = workspace_create(
@@ -694,7 +710,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
         joined = today - timedelta(days={"sdr": 60, "setter": 150}.get(role, 200))
         members[role] = member_add(
             workspace=workspace,
-            user=_user(email, name, password_hash),
+            user=passwords.user(email, name),
             name=name,
             email=email,
             role=role,
@@ -730,7 +746,7 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
                 "id": str(member.pk),
                 "role": role,
                 "email": member.email,
-                "password": DEMO_PASSWORD,
+                "password": passwords.given[member.email],
                 "session_token": session_token_mint(
                     actor=DEMO_ACTOR, member=member, embedded_app=embedded_app
                 ),
@@ -741,26 +757,38 @@ def _workspace(plan, agency, suffix, rng, now, password_hash) -> tuple[dict, dic
     return entry, {"name": workspace.name, "records": counts}
 
 
-def demo_create(*, seed: int = 1, now: datetime | None = None) -> tuple[dict, dict]:
-    """Make a fresh demo. Returns (the demo JSON, extra facts for people to read)."""
+def demo_create(
+    *, seed: int = 1, now: datetime | None = None, random_passwords: bool = False
+) -> tuple[dict, dict]:
+    """Make a fresh demo. Returns (the demo JSON, extra facts for people to read).
+
+    Every account signs in with DEMO_PASSWORD, which is published; with random_passwords
+    (a demo under production settings) each has a random password of its own instead: the
+    members' are in the JSON, and every account's in extra["passwords"] (email: password).
+    """
     now = now or timezone.now()
     rng = random.Random(seed)
     suffix = secrets.token_hex(3)
-    password_hash = make_password(DEMO_PASSWORD)
-    extra = {"password": DEMO_PASSWORD, "workspaces": [], "agency_users": []}
+    passwords = _Passwords(random_passwords)
+    extra = {
+        "password": None if random_passwords else DEMO_PASSWORD,
+        "passwords": passwords.given,
+        "workspaces": [],
+        "agency_users": [],
+    }
     with transaction.atomic():
         agency = agency_create(name="Summit Growth Partners", tier=Agency.Tier.AGENCY)
         starter = agency_create(name="Solo Sales Collective", tier=Agency.Tier.STARTER)
         for owner, key in ((agency, "agency"), (starter, "starter")):
             email = f"console@{key}-{suffix}.example"
-            agency_user_add(agency=owner, user=_user(email, f"{owner.name} Console", password_hash))
+            agency_user_add(agency=owner, user=passwords.user(email, f"{owner.name} Console"))
             extra["agency_users"].append(email)
         workspaces = []
         for owner, plans in ((agency, AGENCY_WORKSPACES), (starter, STARTER_WORKSPACES)):
             for plan in plans:
                 # Each workspace draws from its own stream, so one never shifts another.
                 ws_rng = random.Random(f"{seed}:{plan.key}")
-                entry, facts = _workspace(plan, owner, suffix, ws_rng, now, password_hash)
+                entry, facts = _workspace(plan, owner, suffix, ws_rng, now, passwords)
                 workspaces.append(entry)
                 extra["workspaces"].append(facts)
         del rng

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/fuzz.py --max-examples 50 --seed 1
 
 1. creates a fresh PostgreSQL database (fuzz_<time>_<pid>) on --pg, migrates it and loads
-   a fresh demo (`manage.py seed_demo --json`) for its tokens;
+   a fresh demo (`manage.py seed_demo --json --allow-production`) for its tokens;
 2. serves the project with gunicorn on a free 127.0.0.1 port (DEBUG off, rate limits off,
    Celery tasks run in the web process);
 3. runs Schemathesis (settings in scripts/fuzz.toml) against /api/v1/openapi.json and then
@@ -264,7 +264,7 @@ def main(argv=None) -> int:
         database.create()
         print(f"database {database.name}; server http://{HOST}:{port}", flush=True)
         manage(env, "migrate", "--noinput")
-        demo = json.loads(manage(env, "seed_demo", "--json"))
+        demo = json.loads(manage(env, "seed_demo", "--json", "--allow-production"))
         server = Server(
             env,
             port=port,

@@ -86,7 +86,7 @@ def served():
             PROMETHEUS_MULTIPROC_DIR=str(folder / "metrics"),
             DEMO_FILE=str(folder / "demo.json"),
         )
-        for command in (["migrate", "--noinput"], ["seed_demo", "--json"]):
+        for command in (["migrate", "--noinput"], ["seed_demo", "--json", "--allow-production"]):
             done = subprocess.run([str(BIN / "python"), "manage.py", *command], cwd=ROOT,
                                   env=env, check=True, capture_output=True, text=True)  # fmt: skip
         demo = json.loads(done.stdout)

@@ -206,3 +206,35 @@ def test_a_json_log_line_carries_no_secret(caplog):
     [line] = stream.getvalue().splitlines()
     assert json.loads(line)["message"] == "Not Found: /connect/[redacted]"
     assert UNKNOWN not in line
+
+
+class _Shown:
+    """An object a log line writes as its text."""
+
+    def __str__(self):
+        return f"object at https://x/connect/{UNKNOWN}"
+
+
+def test_the_json_formatter_redacts_every_field_it_writes():
+    """Whatever a record carries besides its message (extra fields, Celery's task arguments
+    and results at any depth, their keys, an object's text), no one-use token is written."""
+    record = logging.LogRecord("anything", logging.INFO, __file__, 1, "plain message", (), None)
+    record.data = {
+        "args": f"('https://x/invite/{UNKNOWN}',)",
+        "return_value": f"'/accounts/reset/MQ/{UNKNOWN}/'",
+        "nested": [{"deep": (f"/CONNECT/{UNKNOWN}?integration=stripe", 3, None)}],
+        f"/invite/{UNKNOWN}": True,
+    }
+    record.shown = _Shown()
+    record.request_id = ""
+    line = json_formatter().format(record)
+    written = json.loads(line)
+    assert UNKNOWN not in line
+    assert written["data"] == {
+        "args": "('https://x/invite/[redacted]',)",
+        "return_value": "'/accounts/reset/MQ/[redacted]/'",
+        "nested": [{"deep": ["/CONNECT/[redacted]?integration=stripe", 3, None]}],
+        "/invite/[redacted]": True,
+    }
+    assert written["shown"] == "object at https://x/connect/[redacted]"
+    assert written["message"] == "plain message"

@@ -123,10 +123,11 @@ def test_the_minted_token_copy_button(page, make_workspace, make_member, make_us
 
 
 def test_plain_http_with_debug_off_signs_in(chromium, live_server, settings, make_user):
-    """A staging box: DEBUG off and an http BASE_URL. Its cookies are not Secure, so a
-    browser keeps them over http and the sign-in form's CSRF check passes."""
+    """A production-like run on a loopback host: DEBUG off and an http BASE_URL (the one
+    plain http address production settings take). Its cookies are not Secure, so a browser
+    keeps them over http and the sign-in form's CSRF check passes."""
     port = urlsplit(live_server.url).port
-    base_url = f"http://staging.test:{port}"
+    base_url = f"http://localhost:{port}"
     derived = loaded(
         DEBUG="false",
         SECRET_KEY="a-long-and-varied-secret-key-for-the-browser-tests-0123456789",
@@ -134,17 +135,17 @@ def test_plain_http_with_debug_off_signs_in(chromium, live_server, settings, mak
         BASE_URL=base_url,
     )
     settings.DEBUG = False
-    settings.ALLOWED_HOSTS = ["staging.test"]
+    settings.ALLOWED_HOSTS = ["localhost"]
     settings.CSRF_TRUSTED_ORIGINS = [base_url]
     for name in ("SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "SECURE_SSL_REDIRECT"):
         setattr(settings, name, derived[name])
     settings.SECURE_HSTS_SECONDS = derived["SECURE_HSTS_SECONDS"]
-    person = make_user("ann@staging.test")
+    person = make_user("ann@loopback.test")
 
     browser = chromium.browser_type.launch(
         executable_path=str(CHROMIUM),
         headless=True,
-        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP staging.test 127.0.0.1"],
+        args=[*CHROMIUM_ARGS, "--host-resolver-rules=MAP localhost 127.0.0.1"],
     )
     try:
         context = browser.new_context(viewport=DESKTOP, base_url=base_url)

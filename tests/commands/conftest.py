@@ -13,6 +13,12 @@ def _fast_passwords(settings):
 
 
 @pytest.fixture(autouse=True)
+def _laptop(settings):
+    """`make run`'s settings (config.settings_dev): DEBUG on, which the test runner turns off."""
+    settings.DEBUG = True
+
+
+@pytest.fixture(autouse=True)
 def demo_file(tmp_path, monkeypatch):
     """The saved demo goes to a temporary folder, never the project's .demo.json."""
     path = tmp_path / ".demo.json"

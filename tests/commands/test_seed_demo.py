@@ -4,12 +4,15 @@ from collections import Counter
 
 import pytest
 from django.contrib.auth import authenticate
+from django.contrib.auth.models import User
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test import RequestFactory
 from django.utils import timezone
 from oauth2_provider.models import get_access_token_model, get_application_model
 
 from audit.models import AuditEvent
+from demo.services import DEMO_PASSWORD
 from tokens.models import ApiToken
 from workspaces.models import (
     Agency,
@@ -332,3 +335,75 @@ def test_if_absent_renews_expired_member_sessions(db, demo_file, api):
     assert api(new_owner["session_token"]).get("/api/v1/whoami").status_code == 200
     assert renewed["agency"] == saved["agency"]
     assert Agency.objects.count() == 2
+
+
+# --- Under production settings ------------------------------------------------------------
+
+PRODUCTION_REFUSED = (
+    "DEBUG is off (production settings), and the demo's accounts sign in with a published "
+    "password: run it on a laptop (DJANGO_SETTINGS_MODULE=config.settings_dev), or pass "
+    "--allow-production to make it here with a random password for each account."
+)
+
+
+@pytest.mark.parametrize("args", [("--json",), ("--if-absent", "--summary"), ()])
+def test_with_debug_off_it_refuses_without_allow_production(settings, demo_file, args):
+    settings.DEBUG = False
+    with pytest.raises(CommandError) as refused:
+        run("seed_demo", *args)
+    assert str(refused.value) == PRODUCTION_REFUSED
+    assert (Agency.objects.count(), User.objects.count(), demo_file.exists()) == (0, 0, False)
+
+
+def _signs_in(email: str, password: str) -> bool:
+    return authenticate(sign_in_request(), username=email, password=password) is not None
+
+
+def test_with_allow_production_each_account_has_a_random_password(settings, demo_file):
+    settings.DEBUG = False
+    demo = json.loads(run("seed_demo", "--json", "--allow-production"))
+    members = [m for ws in demo["workspaces"] for m in ws["members"]]
+    passwords = [m["password"] for m in members]
+    assert len(members) == 18
+    assert len(set(passwords)) == 18
+    assert all(len(password) == 20 for password in passwords)
+    for member in members:
+        assert _signs_in(member["email"], member["password"])
+    # Nobody signs in with the published password, the agency consoles' accounts included.
+    assert User.objects.count() == 20
+    assert not [user for user in User.objects.all() if _signs_in(user.email, DEMO_PASSWORD)]
+    # Shown once: the saved demo keeps the tokens, never a password.
+    saved = demo_file.read_text()
+    assert [m["password"] for ws in json.loads(saved)["workspaces"] for m in ws["members"]] == [
+        None
+    ] * 18
+    assert not [password for password in passwords if password in saved]
+
+
+def test_its_summary_shows_each_random_password_once(settings, demo_file):
+    settings.DEBUG = False
+    first = run("seed_demo", "--if-absent", "--summary", "--allow-production")
+    assert (
+        "Its accounts have random passwords (production settings): each is shown here, once, "
+        "and saved nowhere."
+    ) in first
+    assert DEMO_PASSWORD not in first
+    consoles = re.findall(r"agency console sign-in (\S+) / (\S+)", first)
+    members = re.findall(r"session \S+ password (\S+)$", first, re.MULTILINE)
+    assert (len(consoles), len(members)) == (2, 18)
+    for email, password in consoles:
+        assert _signs_in(email, password)
+    again = run("seed_demo", "--if-absent", "--summary", "--allow-production")
+    assert "Demo already present" in again
+    assert "Its accounts have random passwords (production settings): not saved." in again
+    assert again.count("(random, shown once when the demo was made)") == 20
+    assert not [password for _, password in consoles if password in again]
+    assert not [password for password in members if password in again]
+
+
+def test_with_debug_on_the_accounts_keep_the_published_password(demo_file):
+    output = run("seed_demo", "--if-absent", "--summary")
+    assert "members (sign in with the email and the password demo-password-2026):" in output
+    assert "random" not in output
+    saved = json.loads(demo_file.read_text())
+    assert {m["password"] for ws in saved["workspaces"] for m in ws["members"]} == {DEMO_PASSWORD}

@@ -1,8 +1,11 @@
 """Mail: EMAIL_URL chooses the transport; a message is sent by a task after its transaction
 commits, never when it rolls back, and a failure to send never undoes the change."""
 
+import io
 import json
+import logging
 import os
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -31,7 +34,7 @@ def email_settings(email_url: str | None) -> dict:
         "DEBUG": "true",
         "BASE_URL": "http://127.0.0.1:8000",
         "SECRET_KEY": "a-long-and-varied-secret-key-for-the-settings-tests-0123456789",
-        "FIELD_ENCRYPTION_KEY": "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE=",
+        "FIELD_ENCRYPTION_KEY": "knoEw2Z9JKzYgcKtQUdyvDyGT6Sexd20ebh34wzYlIA=",
     }
     if email_url is not None:
         env["EMAIL_URL"] = email_url
@@ -201,3 +204,64 @@ def test_the_task_retries_a_failed_send(monkeypatch):
         mail_deliver.apply(args=[message])
     assert len(attempts) == 1
     assert mail_deliver.max_retries == 8
+
+
+# --- A mail's arguments are never logged: they carry its one-use links -------------------
+
+MESSAGE = {
+    "to": ["cy@acme.test"],
+    "subject": "Join Acme",
+    "text": "Choose your password: http://127.0.0.1:8000/invite/SECRET-TOKEN-1",
+    "html": '<a href="http://127.0.0.1:8000/invite/SECRET-TOKEN-1">Join</a>',
+}
+
+
+def test_every_message_of_the_mail_task_is_sent_with_its_arguments_hidden(monkeypatch):
+    sent = []
+
+    def capture(self, args=None, kwargs=None, **options):
+        sent.append((self.name, args, options.get("argsrepr"), options.get("kwargsrepr")))
+
+    monkeypatch.setattr("celery.app.task.Task.apply_async", capture)
+    mail_deliver.delay(MESSAGE)
+    # As a retry sends it again: from a signature.
+    mail_deliver.s(MESSAGE).apply_async(countdown=30)
+    assert sent == [("core.mail_deliver", (MESSAGE,), "<hidden>", "<hidden>")] * 2
+
+
+@pytest.fixture
+def console_json():
+    """The console handler as LOGGING builds it with LOG_FORMAT=json, on the root logger."""
+    from importlib import import_module  # noqa: PLC0415
+
+    from django.conf import settings  # noqa: PLC0415
+
+    from core.logs import json_formatter  # noqa: PLC0415
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    for name in settings.LOGGING["handlers"]["console"]["filters"]:
+        module, _, attribute = settings.LOGGING["filters"][name]["()"].rpartition(".")
+        handler.addFilter(getattr(import_module(module), attribute)())
+    handler.setFormatter(json_formatter())
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield stream
+    root.removeHandler(handler)
+
+
+def test_a_mail_sent_in_the_web_process_logs_neither_its_links_nor_its_arguments(
+    console_json, settings
+):
+    """No broker: the task runs in the web process, and Celery's line of it is written
+    there."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    mail_deliver.delay(MESSAGE)
+    lines = [json.loads(line) for line in console_json.getvalue().splitlines()]
+    [traced] = [line for line in lines if line["logger"] == "celery.app.trace"]
+    assert re.fullmatch(
+        r"Task core\.mail_deliver\[[^\]]+\] succeeded in [^:]+: 1", traced["message"]
+    )
+    assert (traced["data"]["args"], traced["data"]["kwargs"]) == ("<hidden>", "<hidden>")
+    assert "SECRET-TOKEN" not in console_json.getvalue()
+    assert "cy@acme.test" not in console_json.getvalue()

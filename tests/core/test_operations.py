@@ -90,6 +90,32 @@ def test_a_request_id_is_kept_when_it_is_a_uuid_and_made_otherwise(api):
     assert re.fullmatch(r"[0-9a-f]{32}", forged["X-Request-ID"])
 
 
+@pytest.mark.parametrize(
+    "made_up",
+    [
+        "x" * 3000,
+        # What django-guid alone takes for a UUID: braces, dashes and prefixes are ignored.
+        "urn:uuid:{" + "-" * 3000 + uuid.uuid4().hex + "}",
+        "x\n{json}",
+    ],
+)
+def test_a_made_up_request_id_is_logged_as_one_fixed_sentence(made_up, caplog):
+    with caplog.at_level(logging.DEBUG):
+        response = Client().get("/accounts/login/", HTTP_X_REQUEST_ID=made_up)
+    assert response.status_code == 200
+    assert re.fullmatch(r"[0-9a-f]{32}", response["X-Request-ID"])
+    warnings = [(r.name, r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warnings == [
+        ("core.logs", "X-Request-ID is not a UUID: the request was given a new id.")
+    ]
+    assert not [r for r in caplog.records if made_up[:40] in r.getMessage()]
+    # (The warning is written before the new id is made.)
+    assert {r.request_id for r in caplog.records if hasattr(r, "request_id")} <= {
+        "",
+        response["X-Request-ID"],
+    }
+
+
 def test_a_request_writes_one_json_line_with_its_route_workspace_and_request_id(
     make_workspace, workspace_token, api
 ):
@@ -158,6 +184,45 @@ def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_to
     assert api(token).get("/api/v1/whoami").status_code == 429
     after = counts()
     assert [a - b for a, b in zip(after, before, strict=True)] == [4, 1, 6, 6, 1, 1]
+
+
+def request_series() -> set[tuple]:
+    """The label sets of the request metrics' series this process has."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items())))
+        for family in REGISTRY.collect()
+        if family.name in {"http_requests", "http_request_duration_seconds"}
+        for sample in family.samples
+        if sample.name in {"http_requests_total", "http_request_duration_seconds_count"}
+    }
+
+
+def test_made_up_methods_and_paths_add_a_fixed_number_of_series():
+    client = Client()
+    odd = [f"M{n}X" for n in range(40)] + ["PROPFIND", "X" * 200, "TRACE"]
+    paths = [f"/no-such-page-{n}/" for n in range(40)]
+    unmatched = {"route": "unmatched", "method": "other", "status": "404"}
+    refused = {"route": "/accounts/login/", "method": "other", "status": "405"}
+    counted = (sample("http_requests_total", **unmatched), sample("http_requests_total", **refused))
+    before = request_series()
+    for method in odd:
+        assert client.generic(method, "/accounts/login/").status_code == 405
+        assert client.generic(method, paths[0]).status_code == 404
+    for path in paths:
+        assert client.get(path).status_code == 404
+        assert client.generic(odd[0], path).status_code == 404
+    added = request_series() - before
+    assert {dict(labels)["method"] for _, labels in added} <= {"GET", "other"}
+    assert {dict(labels)["route"] for _, labels in added} <= {"/accounts/login/", "unmatched"}
+    # Twice as many again: not one series more.
+    for method in [f"N{n}Y" for n in range(80)]:
+        client.generic(method, f"/elsewhere-{method}/")
+        client.generic(method, "/accounts/login/")
+    assert request_series() - before == added
+    assert (
+        sample("http_requests_total", **unmatched) - counted[0],
+        sample("http_requests_total", **refused) - counted[1],
+    ) == (43 + 40 + 80, 43 + 80)
 
 
 def test_sentry_events_carry_no_secret_of_a_path():

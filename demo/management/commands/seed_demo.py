@@ -4,8 +4,14 @@
 and tokens. ``--if-absent --summary`` (used by ``make run``) reprints the saved demo
 when it is still in the database and creates one otherwise. Tokens are shown once and
 stored hashed, so the demo JSON is kept in ``.demo.json`` (mode 0600, gitignored).
+
+The demo's accounts sign in with a published password, so the command runs only with
+DEBUG on (config.settings_dev, as ``make run`` does), unless ``--allow-production`` is
+given: then every account gets a random password of its own, printed once by the run that
+makes it (the members' in the JSON, every account's in the summary) and never saved.
 """
 
+import copy
 import json
 import os
 from pathlib import Path
@@ -13,7 +19,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from demo.services import DEMO_PASSWORD, demo_create, demo_exists, demo_sessions_renew
+from demo.services import demo_create, demo_exists, demo_sessions_renew
 from workspaces.models import Agency
 
 # DEMO_FILE moves it (a benchmark's demo keeps a laptop's own).
@@ -38,10 +44,28 @@ class Command(BaseCommand):
         parser.add_argument(
             "--seed", type=int, default=1, help="Records are the same for one seed."
         )
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Run with DEBUG off (production settings); every demo account then gets a "
+            "random password, printed once.",
+        )
 
-    def handle(self, *args, json: bool, summary: bool, if_absent: bool, seed: int, **options):
+    def handle(
+        self,
+        *args,
+        json: bool,
+        summary: bool,
+        if_absent: bool,
+        seed: int,
+        allow_production: bool,
+        **options,
+    ):
+        production = not settings.DEBUG
+        if production and not allow_production:
+            raise CommandError(PRODUCTION_REFUSED)
         as_json = json
-        demo, created = None, False
+        demo, created, passwords = None, False, {}
         if if_absent:
             demo = _load()
             if demo is not None and not demo_exists(demo):
@@ -49,13 +73,43 @@ class Command(BaseCommand):
             if demo is not None and demo_sessions_renew(demo):
                 _save(demo)
         if demo is None:
-            demo, _extra = demo_create(seed=seed)
+            demo, passwords = _create(seed, random_passwords=production)
             created = True
             _save(demo)
         if as_json:
-            self.stdout.write(_json_dumps(demo))
+            self.stdout.write(_json_dumps(_shown(demo, passwords)))
         if summary or not as_json:
-            self.stdout.write(_summary(demo, created))
+            self.stdout.write(_summary(demo, created, passwords))
+
+
+PRODUCTION_REFUSED = (
+    "DEBUG is off (production settings), and the demo's accounts sign in with a published "
+    "password: run it on a laptop (DJANGO_SETTINGS_MODULE=config.settings_dev), or pass "
+    "--allow-production to make it here with a random password for each account."
+)
+
+
+def _create(seed: int, *, random_passwords: bool) -> tuple[dict, dict[str, str]]:
+    """A new demo, and its accounts' random passwords (email: password) when it has them,
+    which this run prints and the saved demo never keeps."""
+    demo, extra = demo_create(seed=seed, random_passwords=random_passwords)
+    if not random_passwords:
+        return demo, {}
+    for ws in demo["workspaces"]:
+        for member in ws["members"]:
+            member["password"] = None
+    return demo, extra["passwords"]
+
+
+def _shown(demo: dict, passwords: dict[str, str]) -> dict:
+    """The demo as printed: with the random passwords of the accounts this run made."""
+    if not passwords:
+        return demo
+    shown = copy.deepcopy(demo)
+    for ws in shown["workspaces"]:
+        for member in ws["members"]:
+            member["password"] = passwords[member["email"]]
+    return shown
 
 
 def _json_dumps(value) -> str:
@@ -70,6 +124,7 @@ def _load():
 
 
 def _save(demo: dict) -> None:
+    """Saved as printed, tokens included, but no random password: those are printed once."""
     try:
         fd = os.open(DEMO_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -79,28 +134,45 @@ def _save(demo: dict) -> None:
         raise CommandError(f"Cannot save the demo to {DEMO_FILE}: {error.strerror}.") from None
 
 
-def _console_login(agency_id: str) -> str:
+NOT_SHOWN = "(random, shown once when the demo was made)"
+
+
+def _password(email: str, saved: str | None, passwords: dict[str, str]) -> str:
+    return passwords.get(email) or saved or NOT_SHOWN
+
+
+def _console_login(agency_id: str, published: str | None, passwords: dict[str, str]) -> str:
     user = Agency.objects.get(pk=agency_id).users.order_by("pk").first()
     if user is None:
         return "  (no console sign-in)"
-    return f"  agency console sign-in {user.get_username()} / {DEMO_PASSWORD}"
+    password = _password(user.email, published, passwords)
+    return f"  agency console sign-in {user.get_username()} / {password}"
 
 
-def _summary(demo: dict, created: bool) -> str:
+def _summary(demo: dict, created: bool, passwords: dict[str, str]) -> str:
     base = demo["base_url"]
+    # A demo made with DEBUG on saves the published password with its members.
+    published = next(
+        (m["password"] for ws in demo["workspaces"] for m in ws["members"] if m["password"]),
+        None,
+    )
     lines = [
         "",
         "Demo " + ("created" if created else "already present") + f" (saved in {DEMO_FILE.name}).",
-        "",
-        f"Agency {demo['agency']['id']} (tier {demo['agency']['tier']}):",
     ]
+    if published is None:
+        lines.append(
+            "Its accounts have random passwords (production settings): "
+            + ("each is shown here, once, and saved nowhere." if passwords else "not saved.")
+        )
+    lines += ["", f"Agency {demo['agency']['id']} (tier {demo['agency']['tier']}):"]
     for name, token in demo["agency"]["tokens"].items():
         lines.append(f"  agency token {name:9} {token}")
-    lines.append(_console_login(demo["agency"]["id"]))
+    lines.append(_console_login(demo["agency"]["id"], published, passwords))
     lines.append(f"Starter agency {demo['starter_agency']['id']}:")
     for name, token in demo["starter_agency"]["tokens"].items():
         lines.append(f"  agency token {name:9} {token}")
-    lines.append(_console_login(demo["starter_agency"]["id"]))
+    lines.append(_console_login(demo["starter_agency"]["id"], published, passwords))
     for ws in demo["workspaces"]:
         lines += [
             "",
@@ -109,12 +181,16 @@ def _summary(demo: dict, created: bool) -> str:
             f"  write token  {ws['tokens']['write']}",
             f"  embedded app client_id {ws['embedded_app']['client_id']}"
             f" redirect {ws['embedded_app']['redirect_uri']}",
-            "  members (sign in with the email and the password " + DEMO_PASSWORD + "):",
         ]
+        if published is not None:
+            lines.append(f"  members (sign in with the email and the password {published}):")
+        else:
+            lines.append("  members (sign in with the email and the password after it):")
         for member in ws["members"]:
-            lines.append(
-                f"    {member['role']:8} {member['email']:40} session {member['session_token']}"
-            )
+            line = f"    {member['role']:8} {member['email']:40} session {member['session_token']}"
+            if published is None:
+                line += f" password {_password(member['email'], None, passwords)}"
+            lines.append(line)
     first = demo["workspaces"][0]
     read = first["tokens"]["read"]
     lines += [
