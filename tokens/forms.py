@@ -1,8 +1,12 @@
 """Forms of the sign-in and settings pages."""
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import authenticate
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
+from django.urls import reverse
+
+from core.mail import mail_send
 
 from .models import AGENCY_SCOPES, WORKSPACE_SCOPES
 
@@ -103,3 +107,25 @@ class SignOutEverywhereForm(forms.Form):
     password = forms.CharField(
         label="Your password", strip=False, widget=forms.PasswordInput, max_length=4096
     )
+
+
+class QueuedPasswordResetForm(PasswordResetForm):
+    """Renders the reset mail as every mail of the service, sent after the request."""
+
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
+        path = reverse(
+            "password_reset_confirm", kwargs={"uidb64": context["uid"], "token": context["token"]}
+        )
+        mail_send(
+            to=[to_email],
+            template="password_reset",
+            context={"user": context["user"], "link": f"{settings.BASE_URL}{path}"},
+        )

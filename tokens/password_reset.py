@@ -9,43 +9,25 @@ the token is bound to the password it replaces.
 """
 
 import hashlib
+import logging
 
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.contrib.auth.forms import PasswordResetForm
 from django.core.cache import cache
 from django.db import transaction
+from django.http import HttpResponseRedirect
 from django.shortcuts import render
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse_lazy
 
 from audit.services import Actor
-from core.mail import mail_send
 
+from .forms import QueuedPasswordResetForm
 from .services import user_sessions_end
 from .signin import client_address, lockout_message, lockout_username
+from .tasks import password_reset_send
 
-
-class QueuedPasswordResetForm(PasswordResetForm):
-    """Renders the reset mail as every mail of the service, sent after the request."""
-
-    def send_mail(
-        self,
-        subject_template_name,
-        email_template_name,
-        context,
-        from_email,
-        to_email,
-        html_email_template_name=None,
-    ):
-        path = reverse(
-            "password_reset_confirm", kwargs={"uidb64": context["uid"], "token": context["token"]}
-        )
-        mail_send(
-            to=[to_email],
-            template="password_reset",
-            context={"user": context["user"], "link": f"{settings.BASE_URL}{path}"},
-        )
+logger = logging.getLogger(__name__)
 
 
 def _window_count(key: str) -> int:
@@ -89,7 +71,13 @@ class PasswordResetView(auth_views.PasswordResetView):
                 {"message": lockout_message()},
                 status=settings.AXES_HTTP_RESPONSE_CODE,
             )
-        return super().form_valid(form)
+        # Who the email is, the link and the mail are the worker's: the request does the same
+        # work for a known email and an unknown one.
+        try:
+            password_reset_send.delay(form.cleaned_data["email"])
+        except Exception:
+            logger.exception("Could not queue a password reset mail")
+        return HttpResponseRedirect(self.get_success_url())
 
 
 class PasswordResetDoneView(auth_views.PasswordResetDoneView):

@@ -25,7 +25,8 @@ from .conftest import new_workspace_plan
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 broker, start_worker = worker_fixtures(
-    "links-logs-test", ["core.mail_deliver", "agency.tasks.apply_plan"]
+    "links-logs-test",
+    ["core.mail_deliver", "agency.tasks.apply_plan", "tokens.password_reset_send"],
 )
 
 INVITE = re.compile(r"/invite/([^/\s\"'<>]+)")

@@ -6,8 +6,11 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from audit.models import AuditEvent
+from tokens.tasks import password_reset_send
 from workspaces.models import Member
 
 from .conftest import PASSWORD, browser_client, hidden_fields, sign_in
@@ -185,3 +188,37 @@ def test_sign_out_everywhere_ends_the_other_browsers_and_every_app_session(
     assert elsewhere.get("/accounts/")["Location"].startswith("/accounts/login/")
     person.refresh_from_db()
     assert person.check_password(PASSWORD)
+
+
+def test_the_request_does_the_same_work_for_a_known_and_an_unknown_email(
+    person, mailoutbox, monkeypatch
+):
+    """The look-up, the token and the mail are the worker's: the request only queues the
+    address, so a known email costs what an unknown one does (the same statements)."""
+    queued = []
+    monkeypatch.setattr(password_reset_send, "delay", queued.append)
+    statements = {}
+    for email in ("ann@northwind.test", "nobody@northwind.test"):
+        client = browser_client()
+        page = client.get("/accounts/password-reset/", REMOTE_ADDR="10.0.0.9")
+        token = hidden_fields(page.content.decode())["csrfmiddlewaretoken"]
+        with CaptureQueriesContext(connection) as captured:
+            answer = client.post(
+                "/accounts/password-reset/",
+                {"csrfmiddlewaretoken": token, "email": email},
+                REMOTE_ADDR="10.0.0.9",
+            )
+        assert (answer.status_code, answer["Location"]) == (302, "/accounts/password-reset/sent/")
+        # The statements with their values left out (the email, the time).
+        statements[email] = [
+            re.sub(r"'[^']*'|%s|\?", "?", query["sql"]) for query in captured.captured_queries
+        ]
+    assert statements["ann@northwind.test"] == statements["nobody@northwind.test"]
+    assert not any("auth_user" in sql for sql in statements["ann@northwind.test"])
+    assert queued == ["ann@northwind.test", "nobody@northwind.test"]
+    assert mailoutbox == []
+    # The worker's part mails the known address only.
+    for email in queued:
+        password_reset_send(email)
+    assert [message.to for message in mailoutbox] == [["ann@northwind.test"]]
+    assert LINK.search(mailoutbox[0].body)
