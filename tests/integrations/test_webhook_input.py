@@ -186,6 +186,8 @@ def test_refused_deliveries_are_limited_per_connection_and_accepted_ones_never(
     refused = _post(shop.connection, body, "t=1,v1=00")
     assert refused.json()["error"]["reason"] == "rate_limited"
     assert int(refused["Retry-After"]) >= 1
+    # Only the refusals answered 400 are counted: once limited, nothing is written.
+    assert Connection.objects.get(pk=shop.connection.pk).events_refused == 3
     # A delivery with the right signature is still taken.
     good = json.dumps(
         event(
