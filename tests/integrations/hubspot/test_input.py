@@ -1,9 +1,11 @@
 """What a HubSpot delivery may carry without a server error."""
 
 import time
+from datetime import UTC, datetime
 
 import pytest
 
+from integrations.hubspot import backfill, mapping
 from integrations.models import Connection, Event
 
 from .conftest import created
@@ -68,3 +70,21 @@ def test_an_occurred_at_outside_the_calendar_is_stored_without_a_time(portal, de
     assert answer.status_code == 200
     stored = Event.objects.get()
     assert (stored.event_id, stored.occurred_at) == ("7", None)
+
+
+@pytest.mark.parametrize(
+    ("createdate", "moment"),
+    [
+        ("2026-03-05T09:00:00.000Z", datetime(2026, 3, 5, 9, tzinfo=UTC)),
+        ("2026-03-05T09:00:00", datetime(2026, 3, 5, 9, tzinfo=UTC)),
+        ("9999-12-31T23:30:00-05:00", None),
+        ("0001-01-01T00:30:00+01:00", None),
+        ("yesterday", None),
+    ],
+)
+def test_a_contacts_creation_time_is_read_as_every_instant_is(createdate, moment):
+    """Read by core.times' one parser: a time outside the calendar's bounds is no time
+    (rather than a moment no database column takes)."""
+    contact = {"id": "101", "properties": {"createdate": createdate}}
+    assert mapping._created(contact) == moment
+    assert backfill._ms(contact) == (None if moment is None else int(moment.timestamp() * 1000))
