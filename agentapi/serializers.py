@@ -8,12 +8,12 @@ into one `invalid_field` naming the field, dotted when nested (`instalments.0.am
 
 import re
 
-from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.input import StrictSerializer
 from core.money import MoneyInvalid, major_from_minor, minor_from_major
+from core.times import InstantInvalid, instant_parse
 from workspaces.models import Call, Outcome, Sale
 
 from .models import ChangeLogEntry, Draft
@@ -32,42 +32,17 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
-# An offset as ISO 8601 writes it: hours 00 to 23, minutes 00 to 59.
-OFFSET_PATTERN = re.compile(r"(?:Z|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)", re.IGNORECASE)
-# The end of a time that names an offset, well formed or not.
-OFFSET_TAIL = re.compile(r"[T ].*?\s*(Z|[+-][0-9:]*)\Z", re.IGNORECASE)
-
-
 class AwareDateTimeField(serializers.DateTimeField):
-    """An ISO 8601 time with an offset; a time without one is ambiguous and refused."""
+    """An ISO 8601 time with an offset, read by core.times.instant_parse (the import's
+    parser too): a time without an offset is ambiguous, and one outside the calendar's
+    bounds is refused, each naming the field."""
 
     def to_internal_value(self, value):
-        if isinstance(value, str):
-            text = value.strip()
-            example = "e.g. 2026-03-01T09:30:00+01:00"
-            if not text.isascii():
-                raise serializers.ValidationError(
-                    f"Write the time in ASCII digits and letters only, {example}."
-                )
-            tail = OFFSET_TAIL.search(text)
-            if tail is None:
-                raise serializers.ValidationError(f"Give the time with an offset, {example}.")
-            if not OFFSET_PATTERN.fullmatch(tail.group(1)):
-                raise serializers.ValidationError(
-                    f"{tail.group(1)!r} is not an offset: hours 00 to 23 and minutes 00 to "
-                    f"59, {example}, or Z."
-                )
-            try:
-                parsed = parse_datetime(text)
-            except ValueError:
-                parsed = None
-            if parsed is None:
-                raise serializers.ValidationError(
-                    f"{text!r} is not a valid ISO 8601 time; give one like "
-                    "2026-03-01T09:30:00+01:00."
-                )
-            value = text
-        return super().to_internal_value(value)
+        try:
+            moment = instant_parse(value)
+        except InstantInvalid as error:
+            raise serializers.ValidationError(error.message) from None
+        return self.enforce_timezone(moment)
 
 
 @extend_schema_field(

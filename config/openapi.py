@@ -1,6 +1,9 @@
 """The two served API descriptions: one generator setting each, shared by the views,
 `make openapi` (which writes the committed copies in docs/openapi/) and the tests."""
 
+from django.conf import settings
+from drf_spectacular.plumbing import _load_enum_name_overrides
+
 FIGURES = {
     "TITLE": "Read-Only Figures API",
     "DESCRIPTION": (
@@ -9,10 +12,11 @@ FIGURES = {
         "owner, admin or manager). Every answer except whoami is an envelope whose `notes` "
         "list what could not be answered; a figure that cannot be drawn honestly has "
         "`value: null` and `unavailable`. Errors: `{error: {reason, message}}`. "
-        "Events: the workspace's events are pushed to its webhook endpoints "
-        "(`/api/v1/webhook-endpoints`, signed by the Standard Webhooks scheme; each event "
-        "type's payload is a callback of createWebhookEndpoint) and listed by "
-        "`GET /api/v1/events` for 30 days."
+        "Events: the workspace's events are listed by `GET /api/v1/events` for 30 days, and "
+        "pushed to its webhook endpoints (`/api/v1/webhook-endpoints`, signed by the Standard "
+        "Webhooks scheme), which the Agent and Agency API describes (`/openapi/agent.json`; "
+        "each event type's payload is a callback of createWebhookEndpoint). Every operation "
+        "here is a GET, and a tool of the MCP server at `/mcp`."
     ),
     "SECURITY": [{"bearer": []}],
 }
@@ -22,9 +26,12 @@ AGENT = {
     "DESCRIPTION": (
         "Display config, member board, change log, forms and drafts for embedded apps and "
         "agents (workspace API tokens and members' session tokens), and the agency API: "
-        "agency workspaces, plans, blueprints and connect links (agency tokens `agy_…`). "
-        "Every write needs an `Idempotency-Key` header (8 to 200 characters); a retry with "
-        "the same key answers the first answer with `Idempotent-Replayed: true`. "
+        "agency workspaces, plans, blueprints and connect links (agency tokens `agy_…`), "
+        "and the workspace's webhook endpoints (`/api/v1/webhook-endpoints`: each event type's "
+        "payload is a callback of createWebhookEndpoint). "
+        "Every POST and PUT needs an `Idempotency-Key` header (8 to 200 characters); a retry "
+        "with the same key answers the first answer with `Idempotent-Replayed: true` (a "
+        "webhook endpoint's PATCH and DELETE are idempotent as they are). "
         "Errors: `{error: {reason, message}}`."
     ),
     "SECURITY": [{"bearer": []}, {"agencyBearer": []}],
@@ -130,7 +137,17 @@ def unavailable_answers(result, generator, request, public):
     return result
 
 
+def enum_names_of_this_description(result, generator, request, public):
+    """Each description names its choice sets with its own ENUM_NAME_OVERRIDES: the
+    generator keeps the first overrides it loads for the whole process, whichever
+    description loaded them (drf-spectacular issue 1244), so they are loaded again here,
+    just before the enumerations are named."""
+    _load_enum_name_overrides.cache_clear()
+    return result
+
+
 _HOOKS = [
+    "config.openapi.enum_names_of_this_description",
     "drf_spectacular.hooks.postprocess_schema_enums",
     "config.openapi.nullable_references",
     "config.openapi.closed_request_bodies",
@@ -139,3 +156,17 @@ _HOOKS = [
 ]
 FIGURES["POSTPROCESSING_HOOKS"] = _HOOKS
 AGENT["POSTPROCESSING_HOOKS"] = _HOOKS
+
+# The agent description carries the events' payloads (the callbacks of
+# createWebhookEndpoint) beside the agent API's own bodies, whose members share names
+# (attendance, payment_plan, origin, kind) with other choice sets: the agent API's sets keep their
+# names, and a payload's set is named after its payload (CallEventDataAttendanceEnum). A
+# provider names one set wherever it is a member (integrations, provider).
+AGENT["ENUM_NAME_OVERRIDES"] = {
+    **settings.SPECTACULAR_SETTINGS.get("ENUM_NAME_OVERRIDES", {}),
+    "AttendanceEnum": "workspaces.models.Call.Attendance",
+    "PaymentPlanEnum": "workspaces.models.Sale.PaymentPlan",
+    "OriginEnum": "workspaces.models.Sale.Origin",
+    "KindEnum": "agentapi.models.ChangeLogEntry.Kind",
+    "IntegrationsEnum": "agency.serializers.INTEGRATION_KEYS",
+}

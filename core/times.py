@@ -7,6 +7,7 @@ and SQLite's text hold more): a moment a day from either end is refused, so that
 to a time zone, on a page or in a query, can leave the calendar.
 """
 
+import re
 from datetime import UTC, datetime, timedelta
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC) + timedelta(days=2)
@@ -46,17 +47,77 @@ def utc_iso(moment: datetime | None) -> str | None:
 def parse_iso(value, *, naive_is_utc: bool = False) -> datetime | None:
     """A provider's ISO 8601 time ("2026-03-03T10:00:00.000000Z") as an aware datetime; None
     for anything else, and for a moment outside the calendar's bounds (see instant_bounded).
-    A time without an offset is UTC when the provider says so, else None."""
-    if not isinstance(value, str) or not value:
-        return None
+    A time without an offset is UTC when the provider says so, else None. Read by
+    instant_parse, as every instant given as text is."""
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        return instant_parse(value, naive_is_utc=naive_is_utc)
+    except InstantInvalid:
         return None
+
+
+# --- Instants given as text ----------------------------------------------------------
+#
+# The one parser of the instants a caller gives: the API's bodies, the import's lines and
+# the providers' payloads (through parse_iso) read them here, so that each accepts the same
+# texts and refuses the same ones with the same words.
+
+TIME_EXAMPLE = "2026-03-01T09:30:00+01:00"
+# An offset as ISO 8601 writes it: hours 00 to 23, minutes 00 to 59 (datetime.fromisoformat
+# takes "+05:60" as six hours).
+_OFFSET = re.compile(r"(?:Z|[+-](?:[01][0-9]|2[0-3])(?::?[0-5][0-9])?)", re.IGNORECASE)
+# The end of a time that names an offset, well formed or not.
+_OFFSET_TAIL = re.compile(r"[T ].*?\s*(Z|[+-][0-9:]*)\Z", re.IGNORECASE)
+
+
+class InstantInvalid(ValueError):
+    """Text that is not an instant the service holds; the message says why, quoting it."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def _shown(text: str) -> str:
+    """The text as a message quotes it: at most 40 characters of it."""
+    return repr(text) if len(text) <= 40 else f"{text[:40]!r}… ({len(text)} characters)"
+
+
+def instant_parse(value, *, naive_is_utc: bool = False) -> datetime:
+    """An ISO 8601 time with its offset ("2026-03-01T09:30:00+01:00", "…Z") as an aware
+    datetime in that offset, lying within [EARLIEST, LATEST] once in UTC; InstantInvalid
+    saying why for anything else: not a string, not ASCII, an offset out of range, not
+    ISO 8601, no offset (unless naive_is_utc), or a moment outside the calendar's bounds
+    (9999-12-31T23:30:00-05:00 is in the year 10000 in UTC)."""
+    if not isinstance(value, str) or not value.strip():
+        raise InstantInvalid(
+            f"Give the time as an ISO 8601 string with an offset, e.g. {TIME_EXAMPLE}."
+        )
+    text = value.strip()
+    if not text.isascii():
+        raise InstantInvalid(
+            f"Write the time in ASCII digits and letters only, e.g. {TIME_EXAMPLE}."
+        )
+    tail = _OFFSET_TAIL.search(text)
+    if tail is not None and not _OFFSET.fullmatch(tail.group(1)):
+        raise InstantInvalid(
+            f"{tail.group(1)!r} is not an offset: hours 00 to 23 and minutes 00 to 59, "
+            f"e.g. {TIME_EXAMPLE}, or Z."
+        )
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise InstantInvalid(
+            f"{_shown(text)} is not an ISO 8601 time; give one like {TIME_EXAMPLE}."
+        ) from None
     if moment.tzinfo is None:
         if not naive_is_utc:
-            return None
+            raise InstantInvalid(
+                f"{_shown(text)} has no offset: give it as e.g. {TIME_EXAMPLE} or ...Z."
+            )
         moment = moment.replace(tzinfo=UTC)
-    # Within the calendar once in UTC (9999-12-31T23:59-05:00 is in the year 10000).
-    bounded = instant_bounded(moment)
-    return None if bounded is None else moment
+    if instant_bounded(moment) is None:
+        raise InstantInvalid(
+            f"{_shown(text)} is outside the times this service holds: from "
+            f"{utc_iso(EARLIEST)} to {utc_iso(LATEST)}."
+        )
+    return moment

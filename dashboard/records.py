@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import render
 
+from core.times import instant_parse
 from figures import selectors as figures_selectors
 from workspaces.access import page
 from workspaces.models import Member
@@ -51,8 +52,10 @@ def cursor_decode(cursor: str) -> tuple[datetime, uuid.UUID] | None:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
         moment, pk = raw.split("|")
-        return datetime.fromisoformat(moment), uuid.UUID(pk)
+        return instant_parse(moment), uuid.UUID(pk)
     except (binascii.Error, UnicodeDecodeError, ValueError):
+        # (InstantInvalid is a ValueError: a time without an offset or outside the
+        # calendar's bounds cannot be compared with the stored ones.)
         return None
 
 

@@ -9,6 +9,7 @@ worker applies it with ``apply``; the backfill yields the same kind of items thr
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,20 @@ class SignatureRefused(Exception):
         super().__init__(message)
         self.message = message
         self.stale = stale
+
+
+# A signature's timestamp as the providers write it: seconds or milliseconds since the
+# epoch, plain ASCII digits (13 reach the year 2286 in milliseconds).
+_SIGNED_TIME = re.compile(r"[0-9]{1,13}")
+
+
+def signed_time(text: str | None, name: str) -> int:
+    """The timestamp a signature is made with, read only when it is 1 to 13 ASCII digits:
+    a sign, a space, an underscore, a fraction or an exponent (which Python's int() and
+    float() would take) make the signature unreadable, so no check of its time is skipped."""
+    if text is None or not _SIGNED_TIME.fullmatch(text):
+        raise SignatureRefused(f"The {name} is not a time: 1 to 13 digits are expected.")
+    return int(text)
 
 
 class ProviderError(Exception):

@@ -131,14 +131,15 @@ def _verify(request, provider, connection: Connection, secret) -> None:
 
 
 def _refusal_count(connection: Connection) -> None:
-    """A refused delivery counts on the connection (its counter, and its rate of refusals:
-    past RATE_LIMIT_REFUSED_DELIVERIES, 429 with Retry-After). An accepted one never does."""
-    services.delivery_refuse(connection=connection)
+    """A refused delivery counts on the connection (its rate of refusals, then its counter).
+    Past RATE_LIMIT_REFUSED_DELIVERIES it answers 429 with Retry-After and the counter is
+    left alone: a sender over the limit writes nothing. An accepted delivery never counts."""
     state = rate_count("refused", f"connection:{connection.pk}")
     if state is not None and not state.allowed:
         raise RateLimited(
             f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
         )
+    services.delivery_refuse(connection=connection)
 
 
 def _no_constant(name: str):

@@ -16,7 +16,9 @@ from django.utils.module_loading import import_string
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.settings import patched_settings
 
-# (operation id, the operation naming the workspace in its path, for agency tokens)
+# (operation id, the operation naming the workspace in its path, for agency tokens).
+# Every operation of the figures description (/api/v1/openapi.json, GET only) is a read
+# tool (tests/mcpserver/test_tools.py checks it), then the agent API's reads.
 READ_TOOLS = [
     ("whoami", None),
     ("listCallFigures", None),
@@ -32,6 +34,7 @@ READ_TOOLS = [
     ("getWebinar", None),
     ("listAuditEvents", None),
     ("getSeries", None),
+    ("listEvents", None),
     ("getDisplay", "getWorkspaceDisplay"),
     ("getMyBoard", None),
     ("listChanges", "listWorkspaceChanges"),

@@ -1,6 +1,7 @@
 """Both API descriptions generate without warnings, validate, and match the copies in docs/."""
 
 import json
+import uuid
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,7 @@ FIGURES_OPERATIONS = {
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
     "/api/v1/series": "getSeries",
+    "/api/v1/events": "listEvents",
 }
 
 AGENT_ROUTES = {
@@ -54,6 +56,11 @@ AGENT_ROUTES = {
     ("post", "/api/v1/workspaces/{id}/connect-links"),
     ("get", "/api/v1/workspaces/{id}/connect-links/{linkId}"),
     ("post", "/api/v1/workspaces/{id}/connect-links/{linkId}/revoke"),
+    ("get", "/api/v1/webhook-endpoints"),
+    ("post", "/api/v1/webhook-endpoints"),
+    ("get", "/api/v1/webhook-endpoints/{id}"),
+    ("patch", "/api/v1/webhook-endpoints/{id}"),
+    ("delete", "/api/v1/webhook-endpoints/{id}"),
 }
 
 
@@ -90,8 +97,27 @@ def test_description_is_clean_and_matches_the_committed_copy(
 def test_figures_description_carries_the_documented_operation_ids(tmp_path, db):
     schema = json.loads((DOCS / "figures.json").read_text())
     assert schema["info"]["version"] == "1"
-    for path, operation_id in FIGURES_OPERATIONS.items():
-        assert schema["paths"][path]["get"]["operationId"] == operation_id
+    # Read-only: exactly these operations, each a GET.
+    described = {
+        path: {method: operation["operationId"] for method, operation in item.items()}
+        for path, item in schema["paths"].items()
+    }
+    assert described == {path: {"get": name} for path, name in FIGURES_OPERATIONS.items()}
+
+
+def test_webhook_endpoints_are_described_with_the_agent_api_and_served_where_they_were(client, db):
+    """The routes keep their URLs; only the description naming them changed."""
+    figures = client.get("/api/v1/openapi.json").json()["paths"]
+    agent = client.get("/openapi/agent.json").json()["paths"]
+    assert not [path for path in figures if path.startswith("/api/v1/webhook-endpoints")]
+    assert set(agent["/api/v1/webhook-endpoints"]) == {"get", "post"}
+    assert set(agent["/api/v1/webhook-endpoints/{id}"]) == {"get", "patch", "delete"}
+    callbacks = agent["/api/v1/webhook-endpoints"]["post"]["callbacks"]
+    assert "lead.created" in callbacks
+    assert "/api/v1/events" not in agent
+    # Without a token, each answers the API's 401 (not a 404): still routed.
+    for path in ("/api/v1/webhook-endpoints", f"/api/v1/webhook-endpoints/{uuid.uuid4()}"):
+        assert client.get(path).status_code == 401
 
 
 def test_agent_description_has_every_documented_route_and_writes_need_a_key():
@@ -227,7 +253,7 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "default": 14,
         }
         keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
-        assert len(keys) == 13
+        assert len(keys) == 14
         assert all(key == {"type": "string", "minLength": 8, "maxLength": 200} for key in keys)
 
 

@@ -15,9 +15,12 @@ What this adds to the toolkit's defaults:
 - Every authorization response redirect carries ``iss`` (RFC 9207), errors included.
 """
 
+import base64
+import binascii
 import hashlib
 from datetime import timedelta
 from functools import wraps
+from urllib.parse import unquote_plus
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -335,21 +338,41 @@ class McpResourceMetadataView(OAuthProtectedResourceMetadataView):
         return "Sales Figures MCP server"
 
 
+def basic_credentials(request) -> tuple[str, str] | None:
+    """The client id and secret of an ``Authorization: Basic`` header, decoded as the
+    toolkit decodes them (base64, the request's charset, then each half form-urlencoded,
+    RFC 6749 2.3.1); None without such a header or when it cannot be decoded (the
+    toolkit then answers invalid_client)."""
+    scheme, _, encoded = request.headers.get("Authorization", "").partition(" ")
+    if scheme != "Basic" or not encoded:
+        return None
+    try:
+        decoded = base64.b64decode(encoded).decode(request.encoding or settings.DEFAULT_CHARSET)
+    except (binascii.Error, ValueError):
+        return None
+    client_id, colon, secret = decoded.partition(":")
+    if not colon:
+        return None
+    return unquote_plus(client_id), unquote_plus(secret)
+
+
+def _invalid_request(description: str) -> JsonResponse:
+    return JsonResponse({"error": "invalid_request", "error_description": description}, status=400)
+
+
 def refuse_nul_parameters(view):
-    """An OAuth request whose parameters hold a NUL character answers 400 invalid_request
-    (no database stores one, and no client id, code or token holds one)."""
+    """An OAuth request whose parameters or HTTP Basic client credentials hold a NUL
+    character answers 400 invalid_request (no database stores one, and no client id,
+    secret, code or token holds one)."""
 
     @wraps(view)
     def checked(request, *args, **kwargs):
         values = [*request.GET.lists(), *(request.POST.lists() if request.method == "POST" else ())]
         if any("\x00" in key or any("\x00" in value for value in items) for key, items in values):
-            return JsonResponse(
-                {
-                    "error": "invalid_request",
-                    "error_description": "A parameter holds a NUL character.",
-                },
-                status=400,
-            )
+            return _invalid_request("A parameter holds a NUL character.")
+        credentials = basic_credentials(request)
+        if credentials is not None and any("\x00" in part for part in credentials):
+            return _invalid_request("The client credentials hold a NUL character.")
         return view(request, *args, **kwargs)
 
     return checked

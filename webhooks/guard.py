@@ -2,7 +2,10 @@
 
 An endpoint's URL is https (http only on loopback), at most 2,000 characters, without
 credentials, and every address its host resolves to is public: a private, loopback,
-link-local, shared, reserved or multicast address is refused. Loopback is allowed only
+link-local, shared, reserved or multicast address is refused. An IPv6 address that carries
+an IPv4 address (IPv4-mapped, NAT64, 6to4) is judged by the IPv4 address it carries; the
+forms no public network routes (IPv4-compatible, IPv4-translated, local-use NAT64) are
+refused. Loopback is allowed only
 while ``WEBHOOK_ALLOW_LOOPBACK`` is on (by default, when ``DEBUG`` is), so a developer
 can point an endpoint at a local receiver.
 
@@ -69,18 +72,44 @@ def _loopback_allowed() -> bool:
     return bool(getattr(settings, "WEBHOOK_ALLOW_LOOPBACK", settings.DEBUG))
 
 
+# IPv6 forms that carry an IPv4 address: the other end is that IPv4 host, so the address
+# is judged by the IPv4 address it carries.
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # NAT64's well-known prefix (RFC 6052)
+# IPv6 forms no public network routes, whose IPv4 address is not judged: refused whatever
+# they carry.
+_NOT_ROUTED = (
+    ipaddress.ip_network("::/96"),  # IPv4-compatible, deprecated (RFC 4291 2.5.5.1)
+    ipaddress.ip_network("::ffff:0:0:0/96"),  # IPv4-translated, SIIT (RFC 2765)
+    ipaddress.ip_network("64:ff9b:1::/48"),  # NAT64 for local use (RFC 8215)
+)
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv4-mapped (::ffff:0:0/96), NAT64 (64:ff9b::/96) or 6to4
+    (2002::/16) address carries; None for any other address."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip in _NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return ip.sixtofour
+
+
 def _address_refusal(address: str) -> str | None:
     ip = ipaddress.ip_address(address)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        ip = _embedded_ipv4(ip) or ip
     if ip.is_loopback:
         return None if _loopback_allowed() else "a loopback address"
+    if any(ip in network for network in _NOT_ROUTED):
+        return "a reserved address"
     if ip.is_link_local:
         return "a link-local address"
     if ip.is_multicast:
         return "a multicast address"
     if ip.is_private or not ip.is_global:
         return "a private address"
+    if ip.is_reserved:
+        return "a reserved address"
     return None
 
 

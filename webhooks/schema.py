@@ -1,7 +1,7 @@
-"""How the webhook routes and the events' payloads are described in the figures API's
-served description: one operation per route, and on createWebhookEndpoint a callback per
-event type carrying that type's `data` (OpenAPI 3.0's way to describe what the service
-sends to a URL the caller gives)."""
+"""How the webhook routes and the events' payloads are described: one operation per route
+(the events feed in the figures API's description, the endpoints in the agent API's), and
+on createWebhookEndpoint a callback per event type carrying that type's `data` (OpenAPI
+3.0's way to describe what the service sends to a URL the caller gives)."""
 
 import re
 
@@ -428,7 +428,9 @@ list_events = extend_schema(
     summary="The workspace's events of the last 30 days, oldest first",
     description="For integrators who cannot take webhooks, or who catch up after downtime: "
     "page with `after` (the last event id received) while `has_more` is true. Each event is "
-    "the object a webhook delivery carries. Scope `read`.",
+    "the object a webhook delivery carries: each type's payload is a callback of "
+    "createWebhookEndpoint in the Agent and Agency API's description (`/openapi/agent.json`). "
+    "Scope `read`.",
     parameters=[
         OpenApiParameter("after", str, description="List the events after this event id."),
         OpenApiParameter(

@@ -1,5 +1,5 @@
-"""The routes of outbound webhooks in the figures API: the endpoints
-(/api/v1/webhook-endpoints) and the events feed (/api/v1/events).
+"""The API routes of outbound webhooks: the endpoints (/api/v1/webhook-endpoints, in the
+agent API's description) and the events feed (/api/v1/events, in the figures API's).
 
 The base view runs the checks of every request (401, browser rules, kind, scope, role);
 each handler then looks up what answers 404, validates (400) and calls one service."""

@@ -25,6 +25,7 @@ from rest_framework.fields import empty
 from audit.services import Actor, audit_record
 from core.errors import InvalidField, first_field_error
 from core.money import MoneyInvalid, minor_from_major
+from core.times import InstantInvalid, instant_parse
 
 from .kept import (
     calls_outcome_refresh,
@@ -102,19 +103,12 @@ def money_to_minor(value, *, exponent: int, currency: str, field: str) -> int:
 
 
 def parse_time(value, *, field: str) -> datetime:
-    """An ISO 8601 time that carries its offset; a naive time is refused."""
-    if not isinstance(value, str):
-        raise RecordInvalid(field, "Give a time as an ISO 8601 string with an offset.")
+    """An ISO 8601 time that carries its offset, read by core.times.instant_parse (the
+    API's parser too); a naive time, or one outside the calendar's bounds, is refused."""
     try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        raise RecordInvalid(field, f"{value!r} is not an ISO 8601 time.") from None
-    if parsed.tzinfo is None or parsed.utcoffset() is None:
-        raise RecordInvalid(
-            field,
-            f"{value!r} has no offset: give it as e.g. 2026-03-01T09:30:00+01:00 or ...Z.",
-        )
-    return parsed
+        return instant_parse(value)
+    except InstantInvalid as error:
+        raise RecordInvalid(field, error.message) from None
 
 
 def parse_date(value, *, field: str, tz: ZoneInfo) -> date:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-from core.times import from_epoch
+from core.times import from_epoch, parse_iso
 
 from ..base import BackfillItem, BackfillPage, Described
 from . import client as api
@@ -28,12 +28,8 @@ SEARCH_LIMIT = 10_000
 
 def _ms(contact: dict) -> int | None:
     value = (contact.get("properties") or {}).get("createdate") or contact.get("createdAt")
-    if not isinstance(value, str):
-        return None
-    try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
-    except ValueError:
-        return None
+    moment = parse_iso(value, naive_is_utc=True)
+    return None if moment is None else int(moment.timestamp() * 1000)
 
 
 def _item(contact: dict, read_at: int) -> BackfillItem:

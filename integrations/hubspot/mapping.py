@@ -21,10 +21,9 @@ from datetime import datetime
 from django.core.cache import cache
 from django.db import models
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from core.crypto import decrypt_json
-from core.times import from_epoch
+from core.times import from_epoch, parse_iso
 from workspaces.models import Lead
 from workspaces.services import lead_upsert, leads_create
 
@@ -108,9 +107,10 @@ def _text(value, limit: int = 200) -> str:
 
 def _created(contact: dict) -> datetime | None:
     for value in ((contact.get("properties") or {}).get("createdate"), contact.get("createdAt")):
-        moment = parse_datetime(value) if isinstance(value, str) else None
+        # A time without an offset is UTC; one outside the calendar's bounds is no time.
+        moment = parse_iso(value, naive_is_utc=True)
         if moment is not None:
-            return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+            return moment
     return None
 
 

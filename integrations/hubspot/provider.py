@@ -12,7 +12,14 @@ from hubspot.utils.signature import Signature
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, Provider, SettingsPage, SignatureRefused
+from ..base import (
+    CredentialField,
+    Described,
+    Provider,
+    SettingsPage,
+    SignatureRefused,
+    signed_time,
+)
 from . import backfill, mapping, pages
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
@@ -115,7 +122,10 @@ class HubSpotProvider(Provider):
             )
         if not (signature.isascii() and timestamp.isascii()):
             raise SignatureRefused("The HubSpot signature headers are not ASCII text.")
-        if timestamp.isdigit() and int(timestamp) > (_now() + TOLERANCE_SECONDS) * 1000:
+        # Read before the library reads it with float() (which would take "+…", "2.5e14" or
+        # "….0" and let a time ahead of now through).
+        sent = signed_time(timestamp, "X-HubSpot-Request-Timestamp")
+        if sent > (_now() + TOLERANCE_SECONDS) * 1000:
             raise SignatureRefused(
                 f"The X-HubSpot-Request-Timestamp is more than {TOLERANCE_SECONDS} seconds "
                 "ahead of now; check the sender's clock.",

@@ -10,7 +10,7 @@ import stripe
 
 from core.times import from_epoch
 
-from ..base import CredentialField, Described, Provider, SignatureRefused
+from ..base import CredentialField, Described, Provider, SignatureRefused, signed_time
 from . import backfill, mapping
 
 # Stripe's own default: a delivery signed more than five minutes ago is refused.
@@ -63,8 +63,14 @@ class StripeProvider(Provider):
         header = headers.get("Stripe-Signature") or ""
         if not header.isascii():
             raise SignatureRefused("The Stripe-Signature header is not ASCII text.")
-        stamps = [part[2:] for part in header.split(",") if part.startswith("t=")]
-        if stamps and stamps[0].isdigit() and int(stamps[0]) > _now() + TOLERANCE_SECONDS:
+        # Each t= is read before the library reads the first with int() (which would take
+        # "+…", "1_…" or " …" and let a time ahead of now through).
+        stamps = [
+            signed_time(value, "Stripe-Signature timestamp")
+            for key, _, value in (part.partition("=") for part in header.split(","))
+            if key == "t"
+        ]
+        if stamps and stamps[0] > _now() + TOLERANCE_SECONDS:
             raise SignatureRefused(
                 f"The Stripe-Signature timestamp is more than {TOLERANCE_SECONDS} seconds "
                 "ahead of now; check the sender's clock.",

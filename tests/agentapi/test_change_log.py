@@ -104,6 +104,44 @@ def test_create_refuses_a_bad_body_naming_the_field(team, api, change, field):
     assert after == before
 
 
+@pytest.mark.parametrize(
+    ("effective_at", "message"),
+    [
+        (
+            "9999-12-31T23:30:00-05:00",
+            "'9999-12-31T23:30:00-05:00' is outside the times this service holds: from "
+            "0001-01-03T00:00:00Z to 9999-12-29T00:00:00Z.",
+        ),
+        (
+            "0001-01-01T00:30:00+01:00",
+            "'0001-01-01T00:30:00+01:00' is outside the times this service holds: from "
+            "0001-01-03T00:00:00Z to 9999-12-29T00:00:00Z.",
+        ),
+        (
+            "9999-12-31T12:00:00Z",
+            "'9999-12-31T12:00:00Z' is outside the times this service holds: from "
+            "0001-01-03T00:00:00Z to 9999-12-29T00:00:00Z.",
+        ),
+        (
+            "2026-03-01T09:00:00",
+            "'2026-03-01T09:00:00' has no offset: give it as e.g. 2026-03-01T09:30:00+01:00 "
+            "or ...Z.",
+        ),
+    ],
+)
+def test_a_time_the_service_cannot_hold_is_400_naming_the_field(team, api, effective_at, message):
+    """The API reads instants with the import's parser: the same texts, the same words."""
+    response = _post(
+        api, team.write_token, "/api/v1/change-log", {**BODY, "effective_at": effective_at}
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": {"reason": "invalid_field", "message": f"effective_at: {message}"},
+        "field": "effective_at",
+    }
+    assert not ChangeLogEntry.objects.exists()
+
+
 def test_create_refuses_a_missing_member(team, api):
     body = dict(BODY)
     del body["what"]

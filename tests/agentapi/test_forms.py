@@ -394,6 +394,7 @@ def test_past_call_lead_by_id_and_unknown_lead(team, make_call, write):
         ({"occurred_at": "2026-03-01T10:00:00"}, "occurred_at"),
         ({"occurred_at": "2999-03-01T10:00:00+00:00"}, "occurred_at"),
         ({"occurred_at": "2026-03-01T10:00:00+23:60"}, "occurred_at"),
+        ({"occurred_at": "0001-01-01T00:30:00+01:00"}, "occurred_at"),
         ({"lead": {"name": "No email"}}, "lead.email"),
         ({"lead": {"email": "x@example.test", "phone": "1"}}, "lead.phone"),
         ({"attendance": "no_show"}, "attendance"),

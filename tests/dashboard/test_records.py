@@ -1,7 +1,9 @@
 """The records behind a figure: each list holds exactly what its figure counts, oldest
 first, a page at a time, each row linking to the lead's journey."""
 
+import base64
 import re
+import uuid
 
 import pytest
 
@@ -118,3 +120,16 @@ def test_a_cursor_that_cannot_be_read_is_the_first_page(team, figures_data):
         .content.decode()
     )
     assert len(listed(html)) == 8
+
+
+@pytest.mark.parametrize(
+    "moment", ["9999-12-31T23:30:00-05:00", "0001-01-01T00:30:00+01:00", "2026-03-01T00:00:00"]
+)
+def test_a_cursor_naming_a_time_the_service_cannot_hold_is_the_first_page(
+    team, figures_data, moment
+):
+    ws = team["workspace"]
+    cursor = base64.urlsafe_b64encode(f"{moment}|{uuid.uuid4()}".encode()).decode()
+    response = signed_in(team["owner"]).get(f"/app/{ws.pk}/leads/", {**MARCH, "cursor": cursor})
+    assert response.status_code == 200
+    assert len(listed(response.content.decode())) == 8

@@ -25,10 +25,8 @@ OPERATION_IDS = {
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
     "/api/v1/series": "getSeries",
-    # The outbound webhooks' routes share the description.
+    # The events feed shares the description (the webhook endpoints are the agent API's).
     "/api/v1/events": "listEvents",
-    "/api/v1/webhook-endpoints": "listWebhookEndpoints",
-    "/api/v1/webhook-endpoints/{id}": "getWebhookEndpoint",
 }
 
 

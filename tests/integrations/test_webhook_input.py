@@ -52,6 +52,42 @@ def test_a_signature_dated_in_the_future_is_refused(shop):
     assert near.status_code == 200
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        lambda t: f"+{t}",
+        lambda t: f"{str(t)[:1]}_{str(t)[1:]}",
+        lambda t: f" {t}",
+        lambda t: f"{t}.0",
+        lambda t: f"{t / 10**9}e9",
+        lambda t: f"0{t}000",
+        lambda t: "",
+    ],
+    ids=["sign", "underscore", "space", "fraction", "exponent", "14 digits", "empty"],
+)
+def test_a_timestamp_that_is_not_plain_digits_is_an_unreadable_signature(shop, written):
+    """Python's int() reads "+…", "1_…" and " …", and the library would then check the
+    time against the past only: a time ahead of now must not slip through."""
+    body = json.dumps({"id": "evt_1", "type": "charge.succeeded", "created": 1})
+    ahead = int(time.time()) + 365 * 86400
+    header = sign(body, SECRET, ahead).replace(f"t={ahead},", f"t={written(ahead)},")
+    answer = _post(shop.connection, body, header)
+    assert answer.status_code == 400
+    assert answer.json()["error"] == {
+        "reason": "invalid_signature",
+        "message": "The Stripe-Signature timestamp is not a time: 1 to 13 digits are expected.",
+    }
+    assert Event.objects.count() == 0
+    assert Connection.objects.get(pk=shop.connection.pk).events_refused == 1
+
+
+def test_every_timestamp_of_the_signature_header_is_read(shop):
+    body = json.dumps({"id": "evt_1", "type": "charge.succeeded", "created": 1})
+    header = sign(body, SECRET) + f",t=+{int(time.time())}"
+    answer = _post(shop.connection, body, header)
+    assert (answer.status_code, answer.json()["error"]["reason"]) == (400, "invalid_signature")
+
+
 def test_text_no_database_stores_is_kept_escaped_and_applied(shop, deliver):
     payload = event(
         "evt_nul",
@@ -150,6 +186,8 @@ def test_refused_deliveries_are_limited_per_connection_and_accepted_ones_never(
     refused = _post(shop.connection, body, "t=1,v1=00")
     assert refused.json()["error"]["reason"] == "rate_limited"
     assert int(refused["Retry-After"]) >= 1
+    # Only the refusals answered 400 are counted: once limited, nothing is written.
+    assert Connection.objects.get(pk=shop.connection.pk).events_refused == 3
     # A delivery with the right signature is still taken.
     good = json.dumps(
         event(

@@ -32,6 +32,7 @@ READ_TOOLS = [
     "getWebinar",
     "listAuditEvents",
     "getSeries",
+    "listEvents",
     "getDisplay",
     "getMyBoard",
     "listChanges",
@@ -128,6 +129,12 @@ def _tool_and_rest(team):
             "/api/v1/series",
             {**PERIOD, "metric": "payments.cash_collected", "interval": "week"},
         ),
+        "listEvents": (
+            team.read,
+            {"types": "change.created", "limit": 1},
+            "/api/v1/events",
+            {"types": "change.created", "limit": 1},
+        ),
         "getDisplay": (team.read, {}, "/api/v1/display", {}),
         "getMyBoard": (team.closer_mcp, PERIOD, "/api/v1/me/board", PERIOD),
         "listChanges": (team.read, PERIOD, "/api/v1/change-log", PERIOD),
@@ -145,6 +152,22 @@ def test_the_tools_listed_are_the_operations(team, mcp):
     assert [tool.name for tool in listed.tools] == READ_TOOLS + WRITE_TOOLS
     read_only = mcp(team.read, lambda client: client.list_tools())
     assert [tool.name for tool in read_only.tools] == READ_TOOLS
+
+
+def test_every_operation_of_the_figures_description_is_a_read_tool(team, mcp, client):
+    """The figures description (/api/v1/openapi.json) is read-only, and an assistant reads
+    through MCP whatever it describes."""
+    described = client.get("/api/v1/openapi.json").json()["paths"]
+    operations = {
+        operation["operationId"]: method
+        for item in described.values()
+        for method, operation in item.items()
+    }
+    assert set(operations.values()) == {"get"}
+    listed = mcp(team.read, lambda client: client.list_tools())
+    tools = {tool.name: tool for tool in listed.tools}
+    assert set(operations) - set(tools) == set()
+    assert all(tools[name].annotations.read_only_hint is True for name in operations)
 
 
 def test_input_schemas_carry_the_bounds_and_descriptions_of_the_api(team, mcp, client):

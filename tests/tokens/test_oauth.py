@@ -1,5 +1,6 @@
 """OAuth 2 sign-in for embedded apps, done as a browser and an app would do it."""
 
+import base64
 import hashlib
 import random
 from urllib.parse import parse_qs, urlencode, urlsplit
@@ -753,6 +754,41 @@ def test_a_nul_in_an_oauth_parameter_is_400_invalid_request(method, path, params
         "error": "invalid_request",
         "error_description": "A parameter holds a NUL character.",
     }
+
+
+@pytest.mark.parametrize("path", ["/o/token/", "/o/revoke_token/"])
+@pytest.mark.parametrize(
+    "credentials",
+    [
+        b"\x00:secret",
+        b"%00:secret",
+        b"client\x00id:secret",
+        b"client:sec\x00ret",
+        b"client:sec%00ret",
+    ],
+)
+def test_a_nul_in_basic_client_credentials_is_400_invalid_request(oauth_app, path, credentials):
+    response = browser_client().post(
+        path,
+        {"grant_type": "authorization_code", "code": "x", "token": "x"},
+        HTTP_AUTHORIZATION="Basic " + base64.b64encode(credentials).decode(),
+    )
+    assert response.status_code == 400
+    assert response.json() == {
+        "error": "invalid_request",
+        "error_description": "The client credentials hold a NUL character.",
+    }
+
+
+@pytest.mark.parametrize(
+    "header", ["Basic !!!", "Basic " + base64.b64encode(b"\xff:x").decode(), "Basic bm9jb2xvbg=="]
+)
+def test_undecodable_basic_client_credentials_stay_invalid_client(oauth_app, header):
+    response = browser_client().post(
+        "/o/token/", {"grant_type": "authorization_code", "code": "x"}, HTTP_AUTHORIZATION=header
+    )
+    assert response.status_code == 401
+    assert response.json() == {"error": "invalid_client"}
 
 
 def test_a_loopback_redirect_uri_must_match_its_port(make_workspace, make_member, embedded_app):

@@ -1,6 +1,6 @@
 """Every event type, made by the writers that cause it: each arrives once per endpoint
 that wants it, and each event's body validates against its callback in the served
-description of the figures API."""
+description of the agent API (beside createWebhookEndpoint)."""
 
 import json
 from datetime import date
@@ -34,7 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def callback_schemas() -> dict:
-    document = Client().get("/api/v1/openapi.json").json()
+    document = Client().get("/openapi/agent.json").json()
     callbacks = document["paths"]["/api/v1/webhook-endpoints"]["post"]["callbacks"]
     schemas = {}
     for type, callback in callbacks.items():

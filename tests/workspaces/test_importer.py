@@ -83,6 +83,22 @@ SALE = {"type": "sale", "id": "s", "lead": "l", "closed_at": "2026-03-01T10:00:0
             {"type": "outcome", "id": "o", "result": "closed", "at": "2026-03-02T09:00:00Z"},
             "line 4, field 'lead': This member is required.",
         ),
+        # Instants at the calendar's edges are refused, not an OverflowError.
+        (
+            {**SALE, "closed_at": "9999-12-31T23:30:00-05:00"},
+            "line 4, field 'closed_at': '9999-12-31T23:30:00-05:00' is outside the times this "
+            "service holds: from 0001-01-03T00:00:00Z to 9999-12-29T00:00:00Z.",
+        ),
+        (
+            {"type": "lead", "id": "l2", "created_at": "0001-01-01T00:30:00+01:00"},
+            "line 4, field 'created_at': '0001-01-01T00:30:00+01:00' is outside the times this "
+            "service holds: from 0001-01-03T00:00:00Z to 9999-12-29T00:00:00Z.",
+        ),
+        (
+            {"type": "touch", "id": "t", "lead": "l", "at": "2026-03-01T09:00:00+24:00"},
+            "line 4, field 'at': '+24:00' is not an offset: hours 00 to 23 and minutes 00 to "
+            "59, e.g. 2026-03-01T09:30:00+01:00, or Z.",
+        ),
         (
             {
                 "type": "call",
