@@ -56,6 +56,23 @@ def isoparse(value: str) -> datetime.datetime:
     return datetime.datetime.fromisoformat(text)
 '''
 
+# A body given as a mapping is sent as it is (a model's round trip would add members it
+# leaves out, such as an empty list); a model is sent as its to_dict().
+BODY = """\
+class _Mapping:
+    def __init__(self, members: Mapping[str, Any]):
+        self.members = dict(members)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.members
+
+
+def _body(model: Any, body: Any) -> Any:
+    return _Mapping(body) if isinstance(body, Mapping) else body
+
+
+"""
+
 PACKAGE_INIT = '''\
 """The code generated from the service's API descriptions.
 
@@ -220,8 +237,7 @@ def _operations_module(package: str, out: Path, source: str) -> str:
         + '"""The operations of one description, as methods of the clients."""\n\n'
         + "\n".join(sorted(imports))
         + "\n\n\n"
-        + "def _body(model: Any, body: Any) -> Any:\n"
-        + "    return model.from_dict(body) if isinstance(body, Mapping) else body\n\n\n"
+        + BODY
         + f"class {title}Operations:\n"
         + f'    """The operations of docs/openapi/{source}."""\n\n'
         + "    def _call(self, operation: Any, arguments: dict[str, Any]) -> Any:\n"
@@ -237,14 +253,22 @@ def _operations_module(package: str, out: Path, source: str) -> str:
 
 
 def generate(out: Path) -> None:
-    """Write the generated tree into `out` (made empty first)."""
-    if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
+    """Write the generated tree into `out`, replacing it only once all of it is made."""
+    if not (BIN / "openapi-python-client").exists():
+        raise SystemExit("openapi-python-client is not installed: run `make install`.")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        made = work / "_generated"
+        made.mkdir()
         for name, spec in DESCRIPTIONS.items():
-            shutil.copytree(_generate_package(name, spec, work), out / name)
+            shutil.copytree(_generate_package(name, spec, work), made / name)
+        _write_operations(made)
+        if out.exists():
+            shutil.rmtree(out)
+        shutil.copytree(made, out)
+
+
+def _write_operations(out: Path) -> None:
     imports, sync_bases, async_bases = [], [], []
     for name, spec in DESCRIPTIONS.items():
         (out / f"{name}_operations.py").write_text(_operations_module(name, out, spec.name))

@@ -51,8 +51,16 @@ from .figures.models.whoami import Whoami
 from .figures.types import UNSET, Unset
 
 
+class _Mapping:
+    def __init__(self, members: Mapping[str, Any]):
+        self.members = dict(members)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.members
+
+
 def _body(model: Any, body: Any) -> Any:
-    return model.from_dict(body) if isinstance(body, Mapping) else body
+    return _Mapping(body) if isinstance(body, Mapping) else body
 
 
 class FiguresOperations:
