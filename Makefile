@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit events webhooks
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi client fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,12 @@ test-pgbouncer: install pgbouncer-deps
 openapi: install
 	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_figures --custom-settings config.openapi.FIGURES --format openapi-json --validate --fail-on-warn --file docs/openapi/figures.json
 	$(DEV) $(BIN)/python manage.py spectacular --urlconf config.urls_agent --custom-settings config.openapi.AGENT --format openapi-json --validate --fail-on-warn --file docs/openapi/agent.json
+
+# Regenerates the Python client's generated code (clients/python/salesfigures/_generated/) from
+# both descriptions, with the pinned openapi-python-client; the hand-written layer beside it is
+# left alone. tests/client/test_generated.py fails when the committed code differs.
+client: openapi
+	$(BIN)/python scripts/client.py
 
 # Schemathesis against both served API descriptions on a live server over PostgreSQL (a fresh
 # database, dropped afterwards): fails on any 5xx and any answer outside its description.

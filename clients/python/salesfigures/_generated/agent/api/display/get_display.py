@@ -1,0 +1,174 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.display import Display
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs() -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/api/v1/display",
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[Display, Error]]:
+    if response.status_code == 200:
+        response_200 = Display.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[Display, Error]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[Union[Display, Error]]:
+    """Display config of the token's workspace
+
+     Name, logo, colours, labels, modules, programmes and currency code, for an embedded app to render
+    itself. Workspace API token or the session token of an owner, admin or manager (a closer, setter or
+    SDR reads only their board and drafts: 403 refused.member_scope). An agency token uses
+    /api/v1/workspaces/{workspaceId}/display.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[Display, Error]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+) -> Optional[Union[Display, Error]]:
+    """Display config of the token's workspace
+
+     Name, logo, colours, labels, modules, programmes and currency code, for an embedded app to render
+    itself. Workspace API token or the session token of an owner, admin or manager (a closer, setter or
+    SDR reads only their board and drafts: 403 refused.member_scope). An agency token uses
+    /api/v1/workspaces/{workspaceId}/display.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[Display, Error]
+    """
+
+    return sync_detailed(
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+) -> Response[Union[Display, Error]]:
+    """Display config of the token's workspace
+
+     Name, logo, colours, labels, modules, programmes and currency code, for an embedded app to render
+    itself. Workspace API token or the session token of an owner, admin or manager (a closer, setter or
+    SDR reads only their board and drafts: 403 refused.member_scope). An agency token uses
+    /api/v1/workspaces/{workspaceId}/display.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[Display, Error]]
+    """
+
+    kwargs = _get_kwargs()
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+) -> Optional[Union[Display, Error]]:
+    """Display config of the token's workspace
+
+     Name, logo, colours, labels, modules, programmes and currency code, for an embedded app to render
+    itself. Workspace API token or the session token of an owner, admin or manager (a closer, setter or
+    SDR reads only their board and drafts: 403 refused.member_scope). An agency token uses
+    /api/v1/workspaces/{workspaceId}/display.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[Display, Error]
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+        )
+    ).parsed

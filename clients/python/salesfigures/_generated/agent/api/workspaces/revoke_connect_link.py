@@ -1,0 +1,234 @@
+from http import HTTPStatus
+from typing import Any, Optional, Union
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.connect_link_state import ConnectLinkState
+from ...models.error import Error
+from ...types import Response
+
+
+def _get_kwargs(
+    id: str,
+    link_id: str,
+    *,
+    idempotency_key: str,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/v1/workspaces/{id}/connect-links/{link_id}/revoke".format(
+            id=id,
+            link_id=link_id,
+        ),
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Optional[Union[ConnectLinkState, Error]]:
+    if response.status_code == 200:
+        response_200 = ConnectLinkState.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: Union[AuthenticatedClient, Client], response: httpx.Response
+) -> Response[Union[ConnectLinkState, Error]]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    id: str,
+    link_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str,
+) -> Response[Union[ConnectLinkState, Error]]:
+    """Stop a connect link opening; connections it made stay
+
+     A route of the agency API: plans, blueprints, connect links.
+
+    Args:
+        id (str):
+        link_id (str):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ConnectLinkState, Error]]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        link_id=link_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    id: str,
+    link_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str,
+) -> Optional[Union[ConnectLinkState, Error]]:
+    """Stop a connect link opening; connections it made stay
+
+     A route of the agency API: plans, blueprints, connect links.
+
+    Args:
+        id (str):
+        link_id (str):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ConnectLinkState, Error]
+    """
+
+    return sync_detailed(
+        id=id,
+        link_id=link_id,
+        client=client,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    id: str,
+    link_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str,
+) -> Response[Union[ConnectLinkState, Error]]:
+    """Stop a connect link opening; connections it made stay
+
+     A route of the agency API: plans, blueprints, connect links.
+
+    Args:
+        id (str):
+        link_id (str):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Union[ConnectLinkState, Error]]
+    """
+
+    kwargs = _get_kwargs(
+        id=id,
+        link_id=link_id,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    id: str,
+    link_id: str,
+    *,
+    client: AuthenticatedClient,
+    idempotency_key: str,
+) -> Optional[Union[ConnectLinkState, Error]]:
+    """Stop a connect link opening; connections it made stay
+
+     A route of the agency API: plans, blueprints, connect links.
+
+    Args:
+        id (str):
+        link_id (str):
+        idempotency_key (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Union[ConnectLinkState, Error]
+    """
+
+    return (
+        await asyncio_detailed(
+            id=id,
+            link_id=link_id,
+            client=client,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

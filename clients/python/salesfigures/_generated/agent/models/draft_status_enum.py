@@ -1,0 +1,9 @@
+from enum import Enum
+
+
+class DraftStatusEnum(str, Enum):
+    FILED = "filed"
+    OPEN = "open"
+
+    def __str__(self) -> str:
+        return str(self.value)

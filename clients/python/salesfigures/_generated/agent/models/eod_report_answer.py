@@ -1,0 +1,93 @@
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+from uuid import UUID
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from .._dates import isoparse
+
+if TYPE_CHECKING:
+    from ..models.eod_report_answer_fields import EodReportAnswerFields
+
+
+T = TypeVar("T", bound="EodReportAnswer")
+
+
+@_attrs_define
+class EodReportAnswer:
+    """
+    Attributes:
+        id (UUID):
+        date (datetime.date):
+        submitted_at (datetime.datetime):
+        fields (EodReportAnswerFields):
+    """
+
+    id: UUID
+    date: datetime.date
+    submitted_at: datetime.datetime
+    fields: "EodReportAnswerFields"
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = str(self.id)
+
+        date = self.date.isoformat()
+
+        submitted_at = self.submitted_at.isoformat()
+
+        fields = self.fields.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "date": date,
+                "submitted_at": submitted_at,
+                "fields": fields,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.eod_report_answer_fields import EodReportAnswerFields
+
+        d = dict(src_dict)
+        id = UUID(d.pop("id"))
+
+        date = isoparse(d.pop("date")).date()
+
+        submitted_at = isoparse(d.pop("submitted_at"))
+
+        fields = EodReportAnswerFields.from_dict(d.pop("fields"))
+
+        eod_report_answer = cls(
+            id=id,
+            date=date,
+            submitted_at=submitted_at,
+            fields=fields,
+        )
+
+        eod_report_answer.additional_properties = d
+        return eod_report_answer
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

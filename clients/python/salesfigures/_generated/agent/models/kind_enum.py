@@ -1,0 +1,12 @@
+from enum import Enum
+
+
+class KindEnum(str, Enum):
+    OFFER = "offer"
+    OTHER = "other"
+    PRICE = "price"
+    RULE = "rule"
+    SCRIPT = "script"
+
+    def __str__(self) -> str:
+        return str(self.value)

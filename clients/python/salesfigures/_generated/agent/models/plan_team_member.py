@@ -1,0 +1,82 @@
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.role_enum import RoleEnum
+
+T = TypeVar("T", bound="PlanTeamMember")
+
+
+@_attrs_define
+class PlanTeamMember:
+    """
+    Attributes:
+        email (str):
+        name (str):
+        role (RoleEnum): * `owner` - owner
+            * `admin` - admin
+            * `manager` - manager
+            * `closer` - closer
+            * `setter` - setter
+            * `sdr` - sdr
+    """
+
+    email: str
+    name: str
+    role: RoleEnum
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        email = self.email
+
+        name = self.name
+
+        role = self.role.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "email": email,
+                "name": name,
+                "role": role,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        email = d.pop("email")
+
+        name = d.pop("name")
+
+        role = RoleEnum(d.pop("role"))
+
+        plan_team_member = cls(
+            email=email,
+            name=name,
+            role=role,
+        )
+
+        plan_team_member.additional_properties = d
+        return plan_team_member
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

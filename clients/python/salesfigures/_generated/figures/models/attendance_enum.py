@@ -1,0 +1,9 @@
+from enum import Enum
+
+
+class AttendanceEnum(str, Enum):
+    NO_SHOW = "no_show"
+    SHOWED = "showed"
+
+    def __str__(self) -> str:
+        return str(self.value)

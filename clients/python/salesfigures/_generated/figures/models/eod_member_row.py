@@ -1,0 +1,113 @@
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.field import Field
+
+
+T = TypeVar("T", bound="EodMemberRow")
+
+
+@_attrs_define
+class EodMemberRow:
+    """
+    Attributes:
+        id (str):
+        name (str):
+        email (str):
+        role (str):
+        expected (Field):
+        submitted (Field):
+        compliance_rate (Field):
+    """
+
+    id: str
+    name: str
+    email: str
+    role: str
+    expected: "Field"
+    submitted: "Field"
+    compliance_rate: "Field"
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        id = self.id
+
+        name = self.name
+
+        email = self.email
+
+        role = self.role
+
+        expected = self.expected.to_dict()
+
+        submitted = self.submitted.to_dict()
+
+        compliance_rate = self.compliance_rate.to_dict()
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "id": id,
+                "name": name,
+                "email": email,
+                "role": role,
+                "expected": expected,
+                "submitted": submitted,
+                "compliance_rate": compliance_rate,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.field import Field
+
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        name = d.pop("name")
+
+        email = d.pop("email")
+
+        role = d.pop("role")
+
+        expected = Field.from_dict(d.pop("expected"))
+
+        submitted = Field.from_dict(d.pop("submitted"))
+
+        compliance_rate = Field.from_dict(d.pop("compliance_rate"))
+
+        eod_member_row = cls(
+            id=id,
+            name=name,
+            email=email,
+            role=role,
+            expected=expected,
+            submitted=submitted,
+            compliance_rate=compliance_rate,
+        )
+
+        eod_member_row.additional_properties = d
+        return eod_member_row
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

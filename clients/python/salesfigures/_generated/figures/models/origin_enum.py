@@ -1,0 +1,10 @@
+from enum import Enum
+
+
+class OriginEnum(str, Enum):
+    CALL = "call"
+    DM = "dm"
+    PAST_CALL = "past_call"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import Enum
+
+
+class PaymentPlanEnum(str, Enum):
+    FINANCED = "financed"
+    PAID_IN_FULL = "paid_in_full"
+    SPLIT = "split"
+
+    def __str__(self) -> str:
+        return str(self.value)
