@@ -25,6 +25,11 @@ from .agent.api.plans import request_plan_approval as _request_plan_approval
 from .agent.api.templates import get_template as _get_template
 from .agent.api.templates import list_templates as _list_templates
 from .agent.api.templates import put_template as _put_template
+from .agent.api.webhooks import create_webhook_endpoint as _create_webhook_endpoint
+from .agent.api.webhooks import delete_webhook_endpoint as _delete_webhook_endpoint
+from .agent.api.webhooks import get_webhook_endpoint as _get_webhook_endpoint
+from .agent.api.webhooks import list_webhook_endpoints as _list_webhook_endpoints
+from .agent.api.webhooks import update_webhook_endpoint as _update_webhook_endpoint
 from .agent.api.workspaces import create_connect_link as _create_connect_link
 from .agent.api.workspaces import create_workspace_change as _create_workspace_change
 from .agent.api.workspaces import get_connect_link as _get_connect_link
@@ -50,10 +55,15 @@ from .agent.models.dm_close_form_request import DmCloseFormRequest
 from .agent.models.draft import Draft
 from .agent.models.draft_create_request import DraftCreateRequest
 from .agent.models.draft_list import DraftList
+from .agent.models.endpoint import Endpoint
+from .agent.models.endpoint_create_request import EndpointCreateRequest
+from .agent.models.endpoint_created import EndpointCreated
+from .agent.models.endpoint_list import EndpointList
 from .agent.models.eod_answer import EodAnswer
 from .agent.models.eod_form_request import EodFormRequest
 from .agent.models.past_call_answer import PastCallAnswer
 from .agent.models.past_call_form_request import PastCallFormRequest
+from .agent.models.patched_endpoint_update_request import PatchedEndpointUpdateRequest
 from .agent.models.plan import Plan
 from .agent.models.plan_applied import PlanApplied
 from .agent.models.plan_body_request import PlanBodyRequest
@@ -141,6 +151,18 @@ class AgentOperations:
             _create_plan, {"body": _body(PlanBodyRequest, body), "idempotency_key": idempotency_key}
         )
 
+    def create_webhook_endpoint(
+        self,
+        *,
+        body: Union[EndpointCreateRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> EndpointCreated:
+        """Add a webhook endpoint"""
+        return self._call(
+            _create_webhook_endpoint,
+            {"body": _body(EndpointCreateRequest, body), "idempotency_key": idempotency_key},
+        )
+
     def create_workspace_change(
         self,
         workspace_id: UUID,
@@ -157,6 +179,10 @@ class AgentOperations:
                 "idempotency_key": idempotency_key,
             },
         )
+
+    def delete_webhook_endpoint(self, id: str) -> None:
+        """Delete a webhook endpoint"""
+        return self._call(_delete_webhook_endpoint, {"id": id})
 
     def file_dm_close_form(
         self,
@@ -228,6 +254,10 @@ class AgentOperations:
         """One blueprint by key"""
         return self._call(_get_template, {"key": key})
 
+    def get_webhook_endpoint(self, id: str) -> Endpoint:
+        """One webhook endpoint"""
+        return self._call(_get_webhook_endpoint, {"id": id})
+
     def get_workspace_display(self, workspace_id: UUID) -> Display:
         """Display config of a named workspace"""
         return self._call(_get_workspace_display, {"workspace_id": workspace_id})
@@ -249,6 +279,10 @@ class AgentOperations:
     def list_templates(self) -> BlueprintList:
         """The agency's blueprints"""
         return self._call(_list_templates, {})
+
+    def list_webhook_endpoints(self) -> EndpointList:
+        """The workspace's webhook endpoints"""
+        return self._call(_list_webhook_endpoints, {})
 
     def list_workspace_changes(
         self,
@@ -293,6 +327,14 @@ class AgentOperations:
         """Stop a connect link opening; connections it made stay"""
         return self._call(
             _revoke_connect_link, {"id": id, "link_id": link_id, "idempotency_key": idempotency_key}
+        )
+
+    def update_webhook_endpoint(
+        self, id: str, *, body: Union[PatchedEndpointUpdateRequest, Mapping[str, Any]]
+    ) -> Endpoint:
+        """Change a webhook endpoint"""
+        return self._call(
+            _update_webhook_endpoint, {"id": id, "body": _body(PatchedEndpointUpdateRequest, body)}
         )
 
 
@@ -364,6 +406,18 @@ class AsyncAgentOperations:
             _create_plan, {"body": _body(PlanBodyRequest, body), "idempotency_key": idempotency_key}
         )
 
+    async def create_webhook_endpoint(
+        self,
+        *,
+        body: Union[EndpointCreateRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> EndpointCreated:
+        """Add a webhook endpoint"""
+        return await self._call(
+            _create_webhook_endpoint,
+            {"body": _body(EndpointCreateRequest, body), "idempotency_key": idempotency_key},
+        )
+
     async def create_workspace_change(
         self,
         workspace_id: UUID,
@@ -380,6 +434,10 @@ class AsyncAgentOperations:
                 "idempotency_key": idempotency_key,
             },
         )
+
+    async def delete_webhook_endpoint(self, id: str) -> None:
+        """Delete a webhook endpoint"""
+        return await self._call(_delete_webhook_endpoint, {"id": id})
 
     async def file_dm_close_form(
         self,
@@ -451,6 +509,10 @@ class AsyncAgentOperations:
         """One blueprint by key"""
         return await self._call(_get_template, {"key": key})
 
+    async def get_webhook_endpoint(self, id: str) -> Endpoint:
+        """One webhook endpoint"""
+        return await self._call(_get_webhook_endpoint, {"id": id})
+
     async def get_workspace_display(self, workspace_id: UUID) -> Display:
         """Display config of a named workspace"""
         return await self._call(_get_workspace_display, {"workspace_id": workspace_id})
@@ -472,6 +534,10 @@ class AsyncAgentOperations:
     async def list_templates(self) -> BlueprintList:
         """The agency's blueprints"""
         return await self._call(_list_templates, {})
+
+    async def list_webhook_endpoints(self) -> EndpointList:
+        """The workspace's webhook endpoints"""
+        return await self._call(_list_webhook_endpoints, {})
 
     async def list_workspace_changes(
         self,
@@ -520,4 +586,12 @@ class AsyncAgentOperations:
         """Stop a connect link opening; connections it made stay"""
         return await self._call(
             _revoke_connect_link, {"id": id, "link_id": link_id, "idempotency_key": idempotency_key}
+        )
+
+    async def update_webhook_endpoint(
+        self, id: str, *, body: Union[PatchedEndpointUpdateRequest, Mapping[str, Any]]
+    ) -> Endpoint:
+        """Change a webhook endpoint"""
+        return await self._call(
+            _update_webhook_endpoint, {"id": id, "body": _body(PatchedEndpointUpdateRequest, body)}
         )

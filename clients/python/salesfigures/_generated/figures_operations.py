@@ -3,7 +3,7 @@
 
 import datetime
 from collections.abc import Mapping
-from typing import Any, Optional, Union
+from typing import Any, Union
 from uuid import UUID
 
 from .figures.api.attribution import list_attribution as _list_attribution
@@ -18,18 +18,9 @@ from .figures.api.outcomes import list_outcomes as _list_outcomes
 from .figures.api.payments import list_payment_figures as _list_payment_figures
 from .figures.api.series import get_series as _get_series
 from .figures.api.speed_to_lead import list_speed_to_lead as _list_speed_to_lead
-from .figures.api.webhooks import create_webhook_endpoint as _create_webhook_endpoint
-from .figures.api.webhooks import delete_webhook_endpoint as _delete_webhook_endpoint
-from .figures.api.webhooks import get_webhook_endpoint as _get_webhook_endpoint
 from .figures.api.webhooks import list_events as _list_events
-from .figures.api.webhooks import list_webhook_endpoints as _list_webhook_endpoints
-from .figures.api.webhooks import update_webhook_endpoint as _update_webhook_endpoint
 from .figures.api.webinar import get_webinar as _get_webinar
 from .figures.api.whoami import whoami as _whoami
-from .figures.models.endpoint import Endpoint
-from .figures.models.endpoint_create_request import EndpointCreateRequest
-from .figures.models.endpoint_created import EndpointCreated
-from .figures.models.endpoint_list import EndpointList
 from .figures.models.event_list import EventList
 from .figures.models.get_funnel_envelope import GetFunnelEnvelope
 from .figures.models.get_lead_journey_envelope import GetLeadJourneyEnvelope
@@ -46,7 +37,6 @@ from .figures.models.list_leads_envelope import ListLeadsEnvelope
 from .figures.models.list_outcomes_envelope import ListOutcomesEnvelope
 from .figures.models.list_payment_figures_envelope import ListPaymentFiguresEnvelope
 from .figures.models.list_speed_to_lead_envelope import ListSpeedToLeadEnvelope
-from .figures.models.patched_endpoint_update_request import PatchedEndpointUpdateRequest
 from .figures.models.whoami import Whoami
 from .figures.types import UNSET, Unset
 
@@ -68,22 +58,6 @@ class FiguresOperations:
 
     def _call(self, operation: Any, arguments: dict[str, Any]) -> Any:
         raise NotImplementedError
-
-    def create_webhook_endpoint(
-        self,
-        *,
-        body: Union[EndpointCreateRequest, Mapping[str, Any]],
-        idempotency_key: Optional[str] = None,
-    ) -> EndpointCreated:
-        """Add a webhook endpoint"""
-        return self._call(
-            _create_webhook_endpoint,
-            {"body": _body(EndpointCreateRequest, body), "idempotency_key": idempotency_key},
-        )
-
-    def delete_webhook_endpoint(self, id: str) -> None:
-        """Delete a webhook endpoint"""
-        return self._call(_delete_webhook_endpoint, {"id": id})
 
     def get_funnel(
         self,
@@ -111,10 +85,6 @@ class FiguresOperations:
         return self._call(
             _get_series, {"from_": from_, "interval": interval, "metric": metric, "to": to}
         )
-
-    def get_webhook_endpoint(self, id: str) -> Endpoint:
-        """One webhook endpoint"""
-        return self._call(_get_webhook_endpoint, {"id": id})
 
     def get_webinar(
         self,
@@ -194,18 +164,6 @@ class FiguresOperations:
         """Leads still waiting for a first contact"""
         return self._call(_list_speed_to_lead, {"within_minutes": within_minutes})
 
-    def list_webhook_endpoints(self) -> EndpointList:
-        """The workspace's webhook endpoints"""
-        return self._call(_list_webhook_endpoints, {})
-
-    def update_webhook_endpoint(
-        self, id: str, *, body: Union[PatchedEndpointUpdateRequest, Mapping[str, Any]]
-    ) -> Endpoint:
-        """Change a webhook endpoint"""
-        return self._call(
-            _update_webhook_endpoint, {"id": id, "body": _body(PatchedEndpointUpdateRequest, body)}
-        )
-
     def whoami(self) -> Whoami:
         """The workspace and token this request is authenticated as"""
         return self._call(_whoami, {})
@@ -216,22 +174,6 @@ class AsyncFiguresOperations:
 
     async def _call(self, operation: Any, arguments: dict[str, Any]) -> Any:
         raise NotImplementedError
-
-    async def create_webhook_endpoint(
-        self,
-        *,
-        body: Union[EndpointCreateRequest, Mapping[str, Any]],
-        idempotency_key: Optional[str] = None,
-    ) -> EndpointCreated:
-        """Add a webhook endpoint"""
-        return await self._call(
-            _create_webhook_endpoint,
-            {"body": _body(EndpointCreateRequest, body), "idempotency_key": idempotency_key},
-        )
-
-    async def delete_webhook_endpoint(self, id: str) -> None:
-        """Delete a webhook endpoint"""
-        return await self._call(_delete_webhook_endpoint, {"id": id})
 
     async def get_funnel(
         self,
@@ -259,10 +201,6 @@ class AsyncFiguresOperations:
         return await self._call(
             _get_series, {"from_": from_, "interval": interval, "metric": metric, "to": to}
         )
-
-    async def get_webhook_endpoint(self, id: str) -> Endpoint:
-        """One webhook endpoint"""
-        return await self._call(_get_webhook_endpoint, {"id": id})
 
     async def get_webinar(
         self,
@@ -341,18 +279,6 @@ class AsyncFiguresOperations:
     ) -> ListSpeedToLeadEnvelope:
         """Leads still waiting for a first contact"""
         return await self._call(_list_speed_to_lead, {"within_minutes": within_minutes})
-
-    async def list_webhook_endpoints(self) -> EndpointList:
-        """The workspace's webhook endpoints"""
-        return await self._call(_list_webhook_endpoints, {})
-
-    async def update_webhook_endpoint(
-        self, id: str, *, body: Union[PatchedEndpointUpdateRequest, Mapping[str, Any]]
-    ) -> Endpoint:
-        """Change a webhook endpoint"""
-        return await self._call(
-            _update_webhook_endpoint, {"id": id, "body": _body(PatchedEndpointUpdateRequest, body)}
-        )
 
     async def whoami(self) -> Whoami:
         """The workspace and token this request is authenticated as"""

@@ -97,7 +97,8 @@ def sync_detailed(
 
      For integrators who cannot take webhooks, or who catch up after downtime: page with `after` (the
     last event id received) while `has_more` is true. Each event is the object a webhook delivery
-    carries. Scope `read`.
+    carries: each type's payload is a callback of createWebhookEndpoint in the Agent and Agency API's
+    description (`/openapi/agent.json`). Scope `read`.
 
     Args:
         after (Union[Unset, str]):
@@ -136,7 +137,8 @@ def sync(
 
      For integrators who cannot take webhooks, or who catch up after downtime: page with `after` (the
     last event id received) while `has_more` is true. Each event is the object a webhook delivery
-    carries. Scope `read`.
+    carries: each type's payload is a callback of createWebhookEndpoint in the Agent and Agency API's
+    description (`/openapi/agent.json`). Scope `read`.
 
     Args:
         after (Union[Unset, str]):
@@ -170,7 +172,8 @@ async def asyncio_detailed(
 
      For integrators who cannot take webhooks, or who catch up after downtime: page with `after` (the
     last event id received) while `has_more` is true. Each event is the object a webhook delivery
-    carries. Scope `read`.
+    carries: each type's payload is a callback of createWebhookEndpoint in the Agent and Agency API's
+    description (`/openapi/agent.json`). Scope `read`.
 
     Args:
         after (Union[Unset, str]):
@@ -207,7 +210,8 @@ async def asyncio(
 
      For integrators who cannot take webhooks, or who catch up after downtime: page with `after` (the
     last event id received) while `has_more` is true. Each event is the object a webhook delivery
-    carries. Scope `read`.
+    carries: each type's payload is a callback of createWebhookEndpoint in the Agent and Agency API's
+    description (`/openapi/agent.json`). Scope `read`.
 
     Args:
         after (Union[Unset, str]):

@@ -1,7 +1,7 @@
 from enum import Enum
 
 
-class AttendanceEnum(str, Enum):
+class CallEventDataAttendanceEnum(str, Enum):
     NO_SHOW = "no_show"
     SHOWED = "showed"
 

@@ -7,44 +7,43 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from .._dates import isoparse
-from ..models.attendance_enum import AttendanceEnum
 from ..models.blank_enum import BlankEnum
-from ..models.call_event_data_status_enum import CallEventDataStatusEnum
+from ..models.sale_event_data_origin_enum import SaleEventDataOriginEnum
+from ..models.sale_event_data_payment_plan_enum import SaleEventDataPaymentPlanEnum
 
-T = TypeVar("T", bound="CallEventData")
+T = TypeVar("T", bound="SaleEventData")
 
 
 @_attrs_define
-class CallEventData:
+class SaleEventData:
     """
     Attributes:
         id (UUID):
         external_id (Union[None, str]):
+        origin (SaleEventDataOriginEnum): * `call` - call
+            * `past_call` - past_call
+            * `dm` - dm
         lead_id (UUID):
+        call_id (Union[None, UUID]):
         closer_id (Union[None, UUID]):
         setter_id (Union[None, UUID]):
-        booked_at (datetime.datetime):
-        scheduled_for (datetime.datetime):
-        status (CallEventDataStatusEnum): * `scheduled` - scheduled
-            * `cancelled` - cancelled
-        rescheduled_from (Union[None, UUID]): The call it replaces.
-        attendance (Union[AttendanceEnum, BlankEnum]):
-        offer_made (Union[None, bool]):
-        outcome (str):
+        closed_at (datetime.datetime):
+        currency (str):
+        contract_value (float): Major units.
+        payment_plan (Union[BlankEnum, SaleEventDataPaymentPlanEnum]):
     """
 
     id: UUID
     external_id: Union[None, str]
+    origin: SaleEventDataOriginEnum
     lead_id: UUID
+    call_id: Union[None, UUID]
     closer_id: Union[None, UUID]
     setter_id: Union[None, UUID]
-    booked_at: datetime.datetime
-    scheduled_for: datetime.datetime
-    status: CallEventDataStatusEnum
-    rescheduled_from: Union[None, UUID]
-    attendance: Union[AttendanceEnum, BlankEnum]
-    offer_made: Union[None, bool]
-    outcome: str
+    closed_at: datetime.datetime
+    currency: str
+    contract_value: float
+    payment_plan: Union[BlankEnum, SaleEventDataPaymentPlanEnum]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,7 +52,15 @@ class CallEventData:
         external_id: Union[None, str]
         external_id = self.external_id
 
+        origin = self.origin.value
+
         lead_id = str(self.lead_id)
+
+        call_id: Union[None, str]
+        if isinstance(self.call_id, UUID):
+            call_id = str(self.call_id)
+        else:
+            call_id = self.call_id
 
         closer_id: Union[None, str]
         if isinstance(self.closer_id, UUID):
@@ -67,28 +74,17 @@ class CallEventData:
         else:
             setter_id = self.setter_id
 
-        booked_at = self.booked_at.isoformat()
+        closed_at = self.closed_at.isoformat()
 
-        scheduled_for = self.scheduled_for.isoformat()
+        currency = self.currency
 
-        status = self.status.value
+        contract_value = self.contract_value
 
-        rescheduled_from: Union[None, str]
-        if isinstance(self.rescheduled_from, UUID):
-            rescheduled_from = str(self.rescheduled_from)
+        payment_plan: str
+        if isinstance(self.payment_plan, SaleEventDataPaymentPlanEnum):
+            payment_plan = self.payment_plan.value
         else:
-            rescheduled_from = self.rescheduled_from
-
-        attendance: str
-        if isinstance(self.attendance, AttendanceEnum):
-            attendance = self.attendance.value
-        else:
-            attendance = self.attendance.value
-
-        offer_made: Union[None, bool]
-        offer_made = self.offer_made
-
-        outcome = self.outcome
+            payment_plan = self.payment_plan.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -96,16 +92,15 @@ class CallEventData:
             {
                 "id": id,
                 "external_id": external_id,
+                "origin": origin,
                 "lead_id": lead_id,
+                "call_id": call_id,
                 "closer_id": closer_id,
                 "setter_id": setter_id,
-                "booked_at": booked_at,
-                "scheduled_for": scheduled_for,
-                "status": status,
-                "rescheduled_from": rescheduled_from,
-                "attendance": attendance,
-                "offer_made": offer_made,
-                "outcome": outcome,
+                "closed_at": closed_at,
+                "currency": currency,
+                "contract_value": contract_value,
+                "payment_plan": payment_plan,
             }
         )
 
@@ -123,7 +118,24 @@ class CallEventData:
 
         external_id = _parse_external_id(d.pop("external_id"))
 
+        origin = SaleEventDataOriginEnum(d.pop("origin"))
+
         lead_id = UUID(d.pop("lead_id"))
+
+        def _parse_call_id(data: object) -> Union[None, UUID]:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                call_id_type_0 = UUID(data)
+
+                return call_id_type_0
+            except:  # noqa: E722
+                pass
+            return cast(Union[None, UUID], data)
+
+        call_id = _parse_call_id(d.pop("call_id"))
 
         def _parse_closer_id(data: object) -> Union[None, UUID]:
             if data is None:
@@ -155,70 +167,45 @@ class CallEventData:
 
         setter_id = _parse_setter_id(d.pop("setter_id"))
 
-        booked_at = isoparse(d.pop("booked_at"))
+        closed_at = isoparse(d.pop("closed_at"))
 
-        scheduled_for = isoparse(d.pop("scheduled_for"))
+        currency = d.pop("currency")
 
-        status = CallEventDataStatusEnum(d.pop("status"))
+        contract_value = d.pop("contract_value")
 
-        def _parse_rescheduled_from(data: object) -> Union[None, UUID]:
-            if data is None:
-                return data
+        def _parse_payment_plan(data: object) -> Union[BlankEnum, SaleEventDataPaymentPlanEnum]:
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                rescheduled_from_type_0 = UUID(data)
+                payment_plan_type_0 = SaleEventDataPaymentPlanEnum(data)
 
-                return rescheduled_from_type_0
-            except:  # noqa: E722
-                pass
-            return cast(Union[None, UUID], data)
-
-        rescheduled_from = _parse_rescheduled_from(d.pop("rescheduled_from"))
-
-        def _parse_attendance(data: object) -> Union[AttendanceEnum, BlankEnum]:
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                attendance_type_0 = AttendanceEnum(data)
-
-                return attendance_type_0
+                return payment_plan_type_0
             except:  # noqa: E722
                 pass
             if not isinstance(data, str):
                 raise TypeError()
-            attendance_type_1 = BlankEnum(data)
+            payment_plan_type_1 = BlankEnum(data)
 
-            return attendance_type_1
+            return payment_plan_type_1
 
-        attendance = _parse_attendance(d.pop("attendance"))
+        payment_plan = _parse_payment_plan(d.pop("payment_plan"))
 
-        def _parse_offer_made(data: object) -> Union[None, bool]:
-            if data is None:
-                return data
-            return cast(Union[None, bool], data)
-
-        offer_made = _parse_offer_made(d.pop("offer_made"))
-
-        outcome = d.pop("outcome")
-
-        call_event_data = cls(
+        sale_event_data = cls(
             id=id,
             external_id=external_id,
+            origin=origin,
             lead_id=lead_id,
+            call_id=call_id,
             closer_id=closer_id,
             setter_id=setter_id,
-            booked_at=booked_at,
-            scheduled_for=scheduled_for,
-            status=status,
-            rescheduled_from=rescheduled_from,
-            attendance=attendance,
-            offer_made=offer_made,
-            outcome=outcome,
+            closed_at=closed_at,
+            currency=currency,
+            contract_value=contract_value,
+            payment_plan=payment_plan,
         )
 
-        call_event_data.additional_properties = d
-        return call_event_data
+        sale_event_data.additional_properties = d
+        return sale_event_data
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,7 +1,7 @@
 from enum import Enum
 
 
-class PaymentPlanEnum(str, Enum):
+class SaleEventDataPaymentPlanEnum(str, Enum):
     FINANCED = "financed"
     PAID_IN_FULL = "paid_in_full"
     SPLIT = "split"

@@ -8,42 +8,43 @@ from attrs import field as _attrs_field
 
 from .._dates import isoparse
 from ..models.blank_enum import BlankEnum
-from ..models.origin_enum import OriginEnum
-from ..models.payment_plan_enum import PaymentPlanEnum
+from ..models.call_event_data_attendance_enum import CallEventDataAttendanceEnum
+from ..models.call_event_data_status_enum import CallEventDataStatusEnum
 
-T = TypeVar("T", bound="SaleEventData")
+T = TypeVar("T", bound="CallEventData")
 
 
 @_attrs_define
-class SaleEventData:
+class CallEventData:
     """
     Attributes:
         id (UUID):
         external_id (Union[None, str]):
-        origin (OriginEnum): * `call` - call
-            * `past_call` - past_call
-            * `dm` - dm
         lead_id (UUID):
-        call_id (Union[None, UUID]):
         closer_id (Union[None, UUID]):
         setter_id (Union[None, UUID]):
-        closed_at (datetime.datetime):
-        currency (str):
-        contract_value (float): Major units.
-        payment_plan (Union[BlankEnum, PaymentPlanEnum]):
+        booked_at (datetime.datetime):
+        scheduled_for (datetime.datetime):
+        status (CallEventDataStatusEnum): * `scheduled` - scheduled
+            * `cancelled` - cancelled
+        rescheduled_from (Union[None, UUID]): The call it replaces.
+        attendance (Union[BlankEnum, CallEventDataAttendanceEnum]):
+        offer_made (Union[None, bool]):
+        outcome (str):
     """
 
     id: UUID
     external_id: Union[None, str]
-    origin: OriginEnum
     lead_id: UUID
-    call_id: Union[None, UUID]
     closer_id: Union[None, UUID]
     setter_id: Union[None, UUID]
-    closed_at: datetime.datetime
-    currency: str
-    contract_value: float
-    payment_plan: Union[BlankEnum, PaymentPlanEnum]
+    booked_at: datetime.datetime
+    scheduled_for: datetime.datetime
+    status: CallEventDataStatusEnum
+    rescheduled_from: Union[None, UUID]
+    attendance: Union[BlankEnum, CallEventDataAttendanceEnum]
+    offer_made: Union[None, bool]
+    outcome: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -52,15 +53,7 @@ class SaleEventData:
         external_id: Union[None, str]
         external_id = self.external_id
 
-        origin = self.origin.value
-
         lead_id = str(self.lead_id)
-
-        call_id: Union[None, str]
-        if isinstance(self.call_id, UUID):
-            call_id = str(self.call_id)
-        else:
-            call_id = self.call_id
 
         closer_id: Union[None, str]
         if isinstance(self.closer_id, UUID):
@@ -74,17 +67,28 @@ class SaleEventData:
         else:
             setter_id = self.setter_id
 
-        closed_at = self.closed_at.isoformat()
+        booked_at = self.booked_at.isoformat()
 
-        currency = self.currency
+        scheduled_for = self.scheduled_for.isoformat()
 
-        contract_value = self.contract_value
+        status = self.status.value
 
-        payment_plan: str
-        if isinstance(self.payment_plan, PaymentPlanEnum):
-            payment_plan = self.payment_plan.value
+        rescheduled_from: Union[None, str]
+        if isinstance(self.rescheduled_from, UUID):
+            rescheduled_from = str(self.rescheduled_from)
         else:
-            payment_plan = self.payment_plan.value
+            rescheduled_from = self.rescheduled_from
+
+        attendance: str
+        if isinstance(self.attendance, CallEventDataAttendanceEnum):
+            attendance = self.attendance.value
+        else:
+            attendance = self.attendance.value
+
+        offer_made: Union[None, bool]
+        offer_made = self.offer_made
+
+        outcome = self.outcome
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -92,15 +96,16 @@ class SaleEventData:
             {
                 "id": id,
                 "external_id": external_id,
-                "origin": origin,
                 "lead_id": lead_id,
-                "call_id": call_id,
                 "closer_id": closer_id,
                 "setter_id": setter_id,
-                "closed_at": closed_at,
-                "currency": currency,
-                "contract_value": contract_value,
-                "payment_plan": payment_plan,
+                "booked_at": booked_at,
+                "scheduled_for": scheduled_for,
+                "status": status,
+                "rescheduled_from": rescheduled_from,
+                "attendance": attendance,
+                "offer_made": offer_made,
+                "outcome": outcome,
             }
         )
 
@@ -118,24 +123,7 @@ class SaleEventData:
 
         external_id = _parse_external_id(d.pop("external_id"))
 
-        origin = OriginEnum(d.pop("origin"))
-
         lead_id = UUID(d.pop("lead_id"))
-
-        def _parse_call_id(data: object) -> Union[None, UUID]:
-            if data is None:
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                call_id_type_0 = UUID(data)
-
-                return call_id_type_0
-            except:  # noqa: E722
-                pass
-            return cast(Union[None, UUID], data)
-
-        call_id = _parse_call_id(d.pop("call_id"))
 
         def _parse_closer_id(data: object) -> Union[None, UUID]:
             if data is None:
@@ -167,45 +155,70 @@ class SaleEventData:
 
         setter_id = _parse_setter_id(d.pop("setter_id"))
 
-        closed_at = isoparse(d.pop("closed_at"))
+        booked_at = isoparse(d.pop("booked_at"))
 
-        currency = d.pop("currency")
+        scheduled_for = isoparse(d.pop("scheduled_for"))
 
-        contract_value = d.pop("contract_value")
+        status = CallEventDataStatusEnum(d.pop("status"))
 
-        def _parse_payment_plan(data: object) -> Union[BlankEnum, PaymentPlanEnum]:
+        def _parse_rescheduled_from(data: object) -> Union[None, UUID]:
+            if data is None:
+                return data
             try:
                 if not isinstance(data, str):
                     raise TypeError()
-                payment_plan_type_0 = PaymentPlanEnum(data)
+                rescheduled_from_type_0 = UUID(data)
 
-                return payment_plan_type_0
+                return rescheduled_from_type_0
+            except:  # noqa: E722
+                pass
+            return cast(Union[None, UUID], data)
+
+        rescheduled_from = _parse_rescheduled_from(d.pop("rescheduled_from"))
+
+        def _parse_attendance(data: object) -> Union[BlankEnum, CallEventDataAttendanceEnum]:
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                attendance_type_0 = CallEventDataAttendanceEnum(data)
+
+                return attendance_type_0
             except:  # noqa: E722
                 pass
             if not isinstance(data, str):
                 raise TypeError()
-            payment_plan_type_1 = BlankEnum(data)
+            attendance_type_1 = BlankEnum(data)
 
-            return payment_plan_type_1
+            return attendance_type_1
 
-        payment_plan = _parse_payment_plan(d.pop("payment_plan"))
+        attendance = _parse_attendance(d.pop("attendance"))
 
-        sale_event_data = cls(
+        def _parse_offer_made(data: object) -> Union[None, bool]:
+            if data is None:
+                return data
+            return cast(Union[None, bool], data)
+
+        offer_made = _parse_offer_made(d.pop("offer_made"))
+
+        outcome = d.pop("outcome")
+
+        call_event_data = cls(
             id=id,
             external_id=external_id,
-            origin=origin,
             lead_id=lead_id,
-            call_id=call_id,
             closer_id=closer_id,
             setter_id=setter_id,
-            closed_at=closed_at,
-            currency=currency,
-            contract_value=contract_value,
-            payment_plan=payment_plan,
+            booked_at=booked_at,
+            scheduled_for=scheduled_for,
+            status=status,
+            rescheduled_from=rescheduled_from,
+            attendance=attendance,
+            offer_made=offer_made,
+            outcome=outcome,
         )
 
-        sale_event_data.additional_properties = d
-        return sale_event_data
+        call_event_data.additional_properties = d
+        return call_event_data
 
     @property
     def additional_keys(self) -> list[str]:

@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from .._dates import isoparse
-from ..models.provider_enum import ProviderEnum
+from ..models.integrations_enum import IntegrationsEnum
 
 T = TypeVar("T", bound="IntegrationEventData")
 
@@ -17,7 +17,7 @@ class IntegrationEventData:
     """
     Attributes:
         id (UUID):
-        provider (ProviderEnum): * `stripe` - stripe
+        provider (IntegrationsEnum): * `stripe` - stripe
             * `calendly` - calendly
             * `zoom` - zoom
             * `hubspot` - hubspot
@@ -27,7 +27,7 @@ class IntegrationEventData:
     """
 
     id: UUID
-    provider: ProviderEnum
+    provider: IntegrationsEnum
     state: str
     error: str
     failing_since: datetime.datetime
@@ -63,7 +63,7 @@ class IntegrationEventData:
         d = dict(src_dict)
         id = UUID(d.pop("id"))
 
-        provider = ProviderEnum(d.pop("provider"))
+        provider = IntegrationsEnum(d.pop("provider"))
 
         state = d.pop("state")
 

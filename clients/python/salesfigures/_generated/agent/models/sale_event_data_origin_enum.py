@@ -1,7 +1,7 @@
 from enum import Enum
 
 
-class OriginEnum(str, Enum):
+class SaleEventDataOriginEnum(str, Enum):
     CALL = "call"
     DM = "dm"
     PAST_CALL = "past_call"

@@ -1,0 +1,23 @@
+from enum import Enum
+
+
+class EventTypeEnum(str, Enum):
+    CALL_BOOKED = "call.booked"
+    CALL_CANCELLED = "call.cancelled"
+    CALL_OUTCOME_RECORDED = "call.outcome_recorded"
+    CALL_RESCHEDULED = "call.rescheduled"
+    CHANGE_CREATED = "change.created"
+    EOD_SUBMITTED = "eod.submitted"
+    INTEGRATION_FAILING = "integration.failing"
+    LEAD_CREATED = "lead.created"
+    LEAD_UPDATED = "lead.updated"
+    MEMBER_ADDED = "member.added"
+    MEMBER_REMOVED = "member.removed"
+    PAYMENT_FAILED = "payment.failed"
+    PAYMENT_REFUNDED = "payment.refunded"
+    PAYMENT_SUCCEEDED = "payment.succeeded"
+    PLAN_APPLIED = "plan.applied"
+    SALE_CLOSED = "sale.closed"
+
+    def __str__(self) -> str:
+        return str(self.value)
