@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # `make run` restarts the server when the code or a template changes.
-RELOAD_DIRS := $(foreach dir,config core tokens workspaces audit events webhooks figures agentapi agency dashboard mcpserver integrations demo templates static,--reload-dir $(dir))
+RELOAD_DIRS := $(foreach dir,config core accounts tokens workspaces audit events webhooks figures agentapi agency dashboard mcpserver integrations demo templates static,--reload-dir $(dir))
 
 # Development settings (DEBUG on, public development keys) for the commands run on a laptop;
 # `serve` and `worker` use config.settings and need the production environment.

@@ -183,6 +183,7 @@ INSTALLED_APPS = [
     "core",
     "workspaces",
     "tokens",
+    "accounts",
     "audit",
     "events",
     "webhooks",
@@ -236,7 +237,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tokens.context_processors.navigation",
+                "accounts.context_processors.navigation",
             ],
         },
     },
@@ -299,7 +300,7 @@ SILENCED_SYSTEM_CHECKS = ["models.W040"]
 AUTHENTICATION_BACKENDS = [
     # django-axes refuses a locked-out account or address before any password is checked.
     "axes.backends.AxesStandaloneBackend",
-    "tokens.signin.EmailOrUsernameBackend",
+    "accounts.signin.EmailOrUsernameBackend",
 ]
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -378,9 +379,9 @@ CONTENT_SECURITY_POLICY = {
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username"], ["ip_address"]]
-AXES_USERNAME_CALLABLE = "tokens.signin.lockout_username"
-AXES_CLIENT_IP_CALLABLE = "tokens.signin.client_address"
-AXES_LOCKOUT_CALLABLE = "tokens.signin.locked_out"
+AXES_USERNAME_CALLABLE = "accounts.signin.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.signin.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 # Attempts made while locked out do not extend the lock: it ends 15 minutes after it began.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # A success does not clear the failures: that would let one valid account reset the count

@@ -31,6 +31,7 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     # Sign-in, OAuth and the workspace settings pages.
     path("", include("tokens.urls")),
+    path("", include("accounts.urls")),
     # The agency console and the connect-link page.
     path("", include("agency.page_urls")),
     # Providers' webhooks, one endpoint per connection.

@@ -8,8 +8,8 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.views import defaults
 
+from accounts.pages import signed_in_home
 from core.errors import ApiError, BodyTooLarge, Unavailable, error_headers
-from tokens.pages import signed_in_home
 
 
 def home(request):

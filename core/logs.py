@@ -89,7 +89,7 @@ class RequestId(logging.Filter):
 # worker writes instead of them; a task run in the web process (no broker) is traced
 # without that, so `TaskArguments` puts it in Celery's lines there.
 HIDDEN_ARGUMENTS = "<hidden>"
-TASKS_WITH_HIDDEN_ARGUMENTS = frozenset({"core.mail_deliver", "tokens.password_reset_send"})
+TASKS_WITH_HIDDEN_ARGUMENTS = frozenset({"core.mail_deliver", "accounts.password_reset_send"})
 
 
 class TaskArguments(logging.Filter):

@@ -8,12 +8,10 @@ event.
 
 from django.conf import settings as django_settings
 from django.contrib import messages
-from django.contrib.auth import update_session_auth_hash
-from django.contrib.auth import views as auth_views
-from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 
 from audit.services import Actor
 from core.crypto import decrypt_text, encrypt_text
@@ -23,17 +21,14 @@ from workspaces.models import Agency, Member, Workspace
 
 from . import selectors, services
 from .forms import (
-    EmailAuthenticationForm,
     EmbeddedAppCreateForm,
     OriginsForm,
     RedirectUrisForm,
-    SignOutEverywhereForm,
     TokenMintForm,
     agency_token_form,
 )
 
 MINTED_SESSION_KEY = "tokens.minted"
-WORKSPACE_WIDE_ROLES = Member.WORKSPACE_WIDE_ROLES
 
 
 def _actor(request) -> Actor:
@@ -54,16 +49,6 @@ def _user_agency(request, agency_id) -> Agency:
 
 
 # --- Sign-in --------------------------------------------------------------------------
-
-
-class LoginView(auth_views.LoginView):
-    authentication_form = EmailAuthenticationForm
-    template_name = "registration/login.html"
-    redirect_authenticated_user = True
-
-
-class LogoutView(auth_views.LogoutView):
-    pass
 
 
 # --- Tokens (workspace and agency share the page) ---------------------------------------
@@ -296,51 +281,14 @@ def workspace_apps(request, workspace_id):
     )
 
 
-# --- Home -----------------------------------------------------------------------------
+# --- The landing of a plan's embedded app -----------------------------------------------
 
 
-def signed_in_home(request):
-    """Send a signed-in person to their one place, or list their places."""
-    places = selectors.user_places(user=request.user)
-    # A workspace's figures: the overview for owners, admins and managers, else the board.
-    destinations = [
-        reverse("dashboard-overview", args=[m.workspace_id])
-        if m.role in WORKSPACE_WIDE_ROLES
-        else reverse("dashboard-board", args=[m.workspace_id])
-        for m in places["memberships"]
-    ] + [f"/agency/{agency.pk}/" for agency in places["agencies"]]
-    if len(destinations) == 1 and not places["invitations"]:
-        return redirect(destinations[0])
-    return render(request, "tokens/home.html", places)
-
-
-# --- Your account ---------------------------------------------------------------------
-
-
-@page
-def account(request):
-    """The signed-in person's account: sign out everywhere (every browser and every app's
-    session, in every workspace), confirmed with the password."""
-    user = request.user
-    form = SignOutEverywhereForm(request.POST if request.method == "POST" else None)
-    status = 200
-    if form.is_bound:
-        if form.is_valid() and user.check_password(form.cleaned_data["password"]):
-            with transaction.atomic():
-                # The same password under a new salt: every other browser's session check
-                # (it follows the password's hash) fails from now on.
-                user.set_password(form.cleaned_data["password"])
-                user.save(update_fields=["password"])
-                ended = services.user_sessions_end(
-                    user=user, actor=_actor(request), reason="Signed out everywhere."
-                )
-            update_session_auth_hash(request, user)
-            apps = "1 app session" if ended == 1 else f"{ended} app sessions"
-            messages.success(
-                request, f"Signed out everywhere else: every other browser and {apps} ended."
-            )
-            return redirect("account")
-        if form.is_valid():
-            form.add_error("password", "That is not your password.")
-        status = 400
-    return render(request, "tokens/account.html", {"form": form}, status=status)
+@never_cache
+def embedded_app_landing(request):
+    """The return address a plan gives a new workspace's embedded app until the workspace
+    sets its own: the sign-in ends here, and the person goes on to their home."""
+    response = render(request, "tokens/app_landing.html", {"error": request.GET.get("error")})
+    # The address carries the sign-in's one-use code: no Referer takes it anywhere.
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -2,8 +2,7 @@
 
 from django.db.models import QuerySet
 
-from workspaces.invitations import invitations_pending_for
-from workspaces.models import Agency, Member
+from workspaces.models import Member
 
 from .models import ApiToken, EmbeddedApp
 
@@ -31,20 +30,3 @@ def member_for_user(*, workspace, user) -> Member | None:
     if not user.is_authenticated:
         return None
     return Member.objects.filter(workspace=workspace, user=user, is_active=True).first()
-
-
-def user_places(*, user) -> dict:
-    """Where a signed-in person can go: workspaces they administer, their agencies, and the
-    invitations waiting for their answer."""
-    memberships = list(
-        Member.objects.filter(user=user, is_active=True, workspace__archived_at__isnull=True)
-        .select_related("workspace")
-        .order_by("workspace__name")
-    )
-    agencies = list(Agency.objects.filter(users=user).order_by("name"))
-    return {
-        "memberships": memberships,
-        "admin_memberships": [m for m in memberships if m.role in TOKEN_ADMIN_ROLES],
-        "agencies": agencies,
-        "invitations": list(invitations_pending_for(user=user)),
-    }

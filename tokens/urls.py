@@ -1,9 +1,10 @@
-"""Sign-in, OAuth 2 for embedded apps, discovery documents and the settings pages."""
+"""OAuth 2 for embedded apps, discovery documents, and the tokens and embedded apps
+settings pages."""
 
 from django.urls import include, path
 from oauth2_provider import views as oauth_views
 
-from . import invitations, pages, password_reset, team_pages
+from . import pages
 from .oauth import (
     EmbeddedAuthorizationView,
     EmbeddedTokenView,
@@ -36,42 +37,7 @@ oauth_urlpatterns = [
 
 urlpatterns = [
     path("", include((oauth_urlpatterns, "oauth2_provider"))),
-    path("accounts/login/", pages.LoginView.as_view(), name="login"),
-    path("accounts/logout/", pages.LogoutView.as_view(), name="logout"),
-    path("accounts/", pages.account, name="account"),
-    path(
-        "accounts/password-reset/",
-        password_reset.PasswordResetView.as_view(),
-        name="password_reset",
-    ),
-    path(
-        "accounts/password-reset/sent/",
-        password_reset.PasswordResetDoneView.as_view(),
-        name="password_reset_done",
-    ),
-    path(
-        "accounts/reset/<uidb64>/<token>/",
-        password_reset.PasswordResetConfirmView.as_view(),
-        name="password_reset_confirm",
-    ),
-    path(
-        "accounts/reset/done/",
-        password_reset.PasswordResetCompleteView.as_view(),
-        name="password_reset_complete",
-    ),
-    path("invitations/", invitations.invitation_list, name="invitations"),
-    path("invite/<str:token>", invitations.invitation_link, name="invitation-link"),
-    path("app/callback", invitations.embedded_app_landing, name="embedded-app-landing"),
-    path(
-        "invitations/<uuid:invitation_id>/accept",
-        invitations.invitation_accept,
-        name="invitation-accept",
-    ),
-    path(
-        "invitations/<uuid:invitation_id>/decline",
-        invitations.invitation_decline,
-        name="invitation-decline",
-    ),
+    path("app/callback", pages.embedded_app_landing, name="embedded-app-landing"),
     path("settings/<uuid:workspace_id>/tokens/", pages.workspace_tokens, name="settings-tokens"),
     path(
         "settings/<uuid:workspace_id>/tokens/<uuid:token_id>/revoke/",
@@ -79,21 +45,6 @@ urlpatterns = [
         name="settings-token-revoke",
     ),
     path("settings/<uuid:workspace_id>/apps/", pages.workspace_apps, name="settings-apps"),
-    path(
-        "settings/<uuid:workspace_id>/members/",
-        team_pages.workspace_members,
-        name="settings-members",
-    ),
-    path(
-        "settings/<uuid:workspace_id>/members/<uuid:member_id>/deactivate/",
-        team_pages.member_deactivate_page,
-        name="settings-member-deactivate",
-    ),
-    path(
-        "settings/<uuid:workspace_id>/workspace/",
-        team_pages.workspace_settings,
-        name="settings-workspace",
-    ),
     path("agency/<uuid:agency_id>/tokens/", pages.agency_tokens, name="agency-tokens"),
     path(
         "agency/<uuid:agency_id>/tokens/<uuid:token_id>/revoke/",

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
 broker, start_worker = worker_fixtures(
     "links-logs-test",
-    ["core.mail_deliver", "agency.tasks.apply_plan", "tokens.password_reset_send"],
+    ["core.mail_deliver", "agency.tasks.apply_plan", "accounts.password_reset_send"],
 )
 
 INVITE = re.compile(r"/invite/([^/\s\"'<>]+)")

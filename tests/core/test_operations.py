@@ -17,7 +17,7 @@ from prometheus_client import REGISTRY
 
 from config.sentry import _redacted
 from core import health, logs
-from tests.tokens.test_signin import attempt, browser_client
+from tests.accounts.test_signin import attempt, browser_client
 
 pytestmark = pytest.mark.django_db
 

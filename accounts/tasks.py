@@ -10,7 +10,7 @@ from core.tasks import ArgumentsHidden
 from .forms import QueuedPasswordResetForm
 
 
-@shared_task(name="tokens.password_reset_send", base=ArgumentsHidden, ignore_result=True)
+@shared_task(name="accounts.password_reset_send", base=ArgumentsHidden, ignore_result=True)
 def password_reset_send(email: str) -> None:
     """Mail a reset link to each active account of the email (none for an unknown one).
 

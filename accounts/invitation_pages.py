@@ -31,7 +31,7 @@ from workspaces.invitations import (
 @never_cache
 def invitation_list(request):
     invitations = list(invitations_pending_for(user=request.user))
-    return render(request, "tokens/invitations.html", {"invitations": invitations})
+    return render(request, "accounts/invitations.html", {"invitations": invitations})
 
 
 def _decide(request, invitation_id, *, accept: bool):
@@ -87,7 +87,7 @@ def invitation_link(request, token):
     try:
         invitation = invitation_by_link(token)
     except InvitationLinkInvalid:
-        return _link_page(request, "tokens/invitation_link.html", {"problem": "invalid"}, 404)
+        return _link_page(request, "accounts/invitation_link.html", {"problem": "invalid"}, 404)
     except InvitationLinkUsed as used:
         return _closed(request, used)
     except InvitationLinkExpired as expired:
@@ -98,7 +98,7 @@ def invitation_link(request, token):
         if request.user.is_authenticated and signed_in_as == invitation.email:
             return redirect("invitations")
         context = {"problem": None, "invitation": invitation, "sign_in": True}
-        return _link_page(request, "tokens/invitation_link.html", context)
+        return _link_page(request, "accounts/invitation_link.html", context)
     form = _new_password_form(invitation, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -109,20 +109,20 @@ def invitation_link(request, token):
             return _closed(request, used)
         except (InvitationClosed, InvitationLinkInvalid):
             context = {"problem": "used", "invitation": invitation}
-            return _link_page(request, "tokens/invitation_link.html", context, 410)
-        login(request, user, backend="tokens.signin.EmailOrUsernameBackend")
+            return _link_page(request, "accounts/invitation_link.html", context, 410)
+        login(request, user, backend="accounts.signin.EmailOrUsernameBackend")
         messages.success(request, f"Welcome to {invitation.workspace.name}.")
         return redirect("home")
     context = {"problem": None, "invitation": invitation, "form": form}
     status = 400 if request.method == "POST" else 200
-    return _link_page(request, "tokens/invitation_link.html", context, status)
+    return _link_page(request, "accounts/invitation_link.html", context, status)
 
 
 def _closed(request, used: InvitationLinkUsed):
     """An invitation that is no longer pending: used (accepted or declined), or withdrawn
     by the workspace, which only the workspace can undo with a new invitation."""
     context = {"problem": "withdrawn" if used.withdrawn else "used", "invitation": used.invitation}
-    return _link_page(request, "tokens/invitation_link.html", context, 410)
+    return _link_page(request, "accounts/invitation_link.html", context, 410)
 
 
 def _expired(request, invitation):
@@ -132,16 +132,6 @@ def _expired(request, invitation):
             actor=Actor(kind="system", id="invitation-link", label="expired invitation link"),
         )
         context = {"problem": "resent", "invitation": invitation}
-        return _link_page(request, "tokens/invitation_link.html", context)
+        return _link_page(request, "accounts/invitation_link.html", context)
     context = {"problem": "expired", "invitation": invitation}
-    return _link_page(request, "tokens/invitation_link.html", context, 410)
-
-
-@never_cache
-def embedded_app_landing(request):
-    """The return address a plan gives a new workspace's embedded app until the workspace
-    sets its own: the sign-in ends here, and the person goes on to their home."""
-    response = render(request, "tokens/app_landing.html", {"error": request.GET.get("error")})
-    # The address carries the sign-in's one-use code: no Referer takes it anywhere.
-    response["Referrer-Policy"] = "no-referrer"
-    return response
+    return _link_page(request, "accounts/invitation_link.html", context, 410)

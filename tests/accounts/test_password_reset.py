@@ -9,8 +9,8 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from accounts.tasks import password_reset_send
 from audit.models import AuditEvent
-from tokens.tasks import password_reset_send
 from workspaces.models import Member
 
 from .conftest import PASSWORD, browser_client, hidden_fields, sign_in

@@ -197,7 +197,7 @@ class CountingHasher(MD5PasswordHasher):
 
 @pytest.fixture
 def counting_hasher(settings):
-    settings.PASSWORD_HASHERS = ["tests.tokens.test_signin.CountingHasher"]
+    settings.PASSWORD_HASHERS = ["tests.accounts.test_signin.CountingHasher"]
     CountingHasher.calls = 0
     return CountingHasher
 

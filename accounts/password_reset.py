@@ -21,9 +21,9 @@ from django.shortcuts import render
 from django.urls import reverse_lazy
 
 from audit.services import Actor
+from tokens.services import user_sessions_end
 
 from .forms import QueuedPasswordResetForm
-from .services import user_sessions_end
 from .signin import client_address, lockout_message, lockout_username
 from .tasks import password_reset_send
 

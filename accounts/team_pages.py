@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from core.errors import InvalidField
+from tokens.services import member_access_end, member_minted_tokens
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.invitations import (
     invitation_approve,
@@ -35,12 +36,12 @@ from workspaces.tenancy import (
     workspace_update,
 )
 
-from . import selectors
 from .pages import _actor
-from .services import member_access_end, member_minted_tokens
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
 MEMBERS_READERS = Member.WORKSPACE_WIDE_ROLES
+# Who changes the members: owners and admins.
+MANAGERS = Member.ADMIN_ROLES
 
 
 def _membership(request, workspace_id, roles, what: str) -> tuple[Workspace, Member]:
@@ -134,7 +135,7 @@ def _invite(request, workspace, me, form) -> bool:
 @page
 def workspace_members(request, workspace_id):
     workspace, me = _membership(request, workspace_id, MEMBERS_READERS, "reads its members")
-    manages = me.role in selectors.TOKEN_ADMIN_ROLES
+    manages = me.role in MANAGERS
     form, status, refusal = InviteForm(), 200, None
     if request.method == "POST":
         if not manages:
@@ -174,16 +175,14 @@ def workspace_members(request, workspace_id):
         "refusal": refusal,
         "roles": Member.Role.choices,
     }
-    return render(request, "tokens/members.html", context, status=status)
+    return render(request, "accounts/members.html", context, status=status)
 
 
 @page
 def member_deactivate_page(request, workspace_id, member_id):
     """Deactivating a member, asked first: the page says what ends (their access, their
     sessions, the tokens they minted) before the click."""
-    workspace, me = _membership(
-        request, workspace_id, selectors.TOKEN_ADMIN_ROLES, "deactivates its members"
-    )
+    workspace, me = _membership(request, workspace_id, MANAGERS, "deactivates its members")
     target = Member.objects.filter(workspace=workspace, pk=member_id).first()
     if target is None:
         raise Http404("No member of this workspace has that id.")
@@ -211,7 +210,7 @@ def member_deactivate_page(request, workspace_id, member_id):
         "refusal": refusal,
         "back": back,
     }
-    return render(request, "tokens/member_deactivate.html", context, status=status)
+    return render(request, "accounts/member_deactivate.html", context, status=status)
 
 
 def _tokens_words(count: int) -> str:
@@ -332,4 +331,4 @@ def workspace_settings(request, workspace_id):
         "rules": rules,
         "money_locked": money_locked,
     }
-    return render(request, "tokens/workspace_settings.html", context, status=status)
+    return render(request, "accounts/workspace_settings.html", context, status=status)
