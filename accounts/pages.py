@@ -19,7 +19,7 @@ from .selectors import user_places
 WORKSPACE_WIDE_ROLES = Member.WORKSPACE_WIDE_ROLES
 
 
-def _actor(request) -> Actor:
+def request_actor(request) -> Actor:
     return Actor.for_user(request.user)
 
 
@@ -63,7 +63,7 @@ def account(request):
                 user.set_password(form.cleaned_data["password"])
                 user.save(update_fields=["password"])
                 ended = user_sessions_end(
-                    user=user, actor=_actor(request), reason="Signed out everywhere."
+                    user=user, actor=request_actor(request), reason="Signed out everywhere."
                 )
             update_session_auth_hash(request, user)
             apps = "1 app session" if ended == 1 else f"{ended} app sessions"

@@ -36,7 +36,7 @@ from workspaces.tenancy import (
     workspace_update,
 )
 
-from .pages import _actor
+from .pages import request_actor
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
 MEMBERS_READERS = Member.WORKSPACE_WIDE_ROLES
@@ -60,7 +60,7 @@ def _holds_money(workspace: Workspace) -> bool:
 def _member_action(request, workspace, me) -> str | None:
     """Run the posted change; a refusal is returned as its message. Deactivating asks first,
     on its own page (member_deactivate_page)."""
-    actor = _actor(request)
+    actor = request_actor(request)
     action = request.POST.get("action")
     if action in {"role", "reactivate"}:
         target = Member.objects.filter(workspace=workspace, pk=request.POST.get("member")).first()
@@ -100,7 +100,7 @@ def _proposal_decide(request, workspace, me, invitation, *, approve: bool) -> st
     if me.role != Member.Role.OWNER:
         return "Only an owner approves or declines what an agency proposes."
     decide = invitation_approve if approve else invitation_refuse
-    decided = decide(invitation_id=invitation.pk, workspace=workspace, actor=_actor(request))
+    decided = decide(invitation_id=invitation.pk, workspace=workspace, actor=request_actor(request))
     if decided is None:
         return f"The proposal to invite {invitation.email} was already decided."
     if approve:
@@ -126,7 +126,7 @@ def _invite(request, workspace, me, form) -> bool:
         name=data["name"],
         role=data["role"],
         plan_id=None,
-        actor=_actor(request),
+        actor=request_actor(request),
     )
     messages.success(request, f"Invitation sent to {data['email']}.")
     return True
@@ -191,8 +191,8 @@ def member_deactivate_page(request, workspace_id, member_id):
     if request.method == "POST" and target.is_active:
         try:
             with transaction.atomic():
-                member_deactivate(member=target, by_role=me.role, actor=_actor(request))
-                ended = member_access_end(member=target, actor=_actor(request))
+                member_deactivate(member=target, by_role=me.role, actor=request_actor(request))
+                ended = member_access_end(member=target, actor=request_actor(request))
         except MemberChangeRefused as refused:
             refusal, status = refused.message, 400
         else:
@@ -264,7 +264,7 @@ def _save_commission(request, workspace, forms) -> bool:
             return False
         data = form.cleaned_data
         if data["percent"] is None:
-            commission_rule_remove(member=member, actor=_actor(request))
+            commission_rule_remove(member=member, actor=request_actor(request))
             messages.success(request, f"{member.name} has no commission rule now.")
             return True
         try:
@@ -273,7 +273,7 @@ def _save_commission(request, workspace, forms) -> bool:
                 basis=data["basis"],
                 slot=data["slot"],
                 rate=(data["percent"] / Decimal(100)).quantize(Decimal("0.0001")),
-                actor=_actor(request),
+                actor=request_actor(request),
             )
         except RecordInvalid as refused:
             form.add_error("percent" if refused.field == "rate" else None, refused.message)
@@ -288,7 +288,7 @@ def _save_settings(request, workspace, form) -> bool:
         return False
     try:
         changed = workspace_update(
-            workspace=workspace, changes=form.changes(), actor=_actor(request)
+            workspace=workspace, changes=form.changes(), actor=request_actor(request)
         )
     except InvalidField as refused:
         field = str(refused.extra.get("field", "")).split(".")[0]

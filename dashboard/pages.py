@@ -46,7 +46,7 @@ ATTRIBUTION_SORTS = {
 }
 
 
-def _membership(request, workspace_id) -> tuple[Workspace, Member]:
+def page_membership(request, workspace_id) -> tuple[Workspace, Member]:
     """The member's access, read from the primary; the figures after it may come from a
     replica (core/replicas.py)."""
     workspace, member = member_or_404(request, workspace_id)
@@ -54,7 +54,7 @@ def _membership(request, workspace_id) -> tuple[Workspace, Member]:
     return workspace, member
 
 
-def _nav(workspace, member) -> dict:
+def page_nav(workspace, member) -> dict:
     return {
         "workspace": workspace,
         "member": member,
@@ -65,7 +65,7 @@ def _nav(workspace, member) -> dict:
     }
 
 
-def _picker(request, picked) -> dict:
+def period_picker(request, picked) -> dict:
     return {
         "picked": picked,
         "choices": CHOICES,
@@ -131,7 +131,7 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
 
 @page
 def overview(request, workspace_id):
-    workspace, member = _membership(request, workspace_id)
+    workspace, member = page_membership(request, workspace_id)
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise PageForbidden(
             f"The overview of {workspace.name} is for its owners, admins and managers; your "
@@ -187,12 +187,12 @@ def overview_page(request, workspace, member, *, agency=None):
         if agency is None
         else None
     )
-    nav = _nav(workspace, member)
+    nav = page_nav(workspace, member)
     if agency is not None:
         nav.update(sees_integrations=False, sees_settings=False, agency=agency)
     context = {
         **nav,
-        **_picker(request, picked),
+        **period_picker(request, picked),
         **figures,
         "attribution_rows": rows,
         "waiting_shown": figures["waiting"]["data"]["leads"][: selectors.WAITING_SHOWN],
@@ -223,7 +223,7 @@ def overview_page(request, workspace, member, *, agency=None):
 
 @page
 def board(request, workspace_id):
-    workspace, member = _membership(request, workspace_id)
+    workspace, member = page_membership(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     data = selectors.board(workspace=workspace, member=member, period=picked.period)
     data["shown_notes"] = selectors.shown_notes(data["notes"])
@@ -237,8 +237,8 @@ def board(request, workspace_id):
         note for note in data["shown_notes"] if note["subject"] not in shown_metrics
     ]
     context = {
-        **_nav(workspace, member),
-        **_picker(request, picked),
+        **page_nav(workspace, member),
+        **period_picker(request, picked),
         "board": data,
         "period_notes": period_notes,
         "section": "board",
@@ -346,7 +346,7 @@ def lead(request, lead_id):
     workspace_id = Lead.objects.filter(pk=lead_id).values_list("workspace", flat=True).first()
     if workspace_id is None:
         raise Http404("No lead has that id.")
-    workspace, member = _membership(request, workspace_id)
+    workspace, member = page_membership(request, workspace_id)
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
     journey = lead_journey(workspace=workspace, lead_id=lead_id).data
@@ -360,7 +360,7 @@ def lead(request, lead_id):
         for event in journey["events"]
     ]
     context = {
-        **_nav(workspace, member),
+        **page_nav(workspace, member),
         "lead": journey["lead"],
         "events": events,
         "api": selectors.api_url(f"leads/{lead_id}/journey"),

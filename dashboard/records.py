@@ -24,7 +24,7 @@ from figures import selectors as figures_selectors
 from workspaces.access import page
 from workspaces.models import Member
 
-from .pages import _membership, _nav, _picker
+from .pages import page_membership, page_nav, period_picker
 from .periods import period_pick
 
 PAGE_SIZE = 50
@@ -75,7 +75,7 @@ def keyset_page(queryset, time_field: str, cursor: str) -> tuple[list, str | Non
 
 
 def _wide_role_or_404(request, workspace_id):
-    workspace, member = _membership(request, workspace_id)
+    workspace, member = page_membership(request, workspace_id)
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No list here.")
     return workspace, member
@@ -84,8 +84,8 @@ def _wide_role_or_404(request, workspace_id):
 def _list_context(request, workspace, member, picked, *, title, total, rows, next_cursor, keep):
     query = {"range": picked.choice, **picked.query(), **keep}
     return {
-        **_nav(workspace, member),
-        **_picker(request, picked),
+        **page_nav(workspace, member),
+        **period_picker(request, picked),
         "title": title,
         "total": total,
         "rows": rows,

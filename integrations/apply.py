@@ -23,7 +23,7 @@ from workspaces.services import RecordInvalid
 
 from .base import Applied, Held, ProviderError
 from .connections import connection_credentials, connection_fail, integration_actor
-from .events import DRAIN_MARK_SECONDS, _apply_lock, _apply_request, _drain_mark, events_release
+from .events import DRAIN_MARK_SECONDS, apply_lock, apply_request, drain_mark, events_release
 from .models import Connection, Event
 from .providers import provider_get
 
@@ -45,7 +45,7 @@ _COUNTER = {
 }
 
 
-class _Effects:
+class Effects:
     """What settling events changes besides the events: the connection's counters, and the
     events held waiting for the records they made. Gathered over a batch, written once."""
 
@@ -83,8 +83,8 @@ class _Effects:
         self.records.clear()
 
 
-def _outcome_write(
-    event: Event, outcome, *, actor: Actor, effects: _Effects, action: str | None = None
+def outcome_write(
+    event: Event, outcome, *, actor: Actor, effects: Effects, action: str | None = None
 ) -> None:
     """Record what became of the event: its state and audit event, its counters and the
     records it made (in `effects`)."""
@@ -109,7 +109,7 @@ def _audit_detail(event: Event, outcome) -> dict:
     return detail
 
 
-def _outcome_settle(event: Event, outcome, effects: _Effects) -> None:
+def _outcome_settle(event: Event, outcome, effects: Effects) -> None:
     """Set and save the event's state, hold and times from its outcome; count it."""
     before = event.state
     now = timezone.now()
@@ -138,7 +138,7 @@ def _outcome_settle(event: Event, outcome, effects: _Effects) -> None:
     effects.moved(before, event.state)
 
 
-def _event_locked(event_id) -> Event | None:
+def event_locked(event_id) -> Event | None:
     return (
         Event.objects.select_for_update(of=("self",))
         .select_related("connection__workspace", "workspace")
@@ -151,7 +151,7 @@ class _Unexpected(Exception):
     """A mapping failed in a way no outcome describes (a defect): its event stays received."""
 
 
-def _provider_apply(event: Event):
+def provider_apply(event: Event):
     provider = provider_get(event.provider)
     try:
         # A savepoint: a writer that refuses leaves no half-written record behind.
@@ -176,11 +176,11 @@ def _provider_apply(event: Event):
 UNEXPECTED_ATTEMPTS_MAX = 5
 
 
-def _event_settle(event: Event, effects: _Effects) -> None:
+def _event_settle(event: Event, effects: Effects) -> None:
     """Apply one locked event and record its outcome."""
     event.attempts = min(event.attempts + 1, ATTEMPTS_MAX)
     try:
-        outcome = _provider_apply(event)
+        outcome = provider_apply(event)
     except _Unexpected as failure:
         if event.attempts < UNEXPECTED_ATTEMPTS_MAX:
             Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
@@ -190,7 +190,7 @@ def _event_settle(event: Event, effects: _Effects) -> None:
             f"Applying it failed {event.attempts} times ({str(failure)[:200]}); dismiss it, "
             "or ask support to look at the server's log.",
         )
-    _outcome_write(event, outcome, actor=integration_actor(event.connection), effects=effects)
+    outcome_write(event, outcome, actor=integration_actor(event.connection), effects=effects)
 
 
 FINAL_STATES = (Event.State.APPLIED, Event.State.IGNORED, Event.State.DISMISSED)
@@ -205,15 +205,15 @@ def event_apply(*, event_id) -> Event | None:
     received (the beat schedule sends it again) and the connection is failing."""
     try:
         with transaction.atomic():
-            event = _event_locked(event_id)
+            event = event_locked(event_id)
             if event is None or event.state in FINAL_STATES:
                 return event
             if provider_get(event.provider) is None:
                 logger.warning("event %s: no provider %s is built", event.pk, event.provider)
                 return event
             # After the batch its connection may be applying (which skips this event).
-            lock(_apply_lock(event.connection_id))
-            effects = _Effects(event.connection_id, event.provider)
+            lock(apply_lock(event.connection_id))
+            effects = Effects(event.connection_id, event.provider)
             try:
                 _event_settle(event, effects)
             except _Unexpected:
@@ -228,8 +228,8 @@ def event_apply(*, event_id) -> Event | None:
         return Event.objects.filter(pk=event_id).first()
 
 
-def _outcomes_write_many(connection: Connection, settled: list, effects: _Effects) -> None:
-    """As _outcome_write for many events at once: the applied ones in one update and
+def _outcomes_write_many(connection: Connection, settled: list, effects: Effects) -> None:
+    """As outcome_write for many events at once: the applied ones in one update and
     every audit event in one insert."""
     now = timezone.now()
     applied = [event for event, outcome in settled if isinstance(outcome, Applied)]
@@ -264,14 +264,14 @@ def _outcomes_write_many(connection: Connection, settled: list, effects: _Effect
     audit_record_many(actor=integration_actor(connection), entries=entries)
 
 
-def _fast_apply(connection: Connection, events: list, effects: _Effects) -> list:
+def _fast_apply(connection: Connection, events: list, effects: Effects) -> list:
     """The provider's set-based apply of what it can (see Provider.apply_many); returns
     the events left to apply one by one."""
     provider = provider_get(connection.provider)
     many = provider.apply_many if provider is not None else None
     if many is None or not events:
         return events
-    fast = _Effects(connection.pk, connection.provider)
+    fast = Effects(connection.pk, connection.provider)
     try:
         with transaction.atomic():
             outcomes = many(events=events, connection=connection)
@@ -303,7 +303,7 @@ def events_apply_batch(
     until the batch commits): raises _Busy when another run holds it."""
     failure = None
     with transaction.atomic():
-        if not try_lock(_apply_lock(connection.pk)):
+        if not try_lock(apply_lock(connection.pk)):
             raise _Busy()
         events = list(
             Event.objects.select_for_update(skip_locked=True)
@@ -311,7 +311,7 @@ def events_apply_batch(
             .exclude(pk__in=skipped)
             .order_by("pk")[:size]
         )
-        effects = _Effects(connection.pk, connection.provider)
+        effects = Effects(connection.pk, connection.provider)
         for event in events:
             event.connection, event.workspace = connection, connection.workspace
         taken = len(events)
@@ -338,7 +338,7 @@ def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
     connection = Connection.objects.select_related("workspace").filter(pk=connection_id).first()
     if connection is None or provider_get(connection.provider) is None:
         return 0
-    mark, taken, skipped, failure = _drain_mark(connection.pk), 0, set(), None
+    mark, taken, skipped, failure = drain_mark(connection.pk), 0, set(), None
     try:
         while failure is None:
             cache.set(mark, 1, timeout=DRAIN_MARK_SECONDS)
@@ -361,7 +361,7 @@ def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
         .exists()
     ):
         # Stored after the last batch looked, by a request that found the mark still set.
-        _apply_request(connection.pk)
+        apply_request(connection.pk)
     return taken
 
 

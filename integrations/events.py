@@ -133,11 +133,11 @@ def event_receive(
 # a delivery sends a task only when it can set the mark.
 
 
-def _drain_mark(connection_id) -> str:
+def drain_mark(connection_id) -> str:
     return f"integrations:apply:{connection_id}"
 
 
-def _apply_lock(connection_id) -> str:
+def apply_lock(connection_id) -> str:
     return f"integrations.apply|{connection_id}"
 
 
@@ -148,13 +148,13 @@ def _marks_shared() -> bool:
     return not local or bool(celery_app.conf.task_always_eager)
 
 
-def _apply_request(connection_id) -> None:
+def apply_request(connection_id) -> None:
     """Send the connection's apply task. The events are already stored: when the cache or
     the broker cannot be reached (Redis restarting), the delivery is still answered as
     received, and the beat schedule's events_apply_pending sends the task later."""
     try:
         if not _marks_shared() or cache.add(
-            _drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS
+            drain_mark(connection_id), 1, timeout=DRAIN_MARK_SECONDS
         ):
             task_send(APPLY_CONNECTION_TASK, args=[str(connection_id)])
     except (RedisError, KombuError, OSError) as error:
@@ -167,7 +167,7 @@ def _apply_request(connection_id) -> None:
 
 def events_apply_soon(connection_id) -> None:
     """Have the connection's received events applied once the current transaction commits."""
-    transaction.on_commit(lambda: _apply_request(connection_id))
+    transaction.on_commit(lambda: apply_request(connection_id))
 
 
 def events_release(events) -> int:

@@ -8,13 +8,13 @@ from audit.services import Actor, audit_record
 from core.errors import InvalidField, NotFound
 from workspaces.models import Sale
 
-from .apply import ATTEMPTS_MAX, _Effects, _event_locked, _outcome_write, _provider_apply
+from .apply import ATTEMPTS_MAX, Effects, event_locked, outcome_write, provider_apply
 from .base import Applied
 from .models import Event
 
 
 def _held(event: Event) -> Event:
-    locked = _event_locked(event.pk)
+    locked = event_locked(event.pk)
     if locked is None or locked.connection.workspace_id != event.workspace_id:
         raise NotFound("No such event.")
     if locked.state != Event.State.HELD:
@@ -36,9 +36,9 @@ def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
                                "sale of this workspace; dismiss it instead.")  # fmt: skip
         locked.assigned_sale = sale
         locked.attempts = min(locked.attempts + 1, ATTEMPTS_MAX)
-        effects = _Effects(locked.connection_id, locked.provider)
-        outcome = _provider_apply(locked)
-        _outcome_write(
+        effects = Effects(locked.connection_id, locked.provider)
+        outcome = provider_apply(locked)
+        outcome_write(
             locked, outcome, actor=actor, effects=effects, action="integration.event_assigned"
         )
         effects.write()
@@ -63,7 +63,7 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
                 )
                 .select_related("workspace")
             )
-        effects = _Effects(locked.connection_id, locked.provider)
+        effects = Effects(locked.connection_id, locked.provider)
         for item in dismissed:
             item.state = Event.State.DISMISSED
             item.save(update_fields=["state"])
