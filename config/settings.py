@@ -624,6 +624,11 @@ def env_rate(name: str, default: str) -> str:
     return value
 
 
+# Figures' statements compiled once per thread (core/compiled.py); "off" runs the plain
+# querysets instead, answering the same (a way out should a Django upgrade break them).
+COMPILED_QUERIES = env_bool("COMPILED_QUERIES", True)
+COMPILED_STATEMENTS_MAX = int(os.environ.get("COMPILED_STATEMENTS_MAX", "64"))
+
 RATE_LIMIT_READ = env_rate("RATE_LIMIT_READ", "1200/min")
 RATE_LIMIT_WRITE = env_rate("RATE_LIMIT_WRITE", "300/min")
 RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")

@@ -13,13 +13,22 @@ compiler's description of the columns; tests/core/test_compiled_lookup.py compar
 
 `CompiledQuery` is the general form, for the figures' queries: any queryset or aggregate,
 with named parameters and a statement per shape (tests/core/test_compiled_query.py).
+
+Both lean on how Django's compiler works inside (its `as_sql`, `get_converters` and
+`execute_sql`), which a Django upgrade may change. The setting `COMPILED_QUERIES` (on by
+default; `off` in the environment) turns them into the plain querysets they stand for,
+answering the same: an operator's way out, and how CI runs the figures tests a second
+time. Each thread keeps at most `COMPILED_STATEMENTS_MAX` statements per query (the least
+recently used go first), so shapes that take many values cannot grow it without bound.
 """
 
 import datetime
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import connections, models, router
 from django.db.models import Expression, Field, Model, QuerySet
 from django.db.models.query import get_related_populators
@@ -27,6 +36,15 @@ from django.db.models.sql.constants import SINGLE
 
 # Stands for the looked-up value while the queryset is compiled.
 _MARKER = "\x1fcompiled-lookup-value\x1f"
+
+
+def compiled_enabled() -> bool:
+    """Whether compiled statements run (else the plain querysets they stand for)."""
+    return getattr(settings, "COMPILED_QUERIES", True)
+
+
+def _statements_max() -> int:
+    return getattr(settings, "COMPILED_STATEMENTS_MAX", 64)
 
 
 class _Compiled:
@@ -67,6 +85,8 @@ class CompiledLookup:
 
     def first(self, value: str) -> Model | None:
         alias = router.db_for_read(self.model)
+        if not compiled_enabled():
+            return self.build(value).using(alias).first()
         compiled = self._compiled(alias)
         params = list(compiled.params)
         params[compiled.position] = value
@@ -252,10 +272,12 @@ class CompiledQuery:
         self.local = threading.local()
 
     def _statement(self, alias: str, shape: tuple, arguments: dict) -> _Statement:
-        statements = self.local.__dict__.setdefault("statements", {})
+        statements = self.local.__dict__.setdefault("statements", OrderedDict())
         key = (alias, shape)
         statement = statements.get(key)
-        if statement is None:
+        if statement is not None:
+            statements.move_to_end(key)
+        else:
             built = self.build(**arguments)
             if isinstance(built, Aggregate):
                 queryset = built.queryset.using(alias)
@@ -283,9 +305,21 @@ class CompiledQuery:
             if self.finish is not None:
                 statement.sql = self.finish(statement.sql, connections[alias].vendor)
             statements[key] = statement
+            while len(statements) > _statements_max():
+                statements.popitem(last=False)
         return statement
 
+    def plain(self, **arguments):
+        """What the statement stands for, run as the plain queryset (or aggregate)."""
+        built = self.build(**arguments)
+        alias = router.db_for_read(self.model)
+        if isinstance(built, Aggregate):
+            return built.queryset.using(alias).aggregate(**built.aggregates)
+        return list(built.using(alias))
+
     def __call__(self, **arguments):
+        if not compiled_enabled():
+            return self.plain(**arguments)
         shape = []
         values = {}
         for name in sorted(arguments):

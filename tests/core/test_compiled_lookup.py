@@ -77,3 +77,11 @@ def test_each_thread_compiles_its_own(db):
     thread.join()
     assert not errors and found == [None]
     assert len(by_digest.local.__dict__.get("by_alias", {})) == 1
+
+
+def test_turned_off_it_runs_the_querysets_first(make_workspace, workspace_token, settings):
+    settings.COMPILED_QUERIES = False
+    workspace = make_workspace()
+    found = same_as_the_queryset(workspace_token(workspace))
+    assert found.workspace == workspace
+    assert by_digest.first(token_digest("svc_" + "1" * 64)) is None

@@ -214,3 +214,38 @@ def test_a_parameter_compiles_to_one_placeholder():
     assert repr(param) == "Param('x')"
     assert param.as_sql(None, connection) == ("%s", [param.marker])
     assert repr(param.marker) == "<parameter x>"
+
+
+def test_a_thread_keeps_a_bounded_number_of_statements(team, settings):
+    """Shapes that take many values (each a statement) keep at most COMPILED_STATEMENTS_MAX
+    of them a thread, the least recently used going first."""
+    ws, setter = team
+    settings.COMPILED_STATEMENTS_MAX = 2
+    leads.local.__dict__.clear()
+    builds.clear()
+    for shape in ("count", "values", "count", "flat"):
+        leads(workspace=ws.pk, setter=setter.pk, shape=shape)
+    kept = [dict(key)["shape"] for _alias, key in leads.local.statements]
+    assert kept == ["count", "flat"]
+    leads(workspace=ws.pk, setter=setter.pk, shape="values")
+    assert builds == ["count", "values", "flat", "values"]
+
+
+def test_turned_off_it_runs_the_plain_queryset(team, settings):
+    """COMPILED_QUERIES off: the same answers, from the queryset itself, nothing kept."""
+    ws, setter = team
+    compiled = {
+        shape: leads(workspace=ws.pk, setter=setter.pk, shape=shape)
+        for shape in ("count", "values", "flat", "rows")
+    }
+    settings.COMPILED_QUERIES = False
+    leads.local.__dict__.clear()
+    plain_answers = {
+        shape: leads(workspace=ws.pk, setter=setter.pk, shape=shape)
+        for shape in ("count", "values", "flat", "rows")
+    }
+    assert plain_answers["count"] == compiled["count"] == {"n": 2, "value": 4000}
+    assert plain_answers["values"] == compiled["values"]
+    assert plain_answers["flat"] == compiled["flat"]
+    assert [lead.pk for lead in plain_answers["rows"]] == [lead.pk for lead in compiled["rows"]]
+    assert "statements" not in leads.local.__dict__
