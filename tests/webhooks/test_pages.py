@@ -12,7 +12,7 @@ from webhooks.models import Delivery, WebhookEndpoint
 from workspaces.services import lead_upsert
 
 from ..conftest import aware
-from ..tokens.test_team_pages import browser, post
+from ..accounts.test_team_pages import browser, post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
