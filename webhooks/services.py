@@ -14,16 +14,14 @@ import json
 import logging
 import secrets
 import time
-import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import httpx
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from standardwebhooks import Webhook
 
 from audit.services import SYSTEM, Actor, audit_record
@@ -31,9 +29,10 @@ from core.crypto import decrypt_text, encrypt_text
 from core.errors import InvalidField
 from core.mail import mail_send
 from core.metrics import OUTBOUND
+from core.tasks import task_send
 from core.times import utc_iso as _iso
 from events.models import Event
-from events.services import event_record
+from events.services import event_claim, event_record, events_prune, events_undispatched
 from events.types import EVENT_TYPES, PING
 from workspaces.models import Member, Workspace
 
@@ -240,38 +239,13 @@ class Made:
     queued: list[int]
 
 
-def _event_claim(event_seq: int) -> Event | None:
-    """Mark the event dispatched and read it, in one statement; None if another run did."""
-    table = Event._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET dispatched = %s WHERE seq = %s AND dispatched = %s "
-            "RETURNING seq, id, workspace_id, type, created_at, data",
-            [True, event_seq, False],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    seq, id, workspace_id, type, created_at, data = row
-    if isinstance(data, str):  # the JSON's text, as Django's database settings leave it
-        data = json.loads(data)
-    if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
-        workspace_id = uuid.UUID(str(workspace_id))
-    if isinstance(created_at, str):  # SQLite answers a naive text in UTC
-        created_at = parse_datetime(created_at).replace(tzinfo=UTC)
-    return Event(
-        seq=seq, id=id, workspace_id=workspace_id, type=type, created_at=created_at,
-        data=data, dispatched=True,
-    )  # fmt: skip
-
-
 def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
     """The deliveries of an event to the enabled endpoints that want it (once: a second
     run finds the event dispatched). The first `held` are made held for an attempt by the
     caller (attempt_held), so nobody else attempts them meanwhile; the rest are to queue."""
     now = _now()
     with transaction.atomic():
-        event = _event_claim(event_seq)
+        event = event_claim(event_seq)
         if event is None:
             return Made(now=[], queued=[])
         endpoints = [
@@ -508,14 +482,15 @@ def _endpoint_disable(endpoint: WebhookEndpoint, now: datetime) -> None:
     )
 
 
-def _send_later(delivery_id: int, wait: timedelta | None = None) -> None:
-    from .tasks import delivery_attempt  # noqa: PLC0415 (tasks import this module)
+# The task of one attempt (webhooks/tasks.py), sent by name: the tasks module imports this
+# one, never the other way round.
+ATTEMPT_TASK = "webhooks.delivery_attempt"
 
+
+def _send_later(delivery_id: int, wait: timedelta | None = None) -> None:
     try:
-        if wait:
-            delivery_attempt.apply_async(args=[delivery_id], countdown=wait.total_seconds())
-        else:
-            delivery_attempt.delay(delivery_id)
+        countdown = wait.total_seconds() if wait else None
+        task_send(ATTEMPT_TASK, args=[delivery_id], countdown=countdown)
     except Exception:
         logger.warning("Could not queue delivery %s; the beat will send it", delivery_id)
 
@@ -538,12 +513,7 @@ def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
 def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> int:
     """Events whose hand-over after commit was lost (a broker down then): make their
     deliveries now, and queue them."""
-    before = _now() - older_than
-    seqs = list(
-        Event.objects.filter(dispatched=False, created_at__lt=before)
-        .order_by("seq")
-        .values_list("seq", flat=True)[:1000]
-    )
+    seqs = events_undispatched(before=_now() - older_than)
     for seq in seqs:
         # Queued, not attempted here: the beat's round stays short.
         deliveries_send(deliveries_make(seq, held=0).queued)
@@ -612,12 +582,4 @@ def prune(now: datetime | None = None) -> dict[str, int]:
     """Forget events and attempts older than 30 days."""
     before = (now or _now()) - KEEP
     attempts, _ = DeliveryAttempt.objects.filter(started_at__lt=before).delete()
-    events = 0
-    while True:
-        seqs = list(
-            Event.objects.filter(created_at__lt=before).values_list("seq", flat=True)[:5000]
-        )
-        if not seqs:
-            break
-        events += Event.objects.filter(seq__in=seqs).delete()[1].get("events.Event", 0)
-    return {"attempts": attempts, "events": events}
+    return {"attempts": attempts, "events": events_prune(before=before)}
