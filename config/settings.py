@@ -527,6 +527,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 WEBHOOK_TIMEOUT_SECONDS = int(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
 # How often the beat queues the retries that fell due.
 WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
+# A delivery is held for the message that queues its attempt this long: the sweep queues
+# it again only after that (a message lost with its broker), never while it waits.
+WEBHOOK_QUEUED_SECONDS = int(os.environ.get("WEBHOOK_QUEUED_SECONDS", "600"))
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
