@@ -24,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
 from config import development_keys
+from config.queues import prefix_from, queue_names, task_routes
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -517,9 +518,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
-# The queue every task goes to (and a worker takes from), "celery" unless CELERY_QUEUE
-# names another: several deployments can share one Redis, each on its own queue.
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "") or "celery"
+# The queues' prefix, "celery" unless CELERY_QUEUE names another: several deployments can
+# share one Redis, each on queues of its own. Each kind of task has its queue (mail,
+# applies, providers, deliveries, sweeps: config/queues.py), taken by a pool of its own
+# (`make worker`); the prefix alone is the default queue, for a task routed nowhere.
+CELERY_TASK_DEFAULT_QUEUE = prefix_from(os.environ)
+CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_ACCEPT_CONTENT = ["json"]
 # --- Outbound webhooks (docs/events.md) -----------------------------------------------
 
@@ -724,4 +728,6 @@ if SENTRY_DSN:
 # GET /metrics answers only this bearer token; unset, /metrics is a 404 (core/metrics.py).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # The broker queues whose length /metrics reports.
-METRICS_QUEUES = env_list("METRICS_QUEUES", [CELERY_TASK_DEFAULT_QUEUE])
+METRICS_QUEUES = env_list(
+    "METRICS_QUEUES", [*queue_names(CELERY_TASK_DEFAULT_QUEUE), CELERY_TASK_DEFAULT_QUEUE]
+)
