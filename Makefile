@@ -67,9 +67,13 @@ serve: install-runtime
 	$(PROD) $(BIN)/python manage.py collectstatic --noinput
 	$(PROD) $(SERVICE_METRICS) $(BIN)/gunicorn config.wsgi:application --config python:config.gunicorn --worker-class config.workers.ServiceSyncWorker --workers $(WORKERS) --bind $(HOST):$(PORT) --forwarded-allow-ips ''
 
+# One pool of Celery workers per kind of task, each on its kind's queue (mail, applies,
+# providers, deliveries, sweeps: config/queues.py), and the beat (config/pools.py; its
+# --print shows the commands). WORKER_CONCURRENCY_<KIND>, WORKER_KINDS and WORKER_BEAT
+# change them (docs/operations.md).
 worker: install-runtime
 	mkdir -p $(PROMETHEUS_MULTIPROC_DIR)
-	$(PROD) $(SERVICE_METRICS) $(BIN)/celery -A config worker --beat --loglevel INFO
+	$(PROD) $(SERVICE_METRICS) $(BIN)/python -m config.pools
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .metrics .pytest_cache .ruff_cache

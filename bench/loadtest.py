@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from config.queues import queue_names
 from scripts.fuzz_endpoints import CREDENTIALS
 from scripts.served import BIN, HOST, ROOT, Server, port_free, production_environment
 
@@ -204,6 +205,7 @@ def main(argv=None) -> int:
     worker_log = open(folder / "worker.log", "w")  # noqa: SIM115
     worker = subprocess.Popen(
         [str(BIN / "celery"), "-A", "config", "worker", "--beat", "--concurrency", "2",
+         "--queues", ",".join([*queue_names("celery"), "celery"]),
          "--loglevel", "WARNING", "--schedule", str(folder / "beat-schedule")],
         cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip

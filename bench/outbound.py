@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 OUT = ROOT / "bench" / "out"
 
+from config.queues import DELIVERIES, queue_name, queue_names  # noqa: E402
+
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
@@ -203,7 +205,7 @@ def main(argv=None) -> int:
         quiet_ms = writes(quiet, "q")
         busy_ms = writes(busy, "b")
         expected = Delivery.objects.count()  # made by the worker: 0 yet
-        queued = redis.Redis.from_url(broker).llen("celery")
+        queued = redis.Redis.from_url(broker).llen(queue_name("celery", DELIVERIES))
         result = {
             "events": args.events,
             "endpoints": args.endpoints,
@@ -223,6 +225,7 @@ def main(argv=None) -> int:
         worker_log = (OUT / "outbound-worker.log").open("wb")
         worker = subprocess.Popen(
             [*_worker_command(), "-A", "config", "worker", "--concurrency", str(args.concurrency),
+             "--queues", ",".join(queue_names("celery")),
              "--pool", "solo" if args.concurrency == 1 else "prefork", "--loglevel", os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"), "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
             cwd=ROOT, env={**os.environ, "LOG_LEVEL": os.environ.get("OUTBOUND_WORKER_LOG", "WARNING")},

@@ -113,6 +113,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from run import code_version, percentile  # noqa: E402
 
+from config.queues import PROVIDERS, queue_name, queue_names  # noqa: E402
 from scripts.served import HOST, Server, port_free, production_environment  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
@@ -292,7 +293,7 @@ def broker_clear(url: str) -> None:
 def broker_queued(url: str) -> int:
     import redis
 
-    return redis.Redis.from_url(url).llen("celery")
+    return redis.Redis.from_url(url).llen(queue_name("celery", PROVIDERS))
 
 
 def leftovers_remove() -> int:
@@ -1202,6 +1203,7 @@ def worker_phase(args, env, run, total: int) -> dict:
         began = time.perf_counter()
         worker = subprocess.Popen(
             [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1",
+             "--queues", ",".join(queue_names("celery")),
              "--loglevel", "WARNING", "--without-mingle", "--without-gossip"],
             cwd=ROOT, env={**env, "CELERY_TASK_ALWAYS_EAGER": "false"},
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True,

@@ -24,6 +24,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django_guid.integrations import CeleryIntegration
 
 from config import development_keys
+from config.queues import prefix_from, queue_names, task_routes
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -518,9 +519,12 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
-# The queue every task goes to (and a worker takes from), "celery" unless CELERY_QUEUE
-# names another: several deployments can share one Redis, each on its own queue.
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "") or "celery"
+# The queues' prefix, "celery" unless CELERY_QUEUE names another: several deployments can
+# share one Redis, each on queues of its own. Each kind of task has its queue (mail,
+# applies, providers, deliveries, sweeps: config/queues.py), taken by a pool of its own
+# (`make worker`); the prefix alone is the default queue, for a task routed nowhere.
+CELERY_TASK_DEFAULT_QUEUE = prefix_from(os.environ)
+CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_ACCEPT_CONTENT = ["json"]
 # --- Outbound webhooks (docs/events.md) -----------------------------------------------
 
@@ -528,6 +532,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 WEBHOOK_TIMEOUT_SECONDS = int(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
 # How often the beat queues the retries that fell due.
 WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
+# A delivery is held for the message that queues its attempt this long: the sweep queues
+# it again only after that (a message lost with its broker), never while it waits.
+WEBHOOK_QUEUED_SECONDS = int(os.environ.get("WEBHOOK_QUEUED_SECONDS", "600"))
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
@@ -727,4 +734,6 @@ if SENTRY_DSN:
 # GET /metrics answers only this bearer token; unset, /metrics is a 404 (core/metrics.py).
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # The broker queues whose length /metrics reports.
-METRICS_QUEUES = env_list("METRICS_QUEUES", [CELERY_TASK_DEFAULT_QUEUE])
+METRICS_QUEUES = env_list(
+    "METRICS_QUEUES", [*queue_names(CELERY_TASK_DEFAULT_QUEUE), CELERY_TASK_DEFAULT_QUEUE]
+)

@@ -48,10 +48,13 @@ def mail_deliver(message: dict) -> int:
     return sent
 
 
-def task_send(name: str, *, args: list) -> None:
-    """Send a task by its name. In eager mode (no worker: a laptop, the tests) a task this
-    process knows runs at once, and one it does not know is skipped with a log line:
-    `send_task` ignores eager mode and would leave the message in a broker nobody reads."""
+def task_send(name: str, *, args: list, countdown: float | None = None) -> None:
+    """Send a task by its name (to the queue its name is routed to), to run after
+    `countdown` seconds if given. In eager mode (no worker: a laptop, the tests) a task this
+    process knows runs at once, whatever the countdown, and one it does not know is skipped
+    with a log line: `send_task` ignores eager mode and would leave the message in a broker
+    nobody reads."""
+    options = {"countdown": countdown} if countdown else {}
     if celery_app.conf.task_always_eager:
         task = celery_app.tasks.get(name)
         if task is None:
@@ -62,6 +65,6 @@ def task_send(name: str, *, args: list) -> None:
         if task is None:
             logger.info("task %s is not known here; not run", name)
             return
-        task.apply_async(args=args)
+        task.apply_async(args=args, **options)
         return
-    celery_app.send_task(name, args=args)
+    celery_app.send_task(name, args=args, **options)

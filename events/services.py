@@ -1,4 +1,6 @@
 """Recording an event: the one function every writer calls, inside its own transaction.
+This module is the only writer of `events.Event`: the dispatcher's claim of an event
+(`event_claim`) and the pruning of old events (`events_prune`) are here too.
 
 The event is one insert. Who delivers it is not this module's business: the webhooks
 app registers a dispatcher (``dispatcher_set``) that says whether any endpoint wants
@@ -8,10 +10,14 @@ when no endpoint wants it) the event is only kept for the feed.
 
 from __future__ import annotations
 
+import json
+import uuid
+from datetime import UTC, datetime
 from typing import Protocol
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from .models import Event
 from .types import EVENT_TYPES, PING
@@ -63,3 +69,52 @@ def _record(workspace, events: list[tuple[str, dict]], *, ping_allowed=False) ->
         if not event.dispatched:
             _dispatcher.dispatch(event)
     return made
+
+
+def event_claim(seq: int) -> Event | None:
+    """Mark an event that waits for its hand-over dispatched and read it, in one
+    statement; None if it is not waiting (another run claimed it, or none wanted it)."""
+    table = Event._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET dispatched = %s WHERE seq = %s AND dispatched = %s "
+            "RETURNING seq, id, workspace_id, type, created_at, data",
+            [True, seq, False],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    seq, id, workspace_id, type, created_at, data = row
+    if isinstance(data, str):  # the JSON's text, as Django's database settings leave it
+        data = json.loads(data)
+    if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
+        workspace_id = uuid.UUID(str(workspace_id))
+    if isinstance(created_at, str):  # SQLite answers a naive text in UTC
+        created_at = parse_datetime(created_at).replace(tzinfo=UTC)
+    return Event(
+        seq=seq, id=id, workspace_id=workspace_id, type=type, created_at=created_at,
+        data=data, dispatched=True,
+    )  # fmt: skip
+
+
+def events_undispatched(*, before: datetime, limit: int = 1000) -> list[int]:
+    """The events recorded before that time still waiting for their hand-over, oldest
+    first (their hand-over after commit was lost)."""
+    return list(
+        Event.objects.filter(dispatched=False, created_at__lt=before)
+        .order_by("seq")
+        .values_list("seq", flat=True)[:limit]
+    )
+
+
+def events_prune(*, before: datetime, batch: int = 5000) -> int:
+    """Forget the events recorded before that time (their deliveries go with them), a
+    batch at a time; how many."""
+    pruned = 0
+    while True:
+        seqs = list(
+            Event.objects.filter(created_at__lt=before).values_list("seq", flat=True)[:batch]
+        )
+        if not seqs:
+            return pruned
+        pruned += Event.objects.filter(seq__in=seqs).delete()[1].get("events.Event", 0)

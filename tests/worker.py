@@ -19,6 +19,7 @@ from django.conf import settings as django_settings
 from django.db import connection
 
 from config.celery import app as celery_app
+from config.queues import queue_name, queue_names, task_routes
 
 # The broker the suite is configured with when it is Redis (the producer side keeps using
 # it), else a Redis database of these tests' own; each test's queue is its own either way.
@@ -50,7 +51,9 @@ def wait_for(predicate, what: str, worker=None):
 
 
 class Worker:
-    def __init__(self, log: Path, queue: str, extra_env: dict | None = None):
+    """A worker taking the tasks of `queue` (a name, or several)."""
+
+    def __init__(self, log: Path, queue: str | list[str], extra_env: dict | None = None):
         env = {
             **os.environ,
             "DATABASE_URL": _database_url(),
@@ -69,7 +72,7 @@ class Worker:
                 "--pool",
                 "solo",
                 "--queues",
-                queue,
+                queue if isinstance(queue, str) else ",".join(queue),
                 "--loglevel",
                 "INFO",
                 "--without-gossip",
@@ -137,12 +140,33 @@ def _broker(transactional_db, prefix: str, task_names):
     yield SimpleNamespace(name=queue_name, length=lambda: client.llen(queue_name))
     _reset_producers(*previous)
     celery_app.conf.task_always_eager = eager
-    client.delete(queue_name)
+    client.delete(queue_name, *queue_names(queue_name))
+
+
+def kind_queues(transactional_db):
+    """A fixture body: every task goes to Redis for real, to the queue of its kind as
+    production routes it (config/queues.py), under a prefix of the test's own; a worker
+    given that prefix as CELERY_QUEUE sends its tasks there too."""
+    prefix = f"kinds-{uuid.uuid4().hex}"
+    client = redis.Redis.from_url(BROKER)
+    previous = (celery_app.conf.broker_url, celery_app.conf.task_routes)
+    eager = celery_app.conf.task_always_eager
+    celery_app.conf.task_always_eager = False
+    _reset_producers(BROKER, task_routes(prefix))
+    yield SimpleNamespace(
+        prefix=prefix,
+        name=lambda kind: queue_name(prefix, kind),
+        length=lambda kind: client.llen(queue_name(prefix, kind)),
+    )
+    _reset_producers(*previous)
+    celery_app.conf.task_always_eager = eager
+    client.delete(prefix, *queue_names(prefix))
 
 
 def worker_fixtures(prefix: str, task_names):
     """The `broker` and `start_worker` fixtures of a test module: the named tasks go to a
-    queue of each test's own; start(**env) starts a worker on it, and every worker started
+    queue of each test's own; start(**env) starts a worker on it (and, given the queue's
+    name as CELERY_QUEUE, on the queues of every kind under it), and every worker started
     is stopped afterwards."""
 
     @pytest.fixture
@@ -154,7 +178,12 @@ def worker_fixtures(prefix: str, task_names):
         workers = []
 
         def start(**extra_env):
-            worker = Worker(tmp_path / f"worker-{len(workers)}.log", broker.name, extra_env)
+            # A worker whose own tasks go to queues named after the test's queue (its
+            # CELERY_QUEUE) takes those too.
+            queues = [broker.name]
+            if extra_env.get("CELERY_QUEUE") == broker.name:
+                queues += queue_names(broker.name)
+            worker = Worker(tmp_path / f"worker-{len(workers)}.log", queues, extra_env)
             workers.append(worker)
             return worker
 

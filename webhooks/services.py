@@ -10,20 +10,19 @@ three days of failures.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 import secrets
 import time
-import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import httpx
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from standardwebhooks import Webhook
 
 from audit.services import SYSTEM, Actor, audit_record
@@ -31,9 +30,10 @@ from core.crypto import decrypt_text, encrypt_text
 from core.errors import InvalidField
 from core.mail import mail_send
 from core.metrics import OUTBOUND
+from core.tasks import task_send
 from core.times import utc_iso as _iso
 from events.models import Event
-from events.services import event_record
+from events.services import event_claim, event_record, events_prune, events_undispatched
 from events.types import EVENT_TYPES, PING
 from workspaces.models import Member, Workspace
 
@@ -234,44 +234,22 @@ ATTEMPT_AT_ONCE = 4
 
 @dataclass
 class Made:
-    """An event's deliveries: those to attempt now (already held for it) and those to queue."""
+    """An event's deliveries: those to attempt now (already held for it) and those to queue
+    (held until `lease` for the message that will carry them)."""
 
     now: list[Delivery]
     queued: list[int]
-
-
-def _event_claim(event_seq: int) -> Event | None:
-    """Mark the event dispatched and read it, in one statement; None if another run did."""
-    table = Event._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET dispatched = %s WHERE seq = %s AND dispatched = %s "
-            "RETURNING seq, id, workspace_id, type, created_at, data",
-            [True, event_seq, False],
-        )
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    seq, id, workspace_id, type, created_at, data = row
-    if isinstance(data, str):  # the JSON's text, as Django's database settings leave it
-        data = json.loads(data)
-    if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
-        workspace_id = uuid.UUID(str(workspace_id))
-    if isinstance(created_at, str):  # SQLite answers a naive text in UTC
-        created_at = parse_datetime(created_at).replace(tzinfo=UTC)
-    return Event(
-        seq=seq, id=id, workspace_id=workspace_id, type=type, created_at=created_at,
-        data=data, dispatched=True,
-    )  # fmt: skip
+    lease: datetime | None = None
 
 
 def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
     """The deliveries of an event to the enabled endpoints that want it (once: a second
     run finds the event dispatched). The first `held` are made held for an attempt by the
-    caller (attempt_held), so nobody else attempts them meanwhile; the rest are to queue."""
+    caller (attempt_held), so nobody else attempts them meanwhile; the rest are held for
+    their messages, to send with deliveries_send."""
     now = _now()
     with transaction.atomic():
-        event = _event_claim(event_seq)
+        event = event_claim(event_seq)
         if event is None:
             return Made(now=[], queued=[])
         endpoints = [
@@ -282,18 +260,20 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
             if endpoint.wants(event.type)
         ]
         held_until = now + timedelta(seconds=_lease_seconds())
+        lease = _queued_lease(now)
         deliveries = Delivery.objects.bulk_create(
             [
                 Delivery(
                     event=event,
                     endpoint=endpoint,
                     next_attempt_at=now,
-                    leased_until=held_until if n < held else None,
+                    leased_until=held_until if n < held else lease,
                 )
                 for n, endpoint in enumerate(endpoints)
             ]
         )
-    return Made(now=deliveries[:held], queued=[delivery.pk for delivery in deliveries[held:]])
+    queued = [delivery.pk for delivery in deliveries[held:]]
+    return Made(now=deliveries[:held], queued=queued, lease=lease)
 
 
 def _lease_seconds() -> int:
@@ -307,13 +287,33 @@ def _due(now: datetime):
     ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
 
 
-def _lease_take(delivery_id: int, now: datetime) -> bool:
-    """Hold the delivery for one attempt; False if another holds it or it is not due."""
-    return bool(
-        _due(now)
-        .filter(pk=delivery_id)
-        .update(leased_until=now + timedelta(seconds=_lease_seconds()))
-    )
+def _queued_lease(now: datetime) -> datetime:
+    """Until when a delivery is held for the message queued to attempt it: a delivery is
+    held from the moment it is queued, so the beat's sweep never queues it again while its
+    message waits (only once the hold ran out: a message lost with its broker)."""
+    return now + timedelta(seconds=settings.WEBHOOK_QUEUED_SECONDS)
+
+
+def _lease_take(delivery_id: int, now: datetime, queued: datetime | None = None) -> bool:
+    """Hold the delivery for one attempt; False if another holds it or it is not due.
+
+    A message queued with the delivery held for it (`queued`, the hold it was sent with)
+    takes the delivery over from that hold, and only from it: a message whose hold ran out
+    and was given to another finds it changed. A message that cannot attempt (it came
+    early, the delivery is done or its endpoint off) lets its hold go, for the sweep."""
+    attempt_lease = now + timedelta(seconds=_lease_seconds())
+    if queued is None:
+        return bool(_due(now).filter(pk=delivery_id).update(leased_until=attempt_lease))
+    taken = Delivery.objects.filter(
+        pk=delivery_id,
+        leased_until=queued,
+        state=Delivery.State.PENDING,
+        next_attempt_at__lte=now,
+        endpoint__enabled=True,
+    ).update(leased_until=attempt_lease)
+    if not taken:
+        Delivery.objects.filter(pk=delivery_id, leased_until=queued).update(leased_until=None)
+    return bool(taken)
 
 
 @dataclass
@@ -405,11 +405,13 @@ def _connection_error(error: httpx.HTTPError) -> str:
     return f"The request failed ({type(error).__name__})."
 
 
-def attempt_run(delivery_id: int) -> str:
+def attempt_run(delivery_id: int, lease: str | None = None) -> str:
     """One attempt of a due delivery; says what happened ("skipped" when another worker
-    holds it, it is not due, or its endpoint is off)."""
+    holds it, it is not due, or its endpoint is off). `lease` is the hold the delivery was
+    queued with (its message's second argument; none for a message queued before holds)."""
     now = _now()
-    if not _lease_take(delivery_id, now):
+    queued = datetime.fromisoformat(lease) if lease else None
+    if not _lease_take(delivery_id, now, queued):
         return "skipped"
     delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
     return attempt_held(delivery, now)
@@ -421,16 +423,24 @@ def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
     started = time.monotonic()
     outcome = _post(delivery.endpoint, delivery.event, now)
     duration_ms = int((time.monotonic() - started) * 1000)
-    retry_in = _attempt_record(delivery, outcome, now, duration_ms)
+    retry = _attempt_record(delivery, outcome, now, duration_ms)
     OUTBOUND.labels("succeeded" if outcome.succeeded else "failed").inc()
-    if retry_in is not None and retry_in <= timedelta(minutes=1):
-        _send_later(delivery.pk, retry_in)
+    if retry is not None and retry.lease is not None:
+        _send_later(delivery.pk, retry.lease, retry.wait)
     return "succeeded" if outcome.succeeded else "failed"
+
+
+@dataclass
+class _Retry:
+    wait: timedelta
+    # Held for the message sent now to attempt it after the wait (a wait of a minute at
+    # most); None: the sweep queues it when it falls due.
+    lease: datetime | None
 
 
 def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int):
     """Log the attempt, schedule the next or close the delivery, and keep the endpoint's
-    failure clock. Returns the wait before the next attempt (None: no more)."""
+    failure clock. Returns the next attempt (None: no more)."""
     endpoint = delivery.endpoint
     with transaction.atomic():
         DeliveryAttempt.objects.create(
@@ -450,7 +460,7 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
             "last_status": outcome.status_code,
             "leased_until": None,
         }
-        retry_in = None
+        retry = None
         if outcome.succeeded:
             values |= {"state": Delivery.State.SUCCEEDED, "next_attempt_at": None}
             # The endpoint as read with the delivery, moments ago: most succeed with no
@@ -459,13 +469,17 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
                 WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
         else:
             if attempts <= len(SCHEDULE):
-                retry_in = SCHEDULE[attempts - 1]
-                values["next_attempt_at"] = now + retry_in
+                wait = SCHEDULE[attempts - 1]
+                values["next_attempt_at"] = now + wait
+                lease = None
+                if wait <= timedelta(minutes=1):
+                    lease = values["leased_until"] = _queued_lease(now + wait)
+                retry = _Retry(wait=wait, lease=lease)
             else:
                 values |= {"state": Delivery.State.FAILED, "next_attempt_at": None}
             _failure_clock(endpoint, now)
         Delivery.objects.filter(pk=delivery.pk).update(**values)
-    return retry_in
+    return retry
 
 
 def _failure_clock(endpoint: WebhookEndpoint, now: datetime) -> None:
@@ -508,53 +522,66 @@ def _endpoint_disable(endpoint: WebhookEndpoint, now: datetime) -> None:
     )
 
 
-def _send_later(delivery_id: int, wait: timedelta | None = None) -> None:
-    from .tasks import delivery_attempt  # noqa: PLC0415 (tasks import this module)
+# The task of one attempt (webhooks/tasks.py), sent by name: the tasks module imports this
+# one, never the other way round.
+ATTEMPT_TASK = "webhooks.delivery_attempt"
 
+
+def _send_later(delivery_id: int, lease: datetime, wait: timedelta | None = None) -> None:
+    """Queue the attempt of a delivery held until `lease` for this message."""
     try:
-        if wait:
-            delivery_attempt.apply_async(args=[delivery_id], countdown=wait.total_seconds())
-        else:
-            delivery_attempt.delay(delivery_id)
+        countdown = wait.total_seconds() if wait else None
+        task_send(ATTEMPT_TASK, args=[delivery_id, lease.isoformat()], countdown=countdown)
     except Exception:
         logger.warning("Could not queue delivery %s; the beat will send it", delivery_id)
+        with contextlib.suppress(Exception):  # else the hold runs out on its own
+            Delivery.objects.filter(pk=delivery_id, leased_until=lease).update(leased_until=None)
 
 
-def deliveries_send(delivery_ids: list[int]) -> None:
+def deliveries_send(delivery_ids: list[int], lease: datetime) -> None:
+    """Queue the attempts of deliveries held until `lease` for their messages."""
     for delivery_id in delivery_ids:
-        _send_later(delivery_id)
+        _send_later(delivery_id, lease)
 
 
 def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
-    """Queue the due deliveries nobody holds (the beat; an endpoint enabled again)."""
-    due = _due(_now())
+    """Queue the due deliveries nobody holds (the beat; an endpoint enabled again), each
+    held for its message as it is queued: a second round, or two at once, queue none of
+    them again."""
+    now = _now()
+    due = _due(now)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
-    ids = list(due.order_by("next_attempt_at").values_list("pk", flat=True)[:limit])
-    deliveries_send(ids)
+    lease = _queued_lease(now)
+    with transaction.atomic():
+        ids = list(
+            due.select_for_update(skip_locked=True, of=("self",))
+            .order_by("next_attempt_at")
+            .values_list("pk", flat=True)[:limit]
+        )
+        Delivery.objects.filter(pk__in=ids).update(leased_until=lease)
+    deliveries_send(ids, lease)
     return len(ids)
 
 
 def events_dispatch_lost(*, older_than: timedelta = timedelta(seconds=30)) -> int:
     """Events whose hand-over after commit was lost (a broker down then): make their
     deliveries now, and queue them."""
-    before = _now() - older_than
-    seqs = list(
-        Event.objects.filter(dispatched=False, created_at__lt=before)
-        .order_by("seq")
-        .values_list("seq", flat=True)[:1000]
-    )
+    seqs = events_undispatched(before=_now() - older_than)
     for seq in seqs:
         # Queued, not attempted here: the beat's round stays short.
-        deliveries_send(deliveries_make(seq, held=0).queued)
+        made = deliveries_make(seq, held=0)
+        deliveries_send(made.queued, made.lease)
     return len(seqs)
 
 
 def _deliveries_reopen(endpoint: WebhookEndpoint, ids: list[int], actor: Actor, detail: dict):
     """Send these deliveries of the endpoint again, with a fresh schedule, audited."""
+    now = _now()
+    lease = _queued_lease(now)
     with transaction.atomic():
         Delivery.objects.filter(pk__in=ids).update(
-            state=Delivery.State.PENDING, attempts=0, next_attempt_at=_now(), leased_until=None
+            state=Delivery.State.PENDING, attempts=0, next_attempt_at=now, leased_until=lease
         )
         audit_record(
             actor=actor,
@@ -564,7 +591,7 @@ def _deliveries_reopen(endpoint: WebhookEndpoint, ids: list[int], actor: Actor, 
             workspace=endpoint.workspace,
             detail=detail,
         )
-        transaction.on_commit(lambda: deliveries_send(ids), robust=True)
+        transaction.on_commit(lambda: deliveries_send(ids, lease), robust=True)
     return len(ids)
 
 
@@ -587,6 +614,8 @@ def deliveries_resend_failed(*, endpoint: WebhookEndpoint, since: datetime, acto
 
 def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:
     """A `ping` event to this endpoint only (never in the feed), to test it."""
+    now = _now()
+    lease = _queued_lease(now)
     with transaction.atomic():
         event = event_record(
             workspace=endpoint.workspace,
@@ -596,7 +625,9 @@ def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:
                 "message": "A test event from the Webhooks page.",
             },
         )
-        delivery = Delivery.objects.create(event=event, endpoint=endpoint, next_attempt_at=_now())
+        delivery = Delivery.objects.create(
+            event=event, endpoint=endpoint, next_attempt_at=now, leased_until=lease
+        )
         audit_record(
             actor=actor,
             action="webhook_endpoint.pinged",
@@ -604,7 +635,7 @@ def endpoint_ping(*, endpoint: WebhookEndpoint, actor: Actor) -> Delivery:
             target_id=endpoint.pk,
             workspace=endpoint.workspace,
         )
-        transaction.on_commit(lambda: _send_later(delivery.pk), robust=True)
+        transaction.on_commit(lambda: _send_later(delivery.pk, lease), robust=True)
     return delivery
 
 
@@ -612,12 +643,4 @@ def prune(now: datetime | None = None) -> dict[str, int]:
     """Forget events and attempts older than 30 days."""
     before = (now or _now()) - KEEP
     attempts, _ = DeliveryAttempt.objects.filter(started_at__lt=before).delete()
-    events = 0
-    while True:
-        seqs = list(
-            Event.objects.filter(created_at__lt=before).values_list("seq", flat=True)[:5000]
-        )
-        if not seqs:
-            break
-        events += Event.objects.filter(seq__in=seqs).delete()[1].get("events.Event", 0)
-    return {"attempts": attempts, "events": events}
+    return {"attempts": attempts, "events": events_prune(before=before)}

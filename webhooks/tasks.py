@@ -10,15 +10,17 @@ from . import services
 def deliveries_make(event_seq: int) -> int:
     """An event's deliveries: the first few attempted here, the rest queued."""
     made = services.deliveries_make(event_seq)
-    services.deliveries_send(made.queued)
+    services.deliveries_send(made.queued, made.lease)
     for delivery in made.now:
         services.attempt_held(delivery)
     return len(made.now) + len(made.queued)
 
 
-@shared_task(name="webhooks.delivery_attempt")
-def delivery_attempt(delivery_id: int) -> str:
-    return services.attempt_run(delivery_id)
+@shared_task(name=services.ATTEMPT_TASK)
+def delivery_attempt(delivery_id: int, lease: str | None = None) -> str:
+    """One attempt of a delivery held until `lease` for this message (see
+    services.attempt_run)."""
+    return services.attempt_run(delivery_id, lease)
 
 
 @shared_task(name="webhooks.deliveries_sweep")

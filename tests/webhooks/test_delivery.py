@@ -317,3 +317,44 @@ def test_prune_forgets_what_is_older_than_thirty_days(ws, receiver):
     DeliveryAttempt.objects.filter(delivery__event__data__external_id="L0").update(started_at=old)
     assert services.prune() == {"attempts": 1, "events": 1}
     assert list(Event.objects.values_list("data__external_id", flat=True)) == ["L1"]
+
+
+def test_the_sweep_queues_each_waiting_delivery_once(ws, receiver, monkeypatch, settings):
+    """A delivery is held for its message from the moment it is queued: a second round of
+    the beat's sweep queues none of them again, and a message whose hold ran out (lost with
+    its broker) is replaced by one new message, the old one finding the delivery taken."""
+    clock = Clock(monkeypatch)
+    receiver.default = Answer(status=500)
+    _endpoint(ws, receiver.url)
+    for n in range(3):
+        _lead(ws, n)
+    receiver.wait(3)
+    # Each failed once; the retries are due in 5 s and wait for the beat.
+    clock.move(seconds=6)
+    sent = []
+    monkeypatch.setattr(
+        services, "task_send", lambda name, *, args, countdown=None: sent.append((name, args))
+    )
+    from webhooks.tasks import deliveries_sweep  # noqa: PLC0415
+
+    assert deliveries_sweep() == {"events": 0, "deliveries": 3}
+    assert deliveries_sweep() == {"events": 0, "deliveries": 0}
+    ids = sorted(Delivery.objects.values_list("pk", flat=True))
+    assert sorted(args[0] for _, args in sent) == ids
+    assert {name for name, _ in sent} == {"webhooks.delivery_attempt"}
+    first = {args[0]: args[1] for _, args in sent}
+
+    # The messages were lost: once their hold runs out the sweep queues each once more.
+    clock.move(seconds=settings.WEBHOOK_QUEUED_SECONDS + 1)
+    sent.clear()
+    assert deliveries_sweep() == {"events": 0, "deliveries": 3}
+    assert deliveries_sweep() == {"events": 0, "deliveries": 0}
+    assert sorted(args[0] for _, args in sent) == ids
+    again = {args[0]: args[1] for _, args in sent}
+    # A lost message that turns up after all attempts nothing; the new one attempts once.
+    receiver.default = Answer(status=204, body=b"")
+    assert [services.attempt_run(pk, first[pk]) for pk in ids] == ["skipped"] * 3
+    assert [services.attempt_run(pk, again[pk]) for pk in ids] == ["succeeded"] * 3
+    assert [services.attempt_run(pk, again[pk]) for pk in ids] == ["skipped"] * 3
+    assert len(receiver.received) == 6
+    assert DeliveryAttempt.objects.count() == 6

@@ -1,8 +1,10 @@
-"""Only the writers write the workspaces app's models.
+"""Only the writers write the workspaces app's models, and only the events app writes
+`events.Event`.
 
-The static half of the rule (tests/writers.py checks every save while the suite runs):
-no module outside the writers calls a writing method of a workspaces model's manager or
-queryset.
+The static half of the rule (tests/writers.py checks every save of a workspaces model
+while the suite runs): no module outside the writers calls a writing method of a
+workspaces model's manager or queryset, and no module outside the events app calls one of
+`events.Event`'s or names its table for a statement of its own.
 """
 
 import ast
@@ -27,6 +29,8 @@ APPS = (
     "dashboard",
     "mcpserver",
     "demo",
+    "events",
+    "webhooks",
 )
 WRITE_METHODS = frozenset(
     {
@@ -80,6 +84,72 @@ def writes_outside_the_writers(root: Path = ROOT) -> list[str]:
                 if _root_name(receiver) in names and _chain_has_manager(receiver):
                     found.append(f"{relative}:{node.lineno} {node.func.attr}")
     return found
+
+
+def _event_names(tree: ast.AST) -> set[str]:
+    """The names a module binds to `events.models.Event` (`integrations` has an `Event` of
+    its own, so the name alone does not say which)."""
+    return {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "events.models"
+        for alias in node.names
+        if alias.name == "Event"
+    }
+
+
+def _event_writes(tree: ast.AST, names: set[str], relative: str) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "_meta" and _root_name(node) in names:
+            found.append(f"{relative}:{node.lineno} _meta")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in WRITE_METHODS
+            and _root_name(node.func.value) in names
+            and _chain_has_manager(node.func.value)
+        ):
+            found.append(f"{relative}:{node.lineno} {node.func.attr}")
+    return found
+
+
+def event_writes_outside_events(root: Path = ROOT) -> list[str]:
+    found = []
+    for app in APPS:
+        if app == "events":
+            continue
+        for path in sorted((root / app).rglob("*.py")):
+            relative = str(path.relative_to(root))
+            if "/migrations/" in relative:
+                continue
+            tree = ast.parse(path.read_text(), relative)
+            names = _event_names(tree)
+            if names:
+                found += _event_writes(tree, names, relative)
+    return found
+
+
+def test_only_the_events_app_writes_events():
+    assert event_writes_outside_events() == []
+
+
+def test_the_check_finds_a_write_of_an_event(tmp_path):
+    (tmp_path / "webhooks").mkdir()
+    (tmp_path / "webhooks" / "probe.py").write_text(
+        "from events.models import Event as E\n"
+        "E.objects.filter(seq=1).update(dispatched=True)\n"
+        "table = E._meta.db_table\n"
+    )
+    # Another app's model of the same name is not the events app's.
+    (tmp_path / "integrations").mkdir()
+    (tmp_path / "integrations" / "probe.py").write_text(
+        "from .models import Event\nEvent.objects.filter(pk=1).delete()\n"
+    )
+    assert event_writes_outside_events(tmp_path) == [
+        "webhooks/probe.py:2 update",
+        "webhooks/probe.py:3 _meta",
+    ]
 
 
 def test_no_module_outside_the_writers_writes_a_workspaces_model():

@@ -1,0 +1,86 @@
+"""`make worker`: one pool of Celery worker processes per kind of task, each taking only
+the queue of its kind (config/queues.py), and the beat.
+
+    python -m config.pools           start them; SIGTERM or Ctrl-C stops them all
+    python -m config.pools --print   print the commands instead
+
+WORKER_CONCURRENCY_<KIND> (MAIL, APPLIES, PROVIDERS, DELIVERIES, SWEEPS) sets how many
+tasks of the kind run at once (a pool of one runs them in its own process); WORKER_KINDS
+(`mail,deliveries`) starts only those pools, for a machine given to some kinds;
+WORKER_BEAT=false leaves the beat out (a deployment runs exactly one). The sweeps' pool
+also takes the default queue (CELERY_QUEUE itself), where an older release queued every
+task. When any process ends the others are stopped and this exits with its status, so the
+supervisor that restarts it (systemd, the container's runtime) restarts them together.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from config.queues import DELIVERIES, KINDS, PROVIDERS, SWEEPS, prefix_from, queue_name
+
+CONCURRENCY = {DELIVERIES: 4, PROVIDERS: 2}  # the others: 1
+CELERY = str(Path(sys.executable).with_name("celery"))
+
+
+def _concurrency(kind: str, environ) -> int:
+    value = environ.get(f"WORKER_CONCURRENCY_{kind.upper()}", "")
+    return max(1, int(value)) if value.strip() else CONCURRENCY.get(kind, 1)
+
+
+def commands(environ=os.environ) -> list[list[str]]:
+    """The processes to start: a worker per kind, then the beat."""
+    prefix = prefix_from(environ)
+    chosen = [k.strip() for k in environ.get("WORKER_KINDS", "").split(",") if k.strip()]
+    unknown = sorted(set(chosen) - set(KINDS))
+    if unknown:
+        raise SystemExit(f"WORKER_KINDS: unknown kind(s) {', '.join(unknown)}; the kinds are "
+                         f"{', '.join(KINDS)}")  # fmt: skip
+    made = []
+    for kind in KINDS:
+        if chosen and kind not in chosen:
+            continue
+        queues = [queue_name(prefix, kind)] + ([prefix] if kind == SWEEPS else [])
+        concurrency = _concurrency(kind, environ)
+        pool = ["--pool", "solo"] if concurrency == 1 else ["--concurrency", str(concurrency)]
+        made.append([
+            CELERY, "-A", "config", "worker", "--queues", ",".join(queues),
+            "--hostname", f"{kind}@%h", *pool, "--loglevel", "INFO",
+        ])  # fmt: skip
+    if environ.get("WORKER_BEAT", "true").lower() not in ("0", "false", "no", "off"):
+        made.append([CELERY, "-A", "config", "beat", "--loglevel", "INFO"])
+    return made
+
+
+def main(argv: list[str]) -> int:
+    todo = commands()
+    if "--print" in argv:
+        for command in todo:
+            print(shlex.join(command))
+        return 0
+    processes = [subprocess.Popen(command) for command in todo]
+
+    def stop(_signum=None, _frame=None):
+        for process in processes:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    while all(process.poll() is None for process in processes):
+        time.sleep(0.5)
+    ended = next(process for process in processes if process.poll() is not None)
+    stop()
+    for process in processes:
+        process.wait()
+    return ended.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
