@@ -330,6 +330,9 @@ def test_a_changed_connection_id_is_refused_with_a_new_url(team):
 
 
 def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_max_num_queries):
+    # Another account, disconnected since: its held event is still listed.
+    old = make_connection(team["workspace"], events_received=1, events_held=1)
+    services.connection_disconnect(connection=old, actor=Actor(kind="user", id="1", label=OWNER))
     failing = make_connection(
         team["workspace"],
         events_received=7,
@@ -343,9 +346,6 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     )
     held_charge(failing, n=1)
     held_charge(failing, n=2, email="", amount=129900)
-    # Another account, disconnected since: its held event is still listed.
-    old = make_connection(team["workspace"], events_received=1, events_held=1)
-    services.connection_disconnect(connection=old, actor=Actor(kind="user", id="1", label=OWNER))
     held_charge(old, n=3, amount=990)
     unpaid_sale(team["workspace"])
     unpaid_sale(team["workspace"], email="bo@example.test", name="Bo")
@@ -696,13 +696,13 @@ def test_a_manager_sees_the_trouble_but_cannot_retry(team, backfills):
     assert not AuditEvent.objects.filter(action="integration.retried").exists()
 
 
-def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills):
+def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills, make_workspace):
     failed_at = datetime(2026, 3, 2, 8, 20, tzinfo=UTC)
     unreachable = make_connection(
         team["workspace"], state="failing", last_error=UNREACHABLE, last_error_at=failed_at
     )
     make_connection(
-        team["workspace"],
+        make_workspace(),
         state="failing",
         last_error="Stripe refused the secret key (401).",
         last_error_at=failed_at,
