@@ -52,6 +52,12 @@ def connection_id_allocate() -> tuple[uuid.UUID, str]:
     return connection_id, signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
 
 
+def connection_id_sign(connection_id) -> str:
+    """The signed form of an existing connection's id (a form that replaces its
+    credentials carries it)."""
+    return signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
+
+
 def connection_id_unsign(signed: str) -> uuid.UUID | None:
     """The id `connection_id_allocate` signed, or None if forged or more than a day old."""
     try:
