@@ -30,10 +30,17 @@ install: $(UV)
 install-runtime: $(UV)
 	$(UV) sync --frozen --quiet --no-dev
 
+# The links `make run` prints and mails follow the address it serves (`make run PORT=8110`
+# links to port 8110; a server on every interface is reached on the loopback); BASE_URL, when
+# set, wins.
+RUN_HOST := $(if $(filter 0.0.0.0 ::,$(HOST)),127.0.0.1,$(HOST))
+RUN_BASE_URL := $(or $(BASE_URL),http://$(RUN_HOST):$(PORT))
+RUN := $(DEV) BASE_URL=$(RUN_BASE_URL)
+
 run: install
-	$(DEV) $(BIN)/python manage.py migrate --noinput
-	$(DEV) $(BIN)/python manage.py seed_demo --if-absent --summary
-	$(DEV) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload $(RELOAD_DIRS)
+	$(RUN) $(BIN)/python manage.py migrate --noinput
+	$(RUN) $(BIN)/python manage.py seed_demo --if-absent --summary
+	$(RUN) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload $(RELOAD_DIRS)
 
 test: install
 	$(BIN)/python -m pytest

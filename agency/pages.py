@@ -16,7 +16,7 @@ from dashboard.pages import overview_page
 from dashboard.periods import CHOICES as PERIOD_CHOICES
 from dashboard.selectors import agency_headlines
 from integrations.providers import PROVIDERS
-from integrations.services import connection_id_for_link, webhook_url
+from integrations.services import webhook_url
 from workspaces.access import agency_user_or_404
 from workspaces.models import Agency
 
@@ -34,6 +34,7 @@ def _agency_for(request, agency_id) -> Agency:
 def _overview_context(agency: Agency, params=None) -> dict:
     link_list = list(selectors.connect_link_list(agency=agency))
     workspaces = list(selectors.agency_workspace_list(agency=agency))
+    live = selectors.live_connections({link.workspace_id for link in link_list})
     # Each workspace's headline figures for the picked period (the last 30 days unless the
     # picker names another) and the change from the period before, from the figures API's
     # selectors.
@@ -48,10 +49,17 @@ def _overview_context(agency: Agency, params=None) -> dict:
         "recent": list(selectors.plans_recent(agency=agency)),
         "blueprints": list(selectors.blueprint_list(agency=agency)),
         "invitations": selectors.agency_invitations(agency=agency),
-        "links": [(link, selectors.connect_link_data(link)) for link in link_list],
+        "links": [_link_row(link, live) for link in link_list],
         "integrations": PROVIDERS.values(),
         "hours_choices": HOURS_CHOICES,
     }
+
+
+def _link_row(link, live) -> tuple:
+    """A console row: the link, its state read, each offered integration's state in the
+    words the client's page and the Integrations page use, and why it no longer opens."""
+    offered = selectors.connect_link_offered(link, live)
+    return link, selectors.connect_link_data(link), offered, links.link_closed_reason(link, offered)
 
 
 @never_cache
@@ -186,19 +194,14 @@ def connect_page(request, secret):
             return _closed(request, closed.why)
         if not errors:
             integration = PROVIDERS[chosen]
-            messages.success(request, f"{integration.name} is connected. Thank you.")
+            messages.success(request, f"{integration.name}'s credentials are saved. Thank you.")
             return redirect("connect-page", secret=secret)
         link = selectors.connect_link_by_secret(secret=secret)
-    connected = selectors.connect_link_connected(link)
-    why = links.link_closed_reason(link, connected)
+    offered = selectors.connect_link_offered(link, selectors.live_connections([link.workspace_id]))
+    why = links.link_closed_reason(link, offered)
     if why:
         return _closed(request, why, link=link)
-    offered = [
-        {"integration": PROVIDERS[key], "connected": key in connected}
-        for key in link.integrations
-        if key in PROVIDERS
-    ]
-    open_keys = [item["integration"].key for item in offered if not item["connected"]]
+    open_keys = [item["integration"].key for item in offered if item["open"]]
     if chosen not in open_keys:
         chosen = open_keys[0] if len(open_keys) == 1 else None
     safe_values = {
@@ -207,12 +210,12 @@ def connect_page(request, secret):
         if not field.secret
     }
     # The connection's id is known before the form is sent, so the page shows the webhook
-    # URL to paste at the provider before it asks for the secret that signs its webhooks.
+    # URL to paste at the provider before it asks for the secret that signs its webhooks:
+    # a failing connection's own (a new credential replaces its), else the link's.
     chosen_webhook_url = (
-        webhook_url(connection_id_for_link(link_id=link.pk, provider=chosen), chosen)
-        if chosen
-        else None
+        webhook_url(links.link_connection_id(link, chosen, offered), chosen) if chosen else None
     )
+    chosen_item = next((item for item in offered if item["integration"].key == chosen), None)
     response = render(
         request,
         "agency/connect.html",
@@ -221,6 +224,7 @@ def connect_page(request, secret):
             "workspace": link.workspace,
             "offered": offered,
             "chosen": PROVIDERS.get(chosen) if chosen else None,
+            "replacing": chosen_item is not None and chosen_item["connection"] is not None,
             "errors": errors,
             "values": safe_values,
             "webhook_url": chosen_webhook_url,

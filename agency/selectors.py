@@ -4,7 +4,9 @@ from django.db.models import Prefetch, QuerySet
 from django.utils import timezone
 
 from core.times import utc_iso as _iso
+from integrations.failures import connection_state_words
 from integrations.models import Connection
+from integrations.providers import PROVIDERS
 from integrations.selectors import webhook_url
 from workspaces.models import Agency, Invitation, Workspace
 
@@ -60,6 +62,42 @@ def connect_link_integration(link: ConnectLink, key: str) -> dict:
         "connection_id": str(made.pk),
         "webhook_url": webhook_url(made),
     }
+
+
+def live_connections(workspace_ids) -> dict:
+    """The connections that are not disconnected, by (workspace id, provider): one each."""
+    return {
+        (connection.workspace_id, connection.provider): connection
+        for connection in Connection.objects.filter(workspace_id__in=list(workspace_ids))
+        .exclude(state=Connection.State.DISCONNECTED)
+        .only("id", "workspace_id", "provider", "state", "last_error", "last_error_at")
+    }
+
+
+def connect_link_offered(link: ConnectLink, live: dict) -> list[dict]:
+    """Each integration the link offers with the state of the workspace's connection of it,
+    in the words the Integrations page uses (integrations.failures.connection_state_words):
+    the workspace's live connection, else the one the link made (disconnected since), else
+    none. `open`: the client may connect it here (not connected, or failing: a new
+    credential replaces the failing one's)."""
+    offered = []
+    for key in link.integrations:
+        integration = PROVIDERS.get(key)
+        if integration is None:
+            continue
+        current = live.get((link.workspace_id, key)) or next(
+            (c for c in link.connections.all() if c.provider == key), None
+        )
+        words = connection_state_words(current, name=integration.name)
+        offered.append(
+            {
+                "integration": integration,
+                "connection": current,
+                "words": words,
+                "open": words.state in ("not_connected", "failing"),
+            }
+        )
+    return offered
 
 
 def connect_link_data(link: ConnectLink) -> dict:

@@ -15,7 +15,7 @@ import secrets
 import uuid
 
 from django.core import signing
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -30,6 +30,7 @@ from workspaces.models import Workspace
 from .failures import RETRIED_KINDS, RETRY_AFTER, failure_kind
 from .models import Connection
 from .providers import credentials_check, provider_get
+from .selectors import webhook_url
 
 BACKFILL_TASK = "integrations.connection_backfill"
 _ALLOCATE_SALT = "integrations.connection-id"
@@ -49,6 +50,12 @@ def connection_id_allocate() -> tuple[uuid.UUID, str]:
     """A new connection id, and the signed form of it a page's form carries."""
     connection_id = uuid.uuid4()
     return connection_id, signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
+
+
+def connection_id_sign(connection_id) -> str:
+    """The signed form of an existing connection's id (a form that replaces its
+    credentials carries it)."""
+    return signing.dumps(str(connection_id), salt=_ALLOCATE_SALT)
 
 
 def connection_id_unsign(signed: str) -> uuid.UUID | None:
@@ -73,6 +80,16 @@ def connection_signing_secret(connection: Connection) -> str | None:
     return decrypt_text(connection.signing_secret_encrypted)
 
 
+def connection_live(*, workspace, provider: str) -> Connection | None:
+    """The workspace's connection of the provider that is not disconnected: there is at
+    most one (a database constraint)."""
+    return (
+        Connection.objects.filter(workspace=workspace, provider=provider)
+        .exclude(state=Connection.State.DISCONNECTED)
+        .first()
+    )
+
+
 def connection_create(
     *,
     workspace: Workspace,
@@ -82,11 +99,19 @@ def connection_create(
     connection_id=None,
     created_by: str = "",
 ) -> Connection:
-    """Check the credential's format (400 naming the field), store it and the webhook
-    signing secret encrypted, and start the backfill once committed.
+    """Connect the provider: check the credential's format (400 naming the field), store it
+    and the webhook signing secret encrypted, and start the backfill once committed.
 
-    An optional signing secret left empty is generated (the provider's package registers
-    its webhook with it). A connection id already used answers 400 `invalid_field`.
+    One connection per provider per workspace. Where the workspace already has one (not
+    disconnected), its credentials are replaced, and it keeps its id, webhook URL, events
+    and counters (`integration.credentials_replaced`); its state is connected again until
+    the provider answers otherwise. A page that showed another connection's webhook URL
+    (the provider was connected meanwhile) is refused, 400 naming `connection_id`, with
+    the URL to paste instead. A connection id already used otherwise (a disconnected
+    connection's) answers 400 `invalid_field`.
+
+    An optional signing secret left empty is generated for a new connection (the
+    provider's package registers its webhook with it) and kept for a replaced one.
     """
     integration = provider_get(provider)
     if integration is None:
@@ -96,24 +121,52 @@ def connection_create(
         field, message = next(iter(errors.items()))
         raise InvalidField(field, message)
     signing_field = next((f for f in integration.credential_fields if f.signs_webhooks), None)
-    signing_secret, options = None, {}
-    if signing_field is not None:
-        signing_secret = clean.pop(signing_field.name, None)
-        if signing_secret is None:
+    signing_secret = clean.pop(signing_field.name, None) if signing_field is not None else None
+    with transaction.atomic():
+        live = (
+            Connection.objects.select_for_update()
+            .filter(workspace=workspace, provider=provider)
+            .exclude(state=Connection.State.DISCONNECTED)
+            .first()
+        )
+        if live is None and connection_id is not None:
+            if Connection.objects.filter(pk=connection_id).exists():
+                raise InvalidField("connection_id", "This connection is already made.")
+        elif live is not None and connection_id is not None and live.pk != connection_id:
+            raise InvalidField(
+                "connection_id",
+                f"{integration.name} was connected to this workspace meanwhile: its webhook "
+                f"URL is {webhook_url(live)}. Paste that URL at {integration.name}, then "
+                "enter the credential again to replace the connection's.",
+            )
+        if live is not None:
+            return _credentials_replace(
+                live, clean=clean, signing_secret=signing_secret, actor=actor
+            )
+        options = {}
+        if signing_field is not None and signing_secret is None:
             signing_secret = secrets.token_urlsafe(32)
             options["signing_secret_generated"] = True
-    with transaction.atomic():
-        if connection_id is not None and Connection.objects.filter(pk=connection_id).exists():
-            raise InvalidField("connection_id", "This connection is already made.")
-        connection = Connection.objects.create(
-            id=connection_id or uuid.uuid4(),
-            workspace=workspace,
-            provider=provider,
-            credentials_encrypted=encrypt_json(clean),
-            signing_secret_encrypted=encrypt_text(signing_secret) if signing_secret else None,
-            created_by=(created_by or actor.label)[:200],
-            options=options,
-        )
+        try:
+            with transaction.atomic():
+                connection = Connection.objects.create(
+                    id=connection_id or uuid.uuid4(),
+                    workspace=workspace,
+                    provider=provider,
+                    credentials_encrypted=encrypt_json(clean),
+                    signing_secret_encrypted=(
+                        encrypt_text(signing_secret) if signing_secret else None
+                    ),
+                    created_by=(created_by or actor.label)[:200],
+                    options=options,
+                )
+        except IntegrityError:
+            # Another request connected the provider at the same moment.
+            raise InvalidField(
+                "connection_id",
+                f"{integration.name} is being connected to this workspace by someone else "
+                "at this moment; reload the page to see it.",
+            ) from None
         audit_record(
             actor=actor,
             action="integration.connected",
@@ -123,6 +176,32 @@ def connection_create(
             detail={"provider": provider, "fields": sorted(clean)},
         )
         transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
+    return connection
+
+
+def _credentials_replace(
+    connection: Connection, *, clean: dict, signing_secret: str | None, actor: Actor
+) -> Connection:
+    """The connection (locked, not disconnected) takes the new credentials and is
+    connected again until the provider answers otherwise. Runs inside connection_create's
+    transaction."""
+    connection.credentials_encrypted = encrypt_json(clean)
+    fields = ["credentials_encrypted", "state", "last_error", "last_error_at"]
+    if signing_secret is not None:
+        connection.signing_secret_encrypted = encrypt_text(signing_secret)
+        fields.append("signing_secret_encrypted")
+    connection.state = Connection.State.CONNECTED
+    connection.last_error, connection.last_error_at = "", None
+    connection.save(update_fields=fields)
+    audit_record(
+        actor=actor,
+        action="integration.credentials_replaced",
+        target_type="integration_connection",
+        target_id=connection.pk,
+        workspace=connection.workspace,
+        detail={"provider": connection.provider, "fields": sorted(clean)},
+    )
+    transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
     return connection
 
 

@@ -13,6 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.utils import timezone
+
+from core.display import clock_text, day_text, moment_text
+
 REFUSED = "refused"
 UNREACHABLE = "unreachable"
 LIMITED = "limited"
@@ -97,3 +101,46 @@ def connection_failure(*, provider: str, name: str, error: str, failed_at) -> Fa
             f"again, disconnect {name} and connect it again."
         )
     return Failure(kind=kind, sentence=sentence, retry_at=retry_at)
+
+
+@dataclass(frozen=True)
+class StateWords:
+    """A provider's connection state as every page says it: the Integrations page, the
+    client's connect page and the agency console."""
+
+    state: str  # connected, failing, disconnected or not_connected
+    label: str
+    sentence: str
+    failure_kind: str | None = None
+
+
+def connection_state_words(connection, *, name: str) -> StateWords:
+    """The one place a connection's state is put in words (None: not connected). Times
+    are written in the zone and locale the page activated."""
+    if connection is None:
+        return StateWords("not_connected", "Not connected", f"{name} is not connected yet.")
+    if connection.state == "failing":
+        failure = connection_failure(
+            provider=connection.provider,
+            name=name,
+            error=connection.last_error,
+            failed_at=connection.last_error_at,
+        )
+        sentence = failure.sentence
+        if failure.retry_at is not None:
+            same_day = day_text(failure.retry_at) == day_text(timezone.now())
+            when = clock_text(failure.retry_at) if same_day else moment_text(failure.retry_at)
+            sentence = f"{sentence} {when}."
+        return StateWords("failing", "Failing", sentence, failure.kind)
+    if connection.state == "disconnected":
+        return StateWords(
+            "disconnected", "Disconnected", f"{name} is disconnected: its webhooks are refused."
+        )
+    return StateWords("connected", "Connected", f"{name} is connected.")
+
+
+def connection_made_by(created_by: str) -> str:
+    """Who made a connection, in words: a connect link is not named by its id."""
+    if created_by.startswith("connect link"):
+        return "through a connect link"
+    return f"by {created_by}" if created_by else ""

@@ -50,6 +50,16 @@ class Connection(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "provider"], name="connection_ws_provider")]
+        # One connection per provider per workspace: connecting the provider again replaces
+        # its credentials (integrations.connections.connection_create). Disconnected ones
+        # stay, refused, with the events they brought.
+        constraints = [
+            models.UniqueConstraint(
+                fields=["workspace", "provider"],
+                condition=~models.Q(state="disconnected"),
+                name="connection_one_per_provider",
+            )
+        ]
         ordering = ["provider", "-connected_at"]
 
     def __str__(self):

@@ -16,18 +16,16 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from audit.services import Actor
-from core.display import clock_text, day_text, moment_text
 from core.errors import InvalidField, NotFound
 from workspaces.access import member_or_404, page
 from workspaces.models import Member, Workspace
 
 from . import selectors, services
 from .base import EventSummary
-from .failures import REFUSED, connection_failure
+from .failures import REFUSED, connection_made_by, connection_state_words
 from .forms import AssignForm, ConnectForm
 from .models import Event
 from .providers import PROVIDERS, credentials_check, provider_get
@@ -81,20 +79,14 @@ def _sale_choices(workspace) -> list[tuple[str, str]]:
 def _failure(connection, name: str) -> dict | None:
     """A failing connection's trouble in a sentence with its next step; never the raw
     error (which the audit log keeps)."""
-    if connection.state != connection.State.FAILING:
+    words = connection_state_words(connection, name=name)
+    if words.state != "failing":
         return None
-    failure = connection_failure(
-        provider=connection.provider,
-        name=name,
-        error=connection.last_error,
-        failed_at=connection.last_error_at,
-    )
-    sentence = failure.sentence
-    if failure.retry_at is not None:
-        same_day = day_text(failure.retry_at) == day_text(timezone.now())
-        when = clock_text(failure.retry_at) if same_day else moment_text(failure.retry_at)
-        sentence = f"{sentence} {when}."
-    return {"kind": failure.kind, "sentence": sentence, "refused": failure.kind == REFUSED}
+    return {
+        "kind": words.failure_kind,
+        "sentence": words.sentence,
+        "refused": words.failure_kind == REFUSED,
+    }
 
 
 def _integrations_page(request, workspace, member, *, bound_assign=None, status=200):
@@ -121,6 +113,8 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
                 "connection": connection,
                 "name": name,
                 "failure": _failure(connection, name),
+                "words": connection_state_words(connection, name=name),
+                "made_by": connection_made_by(connection.created_by),
                 "webhook_help": integration.webhook_help if integration else "",
                 "webhook_url": selectors.webhook_url(connection),
                 "settings_links": _settings_links(integration, connection, member),
@@ -169,6 +163,9 @@ def connect_page(request, workspace_id, provider):
     if integration is None:
         raise Http404("No provider has that name.")
     status, notice, connection_id, signed = 200, "", None, ""
+    # One connection per provider: connecting it again replaces the live one's credentials,
+    # and its webhook URL stays the one already pasted at the provider.
+    live = services.connection_live(workspace=workspace, provider=integration.key)
     if request.method == "POST":
         form = ConnectForm(integration, request.POST, credentials_check=credentials_check)
         signed = request.POST.get("connection", "")
@@ -192,24 +189,27 @@ def connect_page(request, workspace_id, provider):
                 )
             except InvalidField as refused:
                 field = refused.extra.get("field")
-                if field == "connection_id":
-                    # Sent twice: the first one made it.
-                    messages.info(request, f"{integration.name} is already connected.")
-                    return redirect(_page_url(workspace, f"connection-{connection_id}"))
                 form.add_error(field if field in form.fields else None, refused.message)
+                if field == "connection_id":
+                    # Connected meanwhile: the form now shows that connection's URL.
+                    live = services.connection_live(workspace=workspace, provider=integration.key)
+                    connection_id = None
             else:
                 # Not "connected" yet: the first calls to the provider run after this,
                 # and the connection's state below says how they went.
+                saved = "new credentials are saved" if live else "credentials are saved"
                 messages.info(
                     request,
-                    f"{integration.name}'s credentials are saved; its last 90 days are "
+                    f"{integration.name}'s {saved}; its last 90 days are "
                     f"being read. Its webhook URL is {selectors.webhook_url(connection)}",
                 )
                 return redirect(_page_url(workspace, f"connection-{connection.pk}"))
         status = 400
     else:
         form = ConnectForm(integration)
-    if connection_id is None:
+    if live is not None:
+        connection_id, signed = live.pk, services.connection_id_sign(live.pk)
+    elif connection_id is None:
         connection_id, signed = services.connection_id_allocate()
     return render(
         request,
@@ -221,6 +221,8 @@ def connect_page(request, workspace_id, provider):
             "integration": integration,
             "form": form,
             "notice": notice,
+            "live": live,
+            "words": connection_state_words(live, name=integration.name) if live else None,
             "signed_connection": signed,
             "webhook_url": selectors.webhook_url(connection_id, integration.key),
             "back": _page_url(workspace),

@@ -9,4 +9,9 @@ urlpatterns = [
         pages.endpoint_page,
         name="settings-webhook",
     ),
+    path(
+        "settings/<uuid:workspace_id>/webhooks/<str:endpoint_id>/delete/",
+        pages.endpoint_delete_page,
+        name="settings-webhook-delete",
+    ),
 ]

@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.db.models import OuterRef, Subquery
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import Actor
@@ -139,9 +140,6 @@ def _post_action(request, workspace, endpoint) -> EndpointForm | None:
             endpoint=endpoint, since=timezone.now() - timedelta(hours=hours), actor=actor
         )
         messages.success(request, f"{count} failed deliveries are sent again.")
-    elif action == "delete":
-        services.endpoint_delete(endpoint=endpoint, actor=actor)
-        messages.success(request, f"The endpoint {endpoint.url} is deleted.")
     else:
         raise Http404("Unknown action.")
     return None
@@ -155,8 +153,6 @@ def endpoint_page(request, workspace_id, endpoint_id):
     if request.method == "POST":
         form = _post_action(request, workspace, endpoint)
         if form is None:
-            if request.POST.get("action") == "delete":
-                return redirect("settings-webhooks", workspace_id=workspace.pk)
             return redirect(request.get_full_path())
         status = 400
     if form is None:
@@ -196,3 +192,26 @@ def endpoint_page(request, workspace_id, endpoint_id):
         "event_types": [*EVENT_TYPES, "ping"],
     }
     return render(request, "webhooks/endpoint.html", context, status=status)
+
+
+@page
+def endpoint_delete_page(request, workspace_id, endpoint_id):
+    """Deleting an endpoint asks first, saying what stops and what is dropped with it."""
+    workspace, manages = _membership(request, workspace_id)
+    if not manages:
+        raise PageForbidden("Only an owner or admin deletes a webhook endpoint; ask one.")
+    endpoint = _endpoint_or_404(workspace, endpoint_id)
+    if request.method == "POST":
+        services.endpoint_delete(endpoint=endpoint, actor=Actor.for_user(request.user))
+        messages.success(request, f"The endpoint {endpoint.url} is deleted.")
+        return redirect("settings-webhooks", workspace_id=workspace.pk)
+    context = {
+        "workspace": workspace,
+        "owner": workspace,
+        "section": "webhooks",
+        "manages": manages,
+        "endpoint": endpoint,
+        "pending": Delivery.objects.filter(endpoint=endpoint, state=Delivery.State.PENDING).count(),
+        "back": reverse("settings-webhook", args=[workspace.pk, endpoint.pk]),
+    }
+    return render(request, "webhooks/endpoint_delete.html", context)

@@ -285,3 +285,112 @@ def test_credential_formats(key, values, ok):
     assert (not errors) is ok
     if ok:
         assert clean == values
+
+
+def _offered_words(html: str, provider: str) -> str:
+    item = re.search(rf'<li id="offered-{provider}"[^>]*>(.*?)</li>', html, re.S).group(1)
+    return " ".join(re.sub(r"<[^>]+>", " ", item).split())
+
+
+def test_the_client_the_owner_and_the_agency_see_one_state_in_the_same_words(
+    agency_world, write, make_member
+):
+    from integrations import services as integrations  # noqa: PLC0415
+
+    url = _make(agency_world, write, {"integrations": ["stripe"]}).json()["url"]
+    path = "/connect/" + _secret(url)
+    client = Client(enforce_csrf_checks=True)
+    chosen = client.get(path + "?integration=stripe").content.decode()
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', chosen).group(1)
+    client.post(path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", **STRIPE})
+    connection = Connection.objects.get()
+    integrations.connection_fail(
+        connection=connection, error="Stripe refused the key: Invalid API Key provided."
+    )
+    failing = "Failing Stripe refused the key: paste a new restricted key."
+
+    # The client's page: failing, in words, and open for a new credential.
+    page = client.get(path)
+    assert page.status_code == 200
+    assert _offered_words(page.content.decode(), "stripe") == (
+        f"Stripe (payments): {failing} paste a new credential"
+    )
+    # The Integrations page of the workspace.
+    owner = make_member(agency_world.workspace, "owner")
+    as_owner = Client()
+    as_owner.force_login(owner.user)
+    settings_html = as_owner.get(
+        f"/settings/{agency_world.workspace.pk}/integrations/"
+    ).content.decode()
+    assert (
+        '<span class="state state-failing" title="Stripe refused the key: paste a new '
+        'restricted key.">Failing</span>'
+    ) in settings_html
+    assert "Connected " in settings_html and " through a connect link." in settings_html
+    assert f"connect link {ConnectLink.objects.get().pk}" not in settings_html
+    # The agency console.
+    person = agency_world.agency.users.create(username="ops", email="ops@northwind.test")
+    console = Client()
+    console.force_login(person)
+    console_html = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    row = re.search(r'<li data-provider="stripe" data-state="failing">(.*?)</li>', console_html)
+    assert " ".join(re.sub(r"<[^>]+>", " ", row.group(1)).split()) == f"Stripe : {failing}"
+
+    # A new credential through the link replaces the failing one's, on the same URL.
+    chosen = client.get(path + "?integration=stripe").content.decode()
+    assert f"/hooks/stripe/{connection.pk}" in chosen
+    assert 'id="replacing"' in chosen
+    new_key = "sk_test_" + "R" * 24
+    client.post(
+        path,
+        {
+            "csrfmiddlewaretoken": csrf,
+            "integration": "stripe",
+            "secret_key": new_key,
+            "webhook_secret": STRIPE_WEBHOOK_SECRET,
+        },
+    )
+    (replaced,) = Connection.objects.all()
+    assert (replaced.pk, replaced.state) == (connection.pk, "connected")
+    assert integrations.connection_credentials(replaced) == {"secret_key": new_key}
+    assert "All connected" in client.get(path).content.decode()
+    console_html = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
+    assert '<li data-provider="stripe" data-state="connected">' in console_html
+    assert '<td class="link-state">completed</td>' in console_html
+
+
+def test_a_link_does_not_replace_a_working_connection_and_says_why(agency_world, write):
+    from audit.services import SYSTEM  # noqa: PLC0415
+    from integrations import services as integrations  # noqa: PLC0415
+
+    url = _make(agency_world, write, {"integrations": ["stripe", "calendly"]}).json()["url"]
+    path = "/connect/" + _secret(url)
+    working = integrations.connection_create(
+        workspace=agency_world.workspace,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": STRIPE_WEBHOOK_SECRET},
+        actor=SYSTEM,
+    )
+    client = Client(enforce_csrf_checks=True)
+    page = client.get(path).content.decode()
+    assert _offered_words(page, "stripe") == "Stripe (payments): Connected Stripe is connected."
+    assert 'id="choose-stripe"' not in page
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    refused = client.post(
+        path,
+        {
+            "csrfmiddlewaretoken": csrf,
+            "integration": "stripe",
+            "secret_key": "sk_test_" + "R" * 24,
+            "webhook_secret": STRIPE_WEBHOOK_SECRET,
+        },
+    )
+    assert refused.status_code == 400
+    assert (
+        f"Stripe is already connected to {agency_world.workspace.name} and working. An owner "
+        f"or admin of {agency_world.workspace.name} replaces its credentials on the "
+        "Integrations page."
+    ) in refused.content.decode().replace("&#x27;", "'")
+    assert integrations.connection_credentials(Connection.objects.get(pk=working.pk)) == {
+        "secret_key": STRIPE_KEY
+    }

@@ -70,12 +70,15 @@ def test_a_client_connects_stripe_and_calendly_through_the_link(chromium, link_u
             {"secret_key": STRIPE_KEY, "webhook_secret": STRIPE_WEBHOOK_SECRET},
             "#connect-stripe",
         )
-        assert page.is_visible("text=Stripe is connected. Thank you.")
-        assert page.text_content("#offered-stripe strong").strip() == "connected"
+        assert page.is_visible("text=Stripe's credentials are saved. Thank you.")
+        # The state in the words the Integrations page and the agency console use.
+        assert page.text_content("#offered-stripe strong").strip() == "Connected"
+        assert page.text_content("#offered-stripe .state-sentence").strip() == (
+            "Stripe is connected."
+        )
 
         _connect(page, "calendly", {"personal_access_token": CALENDLY_TOKEN}, "#connect-calendly")
-        assert page.is_visible("text=Calendly is connected. Thank you.")
-        assert page.is_visible("text=connected")
+        assert page.is_visible("text=Calendly's credentials are saved. Thank you.")
 
         # The browser posted with its own origin, and the link's secret left in no Referer.
         assert len(sent) == 2
@@ -107,9 +110,12 @@ def test_a_second_submission_of_the_same_form_makes_one_connection(chromium, lin
             page.fill("#field-secret_key", STRIPE_KEY)
             page.fill("#field-webhook_secret", STRIPE_WEBHOOK_SECRET)
         first.click("#connect-stripe")
-        assert first.is_visible("text=Stripe is connected. Thank you.")
+        assert first.is_visible("text=Stripe's credentials are saved. Thank you.")
         second.click("#connect-stripe")
-        assert second.is_visible("text=Stripe is already connected through this link.")
+        assert second.text_content("#error-integration") == (
+            f"Stripe is already connected to {workspace.name} and working. An owner or admin "
+            f"of {workspace.name} replaces its credentials on the Integrations page."
+        )
     finally:
         context.close()
     assert Connection.objects.filter(workspace=workspace, provider="stripe").count() == 1

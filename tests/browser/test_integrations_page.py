@@ -94,7 +94,7 @@ def test_connect_stripe_then_assign_a_held_payment(page, live_server, team):
     assert webhook_url == f"{live_server.url}/hooks/stripe/{connection.pk}"
     section = f"#connection-{connection.pk}"
     assert page.text_content(f"{section} .webhook-url").strip() == webhook_url
-    assert page.text_content(f"{section} .state").strip() == "connected"
+    assert page.text_content(f"{section} .state").strip() == "Connected"
     assert SECRET_KEY not in page.content() and WEBHOOK_SECRET not in page.content()
     shot(page, "integrations.png")
 

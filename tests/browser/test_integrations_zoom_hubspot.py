@@ -167,7 +167,7 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
     assert backfills == [connection.pk]
     section = f"#connection-{connection.pk}"
     assert page.text_content(f"{section} .webhook-url").strip() == webhook_url
-    assert page.text_content(f"{section} .state").strip() == "connected"
+    assert page.text_content(f"{section} .state").strip() == "Connected"
     assert page.text_content(f"{section} .last-event").strip() == "none yet"
     assert page.text_content("[role=status]").strip() == (
         f"Zoom's credentials are saved; its last 90 days are being read. Its webhook URL is "
@@ -301,7 +301,7 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     assert backfills == [connection.pk]
     section = f"#connection-{connection.pk}"
     assert page.text_content(f"{section} .webhook-url").strip() == webhook_url
-    assert page.text_content(f"{section} .state").strip() == "connected"
+    assert page.text_content(f"{section} .state").strip() == "Connected"
     content = page.content()
     assert hubspot.ACCESS_TOKEN not in content and hubspot.CLIENT_SECRET not in content
 
@@ -396,12 +396,12 @@ def test_connect_hubspot_map_its_utm_properties_then_disconnect(page, live_serve
     assert page.text_content("[role=status]").strip() == (
         "HubSpot is disconnected: its webhooks are refused from now on."
     )
-    assert page.text_content(f"{section} .state").strip() == "disconnected"
+    assert page.text_content(f"{section} .state").strip() == "Disconnected"
     assert page.get_attribute(section, "data-state") == "disconnected"
     connection.refresh_from_db()
     assert page.text_content(f"{section} p.muted").strip() == (
-        f"Disconnected {connection.disconnected_at.astimezone(NEW_YORK):%-d %b %Y, %H:%M}; its "
-        "webhooks are refused."
+        "HubSpot is disconnected: its webhooks are refused. Disconnected "
+        f"{connection.disconnected_at.astimezone(NEW_YORK):%-d %b %Y, %H:%M}."
     )
     for gone in (".webhook-url", "a.options", "a.disconnect"):
         assert page.query_selector(f"{section} {gone}") is None, gone

@@ -70,3 +70,49 @@ def test_an_owner_adds_an_endpoint_sees_a_delivery_and_resends_it(
     endpoint = WebhookEndpoint.objects.get()
     assert endpoint.event_types == ["lead.created", "sale.closed"]
     assert DeliveryAttempt.objects.filter(succeeded=True).count() == 2
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_deleting_an_endpoint_asks_first_and_says_what_is_dropped(
+    chromium, live_server, make_workspace, make_member, make_user, receiver, viewport
+):
+    from audit.services import SYSTEM  # noqa: PLC0415
+    from webhooks import services  # noqa: PLC0415
+
+    workspace = make_workspace(name="Northwind Sales", timezone="Europe/Berlin")
+    owner = make_member(workspace, "owner", name="Olive Owner", user=False)
+    owner.user = make_user("olive@northwind.test")
+    owner.email = "olive@northwind.test"
+    owner.save()
+    made = services.endpoint_create(
+        workspace=workspace, url=receiver.url, events=["lead.created"], actor=SYSTEM
+    )
+    context = chromium.new_context(viewport=viewport, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    errors = BrowserErrors(context)
+    page = context.new_page()
+    try:
+        page.goto(f"/settings/{workspace.pk}/webhooks/{made.endpoint.pk}/")
+        sign_in(page, "olive@northwind.test", PASSWORD)
+        page.wait_for_url(f"**/webhooks/{made.endpoint.pk}/")
+        page.click("#delete")
+        page.wait_for_url(f"**/webhooks/{made.endpoint.pk}/delete/")
+        assert page.locator("#consequences li").all_inner_texts() == [
+            "Northwind Sales stops sending its lead.created events to it now.",
+            "No delivery is waiting to be sent.",
+            "Its secret stops working and its delivery log is deleted with it.",
+        ]
+        assert page.is_visible("text=This cannot be undone.")
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        page.click("#cancel")
+        page.wait_for_url(f"**/webhooks/{made.endpoint.pk}/")
+        assert WebhookEndpoint.objects.filter(pk=made.endpoint.pk).exists()
+        page.click("#delete")
+        page.click("#confirm-delete")
+        page.wait_for_url(f"**/settings/{workspace.pk}/webhooks/")
+        assert page.is_visible(f"text=The endpoint {receiver.url} is deleted.")
+        assert page.is_visible("#no-endpoints")
+    finally:
+        context.close()
+    assert errors.messages == []
+    assert not WebhookEndpoint.objects.exists()

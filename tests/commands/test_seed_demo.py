@@ -407,3 +407,19 @@ def test_with_debug_on_the_accounts_keep_the_published_password(demo_file):
     assert "random" not in output
     saved = json.loads(demo_file.read_text())
     assert {m["password"] for ws in saved["workspaces"] for m in ws["members"]} == {DEMO_PASSWORD}
+
+
+def test_its_summary_links_to_the_address_this_run_serves(settings, demo_file):
+    settings.BASE_URL = "http://127.0.0.1:8000"
+    run("seed_demo", "--if-absent")
+    settings.BASE_URL = "http://127.0.0.1:8110"
+    again = run("seed_demo", "--if-absent", "--summary")
+    assert re.findall(r"http://127\.0\.0\.1:\d+/\S*", again.split("Try it")[1]) == [
+        "http://127.0.0.1:8110/api/v1/whoami",
+        "http://127.0.0.1:8110/api/v1/calls",
+        "http://127.0.0.1:8110/mcp",
+    ]
+    assert (
+        "It was made for http://127.0.0.1:8000: its embedded apps redirect there "
+        "(`manage.py seed_demo` makes a demo for this address)."
+    ) in again

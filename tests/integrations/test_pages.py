@@ -326,10 +326,66 @@ def test_a_changed_connection_id_is_refused_with_a_new_url(team):
     assert Connection.objects.count() == 0
 
 
+def test_connecting_a_connected_provider_again_replaces_its_credentials_on_its_url(team):
+    first = make_connection(
+        team["workspace"],
+        state="failing",
+        last_error="Stripe refused the key: Invalid API Key provided.",
+        last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
+    )
+    client = client_for(team["owner"])
+    url = connect_url(team["workspace"])
+    page = client.get(url)
+    html = text_of(page)
+    assert WEBHOOK_URL.search(html).group(1) == f"{BASE_URL}/hooks/stripe/{first.pk}"
+    state = re.search(r'<div class="current-state"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert " ".join(re.sub(r"<[^>]+>", " ", state).split()) == (
+        "Failing Stripe refused the key: paste a new restricted key. This workspace has one "
+        "Stripe connection: what you enter here replaces its credentials. Its webhook URL "
+        "stays the one below, already pasted at Stripe."
+    )
+    assert 'id="connect-submit">Replace the credentials</button>' in html
+    new_key = "rk_test_" + "N" * 24
+    fields = hidden_fields(page.content.decode(), "connect-form")
+    response = client.post(url, {**fields, "secret_key": new_key, "webhook_secret": WEBHOOK_SECRET})
+    assert response.status_code == 302
+    (connection,) = Connection.objects.all()
+    assert (connection.pk, connection.state) == (first.pk, "connected")
+    assert services.connection_credentials(connection) == {"secret_key": new_key}
+    assert AuditEvent.objects.filter(action="integration.credentials_replaced").count() == 1
+    listed = text_of(client.get(page_url(team["workspace"])))
+    assert "Stripe's new credentials are saved; its last 90 days are being read." in listed
+    assert (
+        '<span class="state state-connected" title="Stripe is connected.">Connected</span>'
+    ) in listed
+
+
+def test_a_form_for_a_url_another_connect_replaced_says_which_url_to_paste(team):
+    client = client_for(team["owner"])
+    url = connect_url(team["workspace"])
+    fields = form_fields(client, url, "connect-form")
+    # Meanwhile, someone else connects Stripe.
+    other = make_connection(team["workspace"])
+    response = client.post(
+        url, {**fields, "secret_key": SECRET_KEY, "webhook_secret": WEBHOOK_SECRET}
+    )
+    assert response.status_code == 400
+    html = text_of(response).replace("&#x27;", "'")
+    assert (
+        f"Stripe was connected to this workspace meanwhile: its webhook URL is "
+        f"{BASE_URL}/hooks/stripe/{other.pk}. Paste that URL at Stripe"
+    ) in html
+    assert WEBHOOK_URL.search(html).group(1) == f"{BASE_URL}/hooks/stripe/{other.pk}"
+    assert Connection.objects.count() == 1
+
+
 # --- The list and disconnect -------------------------------------------------------------
 
 
 def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_max_num_queries):
+    # Another account, disconnected since: its held event is still listed.
+    old = make_connection(team["workspace"], events_received=1, events_held=1)
+    services.connection_disconnect(connection=old, actor=Actor(kind="user", id="1", label=OWNER))
     failing = make_connection(
         team["workspace"],
         events_received=7,
@@ -343,9 +399,6 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     )
     held_charge(failing, n=1)
     held_charge(failing, n=2, email="", amount=129900)
-    # Another account, disconnected since: its held event is still listed.
-    old = make_connection(team["workspace"], events_received=1, events_held=1)
-    services.connection_disconnect(connection=old, actor=Actor(kind="user", id="1", label=OWNER))
     held_charge(old, n=3, amount=990)
     unpaid_sale(team["workspace"])
     unpaid_sale(team["workspace"], email="bo@example.test", name="Bo")
@@ -359,7 +412,10 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
     assert '<span class="tag" id="held-count">3</span>' in html
     assert '<span class="held-amount">$9.90</span>' in html
     section = html[html.index(f'id="connection-{failing.pk}"') :]
-    assert '<span class="state state-failing">failing</span>' in section
+    assert (
+        '<span class="state state-failing" title="Stripe refused the key: paste a new '
+        'restricted key.">Failing</span>'
+    ) in section
     # The trouble in a sentence with the next step, never the provider's raw message.
     assert (
         '<p class="failing failure-sentence" data-kind="refused">Stripe refused the key: paste '
@@ -412,7 +468,10 @@ def test_disconnect_asks_first_then_disconnects(team):
     )
     html = text_of(client.get(page_url(team["workspace"])))
     assert "Stripe is disconnected: its webhooks are refused from now on." in html
-    assert '<span class="state state-disconnected">disconnected</span>' in html
+    assert (
+        '<span class="state state-disconnected" title="Stripe is disconnected: its webhooks '
+        'are refused.">Disconnected</span>'
+    ) in html
     assert "/hooks/stripe/" not in html
     assert "Disconnect…" not in html
 
@@ -696,13 +755,13 @@ def test_a_manager_sees_the_trouble_but_cannot_retry(team, backfills):
     assert not AuditEvent.objects.filter(action="integration.retried").exists()
 
 
-def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills):
+def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills, make_workspace):
     failed_at = datetime(2026, 3, 2, 8, 20, tzinfo=UTC)
     unreachable = make_connection(
         team["workspace"], state="failing", last_error=UNREACHABLE, last_error_at=failed_at
     )
     make_connection(
-        team["workspace"],
+        make_workspace(),
         state="failing",
         last_error="Stripe refused the secret key (401).",
         last_error_at=failed_at,

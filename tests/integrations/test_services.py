@@ -112,9 +112,10 @@ def test_connection_ids_known_before_the_form_is_sent(make_workspace):
     )
     assert connection.pk == expected
     assert services.webhook_url(connection).endswith(f"/hooks/stripe/{expected}")
+    # The id is another workspace's connection: refused.
     with pytest.raises(InvalidField):
         services.connection_create(
-            workspace=connection.workspace,
+            workspace=make_workspace(),
             provider="stripe",
             credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
             actor=SYSTEM,
@@ -150,6 +151,141 @@ def test_failing_and_recovering(make_workspace):
         ("integration.failing", "integration"),
         ("integration.recovered", "integration"),
     ]
+
+
+OTHER_KEY = "rk_test_" + "N" * 24
+OTHER_SECRET = "whsec_" + "N" * 32
+
+
+def test_connecting_a_provider_again_replaces_the_first_ones_credentials(
+    make_workspace, backfills, committed
+):
+    ws = make_workspace()
+    first = services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    services.connection_fail(connection=first, error="Stripe refused the key (401).")
+    with committed():
+        again = services.connection_create(
+            workspace=ws,
+            provider="stripe",
+            credentials={"secret_key": OTHER_KEY, "webhook_secret": OTHER_SECRET},
+            actor=SYSTEM,
+            connection_id=first.pk,
+        )
+    stored = Connection.objects.get()
+    assert (again.pk, stored.pk, stored.state, stored.last_error, stored.last_error_at) == (
+        first.pk,
+        first.pk,
+        "connected",
+        "",
+        None,
+    )
+    assert services.connection_credentials(stored) == {"secret_key": OTHER_KEY}
+    assert services.connection_signing_secret(stored) == OTHER_SECRET
+    assert backfills == [first.pk]
+    replaced = AuditEvent.objects.get(action="integration.credentials_replaced")
+    assert (replaced.target_id, replaced.detail) == (
+        str(first.pk),
+        {"provider": "stripe", "fields": ["secret_key"]},
+    )
+    # Without a connection id (the API, a script): the same.
+    services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    assert Connection.objects.count() == 1
+    assert services.connection_credentials(Connection.objects.get()) == {"secret_key": STRIPE_KEY}
+
+
+def test_a_form_showing_another_webhook_url_is_refused_naming_the_one_to_paste(make_workspace):
+    ws = make_workspace()
+    first = services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    allocated, _signed = services.connection_id_allocate()
+    with pytest.raises(InvalidField) as refused:
+        services.connection_create(
+            workspace=ws,
+            provider="stripe",
+            credentials={"secret_key": OTHER_KEY, "webhook_secret": OTHER_SECRET},
+            actor=SYSTEM,
+            connection_id=allocated,
+        )
+    assert refused.value.extra["field"] == "connection_id"
+    assert refused.value.message == (
+        "Stripe was connected to this workspace meanwhile: its webhook URL is "
+        f"{services.webhook_url(first)}. Paste that URL at Stripe, then enter the credential "
+        "again to replace the connection's."
+    )
+    assert services.connection_credentials(Connection.objects.get()) == {"secret_key": STRIPE_KEY}
+
+
+def test_an_optional_signing_key_left_empty_keeps_the_replaced_connections(make_workspace):
+    ws = make_workspace()
+    first = services.connection_create(
+        workspace=ws,
+        provider="calendly",
+        credentials={"personal_access_token": CALENDLY_TOKEN},
+        actor=SYSTEM,
+    )
+    generated = services.connection_signing_secret(first)
+    services.connection_create(
+        workspace=ws,
+        provider="calendly",
+        credentials={"personal_access_token": CALENDLY_TOKEN + "x"},
+        actor=SYSTEM,
+    )
+    stored = Connection.objects.get()
+    assert services.connection_signing_secret(stored) == generated
+    assert stored.options == {"signing_secret_generated": True}
+
+
+def test_after_a_disconnect_the_provider_connects_anew(make_workspace):
+    ws = make_workspace()
+    first = services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    services.connection_disconnect(connection=first, actor=SYSTEM)
+    second = services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    assert second.pk != first.pk
+    assert dict(Connection.objects.values_list("pk", "state")) == {
+        first.pk: "disconnected",
+        second.pk: "connected",
+    }
+    assert services.connection_live(workspace=ws, provider="stripe") == second
+
+
+def test_the_database_refuses_a_second_live_connection(make_workspace):
+    from django.db import IntegrityError  # noqa: PLC0415
+
+    ws = make_workspace()
+    first = services.connection_create(
+        workspace=ws,
+        provider="stripe",
+        credentials={"secret_key": STRIPE_KEY, "webhook_secret": SECRET},
+        actor=SYSTEM,
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Connection.objects.create(
+            workspace=ws, provider="stripe", credentials_encrypted=first.credentials_encrypted
+        )
 
 
 def test_a_task_sent_by_name_in_eager_mode(monkeypatch):

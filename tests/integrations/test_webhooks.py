@@ -63,8 +63,9 @@ def test_a_wrong_signature_is_refused_and_nothing_is_stored(connection, deliver)
     nothing_stored()
 
 
-def test_another_connections_secret_is_refused(connection, shop, deliver):
-    other = stripe_connection(shop.ws, secret=OTHER_SECRET)
+def test_another_connections_secret_is_refused(connection, deliver, make_workspace):
+    # Another workspace's connection (a workspace has one per provider).
+    other = stripe_connection(make_workspace(currency="USD"), secret=OTHER_SECRET)
     answer = deliver(connection, paid(), secret=OTHER_SECRET)
     assert (answer.status_code, _error(answer)) == (400, "invalid_signature")
     nothing_stored()

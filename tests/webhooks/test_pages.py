@@ -103,7 +103,13 @@ def test_a_manager_reads_and_may_not_change(team, receiver):
     assert manager.get(url(team)).status_code == 200
     page = manager.get(url(team, endpoint)).content.decode()
     assert 'id="ping"' not in page and 'id="add"' not in page
-    refused = post(manager, url(team, endpoint), {"action": "delete"})
+    assert 'id="delete"' not in page
+    asking = manager.get(url(team, endpoint) + "delete/")
+    assert asking.status_code == 403
+    assert "Only an owner or admin deletes a webhook endpoint; ask one." in asking.content.decode()
+    # With the form's token from a page it reads, the post is refused all the same.
+    token = manager.cookies["csrftoken"].value
+    refused = manager.post(url(team, endpoint) + "delete/", {"csrfmiddlewaretoken": token})
     assert refused.status_code == 403
     assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
 
@@ -114,13 +120,69 @@ def test_closers_and_strangers_are_refused(team, make_workspace, make_member):
     assert browser(stranger).get(url(team)).status_code == 404
 
 
-def test_delete_from_the_page(team, receiver):
+def consequences(page) -> list[str]:
+    text = page.content.decode().split('<ul id="consequences">')[1].split("</ul>")[0]
+    return [" ".join(re.sub(r"<[^>]+>", "", item).split()) for item in text.split("</li>")[:-1]]
+
+
+def test_delete_asks_first_saying_what_stops_and_what_is_dropped(team, receiver):
+    from django.db import transaction  # noqa: PLC0415
+
+    from .receiver import Answer  # noqa: PLC0415
+
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url, "events": ["lead.created", "sale.closed"]})
+    endpoint = WebhookEndpoint.objects.get()
+    page = owner.get(url(team, endpoint)).content.decode()
+    assert f'href="{url(team, endpoint)}delete/" id="delete"' in page
+    # Two events the receiver refuses wait for their next attempt.
+    receiver.answers = [Answer(status=500), Answer(status=500)]
+    for n in (1, 2):
+        with transaction.atomic():
+            lead_upsert(
+                workspace=team.workspace, external_id=f"L{n}", created_at=aware("2026-11-02 10:00")
+            )
+    receiver.wait(2)
+    assert Delivery.objects.filter(endpoint=endpoint, state="pending").count() == 2
+
+    asking = owner.get(url(team, endpoint) + "delete/")
+    assert asking.status_code == 200
+    assert consequences(asking) == [
+        "Northwind Sales stops sending its lead.created, sale.closed events to it now.",
+        "2 deliveries waiting to be sent are dropped and never sent.",
+        "Its secret stops working and its delivery log is deleted with it.",
+    ]
+    text = asking.content.decode()
+    assert "This cannot be undone." in text
+    assert f'<a href="{url(team, endpoint)}" class="spaced" id="cancel">Cancel</a>' in text
+    assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
+
+    answer = post(owner, url(team, endpoint) + "delete/", {})
+    assert answer.status_code == 302 and answer["Location"] == url(team)
+    assert not WebhookEndpoint.objects.exists()
+    assert not Delivery.objects.exists()
+    listed = owner.get(url(team)).content.decode()
+    assert f"The endpoint {receiver.url} is deleted." in listed
+    assert AuditEvent.objects.filter(action="webhook_endpoint.deleted").count() == 1
+
+
+def test_deleting_an_endpoint_with_nothing_waiting_says_so(team, receiver):
     owner = browser(team.owner)
     post(owner, url(team), {"url": receiver.url})
     endpoint = WebhookEndpoint.objects.get()
-    answer = post(owner, url(team, endpoint), {"action": "delete"})
-    assert answer.status_code == 302 and answer["Location"] == url(team)
-    assert not WebhookEndpoint.objects.exists()
+    assert consequences(owner.get(url(team, endpoint) + "delete/")) == [
+        "Northwind Sales stops sending every event to it now.",
+        "No delivery is waiting to be sent.",
+        "Its secret stops working and its delivery log is deleted with it.",
+    ]
+
+
+def test_the_endpoint_page_no_longer_deletes_in_one_click(team, receiver):
+    owner = browser(team.owner)
+    post(owner, url(team), {"url": receiver.url})
+    endpoint = WebhookEndpoint.objects.get()
+    assert post(owner, url(team, endpoint), {"action": "delete"}).status_code == 404
+    assert WebhookEndpoint.objects.filter(pk=endpoint.pk).exists()
 
 
 def test_a_resend_of_no_delivery_is_not_found(team, receiver):

@@ -150,7 +150,8 @@ def _console_login(agency_id: str, published: str | None, passwords: dict[str, s
 
 
 def _summary(demo: dict, created: bool, passwords: dict[str, str]) -> str:
-    base = demo["base_url"]
+    # Links go to the address this run serves (`make run PORT=8110`), not the saved one.
+    base = settings.BASE_URL
     # A demo made with DEBUG on saves the published password with its members.
     published = next(
         (m["password"] for ws in demo["workspaces"] for m in ws["members"] if m["password"]),
@@ -164,6 +165,11 @@ def _summary(demo: dict, created: bool, passwords: dict[str, str]) -> str:
         lines.append(
             "Its accounts have random passwords (production settings): "
             + ("each is shown here, once, and saved nowhere." if passwords else "not saved.")
+        )
+    if demo["base_url"] != base:
+        lines.append(
+            f"It was made for {demo['base_url']}: its embedded apps redirect there "
+            "(`manage.py seed_demo` makes a demo for this address)."
         )
     lines += ["", f"Agency {demo['agency']['id']} (tier {demo['agency']['tier']}):"]
     for name, token in demo["agency"]["tokens"].items():

@@ -233,6 +233,8 @@ def test_a_forbidden_call_says_why(calendly, waits):
 
 def test_without_a_signing_key_the_service_subscribes_with_its_own(team, send, calendly, waits):
     team = team()
+    # A new connection of the workspace's Calendly, without a key (one per provider).
+    services.connection_disconnect(connection=team.connection, actor=SYSTEM)
     connection = calendly_connection(team.ws, key=None)
     secret = services.connection_signing_secret(connection)
     assert len(secret) == 43
@@ -280,6 +282,8 @@ def test_a_refused_subscription_makes_the_connection_failing_and_webhooks_stay_o
     team, send, calendly, waits
 ):
     team = team()
+    # A new connection of the workspace's Calendly, without a key (one per provider).
+    services.connection_disconnect(connection=team.connection, actor=SYSTEM)
     connection = calendly_connection(team.ws, key=None)
     calendly["subscribe"].mock(return_value=recorded("error_403", 403))
     connection = services.connection_backfill(connection_id=connection.pk)
@@ -305,6 +309,7 @@ def test_a_given_key_is_the_connections_secret(team):
 def test_a_subscription_made_before_a_restart_is_found_again(team, calendly, waits, settings):
     settings.BASE_URL = "http://127.0.0.1:8000"
     team = team()
+    services.connection_disconnect(connection=team.connection, actor=SYSTEM)
     connection = services.connection_create(
         workspace=team.ws,
         provider="calendly",

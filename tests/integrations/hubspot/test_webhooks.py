@@ -217,8 +217,9 @@ def test_a_bad_signature_is_refused_and_nothing_is_stored(portal, deliver):
     nothing_stored(refused=2)
 
 
-def test_a_signature_of_another_url_is_refused(portal, deliver, settings):
-    other = hubspot_connection(portal.ws)
+def test_a_signature_of_another_url_is_refused(portal, deliver, settings, make_workspace):
+    # Another workspace's connection (a workspace has one per provider).
+    other = hubspot_connection(make_workspace())
     # Signed for the other connection's URL, sent to this one's.
 
     body = json.dumps(FIRST)
