@@ -11,8 +11,8 @@ from audit.models import AuditEvent
 from webhooks.models import Delivery, WebhookEndpoint
 from workspaces.services import lead_upsert
 
-from ..conftest import aware
 from ..accounts.test_team_pages import browser, post
+from ..conftest import aware
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
