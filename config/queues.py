@@ -19,7 +19,7 @@ KINDS = (MAIL, APPLIES, PROVIDERS, DELIVERIES, SWEEPS)
 
 TASK_KINDS = {
     "core.mail_deliver": MAIL,
-    "tokens.password_reset_send": MAIL,
+    "accounts.password_reset_send": MAIL,
     "agency.tasks.apply_plan": APPLIES,
     "integrations.events_apply": PROVIDERS,
     "integrations.event_apply": PROVIDERS,

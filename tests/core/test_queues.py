@@ -23,7 +23,7 @@ from ..conftest import aware
 from ..webhooks.receiver import Answer
 
 KINDS = {
-    "mail": {"core.mail_deliver", "tokens.password_reset_send"},
+    "mail": {"core.mail_deliver", "accounts.password_reset_send"},
     "applies": {"agency.tasks.apply_plan"},
     "providers": {
         "integrations.events_apply",
