@@ -4,7 +4,6 @@ their email."""
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import SetPasswordForm
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -13,6 +12,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.services import Actor
 from core.emails import email_normalise
+from workspaces.access import page
 from workspaces.invitations import (
     InvitationClosed,
     InvitationLinkExpired,
@@ -27,8 +27,7 @@ from workspaces.invitations import (
 )
 
 
-@login_required
-@never_cache
+@page
 def invitation_list(request):
     invitations = list(invitations_pending_for(user=request.user))
     return render(request, "accounts/invitations.html", {"invitations": invitations})
@@ -51,13 +50,13 @@ def _decide(request, invitation_id, *, accept: bool):
 
 
 @require_POST
-@login_required
+@page
 def invitation_accept(request, invitation_id):
     return _decide(request, invitation_id, accept=True)
 
 
 @require_POST
-@login_required
+@page
 def invitation_decline(request, invitation_id):
     return _decide(request, invitation_id, accept=False)
 

@@ -4,7 +4,6 @@ Each action goes through a service, which records its audit event.
 """
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -17,7 +16,7 @@ from dashboard.periods import CHOICES as PERIOD_CHOICES
 from dashboard.selectors import agency_headlines
 from integrations.providers import PROVIDERS
 from integrations.services import webhook_url
-from workspaces.access import agency_user_or_404
+from workspaces.access import agency_user_or_404, page
 from workspaces.models import Agency
 
 from . import links, selectors, services
@@ -62,8 +61,7 @@ def _link_row(link, live) -> tuple:
     return link, selectors.connect_link_data(link), offered, links.link_closed_reason(link, offered)
 
 
-@never_cache
-@login_required
+@page
 def agency_overview(request, agency_id):
     agency = _agency_for(request, agency_id)
     context = _overview_context(agency, request.GET)
@@ -74,8 +72,7 @@ def agency_overview(request, agency_id):
     return render(request, "agency/overview.html", context)
 
 
-@never_cache
-@login_required
+@page
 def agency_workspace_overview(request, agency_id, workspace_id):
     """A client workspace's overview, read by one of its agency's users as a manager would;
     each reading is audited."""
@@ -88,7 +85,7 @@ def agency_workspace_overview(request, agency_id, workspace_id):
 
 
 @require_POST
-@login_required
+@page
 def plan_decide(request, agency_id, plan_id):
     agency = _agency_for(request, agency_id)
     plan = Plan.objects.filter(agency=agency, pk=plan_id).first()
@@ -117,9 +114,8 @@ def plan_decide(request, agency_id, plan_id):
     return redirect("agency-console", agency_id=agency.pk)
 
 
-@never_cache
 @require_POST
-@login_required
+@page
 def connect_link_make(request, agency_id):
     agency = _agency_for(request, agency_id)
     context = _overview_context(agency)
@@ -156,9 +152,8 @@ def connect_link_make(request, agency_id):
     )
 
 
-@never_cache
 @require_http_methods(["GET", "POST"])
-@login_required
+@page
 def connect_link_revoke(request, agency_id, link_id):
     agency = _agency_for(request, agency_id)
     link = ConnectLink.objects.filter(agency=agency, pk=link_id).select_related("workspace").first()

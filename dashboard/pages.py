@@ -46,10 +46,13 @@ ATTRIBUTION_SORTS = {
 }
 
 
-def page_membership(request, workspace_id) -> tuple[Workspace, Member]:
-    """The member's access, read from the primary; the figures after it may come from a
-    replica (core/replicas.py)."""
-    workspace, member = member_or_404(request, workspace_id)
+def page_membership(
+    request, workspace_id, *, roles=None, doing: str = "uses this page"
+) -> tuple[Workspace, Member]:
+    """The member's access (workspaces.access.member_or_404: 404 for anyone who is not a
+    member, 403 for a role not in roles), read from the primary; the figures after it may
+    come from a replica (core/replicas.py)."""
+    workspace, member = member_or_404(request, workspace_id, roles=roles, doing=doing)
     replica_reads_allow()
     return workspace, member
 

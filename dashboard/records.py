@@ -74,11 +74,12 @@ def keyset_page(queryset, time_field: str, cursor: str) -> tuple[list, str | Non
     return rows, cursor_encode(getattr(rows[-1], time_field), rows[-1].pk)
 
 
-def _wide_role_or_404(request, workspace_id):
-    workspace, member = page_membership(request, workspace_id)
-    if member.role not in Member.WORKSPACE_WIDE_ROLES:
-        raise Http404("No list here.")
-    return workspace, member
+def _wide_role(request, workspace_id):
+    """The lists are the workspace's: a closer, setter or SDR gets the 403 page naming who
+    may open them, as on every page (the one page policy, workspaces.access)."""
+    return page_membership(
+        request, workspace_id, roles=Member.WORKSPACE_WIDE_ROLES, doing="opens its lists"
+    )
 
 
 def _list_context(request, workspace, member, picked, *, title, total, rows, next_cursor, keep):
@@ -100,7 +101,7 @@ def _list_context(request, workspace, member, picked, *, title, total, rows, nex
 def calls_list(request, workspace_id):
     """?figure=taken|awaiting_outcome|...&member=<id>: the calls a /calls figure counts,
     of the whole workspace or of one member."""
-    workspace, member = _wide_role_or_404(request, workspace_id)
+    workspace, member = _wide_role(request, workspace_id)
     figure = request.GET.get("figure", "booked")
     if figure not in CALL_LISTS:
         figure = "booked"
@@ -135,7 +136,7 @@ def calls_list(request, workspace_id):
 def leads_list(request, workspace_id):
     """?waiting=1 (never contacted) and ?utm_source=...&utm_medium=... (an attribution
     row): the leads created in the period."""
-    workspace, member = _wide_role_or_404(request, workspace_id)
+    workspace, member = _wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     utm = {
         name: request.GET[name]

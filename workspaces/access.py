@@ -39,6 +39,8 @@ def page(view):
         except PageForbidden as refusal:
             return render(request, "forbidden.html", {"message": refusal.message}, status=403)
 
+    # Read by the test that every signed-in page goes through this policy.
+    wrapper.page_policy = True
     return wrapper
 
 

@@ -108,8 +108,10 @@ def test_pages_follow_a_cursor_oldest_first_in_a_fixed_number_of_queries(
 def test_a_closer_cannot_open_the_lists(team, figures_data):
     ws = team["workspace"]
     client = signed_in(team["closer"])
-    assert client.get(f"/app/{ws.pk}/calls/", MARCH).status_code == 404
-    assert client.get(f"/app/{ws.pk}/leads/", MARCH).status_code == 404
+    for path in ("calls", "leads"):
+        answer = client.get(f"/app/{ws.pk}/{path}/", MARCH)
+        assert answer.status_code == 403
+        assert "Only an owner, admin or manager of" in answer.content.decode()
 
 
 def test_a_cursor_that_cannot_be_read_is_the_first_page(team, figures_data):
