@@ -24,21 +24,28 @@ from .base import (
 )
 
 
-def _calls_aggregates(now) -> dict:
+def calls_conditions(now) -> dict:
+    """The calls each count of /calls counts, as conditions on live_calls: the one
+    definition its aggregate (calls_totals), its series (per bucket) and its list
+    (calls_of_figure, the records pages) are built from."""
     scheduled = Q(status=Call.Status.SCHEDULED)
     unmarked = scheduled & Q(attendance="")
     taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
     return {
-        "booked": Count("pk", filter=scheduled),
-        "cancelled": Count("pk", filter=Q(status=Call.Status.CANCELLED)),
-        "taken": Count("pk", filter=taken),
-        "no_show": Count("pk", filter=scheduled & Q(attendance=Call.Attendance.NO_SHOW)),
-        "awaiting": Count("pk", filter=unmarked & Q(scheduled_for__lt=now)),
-        "upcoming": Count("pk", filter=unmarked & Q(scheduled_for__gte=now)),
-        "closed": Count("pk", filter=taken & Q(outcome__in=CLOSED_OUTCOMES)),
-        "offered": Count("pk", filter=taken & Q(offer_made=True)),
-        "offer_recorded": Count("pk", filter=taken & Q(offer_made__isnull=False)),
+        "booked": scheduled,
+        "cancelled": Q(status=Call.Status.CANCELLED),
+        "taken": taken,
+        "no_show": scheduled & Q(attendance=Call.Attendance.NO_SHOW),
+        "awaiting": unmarked & Q(scheduled_for__lt=now),
+        "upcoming": unmarked & Q(scheduled_for__gte=now),
+        "closed": taken & Q(outcome__in=CLOSED_OUTCOMES),
+        "offered": taken & Q(offer_made=True),
+        "offer_recorded": taken & Q(offer_made__isnull=False),
     }
+
+
+def _calls_aggregates(now) -> dict:
+    return {key: Count("pk", filter=condition) for key, condition in calls_conditions(now).items()}
 
 
 CALLS_COUNT_KEYS = ("booked", "cancelled", "taken", "no_show", "awaiting", "upcoming",
@@ -158,27 +165,22 @@ def calls_awaiting_outcome(*, workspace, period: Period, member, now=None, limit
     )
 
 
-# The calls behind each count of /calls, as conditions on live_calls: a list of one of
-# them holds exactly the calls its figure counts.
-def calls_conditions(now) -> dict:
-    scheduled = Q(status=Call.Status.SCHEDULED)
-    unmarked = scheduled & Q(attendance="")
-    taken = scheduled & Q(attendance=Call.Attendance.SHOWED)
-    return {
-        "booked": scheduled,
-        "cancelled": Q(status=Call.Status.CANCELLED),
-        "taken": taken,
-        "no_show": scheduled & Q(attendance=Call.Attendance.NO_SHOW),
-        "awaiting_outcome": unmarked & Q(scheduled_for__lt=now),
-        "upcoming": unmarked & Q(scheduled_for__gte=now),
-        "closed": taken & Q(outcome__in=CLOSED_OUTCOMES),
-    }
+# The /calls figures a list shows, each with the count of calls_conditions it lists.
+LISTED_COUNTS = {
+    "booked": "booked",
+    "cancelled": "cancelled",
+    "taken": "taken",
+    "no_show": "no_show",
+    "awaiting_outcome": "awaiting",
+    "upcoming": "upcoming",
+    "closed": "closed",
+}
 
 
 def calls_of_figure(*, workspace, period: Period, figure: str, member=None, now=None):
     """The calls a /calls count figure counts (booked, taken, awaiting_outcome...), as a
     queryset with their lead, closer and setter; KeyError for another figure."""
-    condition = calls_conditions(now or timezone.now())[figure]
+    condition = calls_conditions(now or timezone.now())[LISTED_COUNTS[figure]]
     return (
         live_calls(workspace=workspace, period=period, member=member)
         .filter(condition)
