@@ -24,15 +24,19 @@ FIGURES_OPERATIONS = {
     "/api/v1/speed-to-lead": "listSpeedToLead",
     "/api/v1/eod": "listEodFigures",
     "/api/v1/attribution": "listAttribution",
+    "/api/v1/acquisition": "listAcquisition",
     "/api/v1/commission": "listCommission",
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
     "/api/v1/series": "getSeries",
     "/api/v1/events": "listEvents",
+    # Read here; written through the agent API (its POST is in the agent description).
+    "/api/v1/ad-spend": "listAdSpend",
 }
 
 AGENT_ROUTES = {
+    ("post", "/api/v1/ad-spend"),
     ("get", "/api/v1/display"),
     ("get", "/api/v1/workspaces/{workspaceId}/display"),
     ("get", "/api/v1/me/board"),

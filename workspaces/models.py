@@ -526,6 +526,35 @@ class Refund(WorkspaceRecord):
         indexes = [models.Index(fields=["workspace", "at"], name="refund_ws_at")]
 
 
+class AdSpend(WorkspaceRecord):
+    """What the ads of one campaign cost on one day, as a platform (or the API, or the
+    import) reports it. The external id is the record's identity: platforms revise recent
+    days, and a revision written with the same id replaces the amount."""
+
+    date = models.DateField(help_text="The day the money was spent, a day of the workspace.")
+    platform = models.CharField(max_length=32)
+    utm_source = models.CharField(max_length=200, blank=True)
+    utm_medium = models.CharField(max_length=200, blank=True)
+    utm_campaign = models.CharField(max_length=200, blank=True)
+    utm_content = models.CharField(max_length=200, blank=True)
+    campaign_id = models.CharField(max_length=200, blank=True)
+    campaign_name = models.CharField(max_length=200, blank=True)
+    impressions = models.BigIntegerField(null=True, blank=True)
+    clicks = models.BigIntegerField(null=True, blank=True)
+    amount = models.BigIntegerField(help_text="Minor units of the workspace currency.")
+
+    class Meta:
+        constraints = [_external_id_unique("ad_spend")]
+        indexes = [
+            # On PostgreSQL it covers /acquisition's grouped pass (an index-only scan).
+            models.Index(
+                fields=["workspace", "date"],
+                name="ad_spend_ws_date",
+                include=["utm_source", "utm_campaign", "amount"],
+            ),
+        ]
+
+
 class EodReport(WorkspaceRecord):
     member = models.ForeignKey(Member, on_delete=models.CASCADE, related_name="eod_reports")
     date = models.DateField()

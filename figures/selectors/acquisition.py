@@ -1,0 +1,219 @@
+"""/acquisition and /ad-spend: what the leads cost. The period's ad spend beside the leads
+created in the period (the cohort of /attribution), grouped by utm_source and
+utm_campaign (or utm_source alone), and the spend records themselves."""
+
+from __future__ import annotations
+
+import bisect
+
+from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
+from django.db.models.functions import Coalesce
+
+from core.money import major_from_minor
+from workspaces.models import AdSpend, Call, Lead
+from workspaces.shapes import ad_spend_shape
+
+from .. import envelope as fields
+from ..envelope import Note
+from ..period import Period
+from ..registry import COUNT, MONEY, RATE, TRUNCATED
+from .base import Buckets, Figures, aggregate, in_period, utm_label
+
+BY = ("campaign", "source")
+BY_DEFAULT = "campaign"
+# The members of a row (and of data.total), in the order an answer writes them.
+ACQUISITION_KEYS = (
+    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
+    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
+)  # fmt: skip
+_COUNTS = ("spend", "leads", "booked", "shows", "closes", "cash")
+AD_SPEND_LIMIT_DEFAULT = 100
+AD_SPEND_LIMIT_MAX = 500
+
+_MINOR_SUM = {"output_field": BigIntegerField()}
+
+
+def _columns(by: str) -> tuple[str, ...]:
+    return ("utm_source",) if by == "source" else ("utm_source", "utm_campaign")
+
+
+def _spend_of(*, workspace, period: Period):
+    """The spend dated in the period's local days (a record's date is a workspace day)."""
+    return AdSpend.objects.filter(
+        workspace=workspace, date__gte=period.first_day, date__lte=period.last_day
+    )
+
+
+def _cohort(*, workspace, period: Period):
+    return Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+
+
+def _lead_aggregates() -> dict:
+    """Per group of the cohort: its leads, those with a live call (booked) and with a live
+    call marked showed (shows), those with a sale, and the cash on their sales to date.
+    A call counts when it is not cancelled and no other call reschedules it."""
+    live = Call.objects.filter(lead=OuterRef("pk"), replaced=False).exclude(
+        status=Call.Status.CANCELLED
+    )
+    return {
+        "leads": Count("*"),
+        "booked": Count("pk", filter=Q(Exists(live))),
+        "shows": Count("pk", filter=Q(Exists(live.filter(attendance=Call.Attendance.SHOWED)))),
+        "closes": Count("pk", filter=Q(has_sale=True)),
+        "cash": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
+    }
+
+
+def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> dict:
+    """{key (labels, `(none)` for a missing value): {spend, leads, booked, shows, closes,
+    cash}}: one grouped pass over the period's spend (the index ad_spend_ws_date alone on
+    PostgreSQL) and one over the period's leads (lead_ws_created)."""
+    columns = _columns(by)
+    rows: dict[tuple, dict] = {}
+
+    def row(key) -> dict:
+        labelled = tuple(utm_label(value) for value in key)
+        return rows.setdefault(labelled, dict.fromkeys(_COUNTS, 0))
+
+    spend = (
+        _spend_of(workspace=workspace, period=period)
+        .order_by()
+        .values_list(*columns)
+        .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+    )
+    for *key, amount in spend:
+        row(key)["spend"] += amount
+    leads = (
+        _cohort(workspace=workspace, period=period)
+        .order_by()
+        .values_list(*columns)
+        .annotate(**_lead_aggregates())
+    )
+    for *key, n, booked, shows, closes, cash in leads:
+        counts = row(key)
+        for name, value in zip(_COUNTS[1:], (n, booked, shows, closes, cash), strict=True):
+            counts[name] += value
+    return rows
+
+
+class _AcquisitionFields:
+    """The Fields of /acquisition for one workspace, each metric looked up once."""
+
+    def __init__(self, workspace):
+        def of(key, unit):
+            return fields.FieldsOf(f"acquisition.{key}", unit, workspace=workspace)
+
+        self.exponent = workspace.currency_exponent
+        self.spend = of("spend", MONEY)
+        self.counts = {key: of(key, COUNT) for key in ("leads", "booked", "shows", "closes")}
+        self.cash = of("cash_collected", MONEY)
+        self.costs = {
+            key: of(f"cost_per_{key}", MONEY) for key in ("lead", "booked_call", "show", "close")
+        }
+        self.roas = of("roas", RATE)
+
+    def build(self, counts: dict) -> dict:
+        spend, cash = counts["spend"], counts["cash"]
+        n = {key: counts[key] for key in ("leads", "booked", "shows", "closes")}
+        money = major_from_minor
+        return {
+            "spend": self.spend.money(spend),
+            **{key: self.counts[key].count(n[key]) for key in n},
+            "cash_collected": self.cash.money(cash),
+            "cost_per_lead": self.costs["lead"].average(spend, n["leads"]),
+            "cost_per_booked_call": self.costs["booked_call"].average(spend, n["booked"]),
+            "cost_per_show": self.costs["show"].average(spend, n["shows"]),
+            "cost_per_close": self.costs["close"].average(spend, n["closes"]),
+            "roas": self.roas.rate(
+                cash,
+                spend,
+                bounded=False,
+                reason="No ad spend in the period." if spend == 0 else None,
+                side_values=(
+                    money(cash, exponent=self.exponent),
+                    money(spend, exponent=self.exponent),
+                ),
+            ),
+        }
+
+
+def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> Figures:
+    """`data.rows` (one per key with spend or leads in the period, by spend, then leads,
+    highest first, then the keys) and `data.total` for the whole period."""
+    counts = acquisition_counts(workspace=workspace, period=period, by=by)
+    ordered = sorted(counts.items(), key=lambda item: (-item[1]["spend"], -item[1]["leads"],
+                                                       item[0]))  # fmt: skip
+    built = _AcquisitionFields(workspace)
+    columns = _columns(by)
+    rows = [
+        {**dict(zip(columns, key, strict=True)), **built.build(values)} for key, values in ordered
+    ]
+    total = {name: sum(values[name] for values in counts.values()) for name in _COUNTS}
+    return Figures({"rows": rows, "total": built.build(total)})
+
+
+# --- /series of acquisition.spend, cost_per_lead and roas ------------------------------
+
+
+def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | None) -> dict:
+    """{spend, leads, cash} of the period, or per bucket start with buckets: the spend by
+    its day (a date: grouped per day in the database, each day placed in its bucket here)
+    and the cohort's leads and cash by their creation time."""
+    spend_by_day = (
+        _spend_of(workspace=workspace, period=period)
+        .order_by()
+        .values_list("date")
+        .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+    )
+    leads = aggregate(
+        _cohort(workspace=workspace, period=period),
+        "created_at",
+        {"leads": Count("*"), "cash": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM)},
+        buckets,
+    )
+    if buckets is None:
+        return {"spend": sum(amount for _, amount in spend_by_day), **leads}
+    starts = [start for start, _ in buckets.starts]
+    grouped: dict = {}
+    for day, amount in spend_by_day:
+        # The bucket whose start is the last one on or before the day.
+        start = starts[max(bisect.bisect_right(starts, day) - 1, 0)]
+        slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
+        slot["spend"] += amount
+    for start, values in leads.items():
+        slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
+        slot["leads"] += values["leads"]
+        slot["cash"] += values["cash"]
+    return grouped
+
+
+def acquisition_series_data(counts: dict, workspace) -> dict:
+    """The Fields /series answers for acquisition.spend, cost_per_lead and roas."""
+    built = _AcquisitionFields(workspace).build({"booked": 0, "shows": 0, "closes": 0, **counts})
+    return {key: built[key] for key in ("spend", "cost_per_lead", "roas")}
+
+
+# --- /ad-spend: the records --------------------------------------------------------------
+
+
+def ad_spend_list(*, workspace, period: Period, limit: int = AD_SPEND_LIMIT_DEFAULT) -> Figures:
+    """acquisition.spend of the period and its records, oldest day first (then platform and
+    id), at most `limit` of them, with a truncated note when the list is cut."""
+    records = _spend_of(workspace=workspace, period=period)
+    totals = records.aggregate(n=Count("*"), spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+    page = list(records.order_by("date", "platform", "external_id", "pk")[:limit])
+    notes = []
+    if totals["n"] > len(page):
+        notes.append(
+            Note(
+                "records",
+                TRUNCATED,
+                f"{len(page)} of {totals['n']} spend records listed (limit {limit}); spend "
+                "counts them all.",
+            )
+        )
+    data = {
+        "spend": fields.money("acquisition.spend", totals["spend"], workspace=workspace),
+        "records": fields.Plain(ad_spend_shape(spend, workspace) for spend in page),
+    }
+    return Figures(data, tuple(notes))
