@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 from demo.services import DEMO_PASSWORD
 from tokens.models import ApiToken
 from workspaces.models import (
+    AdSpend,
     Agency,
     Call,
     CommissionRule,
@@ -407,3 +408,22 @@ def test_with_debug_on_the_accounts_keep_the_published_password(demo_file):
     assert "random" not in output
     saved = json.loads(demo_file.read_text())
     assert {m["password"] for ws in saved["workspaces"] for m in ws["members"]} == {DEMO_PASSWORD}
+
+
+def test_the_acquisition_figures_show_at_once(seed_demo, api):
+    """Three months of daily spend for the paid campaigns, on the UTM values their leads
+    carry: /acquisition sets spend beside leads and cash from the first request."""
+    demo = seed_demo()
+    for ws in demo["workspaces"]:
+        spend = AdSpend.objects.filter(workspace_id=ws["id"])
+        days = sorted(set(spend.values_list("date", flat=True)))
+        assert len(days) == 91 and spend.count() == 3 * 91
+        assert (days[-1] - days[0]).days == 90
+        body = api(ws["tokens"]["read"]).get("/api/v1/acquisition").json()
+        rows = {(r["utm_source"], r["utm_campaign"]): r for r in body["data"]["rows"]}
+        facebook = rows[("facebook", "spring-launch")]
+        assert facebook["spend"]["value"] > 0 and facebook["leads"]["value"] > 0
+        assert facebook["cost_per_lead"]["value"] > 0
+        assert body["data"]["total"]["roas"]["value"] is not None
+        assert list(rows)[:3] == [("facebook", "spring-launch"), ("google", "brand"),
+                                  ("instagram", "dm-campaign")]  # fmt: skip
