@@ -8,7 +8,8 @@ workspace gets --leads leads and, in proportion, calls (about 0.41 per lead), sa
 (about 0.1 per lead) with instalments, payments and a few per cent of refunds, touches,
 outcomes (including past-call outcomes), end-of-day reports, webinar events with
 registrations, the `vsl` funnel with its funnel events, audit events and 60 members with
-commission rules. Beside it sit 50 small neighbouring workspaces.
+commission rules, and a year of daily ad spend for 50 campaigns (24 of them the campaigns
+its leads carry). Beside it sit 50 small neighbouring workspaces.
 
 Records arrive at a constant daily rate: 1,000,000 leads cover 730 days up to now, and a
 smaller workspace covers proportionally fewer days (100,000 leads: 73 days), so a 30-day
@@ -93,6 +94,7 @@ BULK_MODELS = [
     ("workspaces", "Registration"),
     ("workspaces", "FunnelEvent"),
     ("workspaces", "FunnelProgress"),
+    ("workspaces", "AdSpend"),
     ("audit", "AuditEvent"),
 ]
 
@@ -129,6 +131,11 @@ COLUMNS = {
     ],
     "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
     "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
+    "AdSpend": [
+        "id", "workspace", "external_id", "date", "platform", "utm_source", "utm_medium",
+        "utm_campaign", "utm_content", "campaign_id", "campaign_name", "impressions", "clicks",
+        "amount",
+    ],
     "AuditEvent": [
         "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
         "target_type", "target_id", "reason", "detail", "json_text",
@@ -492,6 +499,29 @@ def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) ->
             day += timedelta(days=1)
 
 
+# Ad spend: a year of daily spend for 50 campaigns, the 24 that bring leads (UTM_TAGS) and
+# 26 more on the same channels that bring none in the data.
+SPEND_CAMPAIGNS = 50
+SPEND_DAYS = 365
+_PLATFORMS = {"facebook": "meta", "instagram": "meta", "google": "google", "youtube": "google",
+              "tiktok": "tiktok", "newsletter": "newsletter"}  # fmt: skip
+
+
+def spend_write(s: Story, w: Writers, rng: random.Random, new_id) -> None:
+    last = datetime.fromtimestamp(s.end, s.tz).date()
+    for c in range(SPEND_CAMPAIGNS):
+        source, medium = _UTM_CHANNELS[c % len(_UTM_CHANNELS)]
+        platform = _PLATFORMS[source]
+        campaign = f"campaign-{c:02d}"
+        budget = rng.randint(5_000, 60_000)  # minor units a day
+        for back in range(SPEND_DAYS - 1, -1, -1):
+            day = last - timedelta(days=back)
+            amount = int(budget * rng.uniform(0.7, 1.3))
+            w.row("AdSpend", (new_id(), s.ws, f"{platform}-{c}-{day}", day, platform, source,
+                              medium, campaign, "", str(9_000_000 + c), campaign,
+                              amount // 2, amount // 200, amount))  # fmt: skip
+
+
 def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) -> None:
     from audit.rendering import event_json  # noqa: PLC0415 (needs django.setup())
 
@@ -679,6 +709,7 @@ def main(argv=None) -> int:
             eod_write(story, writers, rng, new_id, ws.working_days)
             audit_write(story, writers, rng, new_id, n_audit)
             if main_counts is None:
+                spend_write(story, writers, rng, new_id)
                 main_counts = dict(writers.counts)
         counts = dict(writers.counts)
     finally:
