@@ -22,7 +22,8 @@ the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants h
 Call.outcome is the result of the call's latest outcome (and Call.outcome_reason its
 reason: the loader writes no reasons), Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
-member, Lead.utm_tags is the UtmTags row of the lead's four tags, Sale.cash_collected and
+member, Lead.utm_tags is the UtmTags row of the lead's four tags, Lead.has_booking and
+Lead.has_show follow its last call, Sale.cash_collected and
 Lead.cash_collected are the succeeded payments, payments
 carry their sale's closer and setter, Registration.booked_after says whether the lead
 booked a call after the event started, and FunnelProgress holds each lead's entry and
@@ -103,7 +104,7 @@ COLUMNS = {
     "Lead": [
         "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
         "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
-        "has_sale", "cash_collected", "utm_tags",
+        "has_sale", "cash_collected", "utm_tags", "has_booking", "has_show",
     ],
     "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
     "Call": [
@@ -384,6 +385,8 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     elif live is not None and live[13] in ("no_sale", "disqualified"):
         status = "lost"
 
+    # Only the last call of a chain counts, unless it was cancelled.
+    booking = live is not None and live[8] != "cancelled"
     utm = rng.choices(UTM_TAGS, UTM_WEIGHTS)[0]
     cash = 0
     for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
@@ -392,7 +395,7 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     w.row("Lead", (
         lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
         *utm, ts(first_contact) if first_contact is not None else None, bool(sales), cash,
-        s.utm_ids[utm],
+        s.utm_ids[utm], booking, booking and live[11] == "showed",
     ))  # fmt: skip
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))

@@ -31,6 +31,7 @@ from .kept import (
     calls_outcome_refresh,
     calls_replaced_refresh,
     funnels_progress_touch,
+    leads_calls_refresh,
     leads_first_contact_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
@@ -656,6 +657,7 @@ def _kept_refresh(*, workspace: Workspace, touched: dict) -> None:
     # All calls: some may no longer reschedule anything, imported again without the member.
     calls_replaced_refresh(workspace=workspace)
     calls_outcome_refresh(workspace=workspace, call_ids=touched["calls"])
+    leads_calls_refresh(workspace=workspace, lead_ids=touched["booking_leads"])
     leads_first_contact_refresh(workspace=workspace, lead_ids=touched["leads"])
     leads_sales_refresh(workspace=workspace, lead_ids=touched["sale_leads"])
     funnels_progress_touch(workspace=workspace, pairs=touched["funnel_leads"])

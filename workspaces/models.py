@@ -314,17 +314,23 @@ class Lead(WorkspaceRecord):
     # units), kept by the services so attribution reads the period's leads only.
     has_sale = models.BooleanField(default=False)
     cash_collected = models.BigIntegerField(default=0)
+    # Whether the lead has a call that counts (not cancelled, not replaced by another), and
+    # one of those marked showed: kept by the services so /acquisition reads the period's
+    # leads only.
+    has_booking = models.BooleanField(default=False, db_default=False)
+    has_show = models.BooleanField(default=False, db_default=False)
 
     objects = LeadQuerySet.as_manager()
 
     class Meta:
         constraints = [_external_id_unique("lead")]
         indexes = [
-            # On PostgreSQL it covers /attribution's grouped pass (an index-only scan).
+            # On PostgreSQL it covers the grouped passes of /attribution and /acquisition
+            # (index-only scans).
             models.Index(
                 fields=["workspace", "created_at"],
                 name="lead_ws_created",
-                include=["utm_tags", "has_sale", "cash_collected"],
+                include=["utm_tags", "has_sale", "cash_collected", "has_booking", "has_show"],
             ),
             # The period's leads never contacted (a count on the overview, the list it
             # opens), without reading the others.

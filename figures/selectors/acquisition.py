@@ -6,18 +6,37 @@ from __future__ import annotations
 
 import bisect
 
-from django.db.models import BigIntegerField, Count, Exists, OuterRef, Q, Sum
+from django.db.models import (
+    BigIntegerField,
+    Count,
+    DateField,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    UUIDField,
+)
 from django.db.models.functions import Coalesce
 
+from core.compiled import CompiledQuery
 from core.money import major_from_minor
-from workspaces.models import AdSpend, Call, Lead
+from workspaces.models import AdSpend, Lead, UtmTags
 from workspaces.shapes import ad_spend_shape
 
 from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import COUNT, MONEY, RATE, TRUNCATED
-from .base import Buckets, Figures, aggregate, in_period, utm_label
+from .base import (
+    FIGURES_PARAMS,
+    Buckets,
+    Figures,
+    Span,
+    aggregate,
+    figures_params,
+    in_period,
+    utm_label,
+)
 
 BY = ("campaign", "source")
 BY_DEFAULT = "campaign"
@@ -48,51 +67,97 @@ def _cohort(*, workspace, period: Period):
     return Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
 
 
-def _lead_aggregates() -> dict:
-    """Per group of the cohort: its leads, those with a live call (booked) and with a live
-    call marked showed (shows), those with a sale, and the cash on their sales to date.
-    A call counts when it is not cancelled and no other call reschedules it."""
-    live = Call.objects.filter(lead=OuterRef("pk"), replaced=False).exclude(
-        status=Call.Status.CANCELLED
+_LEAD_AGGREGATES = {
+    "leads": Count("*"),
+    "booked": Count("has_booking", filter=Q(has_booking=True)),
+    "shows": Count("has_show", filter=Q(has_show=True)),
+    "closes": Count("has_sale", filter=Q(has_sale=True)),
+    "cash": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
+}
+
+
+def _spend_query(*, workspace, first_day, last_day, by: str):
+    """The spend dated from first_day to last_day grouped by its UTM values."""
+    return (
+        AdSpend.objects.filter(workspace=workspace, date__gte=first_day, date__lte=last_day)
+        .order_by()
+        .values_list(*_columns(by))
+        .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
     )
-    return {
-        "leads": Count("*"),
-        "booked": Count("pk", filter=Q(Exists(live))),
-        "shows": Count("pk", filter=Q(Exists(live.filter(attendance=Call.Attendance.SHOWED)))),
-        "closes": Count("pk", filter=Q(has_sale=True)),
-        "cash": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM),
-    }
+
+
+spend_query = CompiledQuery(
+    _spend_query,
+    params={"workspace": UUIDField(), "first_day": DateField(), "last_day": DateField()},
+    model=AdSpend,
+)
+
+
+def _cohort_query(*, part, workspace, member, start, end, by: str):
+    """The period's leads grouped by their kept UtmTags ("tagged": each combination's tags
+    looked up once per group), or those without it by their own tags ("untagged").
+
+    Per group: how many, those with a call that counts (Lead.has_booking), those who
+    showed (Lead.has_show), those with a sale, and the cash on their sales to date, all
+    kept on the lead by the services: PostgreSQL reads them from lead_ws_created alone."""
+    columns = _columns(by)
+    leads = Lead.objects.filter(workspace=workspace).filter(
+        in_period(Span(start, end), "created_at")
+    )
+    if part == "untagged":
+        return (
+            leads.filter(utm_tags__isnull=True)
+            .order_by()
+            .values_list(*columns)
+            .annotate(**_LEAD_AGGREGATES)
+        )
+    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags"))
+    return (
+        leads.order_by()
+        .values_list("utm_tags")
+        .annotate(**_LEAD_AGGREGATES)
+        .annotate(
+            **{
+                f"tag_{name}": Subquery(tags.values(name.removeprefix("utm_"))[:1])
+                for name in columns
+            }
+        )
+    )
+
+
+cohort_query = CompiledQuery(_cohort_query, params=FIGURES_PARAMS, model=Lead)
 
 
 def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> dict:
     """{key (labels, `(none)` for a missing value): {spend, leads, booked, shows, closes,
     cash}}: one grouped pass over the period's spend (the index ad_spend_ws_date alone on
-    PostgreSQL) and one over the period's leads (lead_ws_created)."""
-    columns = _columns(by)
+    PostgreSQL) and one over the period's leads (lead_ws_created alone)."""
     rows: dict[tuple, dict] = {}
 
     def row(key) -> dict:
         labelled = tuple(utm_label(value) for value in key)
         return rows.setdefault(labelled, dict.fromkeys(_COUNTS, 0))
 
-    spend = (
-        _spend_of(workspace=workspace, period=period)
-        .order_by()
-        .values_list(*columns)
-        .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
-    )
-    for *key, amount in spend:
-        row(key)["spend"] += amount
-    leads = (
-        _cohort(workspace=workspace, period=period)
-        .order_by()
-        .values_list(*columns)
-        .annotate(**_lead_aggregates())
-    )
-    for *key, n, booked, shows, closes, cash in leads:
+    def add(key, values) -> None:
         counts = row(key)
-        for name, value in zip(_COUNTS[1:], (n, booked, shows, closes, cash), strict=True):
+        for name, value in zip(_COUNTS[1:], values, strict=True):
             counts[name] += value
+
+    days = {"first_day": period.first_day, "last_day": period.last_day}
+    for *key, amount in spend_query(workspace=workspace.pk, by=by, **days):
+        row(key)["spend"] += amount
+    times = figures_params(workspace=workspace, period=period)
+    grouped = cohort_query(part="tagged", by=by, **times)
+    untagged = False
+    for pk, *values in grouped:
+        if pk is None:
+            untagged = True
+            continue
+        add(values[5:], values[:5])
+    if untagged:
+        # Leads written without their combination kept (not by the services): by their tags.
+        for *key, n, booked, shows, closes, cash in cohort_query(part="untagged", by=by, **times):
+            add(key, (n, booked, shows, closes, cash))
     return rows
 
 

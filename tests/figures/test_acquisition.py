@@ -5,6 +5,7 @@ from datetime import date
 
 import pytest
 
+from workspaces.models import Lead
 from workspaces.services import ad_spend_upsert
 
 pytestmark = pytest.mark.django_db
@@ -242,3 +243,13 @@ def test_the_records_oldest_day_first_and_paged(ws, march, client_for):
     assert cut["data"]["spend"]["value"] == 125
     assert [note["code"] for note in cut["notes"]] == ["truncated"]
     assert client.get("/api/v1/ad-spend", {"limit": "0"}).json()["field"] == "limit"
+
+
+def test_leads_without_their_combination_kept_are_grouped_by_their_tags(ws, march, client_for):
+    client = client_for(ws)
+    before = client.get("/api/v1/acquisition", MARCH).json()
+    Lead.objects.filter(workspace=ws, utm_source="facebook").update(utm_tags=None)
+    again = client.get("/api/v1/acquisition", MARCH).json()
+    assert again["data"] == before["data"]
+    by_source = client.get("/api/v1/acquisition", {**MARCH, "by": "source"}).json()
+    assert by_source["data"]["rows"][0]["leads"]["value"] == 4
