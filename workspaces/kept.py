@@ -94,12 +94,15 @@ def calls_replaced_refresh(*, workspace: Workspace) -> int:
     the calls that changed have their bookings refreshed (leads_calls_refresh)."""
     replacing = Call.objects.filter(workspace=workspace, rescheduled_from=OuterRef("pk"))
     calls = Call.objects.filter(workspace=workspace)
-    now_replaced = calls.filter(replaced=False).filter(Exists(replacing))
-    no_longer = calls.filter(replaced=True).exclude(Exists(replacing))
-    leads = set(now_replaced.values_list("lead_id", flat=True))
-    leads |= set(no_longer.values_list("lead_id", flat=True))
-    changed = now_replaced.update(replaced=True)
-    changed += no_longer.update(replaced=False)
+    now_replaced = Q(replaced=False) & Q(Exists(replacing))
+    no_longer = Q(replaced=True) & ~Q(Exists(replacing))
+    leads = set(
+        calls.filter(now_replaced | no_longer).order_by().values_list("lead_id", flat=True)
+    )
+    if not leads:
+        return 0
+    changed = calls.filter(now_replaced).update(replaced=True)
+    changed += calls.filter(no_longer).update(replaced=False)
     leads_calls_refresh(workspace=workspace, lead_ids=leads)
     return changed
 
