@@ -249,6 +249,14 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "minimum": 1,
             "default": 100,
         }
+        assert (
+            bounds[("get", "/api/v1/ad-spend", "limit")]
+            == bounds[("get", "/api/v1/leads", "limit")]
+        )
+        assert bounds[("get", "/api/v1/acquisition", "by")] == {
+            "type": "string",
+            "enum": ["campaign", "source"],
+        }
     else:
         assert bounds[("get", "/api/v1/change-log/{id}/compare", "days")] == {
             "type": "integer",
@@ -257,7 +265,7 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "default": 14,
         }
         keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
-        assert len(keys) == 14
+        assert len(keys) == 15
         assert all(key == {"type": "string", "minLength": 8, "maxLength": 200} for key in keys)
 
 
