@@ -13,9 +13,10 @@ from rest_framework import serializers
 
 from core.openapi import IDEMPOTENCY_KEY, ErrorSerializer, error_example, error_responses
 from figures.registry import figure_keys
-from figures.schema import field_serializer, notes_serializer
+from figures.schema import AdSpendRecordSerializer, field_serializer, notes_serializer
 
 from .serializers import (
+    AdSpendWriteSerializer,
     ChangeCreateSerializer,
     ChangeEntrySerializer,
     ChangeListSerializer,
@@ -872,5 +873,56 @@ create_draft = extend_schema(
                 },
             },
         )
+    ],
+)
+
+
+# --- Ad spend ------------------------------------------------------------------------------
+
+_AD_SPEND_REQUEST = {
+    "id": "23851234567890-2026-03-04",
+    "date": "2026-03-04",
+    "platform": "meta",
+    "utm_source": "facebook",
+    "utm_medium": "paid_social",
+    "utm_campaign": "spring-webinar",
+    "campaign_id": "23851234567890",
+    "campaign_name": "spring-webinar",
+    "impressions": 18250,
+    "clicks": 412,
+    "amount": "412.37",
+}
+_AD_SPEND_ANSWER = {
+    **_AD_SPEND_REQUEST,
+    "utm_content": None,
+    "currency": "USD",
+    "amount": 412.37,
+}
+
+create_ad_spend = extend_schema(
+    operation_id="createAdSpend",
+    tags=["ad spend"],
+    summary="Record what a campaign's ads cost on a day",
+    description="One ad spend record of the token's workspace: `id` is the record's own id "
+    "(the platform's), `date` the day the money was spent in the workspace's timezone, "
+    "`platform` a key (meta, google, tiktok...), the UTM values the ads carry (absent or null: "
+    "none), the optional campaign, impressions and clicks, and `amount` in major units of the "
+    "workspace currency (zero or more; a `currency` other than the workspace's is refused). "
+    "Writing the same `id` again replaces the record (platforms revise recent days): 201 "
+    "when it is made, 200 when it replaced one. A bad or unknown member answers 400 naming "
+    "it. Each write is audited and sends `ad_spend.updated` when the record changed. Scope "
+    "`data:write` (a person's session: owner or admin). The records are read with GET "
+    "/api/v1/ad-spend and the acquisition figures (/api/v1/acquisition) of the figures API.",
+    parameters=[IDEMPOTENCY_KEY],
+    request=AdSpendWriteSerializer,
+    responses={
+        201: AdSpendRecordSerializer,
+        200: AdSpendRecordSerializer,
+        **errors(*WRITE_ERRORS),
+    },
+    examples=[
+        request_example("A day of a Meta campaign", _AD_SPEND_REQUEST),
+        response_example("Made", _AD_SPEND_ANSWER, 201),
+        response_example("Replaced", _AD_SPEND_ANSWER, 200),
     ],
 )

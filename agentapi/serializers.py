@@ -15,6 +15,7 @@ from core.input import StrictSerializer
 from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from core.times import InstantInvalid, instant_parse
 from workspaces.models import Call, Outcome, Sale
+from workspaces.services import COUNT_MAX
 
 from .models import ChangeLogEntry, Draft
 
@@ -388,6 +389,77 @@ class ChangeCreateSerializer(StrictSerializer):
     why = serializers.CharField(
         max_length=5000, required=False, allow_blank=True, help_text="Why it changed."
     )
+
+
+# --- Ad spend ----------------------------------------------------------------------------
+
+
+class CountField(serializers.IntegerField):
+    """A whole number of zero or more given as a JSON number (not a string, not true)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(min_value=0, max_value=COUNT_MAX, **kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise serializers.ValidationError("Give a whole number of zero or more.")
+        return super().to_internal_value(data)
+
+
+class CurrencyField(serializers.CharField):
+    """The workspace's currency code, if given at all: another one is refused."""
+
+    def to_internal_value(self, data):
+        code = super().to_internal_value(data)
+        currency = self.context.get("currency")
+        if currency is not None and code.strip().upper() != currency:
+            raise serializers.ValidationError(
+                f"This workspace keeps {currency}; spend in {code} is refused."
+            )
+        return code
+
+
+def _utm(name: str) -> serializers.CharField:
+    return serializers.CharField(
+        max_length=200, required=False, allow_null=True, allow_blank=True,
+        help_text=f"The {name} value the ads carry; absent or null: none.",
+    )  # fmt: skip
+
+
+class AdSpendWriteSerializer(StrictSerializer):
+    id = serializers.CharField(
+        max_length=200, help_text="The record's own id (the platform's): writing the same id "
+        "again replaces the record.",
+    )  # fmt: skip
+    date = serializers.DateField(
+        input_formats=["%Y-%m-%d"], help_text="The day the money was spent (YYYY-MM-DD), a day "
+        "of the workspace's timezone.",
+    )  # fmt: skip
+    platform = serializers.RegexField(
+        r"^[a-z0-9_-]{1,32}$", max_length=32,
+        help_text="meta, google, or any key of 1 to 32 lowercase letters, digits, '_' or '-'.",
+        error_messages={"invalid": "Give a key of 1 to 32 lowercase letters, digits, '_' or "
+                        "'-' (meta, google, tiktok)."},
+    )  # fmt: skip
+    utm_source = _utm("utm_source")
+    utm_medium = _utm("utm_medium")
+    utm_campaign = _utm("utm_campaign")
+    utm_content = _utm("utm_content")
+    campaign_id = serializers.CharField(max_length=200, required=False, allow_null=True,
+                                        allow_blank=True)  # fmt: skip
+    campaign_name = serializers.CharField(max_length=200, required=False, allow_null=True,
+                                          allow_blank=True)  # fmt: skip
+    impressions = CountField(required=False, allow_null=True)
+    clicks = CountField(required=False, allow_null=True)
+    amount = MoneyField(help_text="Major units of the workspace currency, zero or more.")
+    currency = CurrencyField(
+        required=False, help_text="The workspace's currency, if given; another is refused."
+    )
+
+    def validate_id(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("Give the record's own id.")
+        return value
 
 
 # --- Answers -----------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from events.services import event_record
 from workspaces.kept import leads_sales_refresh
 from workspaces.models import Call, EodReport, Instalment, Lead, Member, Outcome, Payment, Sale
 from workspaces.services import (
+    RecordInvalid,
+    ad_spend_upsert,
     call_attendance_record,
     eod_upsert,
     lead_upsert,
@@ -81,6 +83,34 @@ def change_create(
         )
         event_record(workspace=workspace, type="change.created", data=answers.change_answer(entry))
     return entry
+
+
+# --- Ad spend ------------------------------------------------------------------------------
+
+
+def ad_spend_write(*, workspace, actor: Actor, data: dict):
+    """Write one ad spend record (made, or replaced when its id is known) with its audit
+    event, in one transaction. Returns (record, created)."""
+    values = {key: value for key, value in data.items() if key not in ("id", "currency")}
+    with transaction.atomic():
+        try:
+            spend, created = ad_spend_upsert(workspace=workspace, external_id=data["id"], **values)
+        except RecordInvalid as error:
+            raise InvalidField(error.field, f"{error.field}: {error.message}") from None
+        audit_record(
+            actor=actor,
+            action="ad_spend.created" if created else "ad_spend.replaced",
+            target_type="ad_spend",
+            target_id=spend.pk,
+            workspace=workspace,
+            detail={
+                "id": spend.external_id,
+                "date": spend.date.isoformat(),
+                "platform": spend.platform,
+                "amount": spend.amount,
+            },
+        )
+    return spend, created
 
 
 # --- Drafts --------------------------------------------------------------------------------

@@ -2,19 +2,24 @@
 the role; each handler looks up what answers 404, then writes through self.idempotent
 with a perform() that validates the body (400) and calls one service."""
 
+from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 
 from core.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
 from core.input import validated
 from core.views import WorkspaceView
+from figures import schema as figures_schema
 from figures.envelope import envelope_build
 from figures.period import period_from_query, shown_value, whole_number
-from figures.selectors import member_board
+from figures.selectors import ad_spend_list, member_board
+from figures.views import ad_spend_limit
+from workspaces.shapes import ad_spend_shape
 
 from . import answers, schema, selectors, services
 from .schema import COMPARE_DEFAULT_DAYS, COMPARE_MAX_DAYS
 from .serializers import (
     DRAFT_FIELD_SERIALIZERS,
+    AdSpendWriteSerializer,
     ChangeCreateSerializer,
     ChangeEntrySerializer,
     ChangeListSerializer,
@@ -390,3 +395,81 @@ class DraftsView(WorkspaceView):
             return Response(DraftSerializer(draft).data, status=201)
 
         return self.idempotent(request, perform)
+
+
+# --- Ad spend ------------------------------------------------------------------------------
+
+
+class AdSpendView(WorkspaceView):
+    """GET lists the period's spend records (the figures API, scope `read`); POST writes one
+    (the agent API, `data:write`; of a person's session, the owner or admin role). One
+    route, described in each API by the method it holds (AdSpendReadRoute and
+    AdSpendWriteRoute)."""
+
+    @property
+    def required_scope(self):
+        return "read" if self.request.method in ("GET", "HEAD") else "data:write"
+
+    @property
+    def reads_from_replica(self):
+        return self.request.method in ("GET", "HEAD")
+
+    def check_access(self, principal, kwargs) -> None:
+        super().check_access(principal, kwargs)
+        if (
+            self.request.method not in ("GET", "HEAD")
+            and principal.is_session
+            and principal.member.role not in ("owner", "admin")
+        ):
+            raise Forbidden(
+                f"A {principal.member.role} reads the ad spend; owners and admins write it.",
+                reason="refused.member_scope",
+            )
+
+    def list_records(self, request):
+        period = period_from_query(workspace=self.workspace, params=request.query_params)
+        limit = ad_spend_limit(request.query_params)
+        figures = ad_spend_list(workspace=self.workspace, period=period, limit=limit)
+        return Response(
+            envelope_build(
+                workspace=self.workspace, period=period, data=figures.data, notes=figures.notes
+            )
+        )
+
+    def write_record(self, request):
+        def perform():
+            data = validated(
+                AdSpendWriteSerializer, request.data, context=_money_context(self.workspace)
+            )
+            spend, created = services.ad_spend_write(
+                workspace=self.workspace, actor=self.principal.actor, data=data
+            )
+            return Response(ad_spend_shape(spend, self.workspace), status=201 if created else 200)
+
+        return self.idempotent(request, perform)
+
+    @figures_schema.figures_operation(
+        "listAdSpend", "ad_spend", extra=[figures_schema.AD_SPEND_LIMIT]
+    )
+    def get(self, request):
+        return self.list_records(request)
+
+    @schema.create_ad_spend
+    def post(self, request):
+        return self.write_record(request)
+
+
+class AdSpendReadRoute(AdSpendView):
+    """The route as the figures API describes it: its GET."""
+
+    @extend_schema(exclude=True)
+    def post(self, request):
+        return self.write_record(request)
+
+
+class AdSpendWriteRoute(AdSpendView):
+    """The route as the agent API describes it: its POST."""
+
+    @extend_schema(exclude=True)
+    def get(self, request):
+        return self.list_records(request)

@@ -8,7 +8,8 @@ workspace gets --leads leads and, in proportion, calls (about 0.41 per lead), sa
 (about 0.1 per lead) with instalments, payments and a few per cent of refunds, touches,
 outcomes (including past-call outcomes), end-of-day reports, webinar events with
 registrations, the `vsl` funnel with its funnel events, audit events and 60 members with
-commission rules. Beside it sit 50 small neighbouring workspaces.
+commission rules, and a year of daily ad spend for 50 campaigns (24 of them the campaigns
+its leads carry). Beside it sit 50 small neighbouring workspaces.
 
 Records arrive at a constant daily rate: 1,000,000 leads cover 730 days up to now, and a
 smaller workspace covers proportionally fewer days (100,000 leads: 73 days), so a 30-day
@@ -21,7 +22,8 @@ the load and rebuilt afterwards; then VACUUM ANALYZE. The service's invariants h
 Call.outcome is the result of the call's latest outcome (and Call.outcome_reason its
 reason: the loader writes no reasons), Call.replaced is true exactly
 for calls another call reschedules, Lead.first_contact_at is the earliest touch by a
-member, Lead.utm_tags is the UtmTags row of the lead's four tags, Sale.cash_collected and
+member, Lead.utm_tags is the UtmTags row of the lead's four tags, Lead.has_booking and
+Lead.has_show follow its last call, Sale.cash_collected and
 Lead.cash_collected are the succeeded payments, payments
 carry their sale's closer and setter, Registration.booked_after says whether the lead
 booked a call after the event started, and FunnelProgress holds each lead's entry and
@@ -93,6 +95,7 @@ BULK_MODELS = [
     ("workspaces", "Registration"),
     ("workspaces", "FunnelEvent"),
     ("workspaces", "FunnelProgress"),
+    ("workspaces", "AdSpend"),
     ("audit", "AuditEvent"),
 ]
 
@@ -101,7 +104,7 @@ COLUMNS = {
     "Lead": [
         "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
         "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
-        "has_sale", "cash_collected", "utm_tags",
+        "has_sale", "cash_collected", "utm_tags", "has_booking", "has_show",
     ],
     "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
     "Call": [
@@ -129,6 +132,11 @@ COLUMNS = {
     ],
     "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
     "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
+    "AdSpend": [
+        "id", "workspace", "external_id", "date", "platform", "utm_source", "utm_medium",
+        "utm_campaign", "utm_content", "campaign_id", "campaign_name", "impressions", "clicks",
+        "amount",
+    ],
     "AuditEvent": [
         "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
         "target_type", "target_id", "reason", "detail", "json_text",
@@ -377,6 +385,8 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     elif live is not None and live[13] in ("no_sale", "disqualified"):
         status = "lost"
 
+    # Only the last call of a chain counts, unless it was cancelled.
+    booking = live is not None and live[8] != "cancelled"
     utm = rng.choices(UTM_TAGS, UTM_WEIGHTS)[0]
     cash = 0
     for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
@@ -385,7 +395,7 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     w.row("Lead", (
         lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
         *utm, ts(first_contact) if first_contact is not None else None, bool(sales), cash,
-        s.utm_ids[utm],
+        s.utm_ids[utm], booking, booking and live[11] == "showed",
     ))  # fmt: skip
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
@@ -490,6 +500,29 @@ def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) ->
                     w.row("EodReport", (new_id(), s.ws, f"e{member_id.hex[:8]}-{day}", member_id,
                                         day, submitted, fields))  # fmt: skip
             day += timedelta(days=1)
+
+
+# Ad spend: a year of daily spend for 50 campaigns, the 24 that bring leads (UTM_TAGS) and
+# 26 more on the same channels that bring none in the data.
+SPEND_CAMPAIGNS = 50
+SPEND_DAYS = 365
+_PLATFORMS = {"facebook": "meta", "instagram": "meta", "google": "google", "youtube": "google",
+              "tiktok": "tiktok", "newsletter": "newsletter"}  # fmt: skip
+
+
+def spend_write(s: Story, w: Writers, rng: random.Random, new_id) -> None:
+    last = datetime.fromtimestamp(s.end, s.tz).date()
+    for c in range(SPEND_CAMPAIGNS):
+        source, medium = _UTM_CHANNELS[c % len(_UTM_CHANNELS)]
+        platform = _PLATFORMS[source]
+        campaign = f"campaign-{c:02d}"
+        budget = rng.randint(5_000, 60_000)  # minor units a day
+        for back in range(SPEND_DAYS - 1, -1, -1):
+            day = last - timedelta(days=back)
+            amount = int(budget * rng.uniform(0.7, 1.3))
+            w.row("AdSpend", (new_id(), s.ws, f"{platform}-{c}-{day}", day, platform, source,
+                              medium, campaign, "", str(9_000_000 + c), campaign,
+                              amount // 2, amount // 200, amount))  # fmt: skip
 
 
 def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) -> None:
@@ -679,6 +712,7 @@ def main(argv=None) -> int:
             eod_write(story, writers, rng, new_id, ws.working_days)
             audit_write(story, writers, rng, new_id, n_audit)
             if main_counts is None:
+                spend_write(story, writers, rng, new_id)
                 main_counts = dict(writers.counts)
         counts = dict(writers.counts)
     finally:

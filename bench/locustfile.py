@@ -24,8 +24,8 @@ from datetime import UTC, datetime
 from locust import HttpUser, between, events, task
 
 WORLD = json.loads(open(os.environ["LOADTEST_WORLD"]).read())  # noqa: SIM115
-FIGURES = ["calls", "outcomes", "payments", "leads", "funnel", "attribution", "commission",
-           "eod", "speed-to-lead", "webinar"]  # fmt: skip
+FIGURES = ["calls", "outcomes", "payments", "leads", "funnel", "attribution", "acquisition",
+           "commission", "eod", "speed-to-lead", "webinar"]  # fmt: skip
 TOOLS = ["listCallFigures", "listPaymentFigures", "getFunnel", "listCommission"]
 
 

@@ -34,6 +34,7 @@ TOOLS = {
     "listPaymentFigures": "/api/v1/payments",
     "listEodFigures": "/api/v1/eod",
     "listAttribution": "/api/v1/attribution",
+    "listAcquisition": "/api/v1/acquisition",
     "listCommission": "/api/v1/commission",
     "getFunnel": "/api/v1/funnel",
     "getWebinar": "/api/v1/webinar",

@@ -79,6 +79,8 @@ ENDPOINTS = [
     ("speed-to-lead", "/api/v1/speed-to-lead"),
     ("eod", "/api/v1/eod"),
     ("attribution", "/api/v1/attribution"),
+    ("acquisition", "/api/v1/acquisition"),
+    ("ad-spend", "/api/v1/ad-spend"),
     ("commission", "/api/v1/commission"),
     ("funnel", "/api/v1/funnel"),
     ("webinar", "/api/v1/webinar"),
@@ -88,6 +90,7 @@ ENDPOINTS = [
     ("series-cash-90d", "/api/v1/series?metric=payments.cash_collected&interval=day&from={from90}"),
     ("series-outcomes-90d", "/api/v1/series?metric=outcomes.total&interval=day&from={from90}"),
     ("series-leads-90d", "/api/v1/series?metric=leads.created&interval=day&from={from90}"),
+    ("series-roas-90d", "/api/v1/series?metric=acquisition.roas&interval=day&from={from90}"),
 ]
 # The benchmark workspaces' timezone (bench/generate.py).
 BENCH_ZONE = "America/New_York"

@@ -27,6 +27,7 @@ from audit.services import Actor, audit_record
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint, token_mint
 from workspaces.models import (
+    AdSpend,
     Agency,
     Call,
     CommissionRule,
@@ -154,6 +155,15 @@ LAST_NAMES = (
     "Anderson", "Thomas", "Moore", "Martin", "Jackson", "Thompson", "White", "Harris",
     "Clark", "Lewis", "Young", "Walker", "Hall", "Allen", "King", "Wright", "Scott",
 )  # fmt: skip
+# The paid campaigns of UTM_SOURCES and what their ads cost a day, in major units of the
+# workspace currency (before the workspace's scale and a day's variation): the platform, the
+# UTM values its ads carry, the campaign's id there and the daily budget.
+AD_CAMPAIGNS = (
+    ("meta", "facebook", "paid", "spring-launch", "120210000000001", 180),
+    ("google", "google", "cpc", "brand", "2190000001", 70),
+    ("meta", "instagram", "social", "dm-campaign", "120210000000002", 45),
+)
+AD_SPEND_DAYS = 91  # three months up to today
 NO_SALE_REASONS = ("price", "timing", "partner decision", "not a fit", "chose a competitor")
 
 
@@ -258,6 +268,7 @@ class _RecordsBuilder:
         self.eod_reports()
         self.funnel(leads)
         self.commission_rules()
+        self.ad_spend()
 
     # leads and touches
 
@@ -646,6 +657,30 @@ class _RecordsBuilder:
                 slot=slot,
                 rate=rate,
             )
+
+    def ad_spend(self) -> None:
+        """A day's spend of each paid campaign, for the last three months, carrying the UTM
+        values its leads carry (so /acquisition sets them side by side)."""
+        for days_ago in range(AD_SPEND_DAYS - 1, -1, -1):
+            day = self.clock.today - timedelta(days=days_ago)
+            for platform, source, medium, campaign, campaign_id, budget in AD_CAMPAIGNS:
+                major = budget * self.scale * self.rng.uniform(0.75, 1.25)
+                self.add(
+                    AdSpend(
+                        workspace=self.ws,
+                        external_id=f"demo-{platform}-{campaign_id}-{day.isoformat()}",
+                        date=day,
+                        platform=platform,
+                        utm_source=source,
+                        utm_medium=medium,
+                        utm_campaign=campaign,
+                        campaign_id=campaign_id,
+                        campaign_name=campaign,
+                        impressions=int(major * self.rng.uniform(40, 60)),
+                        clicks=int(major * self.rng.uniform(0.8, 1.6)),
+                        amount=round(major * self.unit),
+                    )
+                )
 
     def write(self) -> dict:
         return records_bulk_create(workspace=self.ws, rows=self.rows)

@@ -12,6 +12,8 @@ EVENT_TYPES: dict[str, str] = {
     "payment.failed": "A payment failed.",
     "payment.refunded": "A payment was refunded, in part or in whole (or lost a dispute).",
     "eod.submitted": "A member's end-of-day report was filed (or filed again for the day).",
+    "ad_spend.updated": "A day's ad spend of a campaign was recorded, or revised by a later "
+    "write with the same id.",
     "change.created": "A change-log entry was written.",
     "member.added": "A person became a member of the workspace.",
     "member.removed": "A member was deactivated.",

@@ -16,6 +16,7 @@ ENDPOINT_ORDER = [
     "/api/v1/speed-to-lead",
     "/api/v1/eod",
     "/api/v1/attribution",
+    "/api/v1/acquisition",
     "/api/v1/commission",
     "/api/v1/funnel",
     "/api/v1/webinar",
@@ -45,6 +46,17 @@ DATA_SHAPES = {
     "/api/v1/attribution": "`data.rows`: one row per (utm_source, utm_medium, utm_campaign, "
     "utm_content) tuple of the leads created in the period, most leads first, with those four "
     "members and the Fields `leads`, `closes`, `cash_collected`, `close_rate`.",
+    "/api/v1/acquisition": "`by` is `campaign` (the default: rows by `utm_source` and "
+    "`utm_campaign`) or `source` (rows by `utm_source`); another value answers 400 "
+    "`invalid_parameter` with `field: by`. The cohort is the leads created in the period, "
+    "as /api/v1/attribution's, and the ad spend dated in the period. `data.rows`: a row for "
+    "every key with spend or leads in the period (missing values read `(none)`), by spend, "
+    "highest first, then leads, then the keys; each carries its keys and the Fields "
+    "`spend`, `leads`, `booked`, `shows`, `closes`, `cash_collected`, `cost_per_lead`, "
+    "`cost_per_booked_call`, `cost_per_show`, `cost_per_close`, `roas`. `data.total` holds "
+    "the same Fields for the whole period. `acquisition.roas` is the one rate that may "
+    "exceed 1. `GET /api/v1/ad-spend?from&to&limit` lists the spend records themselves, "
+    "oldest day first.",
     "/api/v1/commission": "`data.members`: every active closer, setter and SDR, and any other "
     "member with a rule, by name: `id`, `name`, `email`, `role`, `rule` (`{basis, slot, "
     "rate, basis_amount, refunded}` or null) and `owed` (Field).",
@@ -84,7 +96,8 @@ a test fails when the two differ.
   number in major units of the workspace currency (`123450` cents answer `1234.5`), with
   `currency`. **Rates** are fractions in [0, 1] rounded half up to 4 decimals, always with
   both sides; they are cohort-based: the denominator fixes a set of records and the
-  numerator counts members of that same set.
+  numerator counts members of that same set. One exception: `acquisition.roas` is a
+  return (cash collected / ad spend) with both sides, and may exceed 1.
 - **Null.** A figure that cannot be drawn honestly has `value: null` and
   `unavailable: {code, reason}`, and the envelope carries a `figure-unavailable` note whose
   subject is the metric id. A figure is never 0 in place of "unknown".
@@ -137,7 +150,9 @@ def metrics_markdown() -> str:
         "with an empty denominator is null with `empty-denominator`.",
         "",
         "Metrics with a series: every count, money and rate metric of /api/v1/calls, "
-        "/api/v1/outcomes and /api/v1/payments, and `leads.created`. A missing or unknown "
+        "/api/v1/outcomes and /api/v1/payments, `leads.created`, and `acquisition.spend`, "
+        "`acquisition.cost_per_lead` and `acquisition.roas` (each point: the spend dated "
+        "in its days against the leads created in them). A missing or unknown "
         "`metric` answers 400 `invalid_parameter` with `field: metric` and `metrics`: the "
         "ids that have a series; another `interval`, or a period that would make more than 1000 "
         "points (for example 3 years by day), answers 400 with `field: interval`. The points "

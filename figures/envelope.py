@@ -160,7 +160,10 @@ class FieldsOf:
         empty=EMPTY_DENOMINATOR,
         side_values=None,
         notes=(),
+        bounded=True,
     ) -> Field:
+        """A fraction of its two sides. `bounded=False` for a return (acquisition.roas),
+        which may exceed 1: then a numerator above its denominator is no fault."""
         metric = self.metric
         code = text = None
         if unavailable:
@@ -171,7 +174,7 @@ class FieldsOf:
             code, text = _unavailable(empty, reason or f"{metric.denominator}: none in the period.")
         elif numerator is None:
             code, text = _unavailable(NO_NUMERATOR, reason)
-        elif numerator > denominator or numerator < 0:
+        elif numerator < 0 or (bounded and numerator > denominator):
             code, text = _unavailable(DOES_NOT_NEST, reason)
         value = rate_value(numerator, denominator) if code is None else None
         shown_num, shown_den = side_values if side_values else (numerator, denominator)
@@ -180,6 +183,24 @@ class FieldsOf:
             (self.metric_id, self.label, RATE, value, None,
              Side(metric.numerator, shown_num), Side(metric.denominator, shown_den), code,
              text, (numerator, denominator), tuple(notes)),
+        )  # fmt: skip
+
+    def average(self, total_minor: int, how_many: int, *, notes=()) -> Field:
+        """A money figure that is a quotient (average_money): total / how many, rounded
+        half up to the minor unit, with both sides; null (empty-denominator) for none."""
+        metric = self.metric
+        code = text = minor = None
+        if how_many == 0:
+            code, text = _unavailable(EMPTY_DENOMINATOR, f"No {metric.denominator.lower()}.")
+        else:
+            minor = (2 * total_minor + how_many) // (2 * how_many)
+        exponent = self.exponent
+        return _new_field(
+            Field,
+            (self.metric_id, self.label, MONEY, major_from_minor(minor, exponent=exponent),
+             self.currency, Side(metric.numerator, major_from_minor(total_minor,
+                                                                    exponent=exponent)),
+             Side(metric.denominator, how_many), code, text, minor, tuple(notes)),
         )  # fmt: skip
 
 

@@ -350,6 +350,87 @@ METRIC_LIST: list[Metric] = [
         denominator="Leads",
         null_when="never in practice: a row exists only for a tuple with at least one lead.",
     ),
+    # /acquisition
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.spend",
+        "Ad spend",
+        MONEY,
+        "Ad spend dated in the period (its day, a day of the workspace) with this utm_source "
+        "(and utm_campaign); a missing value reads (none).",
+    ),
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.leads",
+        "Leads",
+        COUNT,
+        "Leads created in the period with this first-touch utm_source (and utm_campaign).",
+    ),
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.booked",
+        "Leads booked",
+        COUNT,
+        "Of these leads, those with at least one call that is not cancelled (to date; a call "
+        "another call reschedules no longer counts, the final one does).",
+    ),
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.shows",
+        "Leads who showed",
+        COUNT,
+        "Of these leads, those with at least one call (not cancelled, not rescheduled) marked "
+        "showed, to date.",
+    ),
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.closes",
+        "Closes",
+        COUNT,
+        "Of these leads, those with a sale (to date), as attribution.closes.",
+    ),
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.cash_collected",
+        "Cash collected",
+        MONEY,
+        "Succeeded payments to date on these leads' sales, as attribution.cash_collected.",
+    ),
+    *[
+        _m(
+            "/api/v1/acquisition",
+            f"acquisition.cost_per_{key}",
+            label,
+            MONEY,
+            f"Ad spend / {what}, rounded half up to the minor unit.",
+            numerator="Ad spend",
+            denominator=denominator,
+            null_when=f"empty-denominator when {none}.",
+        )
+        for key, label, what, denominator, none in [
+            ("lead", "Cost per lead", "leads", "Leads", "no lead was created"),
+            (
+                "booked_call",
+                "Cost per booked call",
+                "leads booked",
+                "Leads booked",
+                "no lead booked a call",
+            ),
+            ("show", "Cost per show", "leads who showed", "Leads who showed", "no lead showed"),
+            ("close", "Cost per close", "closes", "Closes", "no lead closed"),
+        ]
+    ],
+    _m(
+        "/api/v1/acquisition",
+        "acquisition.roas",
+        "Return on ad spend",
+        RATE,
+        "Cash collected / ad spend, rounded half up to 4 decimals. A return, not a share: it "
+        "exceeds 1 when the cash is more than the spend (2.5 is 2.50 back per 1.00 spent).",
+        numerator="Cash collected",
+        denominator="Ad spend",
+        null_when="empty-denominator when there is no ad spend.",
+    ),
     # /commission
     _m(
         "/api/v1/commission",
@@ -522,6 +603,23 @@ EXAMPLES = {
     "attribution.closes": "One of those two leads has sales (two of them): 1.",
     "attribution.cash_collected": "1,000.00 in March and 200.00 in May on that lead's sales: 1200.",
     "attribution.close_rate": "1 lead with a sale of 2 leads: 0.5.",
+    "acquisition.spend": "Meta reports 40.00 a day for facebook / spring from 1 to 10 March, "
+    "revised to 45.00 for the 10th: 405 for March. Spend with no utm_campaign falls in "
+    "facebook / (none).",
+    "acquisition.leads": "Ten March leads from facebook / spring (one created on 28 February "
+    "is not in March's cohort, even with a sale in March): 10.",
+    "acquisition.booked": "Six of them booked a call; one of those cancelled it and booked no "
+    "other, one was rescheduled (it counts once): 5.",
+    "acquisition.shows": "Three of the five showed: 3.",
+    "acquisition.closes": "Two of them have a sale, whenever it closed: 2.",
+    "acquisition.cash_collected": "3,000.00 and 1,050.00 collected to date on their sales: 4050.",
+    "acquisition.cost_per_lead": "405 / 10 = 40.5, numerator 405 (money), denominator 10.",
+    "acquisition.cost_per_booked_call": "405 / 5 = 81.",
+    "acquisition.cost_per_show": "405 / 3 = 135.",
+    "acquisition.cost_per_close": "405 / 2 = 202.5. A campaign with spend and no close: null, "
+    "empty-denominator.",
+    "acquisition.roas": "4050 / 405 = 10.0, numerator 4050, denominator 405 (money). Leads "
+    "with no spend (organic): null, empty-denominator.",
     "commission.owed": "Rule cash collected, closer, 0.1: payments of 1000 and 500 in March on "
     "the member's sales (one closed in February), a refund of 200 in March: (1500 - 200) x 0.1 "
     "= 130. Rule revenue booked, closer, 0.075 on a 333.33 sale: 24.99975, rounded to 25. A "

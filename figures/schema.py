@@ -85,7 +85,8 @@ class FieldSerializer(serializers.Serializer):
     value = serializers.FloatField(
         allow_null=True,
         help_text="Counts are integers; money is in major units of the workspace currency "
-        "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals. null whenever the "
+        "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals (acquisition.roas, a "
+        "return, may exceed 1). null whenever the "
         "figure cannot be drawn honestly; then `unavailable` says why.",
     )
     currency = serializers.CharField(required=False, help_text="Money figures only.")
@@ -152,6 +153,28 @@ def _fields(*keys):
 
 def _rows(name: str, members: dict):
     return inline_serializer(name, members, many=True)
+
+
+class AdSpendRecordSerializer(serializers.Serializer):
+    """An ad spend record, as POST /api/v1/ad-spend answers it, GET /api/v1/ad-spend lists
+    it and the ad_spend.updated event carries it."""
+
+    id = serializers.CharField(help_text="The record's own id (the platform's): its identity.")
+    date = serializers.DateField(help_text="The day the money was spent, in the workspace's "
+                                 "timezone.")  # fmt: skip
+    platform = serializers.RegexField(
+        r"^[a-z0-9_-]{1,32}$", help_text="meta, google, or another key such as tiktok."
+    )
+    utm_source = serializers.CharField(allow_null=True, help_text="null when the ads carry none.")
+    utm_medium = serializers.CharField(allow_null=True)
+    utm_campaign = serializers.CharField(allow_null=True)
+    utm_content = serializers.CharField(allow_null=True)
+    campaign_id = serializers.CharField(allow_null=True)
+    campaign_name = serializers.CharField(allow_null=True)
+    impressions = serializers.IntegerField(allow_null=True)
+    clicks = serializers.IntegerField(allow_null=True)
+    currency = serializers.CharField(help_text="The workspace's currency.")
+    amount = serializers.FloatField(help_text="Major units of the workspace currency.")
 
 
 _MEMBER = {
@@ -299,6 +322,30 @@ DATA_MEMBERS = {
     },
 }
 
+_ACQUISITION_FIELDS = (
+    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
+    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
+)  # fmt: skip
+DATA_MEMBERS["acquisition"] = {
+    "rows": _rows(
+        "AcquisitionRow",
+        {
+            "utm_source": serializers.CharField(),
+            "utm_campaign": serializers.CharField(
+                required=False, help_text="by=campaign only (the default)."
+            ),
+            **_fields(*_ACQUISITION_FIELDS),
+        },
+    ),
+    "total": inline_serializer("AcquisitionTotal", _fields(*_ACQUISITION_FIELDS)),
+}
+DATA_MEMBERS["ad_spend"] = {
+    "spend": field_serializer(),
+    "records": AdSpendRecordSerializer(
+        many=True, help_text="Oldest day first (then platform and id), at most `limit`."
+    ),
+}
+
 ENDPOINT_PATHS = {
     "calls": "/api/v1/calls",
     "outcomes": "/api/v1/outcomes",
@@ -307,6 +354,7 @@ ENDPOINT_PATHS = {
     "speed_to_lead": "/api/v1/speed-to-lead",
     "eod": "/api/v1/eod",
     "attribution": "/api/v1/attribution",
+    "acquisition": "/api/v1/acquisition",
     "commission": "/api/v1/commission",
     "funnel": "/api/v1/funnel",
     "webinar": "/api/v1/webinar",
@@ -321,6 +369,9 @@ SUMMARIES = {
     "speed_to_lead": "Leads still waiting for a first contact",
     "eod": "End-of-day report submissions and compliance",
     "attribution": "Leads, closes and cash by UTM source, medium, campaign and content",
+    "acquisition": "Ad spend beside the leads, calls, closes and cash it bought, by source "
+    "and campaign",
+    "ad_spend": "The ad spend records of the period, oldest day first",
     "commission": "Commission owed per member for the period",
     "funnel": "One funnel's stages for the period",
     "webinar": "Registrations, attendance, stay to pitch and bookings",
@@ -372,6 +423,24 @@ FUNNEL = OpenApiParameter(
     description="A workspace funnel's name (key), default vsl. An unknown name answers 400 "
     "with `funnels`: the existing names.",
 )
+BY_PARAMETER = OpenApiParameter(
+    "by",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=list(selectors.BY),
+    description="campaign (default): a row per utm_source and utm_campaign; source: a row per "
+    "utm_source. Another value answers 400 naming by.",
+)
+AD_SPEND_LIMIT = OpenApiParameter(
+    "limit",
+    {"type": "integer", "minimum": 1, "default": selectors.AD_SPEND_LIMIT_DEFAULT},
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Records listed, 1 to 500, default 100. A larger number is capped at 500, not "
+    "refused; 0, a negative or a non-integer answers 400. A cut list adds a `truncated` note "
+    "(ask for each day in turn to read them all).",
+)
 EVENT_ID = OpenApiParameter(
     "eventId",
     OpenApiTypes.UUID,
@@ -408,9 +477,63 @@ def _example_field(metric_id: str):
     return envelope.count(metric_id, 12, workspace=_EXAMPLE_WORKSPACE).as_dict()
 
 
+def _acquisition_example() -> dict:
+    fields_of = {
+        "spend": envelope.money("acquisition.spend", 120000, workspace=_EXAMPLE_WORKSPACE),
+        **{
+            key: envelope.count(f"acquisition.{key}", n, workspace=_EXAMPLE_WORKSPACE)
+            for key, n in (("leads", 48), ("booked", 20), ("shows", 12), ("closes", 4))
+        },
+        "cash_collected": envelope.money(
+            "acquisition.cash_collected", 1650000, workspace=_EXAMPLE_WORKSPACE
+        ),
+        **{
+            f"cost_per_{key}": envelope.average_money(
+                f"acquisition.cost_per_{key}", 120000, n, workspace=_EXAMPLE_WORKSPACE
+            )
+            for key, n in (("lead", 48), ("booked_call", 20), ("show", 12), ("close", 4))
+        },
+        "roas": envelope.FieldsOf(
+            "acquisition.roas", registry.RATE, workspace=_EXAMPLE_WORKSPACE
+        ).rate(1650000, 120000, bounded=False, side_values=(16500, 1200)),
+    }
+    rendered = {key: field.as_dict() for key, field in fields_of.items()}
+    return {
+        "rows": [{"utm_source": "facebook", "utm_campaign": "spring-webinar", **rendered}],
+        "total": rendered,
+    }
+
+
+_AD_SPEND_RECORD_EXAMPLE = {
+    "id": "23851234567890-2026-03-04",
+    "date": "2026-03-04",
+    "platform": "meta",
+    "utm_source": "facebook",
+    "utm_medium": "paid_social",
+    "utm_campaign": "spring-webinar",
+    "utm_content": None,
+    "campaign_id": "23851234567890",
+    "campaign_name": "spring-webinar",
+    "impressions": 18250,
+    "clicks": 412,
+    "currency": "USD",
+    "amount": 412.37,
+}
+
+
 def _example(key: str) -> dict:
     path = ENDPOINT_PATHS.get(key)
     data = {}
+    if key == "acquisition":
+        data = _acquisition_example()
+        path = None
+    elif key == "ad_spend":
+        data = {
+            "spend": envelope.money(
+                "acquisition.spend", 41237, workspace=_EXAMPLE_WORKSPACE
+            ).as_dict(),
+            "records": [_AD_SPEND_RECORD_EXAMPLE],
+        }
     if path:
         for metric in registry.METRIC_LIST:
             if metric.endpoint == path:
@@ -432,11 +555,26 @@ def _example(key: str) -> dict:
     }
 
 
+_DESCRIPTIONS = {
+    "acquisition": "The cohort is the leads created in the period (as /attribution) and the ad "
+    "spend dated in the period. `data.rows` holds a row for every utm_source and "
+    "utm_campaign (by=source: utm_source) with spend or leads in the period, missing values "
+    "as `(none)`, ordered by spend, highest first, then leads, then the keys; `data.total` "
+    "holds the same figures for the whole period. `acquisition.roas` is a return (cash "
+    "collected / spend), a fraction with both sides that may exceed 1.",
+    "ad_spend": "`data.spend` is acquisition.spend of the whole period; `data.records` lists "
+    "its records, oldest day first, as POST /api/v1/ad-spend (the Agent API) writes them. "
+    "Scope `read`.",
+}
+
+
 def _description(key: str) -> str:
     lines = [
         "Answers the Envelope. The period is from..to in the workspace timezone, both days "
         "included. Unknown query parameters are ignored.",
     ]
+    if key in _DESCRIPTIONS:
+        lines.append("\n" + _DESCRIPTIONS[key])
     path = ENDPOINT_PATHS.get(key)
     metrics = [m for m in registry.METRIC_LIST if path and m.endpoint == path]
     if metrics:
@@ -493,7 +631,8 @@ def _series_metric_parameter():
         required=True,
         enum=list(SERIES_METRICS),
         description="A metric id of the registry: every count, money and rate figure of "
-        "/calls, /outcomes and /payments, and leads.created. A missing or unknown id answers "
+        "/calls, /outcomes and /payments, leads.created, and acquisition.spend, "
+        "acquisition.cost_per_lead and acquisition.roas. A missing or unknown id answers "
         "400 naming metric, with `metrics`: the ids that have a series.",
     )
 

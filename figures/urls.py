@@ -12,6 +12,7 @@ urlpatterns = [
     path("speed-to-lead", views.SpeedToLeadView.as_view(), name="figures-speed-to-lead"),
     path("eod", views.EodView.as_view(), name="figures-eod"),
     path("attribution", views.AttributionView.as_view(), name="figures-attribution"),
+    path("acquisition", views.AcquisitionView.as_view(), name="figures-acquisition"),
     path("commission", views.CommissionView.as_view(), name="figures-commission"),
     path("funnel", views.FunnelView.as_view(), name="figures-funnel"),
     path("webinar", views.WebinarView.as_view(), name="figures-webinar"),

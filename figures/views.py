@@ -168,6 +168,29 @@ class AttributionView(FiguresView):
         return self.envelope(period=period, figures=figures)
 
 
+class AcquisitionView(FiguresView):
+    @schema.figures_operation("listAcquisition", "acquisition", extra=[schema.BY_PARAMETER])
+    def get(self, request):
+        by = request.query_params.get("by") or selectors.BY_DEFAULT
+        if by not in selectors.BY:
+            raise InvalidParameter("by", f"by must be campaign or source, not {shown_value(by)}.")
+        period = self.period(request)
+        figures = selectors.acquisition_figures(workspace=self.workspace, period=period, by=by)
+        return self.envelope(period=period, figures=figures)
+
+
+def ad_spend_limit(params) -> int:
+    """The `limit` of GET /api/v1/ad-spend: 1 to 500, default 100, a larger one capped."""
+    return _int_param(
+        params,
+        "limit",
+        default=selectors.AD_SPEND_LIMIT_DEFAULT,
+        low=1,
+        high=selectors.AD_SPEND_LIMIT_MAX,
+        cap=True,
+    )
+
+
 class CommissionView(FiguresView):
     @schema.figures_operation("listCommission", "commission")
     def get(self, request):

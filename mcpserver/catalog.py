@@ -29,6 +29,8 @@ READ_TOOLS = [
     ("listSpeedToLead", None),
     ("listEodFigures", None),
     ("listAttribution", None),
+    ("listAcquisition", None),
+    ("listAdSpend", None),
     ("listCommission", None),
     ("getFunnel", None),
     ("getWebinar", None),

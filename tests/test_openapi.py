@@ -24,15 +24,19 @@ FIGURES_OPERATIONS = {
     "/api/v1/speed-to-lead": "listSpeedToLead",
     "/api/v1/eod": "listEodFigures",
     "/api/v1/attribution": "listAttribution",
+    "/api/v1/acquisition": "listAcquisition",
     "/api/v1/commission": "listCommission",
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
     "/api/v1/series": "getSeries",
     "/api/v1/events": "listEvents",
+    # Read here; written through the agent API (its POST is in the agent description).
+    "/api/v1/ad-spend": "listAdSpend",
 }
 
 AGENT_ROUTES = {
+    ("post", "/api/v1/ad-spend"),
     ("get", "/api/v1/display"),
     ("get", "/api/v1/workspaces/{workspaceId}/display"),
     ("get", "/api/v1/me/board"),
@@ -245,6 +249,14 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "minimum": 1,
             "default": 100,
         }
+        assert (
+            bounds[("get", "/api/v1/ad-spend", "limit")]
+            == bounds[("get", "/api/v1/leads", "limit")]
+        )
+        assert bounds[("get", "/api/v1/acquisition", "by")] == {
+            "type": "string",
+            "enum": ["campaign", "source"],
+        }
     else:
         assert bounds[("get", "/api/v1/change-log/{id}/compare", "days")] == {
             "type": "integer",
@@ -253,7 +265,7 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "default": 14,
         }
         keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
-        assert len(keys) == 14
+        assert len(keys) == 15
         assert all(key == {"type": "string", "minLength": 8, "maxLength": 200} for key in keys)
 
 

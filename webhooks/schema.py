@@ -226,6 +226,23 @@ EOD = _data(
         "fields": _S.DictField(),
     },
 )
+_TEXT_OR_NULL = {"allow_null": True, "required": True}
+AD_SPEND = _data(
+    "AdSpendEventData",
+    {
+        "id": _S.CharField(help_text="The record's own id, its identity."),
+        "date": _S.DateField(),
+        "platform": _S.RegexField(r"^[a-z0-9_-]{1,32}$"),
+        **{
+            name: _S.CharField(**_TEXT_OR_NULL)
+            for name in ("utm_source", "utm_medium", "utm_campaign", "utm_content",
+                         "campaign_id", "campaign_name")
+        },
+        "impressions": _S.IntegerField(allow_null=True),
+        "clicks": _S.IntegerField(allow_null=True),
+        **_MONEY,
+    },
+)  # fmt: skip
 CHANGE = _data(
     "ChangeEventData",
     {
@@ -301,6 +318,7 @@ PAYLOADS = {
     "payment.failed": PAYMENT,
     "payment.refunded": REFUND,
     "eod.submitted": EOD,
+    "ad_spend.updated": AD_SPEND,
     "change.created": CHANGE,
     "member.added": MEMBER,
     "member.removed": MEMBER,

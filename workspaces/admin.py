@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from .models import (
+    AdSpend,
     Agency,
     Call,
     CommissionRule,
@@ -180,6 +181,15 @@ class RefundAdmin(RecordAdmin):
     list_display = ("id", "payment", "kind", "at", "amount", "workspace")
     list_filter = ("kind",)
     raw_id_fields = ("workspace", "payment", "sale")
+
+
+@admin.register(AdSpend)
+class AdSpendAdmin(RecordAdmin):
+    list_display = ("external_id", "date", "platform", "utm_source", "utm_campaign", "amount",
+                    "workspace")  # fmt: skip
+    list_filter = ("platform",)
+    search_fields = ("external_id", "utm_campaign", "campaign_name", "workspace__slug")
+    date_hierarchy = "date"
 
 
 @admin.register(EodReport)

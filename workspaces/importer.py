@@ -31,11 +31,13 @@ from .kept import (
     calls_outcome_refresh,
     calls_replaced_refresh,
     funnels_progress_touch,
+    leads_calls_refresh,
     leads_first_contact_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
 )
 from .models import (
+    AdSpend,
     Call,
     CommissionRule,
     EodReport,
@@ -52,7 +54,9 @@ from .models import (
     Workspace,
 )
 from .services import (
+    COUNT_MAX,
     RecordInvalid,
+    ad_spend_upsert,
     call_rescheduled_from_set,
     call_upsert,
     commission_rule_upsert,
@@ -142,6 +146,7 @@ IMPORT_TYPES = (
     "eod",
     "funnel_event",
     "commission_rule",
+    "ad_spend",
 )
 
 _MODELS = {
@@ -158,6 +163,7 @@ _MODELS = {
     "registration": Registration,
     "funnel_event": FunnelEvent,
     "commission_rule": CommissionRule,
+    "ad_spend": AdSpend,
 }
 
 
@@ -303,6 +309,21 @@ class _Rate(_Member):
         if not rate.is_finite():
             raise serializers.ValidationError(f"{data!r} is not a number.")
         return rate
+
+
+class _Count(_Member):
+    """A count (impressions, clicks): a whole number of zero or more; absent: none."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | Decimal) or data < 0:
+            raise serializers.ValidationError("Give a whole number of zero or more.")
+        if data > COUNT_MAX:
+            raise serializers.ValidationError(f"At most {COUNT_MAX}.")
+        if isinstance(data, Decimal):
+            if data != data.to_integral_value():
+                raise serializers.ValidationError("Give a whole number of zero or more.")
+            data = int(data)
+        return data
 
 
 class _Ref(_Member):
@@ -502,6 +523,20 @@ class CommissionRuleLine(serializers.Serializer):
     slot = _Text(required=True)
 
 
+class AdSpendLine(serializers.Serializer):
+    date = _Date()
+    platform = _Text(required=True, max_length=32)
+    amount = _Money()
+    utm_source = _Text()
+    utm_medium = _Text()
+    utm_campaign = _Text()
+    utm_content = _Text()
+    campaign_id = _Text()
+    campaign_name = _Text()
+    impressions = _Count()
+    clicks = _Count()
+
+
 def _call_write(*, touched: dict, rescheduled_from, **values):
     call, created = call_upsert(
         **values, rescheduled_from=None, refresh=False, touched=touched["booking_leads"]
@@ -548,6 +583,7 @@ _KINDS = {
     "registration": (RegistrationLine, _collecting(registration_upsert, "booking_leads")),
     "funnel_event": (FunnelEventLine, _collecting(funnel_event_upsert, "funnel_leads")),
     "commission_rule": (CommissionRuleLine, _collecting(commission_rule_upsert, None)),
+    "ad_spend": (AdSpendLine, _collecting(ad_spend_upsert, None)),
 }
 
 
@@ -621,6 +657,7 @@ def _kept_refresh(*, workspace: Workspace, touched: dict) -> None:
     # All calls: some may no longer reschedule anything, imported again without the member.
     calls_replaced_refresh(workspace=workspace)
     calls_outcome_refresh(workspace=workspace, call_ids=touched["calls"])
+    leads_calls_refresh(workspace=workspace, lead_ids=touched["booking_leads"])
     leads_first_contact_refresh(workspace=workspace, lead_ids=touched["leads"])
     leads_sales_refresh(workspace=workspace, lead_ids=touched["sale_leads"])
     funnels_progress_touch(workspace=workspace, pairs=touched["funnel_leads"])

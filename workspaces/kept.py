@@ -1,7 +1,8 @@
 """The values kept on records for the figures, and their refreshes.
 
 Some values are derived from other records and kept on the rows the figures read:
-a call's outcome and whether it was replaced, a lead's first contact, sales and cash,
+a call's outcome and whether it was replaced, a lead's first contact, bookings and shows,
+sales and cash,
 a registration's booking after the event, and each lead's progress through each
 funnel. This module owns how each is computed, set-based, for given rows or a whole
 workspace; the writers of workspaces.services call these after writing (or collect
@@ -89,12 +90,40 @@ def _rows_lock(rows) -> None:
 
 
 def calls_replaced_refresh(*, workspace: Workspace) -> int:
-    """Call.replaced is True exactly for the calls another call reschedules."""
+    """Call.replaced is True exactly for the calls another call reschedules; the leads of
+    the calls that changed have their bookings refreshed (leads_calls_refresh)."""
     replacing = Call.objects.filter(workspace=workspace, rescheduled_from=OuterRef("pk"))
     calls = Call.objects.filter(workspace=workspace)
-    changed = calls.filter(replaced=False).filter(Exists(replacing)).update(replaced=True)
-    changed += calls.filter(replaced=True).exclude(Exists(replacing)).update(replaced=False)
+    now_replaced = Q(replaced=False) & Q(Exists(replacing))
+    no_longer = Q(replaced=True) & ~Q(Exists(replacing))
+    leads = set(
+        calls.filter(now_replaced | no_longer).order_by().values_list("lead_id", flat=True)
+    )
+    if not leads:
+        return 0
+    changed = calls.filter(now_replaced).update(replaced=True)
+    changed += calls.filter(no_longer).update(replaced=False)
+    leads_calls_refresh(workspace=workspace, lead_ids=leads)
     return changed
+
+
+def leads_calls_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
+    """Lead.has_booking: the lead has a call that counts (not cancelled, and not replaced by
+    another call); Lead.has_show: one of those is marked showed."""
+    leads = Lead.objects.filter(workspace=workspace)
+    if lead_ids is not None:
+        lead_ids = list(set(lead_ids) - {None})
+        if not lead_ids:
+            return 0
+        leads = leads.filter(pk__in=lead_ids)
+        _rows_lock(Lead.objects.filter(pk__in=lead_ids))
+    live = Call.objects.filter(lead=OuterRef("pk"), replaced=False).exclude(
+        status=Call.Status.CANCELLED
+    )
+    return leads.update(
+        has_booking=Exists(live),
+        has_show=Exists(live.filter(attendance=Call.Attendance.SHOWED)),
+    )
 
 
 def calls_outcome_refresh(*, workspace: Workspace, call_ids: Iterable | None = None) -> int:
@@ -274,6 +303,7 @@ def funnel_progress_insert(
 
 def workspace_invariants_refresh(*, workspace: Workspace) -> None:
     calls_replaced_refresh(workspace=workspace)
+    leads_calls_refresh(workspace=workspace)
     calls_outcome_refresh(workspace=workspace)
     leads_first_contact_refresh(workspace=workspace)
     leads_sales_refresh(workspace=workspace)

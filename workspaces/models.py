@@ -314,17 +314,23 @@ class Lead(WorkspaceRecord):
     # units), kept by the services so attribution reads the period's leads only.
     has_sale = models.BooleanField(default=False)
     cash_collected = models.BigIntegerField(default=0)
+    # Whether the lead has a call that counts (not cancelled, not replaced by another), and
+    # one of those marked showed: kept by the services so /acquisition reads the period's
+    # leads only.
+    has_booking = models.BooleanField(default=False, db_default=False)
+    has_show = models.BooleanField(default=False, db_default=False)
 
     objects = LeadQuerySet.as_manager()
 
     class Meta:
         constraints = [_external_id_unique("lead")]
         indexes = [
-            # On PostgreSQL it covers /attribution's grouped pass (an index-only scan).
+            # On PostgreSQL it covers the grouped passes of /attribution and /acquisition
+            # (index-only scans).
             models.Index(
                 fields=["workspace", "created_at"],
                 name="lead_ws_created",
-                include=["utm_tags", "has_sale", "cash_collected"],
+                include=["utm_tags", "has_sale", "cash_collected", "has_booking", "has_show"],
             ),
             # The period's leads never contacted (a count on the overview, the list it
             # opens), without reading the others.
@@ -524,6 +530,35 @@ class Refund(WorkspaceRecord):
     class Meta:
         constraints = [_external_id_unique("refund")]
         indexes = [models.Index(fields=["workspace", "at"], name="refund_ws_at")]
+
+
+class AdSpend(WorkspaceRecord):
+    """What the ads of one campaign cost on one day, as a platform (or the API, or the
+    import) reports it. The external id is the record's identity: platforms revise recent
+    days, and a revision written with the same id replaces the amount."""
+
+    date = models.DateField(help_text="The day the money was spent, a day of the workspace.")
+    platform = models.CharField(max_length=32)
+    utm_source = models.CharField(max_length=200, blank=True)
+    utm_medium = models.CharField(max_length=200, blank=True)
+    utm_campaign = models.CharField(max_length=200, blank=True)
+    utm_content = models.CharField(max_length=200, blank=True)
+    campaign_id = models.CharField(max_length=200, blank=True)
+    campaign_name = models.CharField(max_length=200, blank=True)
+    impressions = models.BigIntegerField(null=True, blank=True)
+    clicks = models.BigIntegerField(null=True, blank=True)
+    amount = models.BigIntegerField(help_text="Minor units of the workspace currency.")
+
+    class Meta:
+        constraints = [_external_id_unique("ad_spend")]
+        indexes = [
+            # On PostgreSQL it covers /acquisition's grouped pass (an index-only scan).
+            models.Index(
+                fields=["workspace", "date"],
+                name="ad_spend_ws_date",
+                include=["utm_source", "utm_campaign", "amount"],
+            ),
+        ]
 
 
 class EodReport(WorkspaceRecord):

@@ -129,3 +129,28 @@ def member_shape(member) -> dict:
         "role": member.role,
         "active": member.is_active,
     }
+
+
+def _or_none(text: str) -> str | None:
+    return text or None
+
+
+def ad_spend_shape(spend, workspace) -> dict:
+    """An ad spend record as the API answers it and `ad_spend.updated` carries it: `id` is
+    the record's own (external) id, its identity; an absent UTM value or campaign is
+    null."""
+    return {
+        "id": spend.external_id,
+        "date": spend.date.isoformat(),
+        "platform": spend.platform,
+        "utm_source": _or_none(spend.utm_source),
+        "utm_medium": _or_none(spend.utm_medium),
+        "utm_campaign": _or_none(spend.utm_campaign),
+        "utm_content": _or_none(spend.utm_content),
+        "campaign_id": _or_none(spend.campaign_id),
+        "campaign_name": _or_none(spend.campaign_name),
+        "impressions": spend.impressions,
+        "clicks": spend.clicks,
+        "currency": workspace.currency,
+        "amount": _money(workspace, spend.amount),
+    }

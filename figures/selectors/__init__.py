@@ -1,7 +1,7 @@
 """Reads behind the figures API, each a small fixed number of aggregate queries.
 
 One module per endpoint family (calls, outcomes, payments and commission, leads and
-attribution, funnel, webinar, eod, speed to lead, journey, series, audit events, the
+attribution, acquisition and ad spend, funnel, webinar, eod, speed to lead, journey, series, audit events, the
 member's board); base holds what they share. Every selector takes keyword arguments: the
 `workspace`, a `period` (figures.period.Period: a UTC range [start, end) plus its local
 days) and, where it makes sense, an optional `member` that restricts the figures to the
@@ -12,6 +12,14 @@ figures.envelope.envelope_build. Counting and summing happen in the database (co
 aggregation, subqueries); Python only arranges the few grouped rows that come back.
 """
 
+from .acquisition import (
+    AD_SPEND_LIMIT_DEFAULT,
+    AD_SPEND_LIMIT_MAX,
+    BY,
+    BY_DEFAULT,
+    acquisition_figures,
+    ad_spend_list,
+)
 from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
@@ -45,6 +53,10 @@ from .speed_to_lead import WITHIN_MINUTES_DEFAULT, WITHIN_MINUTES_MAX, speed_to_
 from .webinar import webinar_figures
 
 __all__ = [
+    "AD_SPEND_LIMIT_DEFAULT",
+    "AD_SPEND_LIMIT_MAX",
+    "BY",
+    "BY_DEFAULT",
     "DEFAULT_FUNNEL",
     "INTERVALS",
     "KEY_FIGURES",
@@ -56,6 +68,8 @@ __all__ = [
     "WITHIN_MINUTES_DEFAULT",
     "WITHIN_MINUTES_MAX",
     "Figures",
+    "acquisition_figures",
+    "ad_spend_list",
     "attribution_figures",
     "audit_events_list",
     "calls_awaiting_outcome",

@@ -1,5 +1,6 @@
-"""/series: one figure of /calls, /outcomes, /payments or leads.created per local day,
-week or month of the period, from the same aggregate as its endpoint grouped by bucket."""
+"""/series: one figure of /calls, /outcomes, /payments, leads.created or the acquisition
+figures (spend, cost per lead, return on ad spend) per local day, week or month of the
+period, from the same aggregate as its endpoint grouped by bucket."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from datetime import date, timedelta
 
 from ..period import Period, local_midnight, workspace_zone
 from ..registry import METRIC_LIST
+from .acquisition import acquisition_series_counts, acquisition_series_data
 from .base import Buckets, Figures
 from .calls import CALLS_COUNT_KEYS, CALLS_COUNTS_OF, calls_counts, calls_data
 from .leads import leads_counts, leads_data
@@ -19,6 +21,9 @@ SERIES_ENDPOINTS = ("/api/v1/calls", "/api/v1/outcomes", "/api/v1/payments")
 SERIES_METRICS = (
     *(metric.id for metric in METRIC_LIST if metric.endpoint in SERIES_ENDPOINTS),
     "leads.created",
+    "acquisition.spend",
+    "acquisition.cost_per_lead",
+    "acquisition.roas",
 )
 # Which of the payments' three aggregates a metric reads.
 _PAYMENT_PARTS = {"cash_collected": {"cash"}, "refunded": {"refunds"},
@@ -83,7 +88,7 @@ def _series_rows(workspace, period: Period, interval: str) -> tuple[list, Bucket
 
 
 _BUILDERS = {"calls": calls_data, "outcomes": outcomes_data, "payments": payments_data,
-             "leads": leads_data}  # fmt: skip
+             "leads": leads_data, "acquisition": acquisition_series_data}  # fmt: skip
 
 
 def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict:
@@ -110,6 +115,10 @@ def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict
         counts["payments"] = payments_counts(parts=parts, **common)
     if "leads" in wanted:
         counts["leads"] = leads_counts(**common)
+    if "acquisition" in wanted:
+        counts["acquisition"] = acquisition_series_counts(
+            workspace=workspace, period=period, buckets=buckets
+        )
     return counts
 
 
@@ -199,5 +208,6 @@ def _empty_counts(family: str) -> dict:
         "outcomes": OUTCOME_KEYS,
         "payments": ("cash", "refunded", "sales", "revenue", "collected", "over_collected"),
         "leads": ("created",),
+        "acquisition": ("spend", "leads", "cash"),
     }[family]
     return dict.fromkeys(keys, 0)

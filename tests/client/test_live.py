@@ -29,6 +29,7 @@ GROUPS = {
         "update_webhook_endpoint", "delete_webhook_endpoint", "create_workspace_change",
     },
     "events": {"list_events"},
+    "ad_spend": {"create_ad_spend", "list_ad_spend", "list_acquisition"},
     "workspace": {"get_display", "create_change", "list_changes", "compare_around_change",
                   "list_workspaces", "list_drafts", "create_draft"},
     "members": {"get_my_board", "file_post_call_form", "file_past_call_form",
@@ -79,7 +80,7 @@ def test_every_operation_is_made_by_a_test():
         if not name.startswith("_") and callable(getattr(_generated.Operations, name))
     }
     assert set().union(*GROUPS.values()) == operations
-    assert len(operations) == 46
+    assert len(operations) == 49
 
 
 def test_figures_reads(served, record):
@@ -216,6 +217,25 @@ def test_events_feed_paged_to_its_end(served, record):
     assert len(record.made) - made == (len(paged) + 1) // 2 + (len(paged) % 2 == 0)
     assert [e.id for e in client.iter_events(after=paged[0].id)] == [e.id for e in paged[1:]]
     assert set(record.made) == GROUPS["events"]
+
+
+def test_ad_spend_written_then_read(served, record):
+    base_url, demo = served
+    ws = _workspace(demo)
+    writer = record(Client, ws["tokens"]["write"], base_url)
+    day = datetime.date.today() - datetime.timedelta(days=1)
+    body = {"id": f"client-{uuid.uuid4().hex}", "date": day.isoformat(), "platform": "tiktok",
+            "utm_source": "tiktok", "utm_campaign": "client-test", "amount": "12.34"}  # fmt: skip
+    made = writer.create_ad_spend(body=body)
+    assert (made.id, made.amount, made.currency) == (body["id"], 12.34, "USD")
+    replaced = writer.create_ad_spend(body={**body, "amount": "20"})
+    assert replaced.amount == 20
+    listed = [r for r in writer.iter_ad_spend(from_=day, to=day) if r.id == body["id"]]
+    assert [r.amount for r in listed] == [20]
+    acquisition = writer.list_acquisition(from_=day, to=day)
+    row = next(r for r in acquisition.data.rows if r.utm_campaign == "client-test")
+    assert (row.spend.value, row.leads.value, row.roas.value) == (20, 0, 0.0)
+    assert set(record.made) == GROUPS["ad_spend"]
 
 
 def test_workspace_operations(served, record):

@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 from demo.services import DEMO_PASSWORD
 from tokens.models import ApiToken
 from workspaces.models import (
+    AdSpend,
     Agency,
     Call,
     CommissionRule,
@@ -423,3 +424,22 @@ def test_its_summary_links_to_the_address_this_run_serves(settings, demo_file):
         "It was made for http://127.0.0.1:8000: its embedded apps redirect there "
         "(`manage.py seed_demo` makes a demo for this address)."
     ) in again
+
+
+def test_the_acquisition_figures_show_at_once(seed_demo, api):
+    """Three months of daily spend for the paid campaigns, on the UTM values their leads
+    carry: /acquisition sets spend beside leads and cash from the first request."""
+    demo = seed_demo()
+    for ws in demo["workspaces"]:
+        spend = AdSpend.objects.filter(workspace_id=ws["id"])
+        days = sorted(set(spend.values_list("date", flat=True)))
+        assert len(days) == 91 and spend.count() == 3 * 91
+        assert (days[-1] - days[0]).days == 90
+        body = api(ws["tokens"]["read"]).get("/api/v1/acquisition").json()
+        rows = {(r["utm_source"], r["utm_campaign"]): r for r in body["data"]["rows"]}
+        facebook = rows[("facebook", "spring-launch")]
+        assert facebook["spend"]["value"] > 0 and facebook["leads"]["value"] > 0
+        assert facebook["cost_per_lead"]["value"] > 0
+        assert body["data"]["total"]["roas"]["value"] is not None
+        assert list(rows)[:3] == [("facebook", "spring-launch"), ("google", "brand"),
+                                  ("instagram", "dm-campaign")]  # fmt: skip

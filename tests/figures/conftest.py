@@ -1,6 +1,6 @@
 """Factories for the records the figures read; they keep the models' invariants
-(Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at, the lead's sales
-and cash, funnel progress)."""
+(Call.replaced, Call.outcome = latest outcome, Lead.first_contact_at, the lead's bookings
+and shows, sales and cash, funnel progress)."""
 
 from datetime import date, timedelta
 from decimal import Decimal
@@ -10,6 +10,7 @@ import pytest
 from tests.conftest import aware
 from workspaces.kept import (
     funnels_progress_touch,
+    leads_calls_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
     utm_tags_ids,
@@ -73,6 +74,8 @@ class Records:
             Call.objects.filter(pk=rescheduled_from.pk).update(replaced=True)
             rescheduled_from.replaced = True
         registrations_booked_refresh(workspace=self.ws, lead_ids=[lead.pk])
+        replaced_lead = rescheduled_from.lead_id if rescheduled_from is not None else None
+        leads_calls_refresh(workspace=self.ws, lead_ids=[lead.pk, replaced_lead])
         return call
 
     def outcome(self, result, *, call=None, lead=None, member=None, when=None, **extra):

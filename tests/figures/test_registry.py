@@ -20,6 +20,7 @@ OPERATION_IDS = {
     "/api/v1/speed-to-lead": "listSpeedToLead",
     "/api/v1/eod": "listEodFigures",
     "/api/v1/attribution": "listAttribution",
+    "/api/v1/acquisition": "listAcquisition",
     "/api/v1/commission": "listCommission",
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
@@ -27,6 +28,8 @@ OPERATION_IDS = {
     "/api/v1/series": "getSeries",
     # The events feed shares the description (the webhook endpoints are the agent API's).
     "/api/v1/events": "listEvents",
+    # The spend records are read here; they are written through the agent API.
+    "/api/v1/ad-spend": "listAdSpend",
 }
 
 

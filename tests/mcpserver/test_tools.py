@@ -27,6 +27,8 @@ READ_TOOLS = [
     "listSpeedToLead",
     "listEodFigures",
     "listAttribution",
+    "listAcquisition",
+    "listAdSpend",
     "listCommission",
     "getFunnel",
     "getWebinar",
@@ -109,6 +111,13 @@ def _tool_and_rest(team):
         ),
         "listEodFigures": (team.read, PERIOD, "/api/v1/eod", PERIOD),
         "listAttribution": (team.read, PERIOD, "/api/v1/attribution", PERIOD),
+        "listAcquisition": (
+            team.read,
+            {**PERIOD, "by": "source"},
+            "/api/v1/acquisition",
+            {**PERIOD, "by": "source"},
+        ),
+        "listAdSpend": (team.read, PERIOD, "/api/v1/ad-spend", PERIOD),
         "listCommission": (team.read, PERIOD, "/api/v1/commission", PERIOD),
         "getFunnel": (
             team.read,

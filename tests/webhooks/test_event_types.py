@@ -17,6 +17,7 @@ from events.types import EVENT_TYPES
 from integrations.connections import connection_create, connection_fail
 from webhooks import services
 from workspaces.services import (
+    ad_spend_upsert,
     call_upsert,
     eod_upsert,
     lead_upsert,
@@ -81,6 +82,8 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
         refund_upsert(workspace=ws, external_id="R", payment=paid, at=at, amount=2550)
         eod_upsert(workspace=ws, external_id="E", member=closer, date=date(2026, 11, 2),
                    submitted_at=at, fields={"calls": 4})  # fmt: skip
+        ad_spend_upsert(workspace=ws, external_id="fb-1", date=date(2026, 11, 2),
+                        platform="meta", utm_source="facebook", amount=41237)  # fmt: skip
         change_create(workspace=ws, actor=SYSTEM, effective_at=at, kind="price",
                       title="New price", what="4,997 to 5,497")  # fmt: skip
         joined = member_add(workspace=ws, user=None, email="new@example.test", name="New",
@@ -106,6 +109,7 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
         "payment.failed",
         "payment.refunded",
         "eod.submitted",
+        "ad_spend.updated",
         "change.created",
         "member.added",
         "member.removed",
@@ -118,6 +122,10 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
         25.5,
     )
     assert refunded["currency"] == "EUR"
+    spent = events[types.index("ad_spend.updated")].data
+    assert (spent["id"], spent["amount"], spent["currency"], spent["utm_campaign"]) == (
+        "fb-1", 412.37, "EUR", None,
+    )  # fmt: skip
     schemas = callback_schemas()
     assert set(schemas) == set(EVENT_TYPES)
     for event in events:

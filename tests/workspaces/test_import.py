@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 from audit.models import AuditEvent
 from tests.conftest import aware
 from workspaces.models import (
+    AdSpend,
     Call,
     CommissionRule,
     EodReport,
@@ -732,9 +733,56 @@ def test_the_import_reads_each_named_record_once(
     # lookup), and the one insert of its event for the 61 records that announce one (a
     # touch announces none), and once the workspace's webhook endpoints (then cached);
     # once the leads' combination of UTM tags (looked up, made, read back: then known for
-    # the run); the invariants are refreshed once, not per record. The member is written by
-    # tenancy's writer: its audit event, and its writer's savepoints.
-    with django_assert_max_num_queries(3 + 2 * 81 + 61 + 1 + 3 + 10 + 5):
+    # the run); the invariants are refreshed once, not per record (the leads' bookings: the
+    # calls whose replacement changed looked up, then the booked leads locked and updated).
+    # The member is written by tenancy's writer: its audit event, and its writer's
+    # savepoints.
+    with django_assert_max_num_queries(3 + 2 * 81 + 61 + 1 + 3 + 10 + 5 + 3):
         import_file(ws, records)
     assert Lead.objects.filter(workspace=ws, first_contact_at__isnull=False).count() == 20
     assert Call.objects.filter(workspace=ws, outcome="no_sale").count() == 20
+
+
+SPEND = {"type": "ad_spend", "id": "fb-1-2026-03-04", "date": "2026-03-04", "platform": "meta",
+         "utm_source": "facebook", "utm_campaign": "spring", "amount": "412.37",
+         "impressions": 18250, "clicks": 412}  # fmt: skip
+
+
+def test_ad_spend_lines_are_written_and_a_revision_replaces_the_amount(make_workspace, import_file):
+    ws = make_workspace(currency="USD", timezone="America/New_York")
+    out = import_file(ws, [SPEND, {**SPEND, "id": "g-1", "platform": "google", "amount": 12,
+                                   "date": "2026-03-05T02:00:00Z", "utm_source": "google"}])  # fmt: skip
+    assert "ad_spend" in out
+    record = AdSpend.objects.get(workspace=ws, external_id="fb-1-2026-03-04")
+    assert (record.date, record.amount, record.impressions, record.clicks, record.utm_medium) == (
+        date(2026, 3, 4), 41237, 18250, 412, "",
+    )  # fmt: skip
+    # A time with an offset is read as a day of the workspace (New York: 4 March).
+    assert AdSpend.objects.get(workspace=ws, external_id="g-1").date == date(2026, 3, 4)
+    import_file(ws, [{**SPEND, "amount": "430"}])
+    record.refresh_from_db()
+    assert (AdSpend.objects.filter(workspace=ws).count(), record.amount) == (2, 43000)
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        ({"platform": "Meta"}, "platform"),
+        ({"platform": None}, "platform"),
+        ({"amount": "-1"}, "amount"),
+        ({"amount": "1.005"}, "amount"),
+        ({"currency": "EUR"}, "currency"),
+        ({"date": "March 4"}, "date"),
+        ({"date": None}, "date"),
+        ({"clicks": -3}, "clicks"),
+        ({"impressions": 1.5}, "impressions"),
+        ({"impressions": "12"}, "impressions"),
+    ],
+)
+def test_a_bad_ad_spend_line_is_named_and_nothing_is_written(make_workspace, import_file, bad,
+                                                             field):  # fmt: skip
+    ws = make_workspace(currency="USD")
+    with pytest.raises(CommandError) as refused:
+        import_file(ws, [{**SPEND, "id": "ok"}, {**SPEND, **bad}])
+    assert f"line 2, field '{field}'" in str(refused.value)
+    assert not AdSpend.objects.filter(workspace=ws).exists()

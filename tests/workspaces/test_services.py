@@ -11,6 +11,7 @@ from workspaces.services import (
     RecordInvalid,
     call_attendance_record,
     call_upsert,
+    calls_write_many,
     eod_upsert,
     funnel_event_upsert,
     lead_upsert,
@@ -461,3 +462,49 @@ def test_call_attendance_record_keeps_the_offer_unless_given(lead):
     with pytest.raises(RecordInvalid) as refused:
         call_attendance_record(workspace=ws, call=call, attendance="late")
     assert refused.value.field == "attendance"
+
+
+def _bookings(*leads):
+    return [
+        tuple(Lead.objects.filter(pk=lead.pk).values_list("has_booking", "has_show").get())
+        for lead in leads
+    ]
+
+
+def test_a_lead_is_booked_by_a_call_that_counts_and_showed_by_one_marked_so(lead):
+    ws = lead.workspace
+    at = aware("2026-03-02 10:00")
+
+    def call(external_id, **values):
+        return call_upsert(workspace=ws, external_id=external_id, lead=lead, booked_at=at,
+                           scheduled_for=aware("2026-03-03 10:00"), **values)[0]  # fmt: skip
+
+    assert _bookings(lead) == [(False, False)]
+    first = call("c1")
+    assert _bookings(lead) == [(True, False)]
+    call("c1", attendance="showed")
+    assert _bookings(lead) == [(True, True)]
+    # Rescheduled: the first call no longer counts, its show with it.
+    second = call("c2", rescheduled_from=first)
+    assert _bookings(lead) == [(True, False)]
+    call("c2", rescheduled_from=first, status="cancelled")
+    assert _bookings(lead) == [(False, False)]
+    # The second call taken back (it replaces nothing now): the first counts again.
+    call("c2", status="cancelled")
+    assert _bookings(lead) == [(True, True)]
+    call("c1", status="cancelled", attendance="showed")
+    assert _bookings(lead) == [(False, False)]
+    call_attendance_record(workspace=ws, call=second, attendance="showed")
+    assert _bookings(lead) == [(False, False)]  # cancelled: showed or not, it does not count
+    other = lead_upsert(workspace=ws, external_id="l2", created_at=at)[0]
+    calls_write_many(workspace=ws, calls=[
+        {"external_id": "c3", "lead": other, "booked_at": at, "scheduled_for": at},
+        {"external_id": "c4", "lead": lead, "booked_at": at, "scheduled_for": at,
+         "attendance": "showed"},
+    ])  # fmt: skip
+    assert _bookings(lead, other) == [(True, True), (True, False)]
+    calls_write_many(workspace=ws, calls=[
+        {"external_id": "c3", "lead": other, "booked_at": at, "scheduled_for": at,
+         "status": "cancelled"},
+    ])  # fmt: skip
+    assert _bookings(other) == [(False, False)]

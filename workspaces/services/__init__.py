@@ -21,7 +21,7 @@ refresh instead (a call also takes ``refresh=False``); the import does that once
 everything it touched, at the end of its transaction.
 
 The writers are kept by family, one module each (leads, calls, money, eod, webinars,
-funnels, commission, bulk); this package is the one import path of them all.
+funnels, commission, spend, bulk); this package is the one import path of them all.
 """
 
 from .base import RecordInvalid
@@ -38,6 +38,7 @@ from .eod import eod_upsert
 from .funnels import funnel_event_upsert, funnel_stage_get_or_create
 from .leads import lead_upsert, leads_create, touch_upsert
 from .money import payment_upsert, payments_create, refund_upsert, refunds_create, sale_upsert
+from .spend import COUNT_MAX, ad_spend_upsert
 from .webinars import (
     registration_upsert,
     registrations_write,
@@ -47,7 +48,9 @@ from .webinars import (
 
 __all__ = [
     "BULK_ORDER",
+    "COUNT_MAX",
     "RecordInvalid",
+    "ad_spend_upsert",
     "call_attendance_record",
     "call_rescheduled_from_set",
     "call_upsert",

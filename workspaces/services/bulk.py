@@ -8,6 +8,7 @@ from ..kept import (
     workspace_invariants_refresh,
 )
 from ..models import (
+    AdSpend,
     Call,
     CommissionRule,
     EodReport,
@@ -44,6 +45,7 @@ BULK_ORDER = (
     FunnelStage,
     FunnelEvent,
     CommissionRule,
+    AdSpend,
 )
 
 

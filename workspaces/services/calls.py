@@ -12,6 +12,7 @@ from events.services import event_record, events_bulk_record
 
 from ..kept import (
     calls_outcome_refresh,
+    leads_calls_refresh,
     registrations_booked_refresh,
 )
 from ..models import (
@@ -77,9 +78,12 @@ def call_upsert(
     leads = {lead.pk, before.get("lead_id")} - {None}
     if refresh:
         # Only the calls it replaces, now or before, can change (not the whole workspace's).
-        _calls_replaced_set({call.rescheduled_from_id, before.get("rescheduled_from_id")})
+        replaced_leads = _calls_replaced_set(
+            {call.rescheduled_from_id, before.get("rescheduled_from_id")}
+        )
         calls_outcome_refresh(workspace=workspace, call_ids=[call.pk])
         registrations_booked_refresh(workspace=workspace, lead_ids=leads)
+        leads_calls_refresh(workspace=workspace, lead_ids=leads | replaced_leads)
     elif touched is not None:
         touched |= leads
     if event is not None:
@@ -87,15 +91,16 @@ def call_upsert(
     return call, created
 
 
-def _calls_replaced_set(call_ids: set) -> None:
+def _calls_replaced_set(call_ids: set) -> set:
     """Call.replaced of these calls, from whether another call names them in
     rescheduled_from: what calls_replaced_refresh does for the whole workspace, for the
-    only calls a write can change."""
+    only calls a write can change. Returns their leads, whose bookings may change."""
     call_ids = call_ids - {None}
-    if call_ids:
-        Call.objects.filter(pk__in=call_ids).update(
-            replaced=Exists(Call.objects.filter(rescheduled_from=OuterRef("pk")))
-        )
+    if not call_ids:
+        return set()
+    calls = Call.objects.filter(pk__in=call_ids)
+    calls.update(replaced=Exists(Call.objects.filter(rescheduled_from=OuterRef("pk"))))
+    return set(calls.values_list("lead_id", flat=True))
 
 
 def _call_check(workspace: Workspace, values: dict) -> None:
@@ -168,9 +173,10 @@ def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
         Call.objects.filter(pk__in=pks).update(status=status)
     # Only the calls the new ones replace can become replaced (an existing call keeps what
     # it replaces).
-    _calls_replaced_set({call.rescheduled_from_id for call in made})
+    replaced_leads = _calls_replaced_set({call.rescheduled_from_id for call in made})
     calls_outcome_refresh(workspace=workspace, call_ids=[call.pk for call, _c, _b in written])
     registrations_booked_refresh(workspace=workspace, lead_ids=leads)
+    leads_calls_refresh(workspace=workspace, lead_ids=leads | replaced_leads)
     events_bulk_record(
         workspace=workspace,
         events=[
@@ -264,6 +270,7 @@ def call_attendance_record(
     if offer_made is not None:
         call.offer_made = offer_made
     call.save(update_fields=["attendance", "offer_made"])
+    leads_calls_refresh(workspace=workspace, lead_ids=[call.lead_id])
     return call
 
 

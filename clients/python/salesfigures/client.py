@@ -38,6 +38,7 @@ USER_AGENT = f"salesfigures-python/{__version__}"
 # The leads listed by one request at most, and the note that says a list was cut.
 LEADS_PAGE = 500
 EVENTS_PAGE = 500
+AD_SPEND_PAGE = 500
 _TRUNCATED = "truncated"
 
 
@@ -252,6 +253,27 @@ class Client(_Base, _generated.Operations):
                 raise PagingError(f"More than {LEADS_PAGE} leads were created on {day}.")
             yield from page.data.leads
 
+    def iter_ad_spend(
+        self,
+        *,
+        from_: datetime.date | None = None,
+        to: datetime.date | None = None,
+    ) -> Iterator[Any]:
+        """Every ad spend record dated from `from_` to `to` (days in the workspace's time
+        zone, both included; the service's default period when left out), oldest day first.
+
+        One request when the period holds at most 500 records; otherwise one per day,
+        oldest day first. A single day of more than 500 records raises PagingError."""
+        answer = self.list_ad_spend(**_given(from_=from_, to=to, limit=AD_SPEND_PAGE))
+        if not _truncated(answer):
+            yield from answer.data.records
+            return
+        for day in _days_forward(answer):
+            page = self.list_ad_spend(from_=day, to=day, limit=AD_SPEND_PAGE)
+            if _truncated(page):
+                raise PagingError(f"More than {AD_SPEND_PAGE} ad spend records are dated {day}.")
+            yield from page.data.records
+
 
 class AgencyClient(Client):
     """An agency token (`agy_…`) on the agency API: the agency's workspaces, plans,
@@ -339,6 +361,25 @@ class AsyncClient(_Base, _generated.AsyncOperations):
             for lead in page.data.leads:
                 yield lead
 
+    async def iter_ad_spend(
+        self,
+        *,
+        from_: datetime.date | None = None,
+        to: datetime.date | None = None,
+    ) -> AsyncIterator[Any]:
+        """Client.iter_ad_spend, as an async iterator."""
+        answer = await self.list_ad_spend(**_given(from_=from_, to=to, limit=AD_SPEND_PAGE))
+        if not _truncated(answer):
+            for record in answer.data.records:
+                yield record
+            return
+        for day in _days_forward(answer):
+            page = await self.list_ad_spend(from_=day, to=day, limit=AD_SPEND_PAGE)
+            if _truncated(page):
+                raise PagingError(f"More than {AD_SPEND_PAGE} ad spend records are dated {day}.")
+            for record in page.data.records:
+                yield record
+
 
 class AsyncAgencyClient(AsyncClient):
     """AgencyClient's methods as coroutines."""
@@ -358,6 +399,14 @@ def _days_back(answer: Any) -> Iterator[datetime.date]:
     while day >= first:
         yield day
         day -= datetime.timedelta(days=1)
+
+
+def _days_forward(answer: Any) -> Iterator[datetime.date]:
+    period = answer.period
+    day, last = period.from_, period.to
+    while day <= last:
+        yield day
+        day += datetime.timedelta(days=1)
 
 
 __all__ = [

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, Optional, Union
 from uuid import UUID
 
+from .agent.api.ad_spend import create_ad_spend as _create_ad_spend
 from .agent.api.agency import list_agency_workspaces as _list_agency_workspaces
 from .agent.api.change_log import compare_around_change as _compare_around_change
 from .agent.api.change_log import create_change as _create_change
@@ -37,6 +38,8 @@ from .agent.api.workspaces import get_workspace_display as _get_workspace_displa
 from .agent.api.workspaces import list_workspace_changes as _list_workspace_changes
 from .agent.api.workspaces import list_workspaces as _list_workspaces
 from .agent.api.workspaces import revoke_connect_link as _revoke_connect_link
+from .agent.models.ad_spend_record import AdSpendRecord
+from .agent.models.ad_spend_write_request import AdSpendWriteRequest
 from .agent.models.agency_workspace_list import AgencyWorkspaceList
 from .agent.models.blueprint import Blueprint
 from .agent.models.blueprint_body_request import BlueprintBodyRequest
@@ -98,6 +101,18 @@ class AgentOperations:
     def compare_around_change(self, id: UUID, *, days: Union[Unset, int] = 14) -> CompareEnvelope:
         """Key figures before and after a change"""
         return self._call(_compare_around_change, {"id": id, "days": days})
+
+    def create_ad_spend(
+        self,
+        *,
+        body: Union[AdSpendWriteRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> AdSpendRecord:
+        """Record what a campaign's ads cost on a day"""
+        return self._call(
+            _create_ad_spend,
+            {"body": _body(AdSpendWriteRequest, body), "idempotency_key": idempotency_key},
+        )
 
     def create_change(
         self,
@@ -353,6 +368,18 @@ class AsyncAgentOperations:
     ) -> CompareEnvelope:
         """Key figures before and after a change"""
         return await self._call(_compare_around_change, {"id": id, "days": days})
+
+    async def create_ad_spend(
+        self,
+        *,
+        body: Union[AdSpendWriteRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> AdSpendRecord:
+        """Record what a campaign's ads cost on a day"""
+        return await self._call(
+            _create_ad_spend,
+            {"body": _body(AdSpendWriteRequest, body), "idempotency_key": idempotency_key},
+        )
 
     async def create_change(
         self,

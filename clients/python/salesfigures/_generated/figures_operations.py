@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from typing import Any, Union
 from uuid import UUID
 
+from .figures.api.acquisition import list_acquisition as _list_acquisition
+from .figures.api.ad_spend import list_ad_spend as _list_ad_spend
 from .figures.api.attribution import list_attribution as _list_attribution
 from .figures.api.audit_events import list_audit_events as _list_audit_events
 from .figures.api.calls import list_call_figures as _list_call_figures
@@ -28,6 +30,9 @@ from .figures.models.get_series_envelope import GetSeriesEnvelope
 from .figures.models.get_series_interval import GetSeriesInterval
 from .figures.models.get_series_metric import GetSeriesMetric
 from .figures.models.get_webinar_envelope import GetWebinarEnvelope
+from .figures.models.list_acquisition_by import ListAcquisitionBy
+from .figures.models.list_acquisition_envelope import ListAcquisitionEnvelope
+from .figures.models.list_ad_spend_envelope import ListAdSpendEnvelope
 from .figures.models.list_attribution_envelope import ListAttributionEnvelope
 from .figures.models.list_audit_events_envelope import ListAuditEventsEnvelope
 from .figures.models.list_call_figures_envelope import ListCallFiguresEnvelope
@@ -95,6 +100,26 @@ class FiguresOperations:
     ) -> GetWebinarEnvelope:
         """Registrations, attendance, stay to pitch and bookings"""
         return self._call(_get_webinar, {"event_id": event_id, "from_": from_, "to": to})
+
+    def list_acquisition(
+        self,
+        *,
+        by: Union[Unset, ListAcquisitionBy] = UNSET,
+        from_: Union[Unset, datetime.date] = UNSET,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> ListAcquisitionEnvelope:
+        """Ad spend beside the leads, calls, closes and cash it bought, by source and campaign"""
+        return self._call(_list_acquisition, {"by": by, "from_": from_, "to": to})
+
+    def list_ad_spend(
+        self,
+        *,
+        from_: Union[Unset, datetime.date] = UNSET,
+        limit: Union[Unset, int] = 100,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> ListAdSpendEnvelope:
+        """The ad spend records of the period, oldest day first"""
+        return self._call(_list_ad_spend, {"from_": from_, "limit": limit, "to": to})
 
     def list_attribution(
         self, *, from_: Union[Unset, datetime.date] = UNSET, to: Union[Unset, datetime.date] = UNSET
@@ -211,6 +236,26 @@ class AsyncFiguresOperations:
     ) -> GetWebinarEnvelope:
         """Registrations, attendance, stay to pitch and bookings"""
         return await self._call(_get_webinar, {"event_id": event_id, "from_": from_, "to": to})
+
+    async def list_acquisition(
+        self,
+        *,
+        by: Union[Unset, ListAcquisitionBy] = UNSET,
+        from_: Union[Unset, datetime.date] = UNSET,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> ListAcquisitionEnvelope:
+        """Ad spend beside the leads, calls, closes and cash it bought, by source and campaign"""
+        return await self._call(_list_acquisition, {"by": by, "from_": from_, "to": to})
+
+    async def list_ad_spend(
+        self,
+        *,
+        from_: Union[Unset, datetime.date] = UNSET,
+        limit: Union[Unset, int] = 100,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> ListAdSpendEnvelope:
+        """The ad spend records of the period, oldest day first"""
+        return await self._call(_list_ad_spend, {"from_": from_, "limit": limit, "to": to})
 
     async def list_attribution(
         self, *, from_: Union[Unset, datetime.date] = UNSET, to: Union[Unset, datetime.date] = UNSET

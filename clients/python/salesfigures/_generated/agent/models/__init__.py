@@ -1,6 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .actor import Actor
+from .ad_spend_event_data import AdSpendEventData
+from .ad_spend_record import AdSpendRecord
+from .ad_spend_write_request import AdSpendWriteRequest
 from .agency_workspace import AgencyWorkspace
 from .agency_workspace_list import AgencyWorkspaceList
 from .agency_workspace_status_enum import AgencyWorkspaceStatusEnum
@@ -64,6 +67,7 @@ from .eod_report_answer import EodReportAnswer
 from .eod_report_answer_fields import EodReportAnswerFields
 from .error import Error
 from .error_detail import ErrorDetail
+from .event_ad_spend_updated import EventAdSpendUpdated
 from .event_call_booked import EventCallBooked
 from .event_call_cancelled import EventCallCancelled
 from .event_call_outcome_recorded import EventCallOutcomeRecorded
@@ -157,6 +161,9 @@ from .workspace_list import WorkspaceList
 
 __all__ = (
     "Actor",
+    "AdSpendEventData",
+    "AdSpendRecord",
+    "AdSpendWriteRequest",
     "AgencyWorkspace",
     "AgencyWorkspaceList",
     "AgencyWorkspaceStatusEnum",
@@ -220,6 +227,7 @@ __all__ = (
     "EodReportAnswerFields",
     "Error",
     "ErrorDetail",
+    "EventAdSpendUpdated",
     "EventCallBooked",
     "EventCallCancelled",
     "EventCallOutcomeRecorded",

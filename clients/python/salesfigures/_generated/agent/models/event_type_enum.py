@@ -2,6 +2,7 @@ from enum import Enum
 
 
 class EventTypeEnum(str, Enum):
+    AD_SPEND_UPDATED = "ad_spend.updated"
     CALL_BOOKED = "call.booked"
     CALL_CANCELLED = "call.cancelled"
     CALL_OUTCOME_RECORDED = "call.outcome_recorded"

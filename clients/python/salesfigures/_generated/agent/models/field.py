@@ -20,7 +20,18 @@ T = TypeVar("T", bound="Field")
 class Field:
     """
     Attributes:
-        metric (MetricEnum): * `attribution.cash_collected` - attribution.cash_collected
+        metric (MetricEnum): * `acquisition.booked` - acquisition.booked
+            * `acquisition.cash_collected` - acquisition.cash_collected
+            * `acquisition.closes` - acquisition.closes
+            * `acquisition.cost_per_booked_call` - acquisition.cost_per_booked_call
+            * `acquisition.cost_per_close` - acquisition.cost_per_close
+            * `acquisition.cost_per_lead` - acquisition.cost_per_lead
+            * `acquisition.cost_per_show` - acquisition.cost_per_show
+            * `acquisition.leads` - acquisition.leads
+            * `acquisition.roas` - acquisition.roas
+            * `acquisition.shows` - acquisition.shows
+            * `acquisition.spend` - acquisition.spend
+            * `attribution.cash_collected` - attribution.cash_collected
             * `attribution.close_rate` - attribution.close_rate
             * `attribution.closes` - attribution.closes
             * `attribution.leads` - attribution.leads
@@ -71,8 +82,8 @@ class Field:
             * `money` - money
             * `rate` - rate
         value (Union[None, float]): Counts are integers; money is in major units of the workspace currency (1234.5); a
-            rate is a fraction in [0, 1] rounded to 4 decimals. null whenever the figure cannot be drawn honestly; then
-            `unavailable` says why.
+            rate is a fraction in [0, 1] rounded to 4 decimals (acquisition.roas, a return, may exceed 1). null whenever the
+            figure cannot be drawn honestly; then `unavailable` says why.
         unavailable (Union['Unavailable', None]): Why the value is null; null when there is a value.
         currency (Union[Unset, str]): Money figures only.
         numerator (Union[Unset, FieldSide]):

@@ -1,6 +1,9 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .access_enum import AccessEnum
+from .acquisition_row import AcquisitionRow
+from .acquisition_total import AcquisitionTotal
+from .ad_spend_record import AdSpendRecord
 from .approval_enum import ApprovalEnum
 from .attribution_row import AttributionRow
 from .audit_actor import AuditActor
@@ -36,6 +39,11 @@ from .get_webinar_data import GetWebinarData
 from .get_webinar_data_event_type_0 import GetWebinarDataEventType0
 from .get_webinar_envelope import GetWebinarEnvelope
 from .interval_enum import IntervalEnum
+from .list_acquisition_by import ListAcquisitionBy
+from .list_acquisition_data import ListAcquisitionData
+from .list_acquisition_envelope import ListAcquisitionEnvelope
+from .list_ad_spend_data import ListAdSpendData
+from .list_ad_spend_envelope import ListAdSpendEnvelope
 from .list_attribution_data import ListAttributionData
 from .list_attribution_envelope import ListAttributionEnvelope
 from .list_audit_events_data import ListAuditEventsData
@@ -70,6 +78,9 @@ from .whoami_workspace import WhoamiWorkspace
 
 __all__ = (
     "AccessEnum",
+    "AcquisitionRow",
+    "AcquisitionTotal",
+    "AdSpendRecord",
     "ApprovalEnum",
     "AttributionRow",
     "AuditActor",
@@ -105,6 +116,11 @@ __all__ = (
     "GetWebinarDataEventType0",
     "GetWebinarEnvelope",
     "IntervalEnum",
+    "ListAcquisitionBy",
+    "ListAcquisitionData",
+    "ListAcquisitionEnvelope",
+    "ListAdSpendData",
+    "ListAdSpendEnvelope",
     "ListAttributionData",
     "ListAttributionEnvelope",
     "ListAuditEventsData",

@@ -32,6 +32,7 @@ class Event:
             * `payment.failed` - payment.failed
             * `payment.refunded` - payment.refunded
             * `eod.submitted` - eod.submitted
+            * `ad_spend.updated` - ad_spend.updated
             * `change.created` - change.created
             * `member.added` - member.added
             * `member.removed` - member.removed

@@ -2,6 +2,17 @@ from enum import Enum
 
 
 class FieldMetricEnum(str, Enum):
+    ACQUISITION_BOOKED = "acquisition.booked"
+    ACQUISITION_CASH_COLLECTED = "acquisition.cash_collected"
+    ACQUISITION_CLOSES = "acquisition.closes"
+    ACQUISITION_COST_PER_BOOKED_CALL = "acquisition.cost_per_booked_call"
+    ACQUISITION_COST_PER_CLOSE = "acquisition.cost_per_close"
+    ACQUISITION_COST_PER_LEAD = "acquisition.cost_per_lead"
+    ACQUISITION_COST_PER_SHOW = "acquisition.cost_per_show"
+    ACQUISITION_LEADS = "acquisition.leads"
+    ACQUISITION_ROAS = "acquisition.roas"
+    ACQUISITION_SHOWS = "acquisition.shows"
+    ACQUISITION_SPEND = "acquisition.spend"
     ATTRIBUTION_CASH_COLLECTED = "attribution.cash_collected"
     ATTRIBUTION_CLOSES = "attribution.closes"
     ATTRIBUTION_CLOSE_RATE = "attribution.close_rate"

@@ -46,6 +46,9 @@ class GetSeriesData:
             * `payments.average_sale` - payments.average_sale
             * `payments.collection_rate` - payments.collection_rate
             * `leads.created` - leads.created
+            * `acquisition.spend` - acquisition.spend
+            * `acquisition.cost_per_lead` - acquisition.cost_per_lead
+            * `acquisition.roas` - acquisition.roas
         interval (IntervalEnum): * `day` - day
             * `week` - week
             * `month` - month

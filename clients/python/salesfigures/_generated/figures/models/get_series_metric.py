@@ -2,6 +2,9 @@ from enum import Enum
 
 
 class GetSeriesMetric(str, Enum):
+    ACQUISITION_COST_PER_LEAD = "acquisition.cost_per_lead"
+    ACQUISITION_ROAS = "acquisition.roas"
+    ACQUISITION_SPEND = "acquisition.spend"
     CALLS_AWAITING_OUTCOME = "calls.awaiting_outcome"
     CALLS_BOOKED = "calls.booked"
     CALLS_CANCELLED = "calls.cancelled"

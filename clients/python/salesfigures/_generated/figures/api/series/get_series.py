@@ -127,7 +127,7 @@ def sync_detailed(
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
@@ -181,7 +181,7 @@ def sync(
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
@@ -230,7 +230,7 @@ async def asyncio_detailed(
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
@@ -282,7 +282,7 @@ async def asyncio(
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
