@@ -96,9 +96,7 @@ def calls_replaced_refresh(*, workspace: Workspace) -> int:
     calls = Call.objects.filter(workspace=workspace)
     now_replaced = Q(replaced=False) & Q(Exists(replacing))
     no_longer = Q(replaced=True) & ~Q(Exists(replacing))
-    leads = set(
-        calls.filter(now_replaced | no_longer).order_by().values_list("lead_id", flat=True)
-    )
+    leads = set(calls.filter(now_replaced | no_longer).order_by().values_list("lead_id", flat=True))
     if not leads:
         return 0
     changed = calls.filter(now_replaced).update(replaced=True)
