@@ -30,7 +30,13 @@ class LoginView(auth_views.LoginView):
 
 
 class LogoutView(auth_views.LogoutView):
-    pass
+    """Signs out, then the sign-in page (LOGOUT_REDIRECT_URL) says so: the message is
+    stored once the session has ended, so it reaches that next page."""
+
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are signed out.")
+        return response
 
 
 def signed_in_home(request):

@@ -22,9 +22,11 @@ ROLE_ORDER = [role.value for role in Member.Role]
 
 
 class PageForbidden(Exception):
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, workspace: Workspace | None = None):
         super().__init__(message)
         self.message = message
+        # The workspace the page belongs to: the 403 page keeps its header's links.
+        self.workspace = workspace
 
 
 def page(view):
@@ -37,7 +39,8 @@ def page(view):
         try:
             return view(request, *args, **kwargs)
         except PageForbidden as refusal:
-            return render(request, "forbidden.html", {"message": refusal.message}, status=403)
+            context = {"message": refusal.message, "workspace": refusal.workspace}
+            return render(request, "forbidden.html", context, status=403)
 
     # Read by the test that every signed-in page goes through this policy.
     wrapper.page_policy = True
@@ -68,7 +71,8 @@ def member_or_404(
         article = "an" if _who(roles)[0] in "aeiou" else "a"
         raise PageForbidden(
             f"Only {article} {_who(roles)} of {workspace.name} {doing}; your role is "
-            f"{member.role}. Ask an owner or admin."
+            f"{member.role}. Ask an owner or admin.",
+            workspace=workspace,
         )
     return workspace, member
 

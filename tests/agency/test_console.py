@@ -310,8 +310,14 @@ def test_an_agency_user_opens_a_client_workspace_overview_as_a_manager(
     assert page.status_code == 200
     html = page.content.decode()
     assert 'id="headline"' in html
-    # No member's links: no board, settings or integrations of a workspace they are not in.
-    assert re.findall(r'id="(nav-[a-z]+)"', html) == ["nav-console", "nav-overview", "nav-places"]
+    # The console's header, and no member's links: no board, settings or integrations of a
+    # workspace they are not in.
+    assert re.findall(r'id="(nav-[a-z]+)"', html) == [
+        "nav-console",
+        "nav-tokens",
+        "nav-overview",
+        "nav-places",
+    ]
     event = AuditEvent.objects.get(action="workspace.figures_read_by_agency")
     assert (event.workspace_id, event.agency_id, event.actor_kind) == (
         workspace.pk,

@@ -58,7 +58,7 @@ def test_agency_tokens_then_approve_a_waiting_plan(
     assert re.match(r"^agy_[0-9a-f]{64}$", page.text_content("#minted-token").strip())
     shot(page, "agency-tokens.png")
 
-    page.click("text=Console")
+    page.click("#nav-console")
     assert urlsplit(page.url).path == f"/agency/{agency.pk}/"
     assert page.is_visible(f"#plan-{plan_id}")
     shot(page, "agency-console-waiting.png")

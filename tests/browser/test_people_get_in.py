@@ -113,6 +113,7 @@ def test_a_forgotten_password_is_reset_from_the_sign_in_page(
         page.click("#sign-in-again")
         sign_in(page, "ann@northwind.test", NEW_PASSWORD)
         page.wait_for_url(f"{live_server.url}/")
+        _open_menu(page, viewport)
         assert page.is_visible("#sign-out")
         _no_sideways_scroll(page, viewport)
     finally:
@@ -140,6 +141,12 @@ def test_an_agency_user_opens_a_client_overview_from_the_console(
     assert errors.messages == []
 
 
+def _open_menu(page, viewport):
+    """On a phone the header's navigation is folded behind its Menu button."""
+    if viewport is PHONE:
+        page.click("#menu-button")
+
+
 def _console_to_overview(page, live_server, agency, workspace, person, viewport):
     page.goto("/accounts/login/")
     sign_in(page, person.email)
@@ -152,6 +159,7 @@ def _console_to_overview(page, live_server, agency, workspace, person, viewport)
     if viewport is DESKTOP:
         shot(page, "agency-client-overview.png")
     _no_sideways_scroll(page, viewport)
+    _open_menu(page, viewport)
     page.click("#nav-console")
     assert urlsplit(page.url).path == f"/agency/{agency.pk}/"
     _no_sideways_scroll(page, viewport)

@@ -674,7 +674,7 @@ def test_assign_and_dismiss_answer_only_post(team):
 
 def test_the_page_shows_the_connect_card_once_after_the_held_events(team):
     html = text_of(client_for(team["owner"]).get(page_url(team["workspace"])))
-    assert "<title>Integrations · Northwind Sales</title>" in html
+    assert "<title>Integrations · Northwind Sales · Sales Figures</title>" in html
     assert html.count('id="connect"') == 1
     assert html.count('id="connect-stripe"') == 1
     assert html.index('id="held"') < html.index('id="connect"') < html.index("</main>")

@@ -373,7 +373,9 @@ def test_agency_user_mints_sees_once_and_revokes(agency_user, api):
     client = client_for(user)
     url = f"/agency/{agency.pk}/tokens/"
     page = client.get(url).content.decode()
-    assert f'<a href="/agency/{agency.pk}/">Console</a>' in page
+    # The header's links are the console's: the agency's console, and its tokens (this page).
+    assert f'<a href="/agency/{agency.pk}/" id="nav-console">{agency.name}</a>' in page
+    assert f'<a href="/agency/{agency.pk}/tokens/" id="nav-tokens" aria-current="page">' in page
     for scope in ("read", "config:plan", "config:apply", "connect:links"):
         assert f'value="{scope}"' in page
 
