@@ -153,8 +153,8 @@ def _console_to_overview(page, live_server, agency, workspace, person, viewport)
     # Their one place is the console.
     page.wait_for_url(f"**/agency/{agency.pk}/")
     page.click(f"#open-{workspace.pk}")
-    assert urlsplit(page.url).path == f"/agency/{agency.pk}/workspaces/{workspace.pk}/"
-    assert page.is_visible("#headline")
+    page.wait_for_url(f"**/agency/{agency.pk}/workspaces/{workspace.pk}/")
+    page.wait_for_selector("#headline", state="visible")
     assert page.text_content("#nav-overview").strip() == "Acme Coaching"
     if viewport is DESKTOP:
         shot(page, "agency-client-overview.png")
