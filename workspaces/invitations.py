@@ -178,64 +178,57 @@ def invitation_create(
     return invitation
 
 
-def _proposal_locked(invitation_id, workspace: Workspace) -> Invitation | None:
-    return (
-        Invitation.objects.select_for_update()
-        .filter(pk=invitation_id, workspace=workspace, state=Invitation.State.PROPOSED)
-        .first()
-    )
+def _proposal_decide(
+    *, invitation_id, workspace: Workspace, actor: Actor, approve: bool
+) -> Invitation | None:
+    """An owner's answer to a proposed invitation, audited; None when none waits."""
+    with transaction.atomic():
+        invitation = (
+            Invitation.objects.select_for_update()
+            .filter(pk=invitation_id, workspace=workspace, state=Invitation.State.PROPOSED)
+            .first()
+        )
+        if invitation is None:
+            return None
+        if approve:
+            invitation.state = Invitation.State.PENDING
+            invitation.sent_at = timezone.now()
+            invitation.save(update_fields=["state", "sent_at"])
+        else:
+            invitation.state = Invitation.State.REFUSED
+            invitation.decided_at = timezone.now()
+            invitation.save(update_fields=["state", "decided_at"])
+        audit_record(
+            actor=actor,
+            action="invitation.approved" if approve else "invitation.refused",
+            target_type="invitation",
+            target_id=invitation.pk,
+            workspace=workspace,
+            agency=workspace.agency,
+            detail={
+                "email": invitation.email,
+                "role": invitation.role,
+                "proposed_by": invitation.proposed_by,
+            },
+        )
+        if approve:
+            _invitation_mail(invitation, invited_by=invitation.proposed_by or workspace.name)
+    return invitation
 
 
 def invitation_approve(*, invitation_id, workspace: Workspace, actor: Actor) -> Invitation | None:
     """An owner approves a proposed invitation: it becomes an invitation like any other,
     mailed to the person now. None when no such proposal waits."""
-    with transaction.atomic():
-        invitation = _proposal_locked(invitation_id, workspace)
-        if invitation is None:
-            return None
-        invitation.state = Invitation.State.PENDING
-        invitation.sent_at = timezone.now()
-        invitation.save(update_fields=["state", "sent_at"])
-        audit_record(
-            actor=actor,
-            action="invitation.approved",
-            target_type="invitation",
-            target_id=invitation.pk,
-            workspace=workspace,
-            agency=workspace.agency,
-            detail={
-                "email": invitation.email,
-                "role": invitation.role,
-                "proposed_by": invitation.proposed_by,
-            },
-        )
-        _invitation_mail(invitation, invited_by=invitation.proposed_by or workspace.name)
-    return invitation
+    return _proposal_decide(
+        invitation_id=invitation_id, workspace=workspace, actor=actor, approve=True
+    )
 
 
 def invitation_refuse(*, invitation_id, workspace: Workspace, actor: Actor) -> Invitation | None:
     """An owner declines a proposed invitation: nothing ever reaches the person."""
-    with transaction.atomic():
-        invitation = _proposal_locked(invitation_id, workspace)
-        if invitation is None:
-            return None
-        invitation.state = Invitation.State.REFUSED
-        invitation.decided_at = timezone.now()
-        invitation.save(update_fields=["state", "decided_at"])
-        audit_record(
-            actor=actor,
-            action="invitation.refused",
-            target_type="invitation",
-            target_id=invitation.pk,
-            workspace=workspace,
-            agency=workspace.agency,
-            detail={
-                "email": invitation.email,
-                "role": invitation.role,
-                "proposed_by": invitation.proposed_by,
-            },
-        )
-    return invitation
+    return _proposal_decide(
+        invitation_id=invitation_id, workspace=workspace, actor=actor, approve=False
+    )
 
 
 def invitation_resend(*, invitation_id, actor: Actor) -> Invitation:
