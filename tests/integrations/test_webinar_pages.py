@@ -147,7 +147,7 @@ def test_the_settings_menu_leads_to_the_webinars_page(webinar):
     )
     assert f'<a href="{webinar["url"]}" >Webinars</a>' in page.content.decode()
     current = signed_in(webinar["member"]("manager")).get(webinar["url"]).content.decode()
-    assert f'<a href="{webinar["url"]}" class="current">Webinars</a>' in current
+    assert f'<a href="{webinar["url"]}" class="current" aria-current="page">Webinars</a>' in current
 
 
 def test_a_pitch_past_the_calendar_in_the_workspaces_timezone_is_refused(webinar):
