@@ -535,6 +535,14 @@ WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
 # A delivery is held for the message that queues its attempt this long: the sweep queues
 # it again only after that (a message lost with its broker), never while it waits.
 WEBHOOK_QUEUED_SECONDS = int(os.environ.get("WEBHOOK_QUEUED_SECONDS", "600"))
+# The circuit breaker of each endpoint: after this many timeouts or 5xx answers in a row
+# it is paused, nothing attempted, for a cool-off that starts at the first value and
+# doubles with each pause until a success, up to the second.
+WEBHOOK_BREAKER_FAILURES = int(os.environ.get("WEBHOOK_BREAKER_FAILURES", "5"))
+WEBHOOK_BREAKER_COOLOFF_SECONDS = int(os.environ.get("WEBHOOK_BREAKER_COOLOFF_SECONDS", "60"))
+WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS = int(
+    os.environ.get("WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS", "3600")
+)
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
