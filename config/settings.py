@@ -543,6 +543,11 @@ WEBHOOK_BREAKER_COOLOFF_SECONDS = int(os.environ.get("WEBHOOK_BREAKER_COOLOFF_SE
 WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS = int(
     os.environ.get("WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS", "3600")
 )
+# Attempts under way at once, at most, to one endpoint and for one workspace (0: no cap);
+# an attempt over a cap is put off this many seconds, its retries untouched.
+WEBHOOK_ENDPOINT_CONCURRENCY = int(os.environ.get("WEBHOOK_ENDPOINT_CONCURRENCY", "2"))
+WEBHOOK_WORKSPACE_CONCURRENCY = int(os.environ.get("WEBHOOK_WORKSPACE_CONCURRENCY", "8"))
+WEBHOOK_DEFER_SECONDS = int(os.environ.get("WEBHOOK_DEFER_SECONDS", "5"))
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)

@@ -29,7 +29,7 @@ from audit.services import SYSTEM, Actor, audit_record
 from core.crypto import decrypt_text, encrypt_text
 from core.errors import InvalidField
 from core.mail import mail_send
-from core.metrics import OUTBOUND
+from core.metrics import OUTBOUND, OUTBOUND_DEFERRED
 from core.tasks import task_send
 from core.times import utc_iso as _iso
 from events.models import Event
@@ -40,6 +40,7 @@ from workspaces.models import Member, Workspace
 from . import guard
 from .dispatch import wants_forget
 from .models import Delivery, DeliveryAttempt, WebhookEndpoint
+from .slots import slots_give_back, slots_take
 
 logger = logging.getLogger(__name__)
 
@@ -456,8 +457,34 @@ def attempt_run(delivery_id: int, lease: str | None = None) -> str:
 
 
 def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
-    """One attempt of a delivery this process holds (its lease taken, or made held)."""
+    """One attempt of a delivery this process holds (its lease taken, or made held), unless
+    its endpoint or its workspace has as many attempts under way as its cap allows: then
+    it is put off ("deferred")."""
     now = now or _now()
+    endpoint = delivery.endpoint
+    held = slots_take(
+        endpoint_id=endpoint.pk, workspace_id=endpoint.workspace_id, seconds=_lease_seconds()
+    )
+    if held is None:
+        return _defer(delivery, now)
+    try:
+        return _attempt(delivery, now)
+    finally:
+        slots_give_back(held)
+
+
+def _defer(delivery: Delivery, now: datetime) -> str:
+    """Put an attempt off for WEBHOOK_DEFER_SECONDS, held for the message queued to make it
+    then (its retries untouched: it was not attempted)."""
+    wait = timedelta(seconds=settings.WEBHOOK_DEFER_SECONDS)
+    lease = _queued_lease(now + wait)
+    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + wait, leased_until=lease)
+    OUTBOUND_DEFERRED.inc()
+    _send_later(delivery.pk, lease, wait)
+    return "deferred"
+
+
+def _attempt(delivery: Delivery, now: datetime) -> str:
     started = time.monotonic()
     outcome = _post(delivery.endpoint, delivery.event, now)
     duration_ms = int((time.monotonic() - started) * 1000)
