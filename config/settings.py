@@ -655,6 +655,10 @@ RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")
 # Deliveries a provider's webhook endpoint refuses (bad signature or body), per connection;
 # accepted deliveries are never limited.
 RATE_LIMIT_REFUSED_DELIVERIES = env_rate("RATE_LIMIT_REFUSED_DELIVERIES", "60/min")
+# Attempts to deliver webhooks, per workspace: its fan-out (every event times every endpoint
+# that wants it, retries included) spends its own budget; past it, its attempts wait for
+# the next window and other workspaces' are untouched.
+RATE_LIMIT_OUTBOUND_ATTEMPTS = env_rate("RATE_LIMIT_OUTBOUND_ATTEMPTS", "600/min")
 # Plans an agency applies through the API (each apply may invite people by email).
 RATE_LIMIT_PLAN_APPLIES = env_rate("RATE_LIMIT_PLAN_APPLIES", "30/hour")
 # Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).

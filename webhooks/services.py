@@ -31,6 +31,7 @@ from core.errors import InvalidField
 from core.mail import mail_send
 from core.metrics import OUTBOUND, OUTBOUND_DEFERRED
 from core.tasks import task_send
+from core.throttling import rate_count
 from core.times import utc_iso as _iso
 from events.models import Event
 from events.services import event_claim, event_record, events_prune, events_undispatched
@@ -458,29 +459,33 @@ def attempt_run(delivery_id: int, lease: str | None = None) -> str:
 
 def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
     """One attempt of a delivery this process holds (its lease taken, or made held), unless
-    its endpoint or its workspace has as many attempts under way as its cap allows: then
-    it is put off ("deferred")."""
+    its endpoint or its workspace has as many attempts under way as its cap allows, or its
+    workspace spent its budget of attempts (RATE_LIMIT_OUTBOUND_ATTEMPTS): then it is put
+    off ("deferred")."""
     now = now or _now()
     endpoint = delivery.endpoint
     held = slots_take(
         endpoint_id=endpoint.pk, workspace_id=endpoint.workspace_id, seconds=_lease_seconds()
     )
     if held is None:
-        return _defer(delivery, now)
+        return _defer(delivery, now, timedelta(seconds=settings.WEBHOOK_DEFER_SECONDS))
     try:
+        budget = rate_count("outbound", f"workspace:{endpoint.workspace_id}")
+        if budget is not None and not budget.allowed:
+            return _defer(delivery, now, timedelta(seconds=budget.reset))
         return _attempt(delivery, now)
     finally:
         slots_give_back(held)
 
 
-def _defer(delivery: Delivery, now: datetime) -> str:
-    """Put an attempt off for WEBHOOK_DEFER_SECONDS, held for the message queued to make it
-    then (its retries untouched: it was not attempted)."""
-    wait = timedelta(seconds=settings.WEBHOOK_DEFER_SECONDS)
-    lease = _queued_lease(now + wait)
+def _defer(delivery: Delivery, now: datetime, wait: timedelta) -> str:
+    """Put an attempt off (its retries untouched: it was not attempted): held for a message
+    queued to make it after a wait of a minute at most, else left for the sweep."""
+    lease = _queued_lease(now + wait) if wait <= timedelta(minutes=1) else None
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + wait, leased_until=lease)
     OUTBOUND_DEFERRED.inc()
-    _send_later(delivery.pk, lease, wait)
+    if lease is not None:
+        _send_later(delivery.pk, lease, wait)
     return "deferred"
 
 

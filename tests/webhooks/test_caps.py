@@ -138,3 +138,42 @@ def test_an_attempt_under_way_holds_its_endpoints_slot(ws, receiver, monkeypatch
     monkeypatch.setattr(services, "_post", post)
     assert services.attempt_held(Delivery.objects.get(pk=second)) == "succeeded"
     assert len(receiver.received) == 1
+
+
+def test_a_workspaces_fan_out_spends_its_own_budget_of_attempts(
+    ws, make_workspace, receiver, monkeypatch, settings
+):
+    """Past RATE_LIMIT_OUTBOUND_ATTEMPTS a workspace's attempts wait for the next window
+    (none lost, no retry used); another workspace's attempts go ahead."""
+    from core import throttling  # noqa: PLC0415
+
+    settings.RATE_LIMIT_OUTBOUND_ATTEMPTS = "3/min"
+    clock = Clock(monkeypatch)
+    # A window of its own, from its start (the counters live in the shared cache).
+    window = {"start": 60.0 * (70_000_000 + ws.pk.int % 1_000_000)}
+    real = throttling.rate_count
+    monkeypatch.setattr(
+        services, "rate_count", lambda policy, ident: real(policy, ident, window["start"])
+    )
+    for n in range(2):
+        _endpoint(ws, f"{receiver.url}/ws{n}")
+    other = make_workspace()
+    _endpoint(other, f"{receiver.url}/other")
+    _lead(ws, 1)
+    _lead(ws, 2)
+    _lead(other, 3)
+    received = receiver.wait(4)
+    assert sorted(r.path for r in received).count("/hooks/other") == 1
+    waiting = Delivery.objects.get(endpoint__workspace=ws, attempts=0)
+    assert (waiting.state, waiting.next_attempt_at) == (
+        "pending",
+        clock.now + timedelta(seconds=60),
+    )
+    assert Delivery.objects.filter(endpoint__workspace=other, state="succeeded").count() == 1
+    assert len(receiver.received) == 4
+    # The next window: the sweep sends what waited.
+    window["start"] += 60
+    clock.move(seconds=60)
+    assert _sweep() == 1
+    assert set(Delivery.objects.values_list("state", flat=True)) == {"succeeded"}
+    assert len(receiver.received) == 5
