@@ -537,8 +537,7 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
             # failure to clear, and write nothing to it.
             if endpoint.failing_since is not None:
                 WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
-            if endpoint.breaker_failures or endpoint.pauses or endpoint.paused_until:
-                _breaker_close(endpoint, now)
+            _breaker_close(endpoint, now)
         else:
             if attempts <= len(SCHEDULE):
                 wait = SCHEDULE[attempts - 1]
@@ -624,12 +623,14 @@ def _breaker_open(endpoint: WebhookEndpoint, now: datetime) -> None:
 
 
 def _breaker_close(endpoint: WebhookEndpoint, now: datetime) -> None:
-    """A success: the run ends, and a paused endpoint is resumed (audited)."""
+    """A success: the run ends, and a paused endpoint is resumed (audited). Judged by the
+    row as it is now, not as read with the delivery (another attempt may have paused it
+    meanwhile); most successes match no row and write nothing."""
     was_paused = WebhookEndpoint.objects.filter(pk=endpoint.pk, pauses__gt=0).update(
         breaker_failures=0, breaker_timeouts=0, pauses=0, paused_until=None, paused_reason=""
     )
     if not was_paused:
-        WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
+        WebhookEndpoint.objects.filter(pk=endpoint.pk, breaker_failures__gt=0).update(
             breaker_failures=0, breaker_timeouts=0
         )
         return

@@ -166,3 +166,26 @@ def test_the_page_states_the_pause_in_utc_with_the_day_when_not_today(ws):
     assert services.endpoint_pause_text(endpoint, now) == (
         f"Paused until {day}, 00:20 UTC after 5 timeouts in a row; deliveries wait and resume then."
     )
+
+
+def test_a_success_resumes_an_endpoint_paused_while_it_was_under_way(
+    ws, receiver, monkeypatch, breaker
+):
+    """The attempt read its endpoint before others paused it: its success still closes the
+    breaker."""
+    Clock(monkeypatch)
+    made = _endpoint(ws, receiver.url)
+    with monkeypatch.context() as held:
+        held.setattr(services, "_send_later", lambda *args: None)
+        ping = services.endpoint_ping(endpoint=made.endpoint, actor=SYSTEM)
+    delivery = Delivery.objects.select_related("event", "endpoint").get(pk=ping.pk)
+    assert (delivery.endpoint.breaker_failures, delivery.endpoint.pauses) == (0, 0)
+    receiver.default = Answer(status=500)
+    for n in range(3):
+        _lead(ws, n)
+    assert WebhookEndpoint.objects.get().pauses == 1
+    receiver.default = Answer(status=200)
+    assert services.attempt_held(delivery) == "succeeded"
+    endpoint = WebhookEndpoint.objects.get()
+    assert (endpoint.breaker_failures, endpoint.pauses, endpoint.paused_until) == (0, 0, None)
+    assert AuditEvent.objects.filter(action="webhook_endpoint.resumed").count() == 1
