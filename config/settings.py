@@ -532,6 +532,9 @@ CELERY_ACCEPT_CONTENT = ["json"]
 WEBHOOK_TIMEOUT_SECONDS = int(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
 # How often the beat queues the retries that fell due.
 WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
+# A round of the sweep queues at most this many of one workspace's due deliveries, the
+# workspaces in turns.
+WEBHOOK_SWEEP_PER_WORKSPACE = int(os.environ.get("WEBHOOK_SWEEP_PER_WORKSPACE", "200"))
 # A delivery is held for the message that queues its attempt this long: the sweep queues
 # it again only after that (a message lost with its broker), never while it waits.
 WEBHOOK_QUEUED_SECONDS = int(os.environ.get("WEBHOOK_QUEUED_SECONDS", "600"))

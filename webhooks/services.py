@@ -21,7 +21,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from standardwebhooks import Webhook
 
@@ -472,16 +473,18 @@ def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
     try:
         budget = rate_count("outbound", f"workspace:{endpoint.workspace_id}")
         if budget is not None and not budget.allowed:
-            return _defer(delivery, now, timedelta(seconds=budget.reset))
+            return _defer(delivery, now, timedelta(seconds=budget.reset), queue=False)
         return _attempt(delivery, now)
     finally:
         slots_give_back(held)
 
 
-def _defer(delivery: Delivery, now: datetime, wait: timedelta) -> str:
+def _defer(delivery: Delivery, now: datetime, wait: timedelta, queue: bool = True) -> str:
     """Put an attempt off (its retries untouched: it was not attempted): held for a message
-    queued to make it after a wait of a minute at most, else left for the sweep."""
-    lease = _queued_lease(now + wait) if wait <= timedelta(minutes=1) else None
+    queued to make it after the wait, or left for the sweep (`queue` False: a workspace
+    past its budget may have thousands waiting, which the sweep takes in turns with the
+    other workspaces')."""
+    lease = _queued_lease(now + wait) if queue else None
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + wait, leased_until=lease)
     OUTBOUND_DEFERRED.inc()
     if lease is not None:
@@ -722,18 +725,37 @@ def deliveries_send(delivery_ids: list[int], lease: datetime) -> None:
 def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
     """Queue the due deliveries nobody holds (the beat; an endpoint enabled again), each
     held for its message as it is queued: a second round, or two at once, queue none of
-    them again."""
+    them again.
+
+    Round-robin across workspaces: a round takes at most WEBHOOK_SWEEP_PER_WORKSPACE of
+    one workspace's deliveries (the longest due first) and queues them in turns, each
+    workspace's first, then each one's second, …: a workspace with thousands waiting
+    neither fills a round nor queues ahead of the others."""
     now = _now()
     due = _due(now)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
+    turn = Window(
+        RowNumber(),
+        partition_by=[F("endpoint__workspace_id")],
+        order_by=[F("next_attempt_at").asc(), F("pk").asc()],
+    )
+    picked = list(
+        due.annotate(turn=turn)
+        .filter(turn__lte=settings.WEBHOOK_SWEEP_PER_WORKSPACE)
+        .order_by("turn", "next_attempt_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
     lease = _queued_lease(now)
     with transaction.atomic():
-        ids = list(
-            due.select_for_update(skip_locked=True, of=("self",))
-            .order_by("next_attempt_at")
-            .values_list("pk", flat=True)[:limit]
+        # Those still due and not taken meanwhile (a lock cannot go with the window).
+        free = set(
+            _due(now)
+            .filter(pk__in=picked)
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", flat=True)
         )
+        ids = [pk for pk in picked if pk in free]
         Delivery.objects.filter(pk__in=ids).update(leased_until=lease)
     deliveries_send(ids, lease)
     return len(ids)

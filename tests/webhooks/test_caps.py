@@ -12,6 +12,7 @@ from webhooks import services
 from webhooks.models import Delivery, DeliveryAttempt
 from webhooks.slots import slots_give_back, slots_take
 
+from .receiver import Answer
 from .test_delivery import Clock, _endpoint, _lead
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -177,3 +178,37 @@ def test_a_workspaces_fan_out_spends_its_own_budget_of_attempts(
     assert _sweep() == 1
     assert set(Delivery.objects.values_list("state", flat=True)) == {"succeeded"}
     assert len(receiver.received) == 5
+
+
+def test_the_sweep_takes_the_workspaces_in_turns(
+    ws, make_workspace, receiver, monkeypatch, settings
+):
+    """A workspace with many deliveries waiting neither fills a round of the sweep nor
+    queues ahead of another's: each round takes a few of each, in turns."""
+    settings.WEBHOOK_SWEEP_PER_WORKSPACE = 2
+    clock = Clock(monkeypatch)
+    receiver.default = Answer(status=404)  # failures that do not pause the endpoint
+    busy = _endpoint(ws, f"{receiver.url}/busy").endpoint
+    for n in range(5):
+        _lead(ws, n)
+    clock.move(seconds=1)
+    other = make_workspace()
+    quiet = _endpoint(other, f"{receiver.url}/quiet").endpoint
+    for n in range(2):
+        _lead(other, n)
+    receiver.wait(7)
+    clock.move(seconds=10)  # every retry due, the busy workspace's first
+    queue = Queue(monkeypatch)
+    order = list(Delivery.objects.order_by("next_attempt_at", "pk").values_list("pk", "endpoint"))
+    busy_ids = [pk for pk, endpoint in order if endpoint == busy.pk]
+    quiet_ids = [pk for pk, endpoint in order if endpoint == quiet.pk]
+    assert _sweep() == 4
+    assert [args[0] for args, _ in queue.messages] == [
+        busy_ids[0], quiet_ids[0], busy_ids[1], quiet_ids[1]
+    ]  # fmt: skip
+    queue.messages.clear()
+    assert _sweep() == 2
+    assert [args[0] for args, _ in queue.messages] == busy_ids[2:4]
+    queue.messages.clear()
+    assert _sweep() == 1
+    assert _sweep() == 0
