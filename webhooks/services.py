@@ -565,10 +565,10 @@ def _breaker_count(endpoint: WebhookEndpoint, outcome: Outcome, now: datetime) -
     failure ends the run); pause the endpoint when the run reaches the setting, or when the
     first attempt after a cool-off fails the same way."""
     if not outcome.overloaded:
-        if endpoint.breaker_failures:
-            WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
-                breaker_failures=0, breaker_timeouts=0
-            )
+        # The row as it is now (the endpoint was read with the delivery, moments ago).
+        WebhookEndpoint.objects.filter(pk=endpoint.pk, breaker_failures__gt=0).update(
+            breaker_failures=0, breaker_timeouts=0
+        )
         return
     WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
         breaker_failures=F("breaker_failures") + 1,

@@ -189,3 +189,21 @@ def test_a_success_resumes_an_endpoint_paused_while_it_was_under_way(
     endpoint = WebhookEndpoint.objects.get()
     assert (endpoint.breaker_failures, endpoint.pauses, endpoint.paused_until) == (0, 0, None)
     assert AuditEvent.objects.filter(action="webhook_endpoint.resumed").count() == 1
+
+
+def test_another_failure_ends_a_run_counted_while_it_was_under_way(
+    ws, receiver, monkeypatch, breaker
+):
+    Clock(monkeypatch)
+    made = _endpoint(ws, receiver.url)
+    with monkeypatch.context() as held:
+        held.setattr(services, "_send_later", lambda *args: None)
+        ping = services.endpoint_ping(endpoint=made.endpoint, actor=SYSTEM)
+    delivery = Delivery.objects.select_related("event", "endpoint").get(pk=ping.pk)
+    receiver.default = Answer(status=500)
+    for n in range(2):
+        _lead(ws, n)
+    assert WebhookEndpoint.objects.get().breaker_failures == 2
+    receiver.default = Answer(status=404)
+    assert services.attempt_held(delivery) == "failed"
+    assert WebhookEndpoint.objects.get().breaker_failures == 0
