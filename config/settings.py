@@ -532,9 +532,25 @@ CELERY_ACCEPT_CONTENT = ["json"]
 WEBHOOK_TIMEOUT_SECONDS = int(os.environ.get("WEBHOOK_TIMEOUT_SECONDS", "10"))
 # How often the beat queues the retries that fell due.
 WEBHOOK_SWEEP_SECONDS = int(os.environ.get("WEBHOOK_SWEEP_SECONDS", "15"))
+# A round of the sweep queues at most this many of one workspace's due deliveries, the
+# workspaces in turns.
+WEBHOOK_SWEEP_PER_WORKSPACE = int(os.environ.get("WEBHOOK_SWEEP_PER_WORKSPACE", "200"))
 # A delivery is held for the message that queues its attempt this long: the sweep queues
 # it again only after that (a message lost with its broker), never while it waits.
 WEBHOOK_QUEUED_SECONDS = int(os.environ.get("WEBHOOK_QUEUED_SECONDS", "600"))
+# The circuit breaker of each endpoint: after this many timeouts or 5xx answers in a row
+# it is paused, nothing attempted, for a cool-off that starts at the first value and
+# doubles with each pause until a success, up to the second.
+WEBHOOK_BREAKER_FAILURES = int(os.environ.get("WEBHOOK_BREAKER_FAILURES", "5"))
+WEBHOOK_BREAKER_COOLOFF_SECONDS = int(os.environ.get("WEBHOOK_BREAKER_COOLOFF_SECONDS", "60"))
+WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS = int(
+    os.environ.get("WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS", "3600")
+)
+# Attempts under way at once, at most, to one endpoint and for one workspace (0: no cap);
+# an attempt over a cap is put off this many seconds, its retries untouched.
+WEBHOOK_ENDPOINT_CONCURRENCY = int(os.environ.get("WEBHOOK_ENDPOINT_CONCURRENCY", "2"))
+WEBHOOK_WORKSPACE_CONCURRENCY = int(os.environ.get("WEBHOOK_WORKSPACE_CONCURRENCY", "8"))
+WEBHOOK_DEFER_SECONDS = int(os.environ.get("WEBHOOK_DEFER_SECONDS", "5"))
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)
@@ -642,6 +658,10 @@ RATE_LIMIT_ANON = env_rate("RATE_LIMIT_ANON", "300/min")
 # Deliveries a provider's webhook endpoint refuses (bad signature or body), per connection;
 # accepted deliveries are never limited.
 RATE_LIMIT_REFUSED_DELIVERIES = env_rate("RATE_LIMIT_REFUSED_DELIVERIES", "60/min")
+# Attempts to deliver webhooks, per workspace: its fan-out (every event times every endpoint
+# that wants it, retries included) spends its own budget; past it, its attempts wait for
+# the next window and other workspaces' are untouched.
+RATE_LIMIT_OUTBOUND_ATTEMPTS = env_rate("RATE_LIMIT_OUTBOUND_ATTEMPTS", "600/min")
 # Plans an agency applies through the API (each apply may invite people by email).
 RATE_LIMIT_PLAN_APPLIES = env_rate("RATE_LIMIT_PLAN_APPLIES", "30/hour")
 # Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).

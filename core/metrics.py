@@ -68,6 +68,10 @@ OUTBOUND = Counter(
     "Attempts to deliver an event to an integrator's endpoint, by outcome.",
     ["outcome"],
 )
+OUTBOUND_DEFERRED = Counter(
+    "webhook_outbound_deferred_total",
+    "Attempts put off because their endpoint or workspace had as many under way as its cap.",
+)
 TASKS = Counter(
     "celery_tasks_total", "Celery task runs by task name and state (succeeded, failed, retried).",
     ["task", "state"],

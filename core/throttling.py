@@ -37,6 +37,7 @@ POLICY_SETTINGS = {
     "anonymous": "RATE_LIMIT_ANON",
     "refused": "RATE_LIMIT_REFUSED_DELIVERIES",
     "plan_apply": "RATE_LIMIT_PLAN_APPLIES",
+    "outbound": "RATE_LIMIT_OUTBOUND_ATTEMPTS",
 }
 PERIOD_WORDS = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
 
@@ -73,6 +74,7 @@ class RateState:
             "per client address",
             "refused": "This webhook endpoint takes {n} refused deliveries a {p}",
             "plan_apply": "An agency may apply {n} plans through the API an {p}",
+            "outbound": "A workspace's webhooks may make {n} delivery attempts a {p}",
         }[self.policy]
         return who.format(n=self.limit, p=period)
 

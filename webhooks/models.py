@@ -25,6 +25,15 @@ class WebhookEndpoint(models.Model):
     # days of failures disable the endpoint.
     failing_since = models.DateTimeField(null=True, blank=True)
     disabled_reason = models.CharField(max_length=200, blank=True)
+    # The circuit breaker (webhooks.services, docs/events.md): the run of timeouts and 5xx
+    # answers since the last other outcome (and how many of them timed out); while
+    # `paused_until` is ahead nothing is attempted, and `pauses` (the pauses since the last
+    # success) makes each cool-off longer. One success clears them all.
+    breaker_failures = models.PositiveIntegerField(default=0)
+    breaker_timeouts = models.PositiveIntegerField(default=0)
+    paused_until = models.DateTimeField(null=True, blank=True)
+    pauses = models.PositiveIntegerField(default=0)
+    paused_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "created_at"], name="endpoint_ws_created")]

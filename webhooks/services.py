@@ -16,12 +16,13 @@ import logging
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import httpx
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from standardwebhooks import Webhook
 
@@ -29,8 +30,9 @@ from audit.services import SYSTEM, Actor, audit_record
 from core.crypto import decrypt_text, encrypt_text
 from core.errors import InvalidField
 from core.mail import mail_send
-from core.metrics import OUTBOUND
+from core.metrics import OUTBOUND, OUTBOUND_DEFERRED
 from core.tasks import task_send
+from core.throttling import rate_count
 from core.times import utc_iso as _iso
 from events.models import Event
 from events.services import event_claim, event_record, events_prune, events_undispatched
@@ -40,6 +42,7 @@ from workspaces.models import Member, Workspace
 from . import guard
 from .dispatch import wants_forget
 from .models import Delivery, DeliveryAttempt, WebhookEndpoint
+from .slots import slots_give_back, slots_take
 
 logger = logging.getLogger(__name__)
 
@@ -64,6 +67,11 @@ USER_AGENT = "SalesFigures-Webhooks/1"
 def _now() -> datetime:
     """The clock of deliveries (the retry-schedule tests move it)."""
     return timezone.now()
+
+
+def now_for_pages() -> datetime:
+    """The clock the pages judge a pause by (the deliveries' own)."""
+    return _now()
 
 
 def secret_new() -> str:
@@ -259,6 +267,11 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
             )
             if endpoint.wants(event.type)
         ]
+        # A paused endpoint's deliveries wait, held by nobody, for the sweep after its
+        # cool-off; the others come first.
+        endpoints.sort(key=lambda endpoint: _paused(endpoint, now))
+        open_ = sum(1 for endpoint in endpoints if not _paused(endpoint, now))
+        held = min(held, open_)
         held_until = now + timedelta(seconds=_lease_seconds())
         lease = _queued_lease(now)
         deliveries = Delivery.objects.bulk_create(
@@ -267,13 +280,22 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
                     event=event,
                     endpoint=endpoint,
                     next_attempt_at=now,
-                    leased_until=held_until if n < held else lease,
+                    leased_until=held_until if n < held else lease if n < open_ else None,
                 )
                 for n, endpoint in enumerate(endpoints)
             ]
         )
-    queued = [delivery.pk for delivery in deliveries[held:]]
+    queued = [delivery.pk for delivery in deliveries[held:open_]]
     return Made(now=deliveries[:held], queued=queued, lease=lease)
+
+
+def _paused(endpoint: WebhookEndpoint, now: datetime) -> bool:
+    return endpoint.paused_until is not None and endpoint.paused_until > now
+
+
+def _not_paused(now: datetime) -> Q:
+    """The deliveries whose endpoint's circuit breaker is closed, or its cool-off over."""
+    return Q(endpoint__paused_until__isnull=True) | Q(endpoint__paused_until__lte=now)
 
 
 def _lease_seconds() -> int:
@@ -282,9 +304,13 @@ def _lease_seconds() -> int:
 
 def _due(now: datetime):
     """The deliveries due for an attempt that nobody holds, to enabled endpoints."""
-    return Delivery.objects.filter(
-        state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
-    ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+    return (
+        Delivery.objects.filter(
+            state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
+        )
+        .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+        .filter(_not_paused(now))
+    )
 
 
 def _queued_lease(now: datetime) -> datetime:
@@ -300,17 +326,22 @@ def _lease_take(delivery_id: int, now: datetime, queued: datetime | None = None)
     A message queued with the delivery held for it (`queued`, the hold it was sent with)
     takes the delivery over from that hold, and only from it: a message whose hold ran out
     and was given to another finds it changed. A message that cannot attempt (it came
-    early, the delivery is done or its endpoint off) lets its hold go, for the sweep."""
+    early, the delivery is done, its endpoint off or paused) lets its hold go, for the
+    sweep."""
     attempt_lease = now + timedelta(seconds=_lease_seconds())
     if queued is None:
         return bool(_due(now).filter(pk=delivery_id).update(leased_until=attempt_lease))
-    taken = Delivery.objects.filter(
-        pk=delivery_id,
-        leased_until=queued,
-        state=Delivery.State.PENDING,
-        next_attempt_at__lte=now,
-        endpoint__enabled=True,
-    ).update(leased_until=attempt_lease)
+    taken = (
+        Delivery.objects.filter(
+            pk=delivery_id,
+            leased_until=queued,
+            state=Delivery.State.PENDING,
+            next_attempt_at__lte=now,
+            endpoint__enabled=True,
+        )
+        .filter(_not_paused(now))
+        .update(leased_until=attempt_lease)
+    )
     if not taken:
         Delivery.objects.filter(pk=delivery_id, leased_until=queued).update(leased_until=None)
     return bool(taken)
@@ -322,6 +353,12 @@ class Outcome:
     status_code: int | None = None
     excerpt: str = ""
     error: str = ""
+    timed_out: bool = False
+
+    @property
+    def overloaded(self) -> bool:
+        """A timeout or a 5xx answer: what the circuit breaker counts."""
+        return self.timed_out or (self.status_code is not None and self.status_code >= 500)
 
 
 def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
@@ -355,7 +392,11 @@ def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
                 if len(excerpt) >= EXCERPT_BYTES:
                     break
     except httpx.TimeoutException:
-        return Outcome(False, error=f"No answer within {settings.WEBHOOK_TIMEOUT_SECONDS} s.")
+        return Outcome(
+            False,
+            error=f"No answer within {settings.WEBHOOK_TIMEOUT_SECONDS} s.",
+            timed_out=True,
+        )
     except httpx.HTTPError as error:
         return Outcome(False, error=_connection_error(error))
     text = excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")
@@ -418,8 +459,40 @@ def attempt_run(delivery_id: int, lease: str | None = None) -> str:
 
 
 def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
-    """One attempt of a delivery this process holds (its lease taken, or made held)."""
+    """One attempt of a delivery this process holds (its lease taken, or made held), unless
+    its endpoint or its workspace has as many attempts under way as its cap allows, or its
+    workspace spent its budget of attempts (RATE_LIMIT_OUTBOUND_ATTEMPTS): then it is put
+    off ("deferred")."""
     now = now or _now()
+    endpoint = delivery.endpoint
+    held = slots_take(
+        endpoint_id=endpoint.pk, workspace_id=endpoint.workspace_id, seconds=_lease_seconds()
+    )
+    if held is None:
+        return _defer(delivery, now, timedelta(seconds=settings.WEBHOOK_DEFER_SECONDS))
+    try:
+        budget = rate_count("outbound", f"workspace:{endpoint.workspace_id}")
+        if budget is not None and not budget.allowed:
+            return _defer(delivery, now, timedelta(seconds=budget.reset), queue=False)
+        return _attempt(delivery, now)
+    finally:
+        slots_give_back(held)
+
+
+def _defer(delivery: Delivery, now: datetime, wait: timedelta, queue: bool = True) -> str:
+    """Put an attempt off (its retries untouched: it was not attempted): held for a message
+    queued to make it after the wait, or left for the sweep (`queue` False: a workspace
+    past its budget may have thousands waiting, which the sweep takes in turns with the
+    other workspaces')."""
+    lease = _queued_lease(now + wait) if queue else None
+    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + wait, leased_until=lease)
+    OUTBOUND_DEFERRED.inc()
+    if lease is not None:
+        _send_later(delivery.pk, lease, wait)
+    return "deferred"
+
+
+def _attempt(delivery: Delivery, now: datetime) -> str:
     started = time.monotonic()
     outcome = _post(delivery.endpoint, delivery.event, now)
     duration_ms = int((time.monotonic() - started) * 1000)
@@ -467,6 +540,7 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
             # failure to clear, and write nothing to it.
             if endpoint.failing_since is not None:
                 WebhookEndpoint.objects.filter(pk=endpoint.pk).update(failing_since=None)
+            _breaker_close(endpoint, now)
         else:
             if attempts <= len(SCHEDULE):
                 wait = SCHEDULE[attempts - 1]
@@ -478,8 +552,112 @@ def _attempt_record(delivery, outcome: Outcome, now: datetime, duration_ms: int)
             else:
                 values |= {"state": Delivery.State.FAILED, "next_attempt_at": None}
             _failure_clock(endpoint, now)
+            _breaker_count(endpoint, outcome, now)
         Delivery.objects.filter(pk=delivery.pk).update(**values)
     return retry
+
+
+# --- The circuit breaker -------------------------------------------------------------------
+
+
+def _breaker_count(endpoint: WebhookEndpoint, outcome: Outcome, now: datetime) -> None:
+    """Count a failed attempt in the endpoint's run of timeouts and 5xx answers (another
+    failure ends the run); pause the endpoint when the run reaches the setting, or when the
+    first attempt after a cool-off fails the same way."""
+    if not outcome.overloaded:
+        # The row as it is now (the endpoint was read with the delivery, moments ago).
+        WebhookEndpoint.objects.filter(pk=endpoint.pk, breaker_failures__gt=0).update(
+            breaker_failures=0, breaker_timeouts=0
+        )
+        return
+    WebhookEndpoint.objects.filter(pk=endpoint.pk).update(
+        breaker_failures=F("breaker_failures") + 1,
+        breaker_timeouts=F("breaker_timeouts") + int(outcome.timed_out),
+    )
+    endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
+    if _paused(endpoint, now):
+        return  # an attempt that started before the pause: it is paused already
+    if endpoint.breaker_failures >= settings.WEBHOOK_BREAKER_FAILURES or endpoint.pauses:
+        _breaker_open(endpoint, now)
+
+
+def _run_words(failures: int, timeouts: int) -> str:
+    if timeouts == failures:
+        return f"{failures} timeout{'s' if failures != 1 else ''} in a row"
+    if timeouts == 0:
+        return f"{failures} server error{'s' if failures != 1 else ''} (5xx) in a row"
+    return f"{failures} timeouts or server errors (5xx) in a row"
+
+
+def breaker_cooloff(pauses: int) -> timedelta:
+    """The cool-off of the endpoint's pause after `pauses` earlier ones without a success:
+    the setting, doubled each time, capped."""
+    seconds = settings.WEBHOOK_BREAKER_COOLOFF_SECONDS * 2 ** min(pauses, 30)
+    return timedelta(seconds=min(seconds, settings.WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS))
+
+
+def _breaker_open(endpoint: WebhookEndpoint, now: datetime) -> None:
+    cooloff = breaker_cooloff(endpoint.pauses)
+    endpoint.paused_until = now + cooloff
+    endpoint.pauses += 1
+    endpoint.paused_reason = _run_words(endpoint.breaker_failures, endpoint.breaker_timeouts)
+    endpoint.save(update_fields=["paused_until", "pauses", "paused_reason"])
+    audit_record(
+        actor=SYSTEM,
+        action="webhook_endpoint.paused",
+        target_type="webhook_endpoint",
+        target_id=endpoint.pk,
+        workspace=endpoint.workspace,
+        reason=f"Paused after {endpoint.paused_reason}.",
+        detail={
+            "url": endpoint.url,
+            "paused_until": _iso(endpoint.paused_until),
+            "cooloff_seconds": int(cooloff.total_seconds()),
+            "failures": endpoint.breaker_failures,
+            "timeouts": endpoint.breaker_timeouts,
+        },
+    )
+    logger.warning(
+        "Webhook endpoint %s paused for %d s after %s",
+        endpoint.pk,
+        cooloff.total_seconds(),
+        endpoint.paused_reason,
+    )
+
+
+def _breaker_close(endpoint: WebhookEndpoint, now: datetime) -> None:
+    """A success: the run ends, and a paused endpoint is resumed (audited). Judged by the
+    row as it is now, not as read with the delivery (another attempt may have paused it
+    meanwhile); most successes match no row and write nothing."""
+    was_paused = WebhookEndpoint.objects.filter(pk=endpoint.pk, pauses__gt=0).update(
+        breaker_failures=0, breaker_timeouts=0, pauses=0, paused_until=None, paused_reason=""
+    )
+    if not was_paused:
+        WebhookEndpoint.objects.filter(pk=endpoint.pk, breaker_failures__gt=0).update(
+            breaker_failures=0, breaker_timeouts=0
+        )
+        return
+    audit_record(
+        actor=SYSTEM,
+        action="webhook_endpoint.resumed",
+        target_type="webhook_endpoint",
+        target_id=endpoint.pk,
+        workspace=endpoint.workspace,
+        detail={"url": endpoint.url},
+    )
+    logger.info("Webhook endpoint %s resumed after a success", endpoint.pk)
+
+
+def endpoint_pause_text(endpoint: WebhookEndpoint, now: datetime | None = None) -> str:
+    """The pause of an endpoint in words for its page ("" when it is not paused)."""
+    now = now or _now()
+    if not _paused(endpoint, now):
+        return ""
+    until = endpoint.paused_until.astimezone(UTC)
+    when = until.strftime("%H:%M UTC")
+    if until.date() != now.astimezone(UTC).date():
+        when = f"{until.strftime('%-d %b %Y')}, {when}"
+    return f"Paused until {when} after {endpoint.paused_reason}; deliveries wait and resume then."
 
 
 def _failure_clock(endpoint: WebhookEndpoint, now: datetime) -> None:
@@ -547,18 +725,37 @@ def deliveries_send(delivery_ids: list[int], lease: datetime) -> None:
 def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
     """Queue the due deliveries nobody holds (the beat; an endpoint enabled again), each
     held for its message as it is queued: a second round, or two at once, queue none of
-    them again."""
+    them again.
+
+    Round-robin across workspaces: a round takes at most WEBHOOK_SWEEP_PER_WORKSPACE of
+    one workspace's deliveries (the longest due first) and queues them in turns, each
+    workspace's first, then each one's second, …: a workspace with thousands waiting
+    neither fills a round nor queues ahead of the others."""
     now = _now()
     due = _due(now)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
+    turn = Window(
+        RowNumber(),
+        partition_by=[F("endpoint__workspace_id")],
+        order_by=[F("next_attempt_at").asc(), F("pk").asc()],
+    )
+    picked = list(
+        due.annotate(turn=turn)
+        .filter(turn__lte=settings.WEBHOOK_SWEEP_PER_WORKSPACE)
+        .order_by("turn", "next_attempt_at", "pk")
+        .values_list("pk", flat=True)[:limit]
+    )
     lease = _queued_lease(now)
     with transaction.atomic():
-        ids = list(
-            due.select_for_update(skip_locked=True, of=("self",))
-            .order_by("next_attempt_at")
-            .values_list("pk", flat=True)[:limit]
+        # Those still due and not taken meanwhile (a lock cannot go with the window).
+        free = set(
+            _due(now)
+            .filter(pk__in=picked)
+            .select_for_update(skip_locked=True, of=("self",))
+            .values_list("pk", flat=True)
         )
+        ids = [pk for pk in picked if pk in free]
         Delivery.objects.filter(pk__in=ids).update(leased_until=lease)
     deliveries_send(ids, lease)
     return len(ids)

@@ -1,0 +1,214 @@
+"""The caps on attempts under way at once, per endpoint and per workspace: an attempt over
+a cap is put off a few seconds (not attempted, its retries untouched) and made once a slot
+is free; another workspace's deliveries are not held back. Against a real local
+receiver."""
+
+from datetime import timedelta
+
+import pytest
+
+from audit.services import SYSTEM
+from webhooks import services
+from webhooks.models import Delivery, DeliveryAttempt
+from webhooks.slots import slots_give_back, slots_take
+
+from .receiver import Answer
+from .test_delivery import Clock, _endpoint, _lead
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def ws(make_workspace):
+    return make_workspace()
+
+
+@pytest.fixture
+def caps(settings):
+    settings.WEBHOOK_ENDPOINT_CONCURRENCY = 2
+    settings.WEBHOOK_WORKSPACE_CONCURRENCY = 3
+    settings.WEBHOOK_DEFER_SECONDS = 5
+    return settings
+
+
+def _running(endpoint):
+    """An attempt under way elsewhere (another worker), as the caps count it."""
+    held = slots_take(endpoint_id=endpoint.pk, workspace_id=endpoint.workspace_id, seconds=60)
+    assert held is not None
+    return held
+
+
+class Queue:
+    """The attempts' messages, kept instead of sent, to run when the test says."""
+
+    def __init__(self, monkeypatch):
+        self.messages = []
+        monkeypatch.setattr(
+            services,
+            "task_send",
+            lambda name, *, args, countdown=None: self.messages.append((args, countdown)),
+        )
+
+    def run(self):
+        messages, self.messages = self.messages, []
+        return [services.attempt_run(*args) for args, _ in messages]
+
+
+def _sweep():
+    from webhooks.tasks import deliveries_sweep  # noqa: PLC0415
+
+    return deliveries_sweep()["deliveries"]
+
+
+def test_an_attempt_over_the_endpoints_cap_is_put_off_then_made(ws, receiver, monkeypatch, caps):
+    clock = Clock(monkeypatch)
+    endpoint = _endpoint(ws, receiver.url).endpoint
+    first, second = _running(endpoint), _running(endpoint)
+    _lead(ws)
+    assert receiver.received == []
+    delivery = Delivery.objects.get()
+    assert (delivery.state, delivery.attempts) == ("pending", 0)
+    assert delivery.next_attempt_at == clock.now + timedelta(seconds=5)
+    assert not DeliveryAttempt.objects.exists()
+    # Not before its time; then put off again while the endpoint is still full, its
+    # message queued to come back in 5 s.
+    queue = Queue(monkeypatch)
+    assert _sweep() == 0
+    clock.move(seconds=5)
+    assert _sweep() == 1
+    assert queue.run() == ["deferred"]
+    assert [countdown for _, countdown in queue.messages] == [5]
+    assert _sweep() == 0
+    slots_give_back(first)
+    clock.move(seconds=5)
+    assert queue.run() == ["succeeded"]
+    assert len(receiver.received) == 1
+    delivery.refresh_from_db()
+    assert (delivery.state, delivery.attempts) == ("succeeded", 1)
+    # The attempt gave its slot back: two can run again once the other ends.
+    slots_give_back(second)
+    held = [_running(endpoint), _running(endpoint)]
+    assert slots_take(endpoint_id=endpoint.pk, workspace_id=ws.pk, seconds=60) is None
+    for slots in held:
+        slots_give_back(slots)
+
+
+def test_the_workspaces_cap_holds_back_its_own_deliveries_only(
+    ws, make_workspace, receiver, monkeypatch, caps
+):
+    Clock(monkeypatch)
+    busy = [_endpoint(ws, f"{receiver.url}/busy{n}").endpoint for n in range(3)]
+    _endpoint(ws, f"{receiver.url}/idle")
+    other = make_workspace()
+    _endpoint(other, f"{receiver.url}/other")
+    running = [_running(endpoint) for endpoint in busy]  # the workspace's 3 slots
+    _lead(ws, 1)
+    _lead(other, 2)
+    (request,) = receiver.wait(1)
+    assert request.path == "/hooks/other"
+    assert Delivery.objects.filter(endpoint__workspace=ws, attempts=0).count() == 4
+    for slots in running:
+        slots_give_back(slots)
+
+
+def test_an_attempt_under_way_holds_its_endpoints_slot(ws, receiver, monkeypatch, caps):
+    """Two attempts to an endpoint capped at one: the second, started while the first
+    waits for its answer, is put off; the first's slot is free once it ends, even when it
+    fails."""
+    caps.WEBHOOK_ENDPOINT_CONCURRENCY = 1
+    Clock(monkeypatch)
+    queued = []
+    monkeypatch.setattr(services, "_send_later", lambda *args: queued.append(args))
+    endpoint = _endpoint(ws, receiver.url).endpoint
+    services.endpoint_ping(endpoint=endpoint, actor=SYSTEM)
+    services.endpoint_ping(endpoint=endpoint, actor=SYSTEM)
+    (first, first_lease), (second, second_lease) = queued
+    queued.clear()
+    post, during = services._post, []
+
+    def post_while_another_starts(*args):
+        if not during:
+            during.append(services.attempt_run(second, second_lease.isoformat()))
+        raise RuntimeError("the worker fails mid-attempt")
+
+    monkeypatch.setattr(services, "_post", post_while_another_starts)
+    with pytest.raises(RuntimeError):
+        services.attempt_run(first, first_lease.isoformat())
+    assert during == ["deferred"]
+    assert [(args[0], args[2]) for args in queued] == [(second, timedelta(seconds=5))]
+    monkeypatch.setattr(services, "_post", post)
+    assert services.attempt_held(Delivery.objects.get(pk=second)) == "succeeded"
+    assert len(receiver.received) == 1
+
+
+def test_a_workspaces_fan_out_spends_its_own_budget_of_attempts(
+    ws, make_workspace, receiver, monkeypatch, settings
+):
+    """Past RATE_LIMIT_OUTBOUND_ATTEMPTS a workspace's attempts wait for the next window
+    (none lost, no retry used); another workspace's attempts go ahead."""
+    from core import throttling  # noqa: PLC0415
+
+    settings.RATE_LIMIT_OUTBOUND_ATTEMPTS = "3/min"
+    clock = Clock(monkeypatch)
+    # A window of its own, from its start (the counters live in the shared cache).
+    window = {"start": 60.0 * (70_000_000 + ws.pk.int % 1_000_000)}
+    real = throttling.rate_count
+    monkeypatch.setattr(
+        services, "rate_count", lambda policy, ident: real(policy, ident, window["start"])
+    )
+    for n in range(2):
+        _endpoint(ws, f"{receiver.url}/ws{n}")
+    other = make_workspace()
+    _endpoint(other, f"{receiver.url}/other")
+    _lead(ws, 1)
+    _lead(ws, 2)
+    _lead(other, 3)
+    received = receiver.wait(4)
+    assert sorted(r.path for r in received).count("/hooks/other") == 1
+    waiting = Delivery.objects.get(endpoint__workspace=ws, attempts=0)
+    assert (waiting.state, waiting.next_attempt_at) == (
+        "pending",
+        clock.now + timedelta(seconds=60),
+    )
+    assert Delivery.objects.filter(endpoint__workspace=other, state="succeeded").count() == 1
+    assert len(receiver.received) == 4
+    # The next window: the sweep sends what waited.
+    window["start"] += 60
+    clock.move(seconds=60)
+    assert _sweep() == 1
+    assert set(Delivery.objects.values_list("state", flat=True)) == {"succeeded"}
+    assert len(receiver.received) == 5
+
+
+def test_the_sweep_takes_the_workspaces_in_turns(
+    ws, make_workspace, receiver, monkeypatch, settings
+):
+    """A workspace with many deliveries waiting neither fills a round of the sweep nor
+    queues ahead of another's: each round takes a few of each, in turns."""
+    settings.WEBHOOK_SWEEP_PER_WORKSPACE = 2
+    clock = Clock(monkeypatch)
+    receiver.default = Answer(status=404)  # failures that do not pause the endpoint
+    busy = _endpoint(ws, f"{receiver.url}/busy").endpoint
+    for n in range(5):
+        _lead(ws, n)
+    clock.move(seconds=1)
+    other = make_workspace()
+    quiet = _endpoint(other, f"{receiver.url}/quiet").endpoint
+    for n in range(2):
+        _lead(other, n)
+    receiver.wait(7)
+    clock.move(seconds=10)  # every retry due, the busy workspace's first
+    queue = Queue(monkeypatch)
+    order = list(Delivery.objects.order_by("next_attempt_at", "pk").values_list("pk", "endpoint"))
+    busy_ids = [pk for pk, endpoint in order if endpoint == busy.pk]
+    quiet_ids = [pk for pk, endpoint in order if endpoint == quiet.pk]
+    assert _sweep() == 4
+    assert [args[0] for args, _ in queue.messages] == [
+        busy_ids[0], quiet_ids[0], busy_ids[1], quiet_ids[1]
+    ]  # fmt: skip
+    queue.messages.clear()
+    assert _sweep() == 2
+    assert [args[0] for args, _ in queue.messages] == busy_ids[2:4]
+    queue.messages.clear()
+    assert _sweep() == 1
+    assert _sweep() == 0
