@@ -81,7 +81,9 @@ def test_the_page_sits_in_the_workspace_settings_and_leads_back(portal, make_mem
     owner = signed_in(make_member(portal.ws, "owner"))
     content = owner.get(page_url(portal)).content.decode()
     integrations = f"/settings/{portal.ws.pk}/integrations/"
-    assert f'<a href="{integrations}" class="current" aria-current="page">Integrations</a>' in content
+    assert (
+        f'<a href="{integrations}" class="current" aria-current="page">Integrations</a>' in content
+    )
     assert (
         f'<a href="{integrations}#connection-{portal.connection.pk}" class="spaced" '
         'id="back-to-integrations">Back to integrations</a>'
