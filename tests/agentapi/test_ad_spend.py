@@ -157,3 +157,13 @@ def test_the_import_and_the_api_write_the_same_record(team, api, tmp_path):
     call_command("import_records", "--workspace", str(team.workspace.pk), str(path))
     record.refresh_from_db()
     assert (AdSpend.objects.count(), record.amount, record.clicks) == (1, 40000, 412)
+
+
+@pytest.mark.parametrize("method", ["put", "patch", "delete"])
+def test_a_method_neither_description_declares_is_405(team, api, method):
+    """GET is the figures description's and POST the agent description's, at one path:
+    any other method is refused as not allowed."""
+    client = api(team.write_token, HTTP_IDEMPOTENCY_KEY=new_key())
+    answer = getattr(client, method)(PATH, DAY, format="json")
+    assert answer.status_code == 405
+    assert answer.json()["error"]["reason"] == "method_not_allowed"
