@@ -107,6 +107,8 @@ def server_environment(database_url: str, port: int) -> dict:
     # Tasks run in the web process: no worker is started here.
     for name in ("CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER"):
         env.pop(name, None)
+    # Deliveries are attempted in the web process too: none may hold a request long.
+    env["WEBHOOK_TIMEOUT_SECONDS"] = "2"
     return env
 
 
