@@ -78,6 +78,15 @@ class RateState:
         }[self.policy]
         return who.format(n=self.limit, p=period)
 
+    @property
+    def message(self) -> str:
+        """The refusal's sentence: the limit and when to retry."""
+        return f"{self.describe()}. Retry in {self.reset} seconds."
+
+    def refusal(self) -> "RateLimited":
+        """The 429 answer of a request over this limit, with Retry-After."""
+        return RateLimited(self.message, retry_after=self.reset)
+
 
 _COUNTER = "ratelimit:%(scope)s:%(ident)s:%(window)d"
 
@@ -136,9 +145,7 @@ def rate_require(policy: str, ident: str) -> None:
     """Count one action against the policy's counter of ident; over the limit, 429."""
     state = rate_count(policy, ident)
     if state is not None and not state.allowed:
-        raise RateLimited(
-            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
-        )
+        raise state.refusal()
 
 
 class ServiceRateThrottle(SimpleRateThrottle):

@@ -9,7 +9,7 @@ Handlers never filter by tenant themselves.
 from django.db import InterfaceError, OperationalError
 from rest_framework.views import APIView
 
-from core.errors import Forbidden, NotFound, RateLimited, Unauthenticated
+from core.errors import Forbidden, NotFound, Unauthenticated
 
 from .idempotency import idempotent_write
 from .ids import parse_uuid
@@ -93,10 +93,7 @@ class ServiceView(APIView):
             raise NotFound()
 
     def throttled(self, request, wait):
-        state = self.rate_state
-        raise RateLimited(
-            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
-        )
+        raise self.rate_state.refusal()
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

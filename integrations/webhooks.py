@@ -13,10 +13,10 @@ from django.db import transaction
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from core.errors import ApiError, MethodNotAllowed, NotFound, RateLimited
+from core.errors import ApiError, MethodNotAllowed, NotFound
 from core.metrics import WEBHOOKS
 from core.parsers import storable_json
-from core.throttling import rate_count
+from core.throttling import rate_require
 
 from . import services
 from .base import SignatureRefused
@@ -134,11 +134,7 @@ def _refusal_count(connection: Connection) -> None:
     """A refused delivery counts on the connection (its rate of refusals, then its counter).
     Past RATE_LIMIT_REFUSED_DELIVERIES it answers 429 with Retry-After and the counter is
     left alone: a sender over the limit writes nothing. An accepted delivery never counts."""
-    state = rate_count("refused", f"connection:{connection.pk}")
-    if state is not None and not state.allowed:
-        raise RateLimited(
-            f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
-        )
+    rate_require("refused", f"connection:{connection.pk}")
     services.delivery_refuse(connection=connection)
 
 

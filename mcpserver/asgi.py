@@ -27,7 +27,6 @@ from core.errors import (
     ApiError,
     BodyTooLarge,
     MethodNotAllowed,
-    RateLimited,
     Unauthenticated,
     Unavailable,
 )
@@ -144,9 +143,7 @@ async def _counted_refusal(refused: ApiError, client: str) -> ApiError:
     )
     if state is None or state.allowed:
         return refused
-    return RateLimited(
-        f"{state.describe()}. Retry in {state.reset} seconds.", retry_after=state.reset
-    )
+    return state.refusal()
 
 
 class McpEndpoint:

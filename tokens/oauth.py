@@ -390,7 +390,7 @@ def limited_by_address(view):
             response = JsonResponse(
                 {
                     "error": "rate_limited",
-                    "error_description": f"{state.describe()}. Retry in {state.reset} seconds.",
+                    "error_description": state.message,
                 },
                 status=429,
             )

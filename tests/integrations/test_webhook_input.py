@@ -178,7 +178,8 @@ def test_refused_deliveries_are_limited_per_connection_and_accepted_ones_never(
     settings.RATE_LIMIT_REFUSED_DELIVERIES = "3/min"
     real = throttling.rate_count
     monkeypatch.setattr(
-        "integrations.webhooks.rate_count", lambda policy, ident: real(policy, ident, own_minute)
+        "core.throttling.rate_count",
+        lambda policy, ident, now=None: real(policy, ident, own_minute),
     )
     body = json.dumps({"id": "evt_x"})
     statuses = [_post(shop.connection, body, "t=1,v1=00").status_code for _ in range(4)]
