@@ -3,8 +3,6 @@
 from workspaces.invitations import invitations_pending_for
 from workspaces.models import Agency, Member
 
-ADMIN_ROLES = Member.ADMIN_ROLES
-
 
 def user_places(*, user) -> dict:
     """Where a signed-in person can go: workspaces they administer, their agencies, and the
@@ -17,7 +15,7 @@ def user_places(*, user) -> dict:
     agencies = list(Agency.objects.filter(users=user).order_by("name"))
     return {
         "memberships": memberships,
-        "admin_memberships": [m for m in memberships if m.role in ADMIN_ROLES],
+        "admin_memberships": [m for m in memberships if m.role in Member.ADMIN_ROLES],
         "agencies": agencies,
         "invitations": list(invitations_pending_for(user=user)),
     }

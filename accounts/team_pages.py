@@ -40,8 +40,6 @@ from .pages import request_actor
 from .team_forms import CommissionForm, InviteForm, WorkspaceSettingsForm
 
 MEMBERS_READERS = Member.WORKSPACE_WIDE_ROLES
-# Who changes the members: owners and admins.
-MANAGERS = Member.ADMIN_ROLES
 
 
 def _membership(request, workspace_id, roles, what: str) -> tuple[Workspace, Member]:
@@ -135,7 +133,7 @@ def _invite(request, workspace, me, form) -> bool:
 @page
 def workspace_members(request, workspace_id):
     workspace, me = _membership(request, workspace_id, MEMBERS_READERS, "reads its members")
-    manages = me.role in MANAGERS
+    manages = me.role in Member.ADMIN_ROLES
     form, status, refusal = InviteForm(), 200, None
     if request.method == "POST":
         if not manages:
@@ -182,7 +180,9 @@ def workspace_members(request, workspace_id):
 def member_deactivate_page(request, workspace_id, member_id):
     """Deactivating a member, asked first: the page says what ends (their access, their
     sessions, the tokens they minted) before the click."""
-    workspace, me = _membership(request, workspace_id, MANAGERS, "deactivates its members")
+    workspace, me = _membership(
+        request, workspace_id, Member.ADMIN_ROLES, "deactivates its members"
+    )
     target = Member.objects.filter(workspace=workspace, pk=member_id).first()
     if target is None:
         raise Http404("No member of this workspace has that id.")

@@ -324,11 +324,10 @@ def member_access_end(*, member, actor: Actor) -> dict:
     each revoked with its audit event. Returns how many of each."""
     with transaction.atomic():
         sessions = member_sessions_revoke(member=member, actor=actor)
+        # token_revoke locks each token and leaves one revoked meanwhile as it is.
         minted = [
             token_revoke(actor=actor, token=token, reason="Its minter was deactivated.")
-            for token in ApiToken.objects.select_for_update()
-            .filter(minted_by_member=member, revoked_at__isnull=True)
-            .order_by("created_at")
+            for token in member_minted_tokens(member)
         ]
     return {"sessions": sessions, "tokens": len(minted)}
 
