@@ -22,6 +22,8 @@ ROUTES = [
     "/api/v1/webinar",
     "/api/v1/audit-events",
     "/api/v1/series?metric=calls.booked",
+    "/api/v1/acquisition",
+    "/api/v1/ad-spend",
 ]
 
 
