@@ -109,6 +109,11 @@ def server_environment(database_url: str, port: int) -> dict:
         env.pop(name, None)
     # Deliveries are attempted in the web process too: none may hold a request long.
     env["WEBHOOK_TIMEOUT_SECONDS"] = "2"
+    # Enabling an endpoint again sends its due deliveries at once, in that request here: the
+    # run's standing endpoint gathers hundreds of due retries (no beat runs), whose address
+    # lookups alone held one such request past the client's 30 s. A short round keeps it
+    # well within.
+    env["WEBHOOK_SWEEP_PER_WORKSPACE"] = "10"
     return env
 
 
