@@ -24,14 +24,16 @@ class AuditEvent(models.Model):
     reason = models.TextField(blank=True)
     detail = models.JSONField(default=dict, blank=True)
     # The event as the answers show it (audit.rendering.event_json), written once with the
-    # row by audit.services: events are never changed. Empty for events written around
-    # the services, which the answers write from the columns instead.
-    json_text = models.TextField(null=True, blank=True, editable=False)
+    # row by audit.services: events are never changed.
+    json_text = models.TextField(editable=False)
 
     class Meta:
         indexes = [
             models.Index(fields=["workspace", "at"], name="audit_ws_at"),
             models.Index(fields=["agency", "at"], name="audit_agency_at"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(json_text=""), name="audit_event_has_text")
         ]
 
     def __str__(self):

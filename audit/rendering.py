@@ -5,8 +5,8 @@ long trail is answered by joining stored texts. The text is byte for byte what t
 standard JSON renderer (compact, UTF-8, ensure_ascii off) writes for the event's dict,
 before the U+2028/U+2029 escapes the renderer applies to the whole answer.
 
-EventJson writes the same text in PostgreSQL, for events that have none stored (written
-before the column existed, or around audit.services).
+EventJson writes the same text in PostgreSQL: the migrations gave it to the events
+recorded before the column existed.
 """
 
 from __future__ import annotations

@@ -16,10 +16,7 @@ standard renderer answers instead, so the bytes never change:
 - any value orjson does not write itself the same way (datetimes, dataclasses, Decimals,
   subclasses of str, int, dict and tuple, lazy strings, ...) goes back to the standard
   renderer, whose encoder knows it; so do integers beyond 64 bits, keys that are not
-  strings, and an indented answer. Lists of the Plain kind (figures.envelope.Plain, a
-  list subclass) are written as the lists they are;
-- FloatsChecked: an answer whose floats were checked while it was built (the figures'
-  envelope, figures.envelope.envelope_build), which the renderer does not walk again;
+  strings, and an indented answer; a list subclass is written as the list it is;
 - PreRendered: JSON text that a selector already wrote (in SQL) exactly as the standard
   renderer writes its value, put in as it is (orjson.Fragment); the standard renderer
   reads it back to write it.
@@ -89,11 +86,6 @@ def float_as_python(value: float) -> bool:
     return not value or 1e-4 <= abs(value) < 1e16
 
 
-class FloatsChecked(dict):
-    """An answer whose every float its builder checked with float_as_python (or
-    floats_as_python): the renderer writes it without walking it first."""
-
-
 class _Encoder(JSONEncoder):
     """DRF's encoder, which also reads PreRendered values back."""
 
@@ -107,16 +99,13 @@ class ApiJSONRenderer(JSONRenderer):
     encoder_class = _Encoder
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
-        checked = type(data) is FloatsChecked
-        if checked:
-            data = dict(data)
         if (
             data is None
             or self.ensure_ascii
             or not self.compact
             or not self.strict
             or self.get_indent(accepted_media_type, renderer_context or {}) is not None
-            or (not checked and not floats_as_python(data))
+            or not floats_as_python(data)
         ):
             return super().render(data, accepted_media_type, renderer_context)
         try:

@@ -8,8 +8,7 @@
 Selectors return data holding Field objects; `envelope_build` renders them and lifts
 their notes into the envelope's notes.
 
-Note, Side and Field are named tuples: immutable, and built in a fraction of a frozen
-dataclass's time (an answer of /attribution builds about 400 Fields and 200 Sides).
+Note, Side and Field are named tuples: immutable values.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from typing import NamedTuple
 from django.utils import timezone
 
 from core.money import major_from_minor
-from core.renderers import FloatsChecked, float_as_python, floats_as_python
 
 from . import registry
 from .registry import (
@@ -72,16 +70,18 @@ class Field(NamedTuple):
     notes: tuple[Note, ...] = ()
 
     def as_dict(self) -> dict:
-        # The members unpacked once (an answer renders hundreds of Fields).
-        metric, label, unit, value, currency, numerator, denominator, code, reason = self[:9]
-        body = {"metric": metric, "label": label, "unit": unit, "value": value}
-        if currency is not None:
-            body["currency"] = currency
-        if numerator is not None:
-            body["numerator"] = {"label": numerator[0], "value": numerator[1]}
-        if denominator is not None:
-            body["denominator"] = {"label": denominator[0], "value": denominator[1]}
-        body["unavailable"] = None if value is not None else {"code": code, "reason": reason}
+        body = {"metric": self.metric, "label": self.label, "unit": self.unit, "value": self.value}
+        if self.currency is not None:
+            body["currency"] = self.currency
+        if self.numerator is not None:
+            body["numerator"] = self.numerator.as_dict()
+        if self.denominator is not None:
+            body["denominator"] = self.denominator.as_dict()
+        body["unavailable"] = (
+            None
+            if self.value is not None
+            else {"code": self.unavailable_code, "reason": self.unavailable_reason}
+        )
         return body
 
     def all_notes(self) -> list[Note]:
@@ -108,11 +108,6 @@ def _check_unit(metric_id: str, unit: str) -> None:
         raise ValueError(f"{metric_id} is a {registered}, not a {unit}")
 
 
-# Field(...) by position, without the keyword handling of a named tuple's constructor: an
-# answer with a row per member or UTM combination builds hundreds.
-_new_field = tuple.__new__
-
-
 class FieldsOf:
     """The Fields of one metric of one workspace: the registry's entry, the workspace's
     label and currency looked up once, for answers that hold the metric once per row.
@@ -133,22 +128,33 @@ class FieldsOf:
         if value is None:
             code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
         shown = None if value is None else int(value)
-        return _new_field(
-            Field,
-            (self.metric_id, self.label, COUNT, shown, None, None, None, code, text, value,
-             tuple(notes)),
-        )  # fmt: skip
+        return Field(
+            metric=self.metric_id,
+            label=self.label,
+            unit=COUNT,
+            value=shown,
+            unavailable_code=code,
+            unavailable_reason=text,
+            raw=value,
+            notes=tuple(notes),
+        )
 
     def money(self, minor, *, unavailable=None, reason=None, notes=()) -> Field:
         code = text = None
         if minor is None:
             code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
         shown = major_from_minor(minor, exponent=self.exponent)
-        return _new_field(
-            Field,
-            (self.metric_id, self.label, MONEY, shown, self.currency, None, None, code, text,
-             minor, tuple(notes)),
-        )  # fmt: skip
+        return Field(
+            metric=self.metric_id,
+            label=self.label,
+            unit=MONEY,
+            value=shown,
+            currency=self.currency,
+            unavailable_code=code,
+            unavailable_reason=text,
+            raw=minor,
+            notes=tuple(notes),
+        )
 
     def rate(
         self,
@@ -178,12 +184,18 @@ class FieldsOf:
             code, text = _unavailable(DOES_NOT_NEST, reason)
         value = rate_value(numerator, denominator) if code is None else None
         shown_num, shown_den = side_values if side_values else (numerator, denominator)
-        return _new_field(
-            Field,
-            (self.metric_id, self.label, RATE, value, None,
-             Side(metric.numerator, shown_num), Side(metric.denominator, shown_den), code,
-             text, (numerator, denominator), tuple(notes)),
-        )  # fmt: skip
+        return Field(
+            metric=self.metric_id,
+            label=self.label,
+            unit=RATE,
+            value=value,
+            numerator=Side(metric.numerator, shown_num),
+            denominator=Side(metric.denominator, shown_den),
+            unavailable_code=code,
+            unavailable_reason=text,
+            raw=(numerator, denominator),
+            notes=tuple(notes),
+        )
 
     def average(self, total_minor: int, how_many: int, *, notes=()) -> Field:
         """A money figure that is a quotient (average_money): total / how many, rounded
@@ -194,14 +206,19 @@ class FieldsOf:
             code, text = _unavailable(EMPTY_DENOMINATOR, f"No {metric.denominator.lower()}.")
         else:
             minor = (2 * total_minor + how_many) // (2 * how_many)
-        exponent = self.exponent
-        return _new_field(
-            Field,
-            (self.metric_id, self.label, MONEY, major_from_minor(minor, exponent=exponent),
-             self.currency, Side(metric.numerator, major_from_minor(total_minor,
-                                                                    exponent=exponent)),
-             Side(metric.denominator, how_many), code, text, minor, tuple(notes)),
-        )  # fmt: skip
+        return Field(
+            metric=self.metric_id,
+            label=self.label,
+            unit=MONEY,
+            value=major_from_minor(minor, exponent=self.exponent),
+            currency=self.currency,
+            numerator=Side(metric.numerator, major_from_minor(total_minor, exponent=self.exponent)),
+            denominator=Side(metric.denominator, how_many),
+            unavailable_code=code,
+            unavailable_reason=text,
+            raw=minor,
+            notes=tuple(notes),
+        )
 
 
 def count(
@@ -292,88 +309,22 @@ _FOUR_PLACES = Decimal("0.0001")
 
 def rate_value(numerator, denominator) -> float:
     """numerator / denominator (0 <= numerator <= denominator, denominator > 0) rounded
-    half up to 4 decimals, as a float: the float nearest the rounded fraction k / 10000.
-
-    Whole numbers (every count) are rounded with integers; other numbers (sums the
-    database answers as decimals) with Decimal. Both give the same float for the same
-    fraction: tests/figures/test_envelope.py compares them.
-    """
-    if type(numerator) is int and type(denominator) is int:
-        return (numerator * 20000 + denominator) // (2 * denominator) / 10000
+    half up to 4 decimals, as a float: the float nearest the rounded fraction k / 10000."""
     return float((Decimal(numerator) / Decimal(denominator)).quantize(_FOUR_PLACES, ROUND_HALF_UP))
 
 
-class Plain(list):
-    """Rows already in their answer's shape, holding no Field: rendered as they are.
-
-    A long list of records (audit events, leads) is not walked item by item.
-    """
-
-
-class Texts(Plain):
-    """Plain rows whose values are all texts, None, or dicts of those (a lead's row): no
-    float to check, so not walked at all."""
-
-
-class _Rendering:
-    """One answer's rendering: the notes its Fields carry, and whether every float it
-    writes is written alike by orjson and the standard renderer (core.renderers)."""
-
-    def __init__(self):
-        self.notes: list[Note] = []
-        self.floats_alike = True
-
-    def float(self, value) -> None:
-        if type(value) is float and not float_as_python(value):
-            self.floats_alike = False
-
-    def field(self, field: Field) -> dict:
-        value = field.value
-        if value is None or field.notes:
-            self.notes.extend(field.all_notes())
-        body = field.as_dict()
-        if self.floats_alike:
-            self.float(value)
-            for side in (field.numerator, field.denominator):
-                if side is not None:
-                    self.float(side.value)
-        return body
-
-    def render_dict(self, value: dict) -> dict:
-        # Most values of a row are texts or Fields: taken here, without a call each.
-        rendered = {}
-        for key, item in value.items():
-            kind = type(item)
-            if kind in _AS_THEY_ARE:
-                rendered[key] = item
-            elif kind is Field:
-                rendered[key] = self.field(item)
-            else:
-                rendered[key] = self.render(item)
-        return rendered
-
-    def render(self, value):
-        kind = type(value)
-        if kind in _AS_THEY_ARE:
-            return value
-        if kind is Field:
-            return self.field(value)
-        if kind is Texts:
-            return value
-        if kind is Plain:
-            if self.floats_alike and not floats_as_python(value):
-                self.floats_alike = False
-            return value
-        if isinstance(value, dict):
-            return self.render_dict(value)
-        if isinstance(value, list | tuple):
-            return [self.render(item) for item in value]
-        self.float(value)
-        return value
-
-
-# Values written as they are, with no float inside (bool is its own type, not int's).
-_AS_THEY_ARE = frozenset({str, int, bool, type(None)})
+def _rendered(value, notes: list[Note]):
+    """The value with each Field written as its dict, the Fields' notes gathered in
+    `notes`."""
+    if type(value) is Field:
+        if value.value is None or value.notes:
+            notes.extend(value.all_notes())
+        return value.as_dict()
+    if isinstance(value, dict):
+        return {key: _rendered(item, notes) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_rendered(item, notes) for item in value]
+    return value
 
 
 def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict:
@@ -382,9 +333,8 @@ def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict
     Notes carried by the Fields (and figure-unavailable for each null Field) are lifted
     into `notes`; a period that reaches past now adds period-in-future.
     """
-    rendering = _Rendering()
-    rendered = rendering.render(data)
-    collected = rendering.notes
+    collected: list[Note] = []
+    rendered = _rendered(data, collected)
     collected.extend(notes)
     now = now or timezone.now()
     if period is not None and period.end > now:
@@ -403,14 +353,9 @@ def envelope_build(*, workspace, period, data: dict, notes=(), now=None) -> dict
         if key not in seen:
             seen.add(key)
             unique.append(note.as_dict())
-    # Every float of the answer is in `data` (the rest are the workspace's, the period's
-    # and the notes' strings), checked while rendering it: the renderer need not walk it.
-    answer = FloatsChecked if rendering.floats_alike else dict
-    return answer(
-        {
-            "workspace": {"id": str(workspace.pk), "currency": workspace.currency},
-            "period": period.as_dict() if period is not None else None,
-            "data": rendered,
-            "notes": unique,
-        }
-    )
+    return {
+        "workspace": {"id": str(workspace.pk), "currency": workspace.currency},
+        "period": period.as_dict() if period is not None else None,
+        "data": rendered,
+        "notes": unique,
+    }

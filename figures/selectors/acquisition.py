@@ -279,6 +279,6 @@ def ad_spend_list(*, workspace, period: Period, limit: int = AD_SPEND_LIMIT_DEFA
         )
     data = {
         "spend": fields.money("acquisition.spend", totals["spend"], workspace=workspace),
-        "records": fields.Plain(ad_spend_shape(spend, workspace) for spend in page),
+        "records": list(ad_spend_shape(spend, workspace) for spend in page),
     }
     return Figures(data, tuple(notes))

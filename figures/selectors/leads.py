@@ -138,7 +138,7 @@ def leads_list(
         )
     data = {
         **leads_data({"created": created}, workspace),
-        "leads": fields.Texts(lead_row_of(values, utc_text_iso) for values in page),
+        "leads": list(lead_row_of(values, utc_text_iso) for values in page),
     }
     return Figures(data, tuple(notes))
 

@@ -55,7 +55,7 @@ def speed_to_lead(*, workspace, within_minutes: int, member=None, now=None) -> F
     params = {"workspace": workspace.pk, "member": pk_of(member), "since": since, "now": now}
     counts = speed_query(part="counts", **params)
     waiting = speed_query(part="waiting", **params)
-    rows = fields.Plain(
+    rows = list(
         {
             "id": str(pk),
             "name": name,

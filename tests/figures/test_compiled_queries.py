@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 
 from audit.models import AuditEvent
+from audit.rendering import event_json
 from figures.period import Period
 from figures.selectors.audit_events import audit_query
 from figures.selectors.calls import CALLS_COUNT_KEYS, calls_totals
@@ -243,10 +244,10 @@ def test_audit_events(ws, make_workspace):
     other = make_workspace()
     for workspace, action, when in ((ws, "a", "2026-03-02 10:00"), (ws, "b", "2026-03-04 09:00"),
                                   (ws, "c", "2026-03-09 00:00"), (other, "d", "2026-03-03 10:00")):  # fmt: skip
-        row = AuditEvent.objects.create(workspace=workspace, actor_kind="member", actor_id="m",
-                                        actor_label="Ann", action=action, target_type="call",
-                                        target_id="c")  # fmt: skip
-        AuditEvent.objects.filter(pk=row.pk).update(at=at(when))
+        columns = {"actor_kind": "member", "actor_id": "m", "actor_label": "Ann",
+                   "action": action, "target_type": "call", "target_id": "c", "reason": ""}  # fmt: skip
+        AuditEvent.objects.create(workspace=workspace, at=at(when),
+                                  json_text=event_json(at=at(when), **columns), **columns)  # fmt: skip
     span = {"start": at("2026-03-01 00:00"), "end": at("2026-03-09 00:00")}
     parts = ("rows", "text") if connection.vendor == "postgresql" else ("rows",)
     for workspace, actions in ((ws, ["b", "a"]), (other, ["d"]), (make_workspace(), [])):

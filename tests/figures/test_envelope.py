@@ -1,6 +1,6 @@
-"""The envelope's rates: whole numbers rounded with integers, as Decimal rounds them."""
+"""The envelope's rates: rounded half up to 4 decimals, exactly."""
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 import pytest
 
@@ -8,18 +8,17 @@ from figures import envelope as fields
 from figures.envelope import rate_value
 
 
-def decimal_rate(numerator, denominator) -> float:
-    return float(
-        (Decimal(numerator) / Decimal(denominator)).quantize(Decimal("0.0001"), ROUND_HALF_UP)
-    )
+def exact_rate(numerator: int, denominator: int) -> float:
+    """The fraction rounded half up to k / 10000 in integers (no decimal arithmetic)."""
+    return (numerator * 20000 + denominator) // (2 * denominator) / 10000
 
 
-def test_whole_numbers_round_as_decimal_does():
+def test_whole_numbers_round_half_up_exactly():
     # Every fraction of denominators up to 400, ties included (1/8 = 0.125, 1/16 = 0.0625,
     # 1/32 = 0.03125 -> 0.0313, half up).
     for denominator in range(1, 401):
         for numerator in range(denominator + 1):
-            assert rate_value(numerator, denominator) == decimal_rate(numerator, denominator)
+            assert rate_value(numerator, denominator) == exact_rate(numerator, denominator)
 
 
 @pytest.mark.parametrize(
@@ -38,7 +37,7 @@ def test_whole_numbers_round_as_decimal_does():
 )
 def test_whole_numbers_written_out(numerator, denominator, expected):
     assert rate_value(numerator, denominator) == expected
-    assert rate_value(numerator, denominator) == decimal_rate(numerator, denominator)
+    assert rate_value(numerator, denominator) == exact_rate(numerator, denominator)
 
 
 def test_decimal_sums_take_decimal():

@@ -110,8 +110,7 @@ def test_times_keep_their_microseconds_and_rows_hold_only_texts(ws, rec, client_
         "2026-03-03T10:00:00Z",
         None,
     )
-    # A lead's row is rendered without a walk for floats (figures.envelope.Texts): it
-    # holds only texts and None.
+    # A lead's row holds only texts and None.
     leaves = [value for row in rows.values() for value in row.values()]
     leaves += [value for row in rows.values() if row["setter"] for value in row["setter"].values()]
     assert {type(value) for value in leaves} <= {str, type(None), dict}
