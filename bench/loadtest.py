@@ -9,6 +9,8 @@ Idempotency-Keys, MCP tool calls. It prints p50/p95/p99 per kind and the totals,
 the worker to settle every delivered event, and exits 1 on any failed request or any event
 left unapplied. Results: bench/out/loadtest_*.csv and docs/performance.md.
 
+`--scenario neighbours` runs bench/neighbours.py instead: fifty tenants and a bad one.
+
 `--fault postgres` (or `redis`) restarts that server halfway through the run and reports
 what the requests during and after the restart saw (docs/operations.md).
 """
@@ -179,7 +181,22 @@ def main(argv=None) -> int:
     p.add_argument("--port", type=int, default=8790)
     p.add_argument("--redis-db", type=int, default=11, help="broker and cache (emptied)")
     p.add_argument("--fault", choices=["postgres", "redis"], default=None)
+    p.add_argument(
+        "--scenario",
+        choices=["mixed", "neighbours"],
+        default="mixed",
+        help="neighbours: one bad tenant among --workspaces others (bench/neighbours.py)",
+    )
+    p.add_argument("--workspaces", type=int, default=50, help="neighbours: the other tenants")
+    p.add_argument("--slow", type=float, default=9.5, help="neighbours: the bad endpoints' s")
+    p.add_argument("--settle", type=float, default=20, help="neighbours: s to finish delivering")
     args = p.parse_args(argv)
+    if args.scenario == "neighbours":
+        from bench.neighbours import run  # noqa: PLC0415
+
+        if args.database == "loadtest":
+            args.database = "loadtest_neighbours"
+        return run(args)
     if not port_free(args.port):
         raise SystemExit(f"port {args.port} is taken")
     OUT.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,12 @@ from pathlib import Path
 
 from config.queues import DELIVERIES, KINDS, PROVIDERS, SWEEPS, prefix_from, queue_name
 
-CONCURRENCY = {DELIVERIES: 4, PROVIDERS: 2}  # the others: 1
+CONCURRENCY = {DELIVERIES: 24, PROVIDERS: 2}  # the others: 1
+# Kinds whose tasks mostly wait on the network run in threads of one process: an attempt
+# to an endpoint that answers after 9 s holds a thread, not a process, so the pool can hold
+# more attempts at once than the workspace cap (WEBHOOK_WORKSPACE_CONCURRENCY) and one
+# workspace's slow endpoints leave threads free for every other workspace.
+THREADED = {DELIVERIES}
 CELERY = str(Path(sys.executable).with_name("celery"))
 
 
@@ -48,7 +53,12 @@ def commands(environ=os.environ) -> list[list[str]]:
             continue
         queues = [queue_name(prefix, kind)] + ([prefix] if kind == SWEEPS else [])
         concurrency = _concurrency(kind, environ)
-        pool = ["--pool", "solo"] if concurrency == 1 else ["--concurrency", str(concurrency)]
+        if concurrency == 1:
+            pool = ["--pool", "solo"]
+        elif kind in THREADED:
+            pool = ["--pool", "threads", "--concurrency", str(concurrency)]
+        else:
+            pool = ["--concurrency", str(concurrency)]
         made.append([
             CELERY, "-A", "config", "worker", "--queues", ",".join(queues),
             "--hostname", f"{kind}@%h", *pool, "--loglevel", "INFO",

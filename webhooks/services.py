@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -411,30 +412,34 @@ def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
 
 # One TLS context per process (building one reads the CA bundle: tens of milliseconds),
 # and one client per (name, checked address, port), so an endpoint's attempts reuse their
-# connection while a connection is never shared by two names.
+# connection while a connection is never shared by two names. The deliveries' pool runs
+# attempts in threads: the clients are shared between them (an httpx.Client is safe to
+# share), looked up and added under a lock, and the oldest is let go past the bound (not
+# closed: another thread may be sending through it; its connections close when it is
+# collected).
 _SSL = None
 _CLIENTS: dict[tuple, httpx.Client] = {}
 _CLIENTS_MAX = 256
+_CLIENTS_LOCK = threading.Lock()
 
 
 def _client(target: guard.Target) -> httpx.Client:
     global _SSL
     key = (target.host, target.address, target.port, settings.WEBHOOK_TIMEOUT_SECONDS)
-    client = _CLIENTS.get(key)
-    if client is None:
-        if _SSL is None:
-            _SSL = httpx.create_ssl_context()
-        if len(_CLIENTS) >= _CLIENTS_MAX:
-            for old in _CLIENTS.values():
-                old.close()
-            _CLIENTS.clear()
-        client = _CLIENTS[key] = httpx.Client(
-            verify=_SSL,
-            timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-            follow_redirects=False,
-            trust_env=False,
-            limits=httpx.Limits(max_connections=4, max_keepalive_connections=2),
-        )
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(key)
+        if client is None:
+            if _SSL is None:
+                _SSL = httpx.create_ssl_context()
+            while len(_CLIENTS) >= _CLIENTS_MAX:
+                del _CLIENTS[next(iter(_CLIENTS))]
+            client = _CLIENTS[key] = httpx.Client(
+                verify=_SSL,
+                timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
+                follow_redirects=False,
+                trust_env=False,
+                limits=httpx.Limits(max_connections=4, max_keepalive_connections=2),
+            )
     return client
 
 

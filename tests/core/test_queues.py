@@ -89,7 +89,11 @@ def test_make_worker_starts_a_pool_per_kind_and_the_beat():
         "mail@%h", "applies@%h", "providers@%h", "deliveries@%h", "sweeps@%h",
     ]  # fmt: skip
     assert made[-1][1:] == ["-A", "config", "beat", "--loglevel", "INFO"]
-    assert made[3][made[3].index("--concurrency") + 1] == "4"
+    # The deliveries wait on the network: 24 threads, more than a workspace's cap of 8.
+    assert made[3][made[3].index("--pool") + 1 :][:3] == ["threads", "--concurrency", "24"]
+    assert made[2][made[2].index("--concurrency") + 1] == "2"
+    assert "--pool" not in made[2]
+    assert made[0][made[0].index("--pool") + 1] == "solo"
 
     only = pools.commands(
         {"WORKER_KINDS": "deliveries", "WORKER_BEAT": "false", "WORKER_CONCURRENCY_DELIVERIES": "9"}

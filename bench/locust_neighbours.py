@@ -1,0 +1,153 @@
+"""The load of `make loadtest LOADTEST_ARGS="--scenario neighbours"` (bench/neighbours.py).
+
+Fifty workspaces go about their day: tools read their figures, agents write change-log
+entries (each an event delivered to the workspace's endpoint), Stripe delivers signed
+charges to some of them, and their owners ask for password resets (mail sent by the
+worker). One more workspace, the bad neighbour, writes a change-log entry every second;
+its 20 endpoints answer just under the delivery timeout. NEIGHBOURS_WORLD names the JSON
+file bench/neighbours.py wrote; NEIGHBOURS_RESETS the file each reset's time and address
+is appended to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import random
+import re
+import time
+import uuid
+from datetime import UTC, datetime
+
+from locust import HttpUser, between, constant, task
+
+WORLD = json.loads(open(os.environ["NEIGHBOURS_WORLD"]).read())  # noqa: SIM115
+GOOD = WORLD["good"]
+BAD = WORLD["bad"]
+STRIPE = [ws for ws in GOOD if ws.get("stripe")]
+FIGURES = ["calls", "payments", "leads", "attribution", "commission", "eod", "funnel"]
+RESETS = os.environ["NEIGHBOURS_RESETS"]
+
+
+def _change(token: str, title: str) -> tuple[dict, dict]:
+    body = {
+        "effective_at": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+        "kind": "other",
+        "title": title,
+        "what": "A change written by the load.",
+        "why": "To measure the neighbours.",
+    }
+    headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": str(uuid.uuid4())}
+    return body, headers
+
+
+class Reader(HttpUser):
+    weight = 6
+    wait_time = between(0.05, 0.3)
+
+    @task
+    def figure(self):
+        workspace = random.choice(GOOD)
+        self.client.get(
+            f"/api/v1/{random.choice(FIGURES)}",
+            headers={"Authorization": f"Bearer {workspace['read']}"},
+            name="figures",
+        )
+
+
+class Writer(HttpUser):
+    weight = 2
+    wait_time = between(0.5, 1.5)
+
+    @task
+    def change(self):
+        workspace = random.choice(GOOD)
+        body, headers = _change(workspace["write"], "load")
+        self.client.post("/api/v1/change-log", json=body, headers=headers, name="change-log")
+
+
+class Stripe(HttpUser):
+    weight = 2
+    wait_time = between(0.1, 0.4)
+
+    @task
+    def charge(self):
+        workspace = random.choice(STRIPE)
+        connection = workspace["stripe"]
+        now = int(time.time())
+        charge = f"ch_nb{uuid.uuid4().hex[:20]}"
+        body = json.dumps(
+            {
+                "id": f"evt_nb{uuid.uuid4().hex[:20]}",
+                "object": "event",
+                "type": "charge.succeeded",
+                "created": now,
+                "livemode": False,
+                "data": {
+                    "object": {
+                        "id": charge,
+                        "object": "charge",
+                        "amount": 5000,
+                        "currency": "usd",
+                        "created": now,
+                        "status": "succeeded",
+                        "paid": True,
+                        "billing_details": {"email": f"{charge}@load.example", "name": None},
+                        "receipt_email": None,
+                        "customer": None,
+                        "metadata": {},
+                        "refunded": False,
+                        "amount_refunded": 0,
+                        "refunds": {"object": "list", "data": []},
+                    }
+                },
+            }
+        ).encode()
+        signed = f"{now}.".encode() + body
+        digest = hmac.new(connection["secret"].encode(), signed, hashlib.sha256).hexdigest()
+        self.client.post(
+            f"/hooks/stripe/{connection['id']}",
+            data=body,
+            headers={
+                "Stripe-Signature": f"t={now},v1={digest}",
+                "Content-Type": "application/json",
+            },
+            name="webhooks: stripe",
+        )
+
+
+class Resetter(HttpUser):
+    weight = 1
+    wait_time = between(2, 5)
+
+    @task
+    def reset(self):
+        email = random.choice(GOOD)["owner"]
+        page = self.client.get("/accounts/password-reset/", name="reset: form")
+        found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+        if not found:
+            return
+        asked = time.time()
+        answer = self.client.post(
+            "/accounts/password-reset/",
+            data={"csrfmiddlewaretoken": found.group(1), "email": email},
+            name="reset: ask",
+            allow_redirects=False,
+        )
+        if answer.status_code in (200, 302):
+            with open(RESETS, "a") as log:
+                log.write(json.dumps([asked, email]) + "\n")
+
+
+class BadNeighbour(HttpUser):
+    """A change-log entry a second in the workspace whose endpoints all time out."""
+
+    fixed_count = 1
+    wait_time = constant(1)
+
+    @task
+    def change(self):
+        body, headers = _change(BAD["write"], "bad")
+        self.client.post("/api/v1/change-log", json=body, headers=headers, name="bad: change-log")
