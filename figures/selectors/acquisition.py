@@ -63,6 +63,17 @@ def _spend_of(*, workspace, period: Period):
     )
 
 
+def ad_spend_of_period(*, workspace, period: Period, utm: dict | None = None):
+    """The spend records acquisition.spend adds up, or with `utm` those of one /acquisition
+    row (its utm_source and utm_campaign as the row answers them, `(none)` for empty)."""
+    records = _spend_of(workspace=workspace, period=period)
+    for name, label in (utm or {}).items():
+        if name not in ("utm_source", "utm_campaign"):
+            raise KeyError(name)
+        records = records.filter(**{name: "" if label == utm_label("") else label})
+    return records
+
+
 def _cohort(*, workspace, period: Period):
     return Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
 
