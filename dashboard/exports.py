@@ -3,7 +3,8 @@
 Each column is written as the page writes it (dates and times in the workspace's zone,
 money and numbers in its locale, core.display), and a time or an amount has beside it the
 value a program reads: an instant in ISO 8601 UTC, an amount in minor units with its
-currency, a count or a rate as a number (a rate as a fraction, 0.425 for 42.5%).
+currency, a count or a rate as a number (a rate as a fraction, 0.425 for 42.5%). A text
+that would start a spreadsheet formula (=, +, -, @) is written after an apostrophe.
 """
 
 from __future__ import annotations
@@ -17,6 +18,17 @@ from django.http import StreamingHttpResponse
 from core.display import display_activate_workspace, display_reset
 
 from .templatetags.figure_display import figure_text
+
+# A cell a spreadsheet would read as a formula begins with one of these.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value):
+    """A text written by people or providers (a name, an email, a campaign), kept from
+    being read as a formula by a spreadsheet: an apostrophe before a leading =, +, -, @."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return f"'{value}"
+    return value
 
 
 class _Line:
@@ -83,5 +95,5 @@ def table_headings(columns) -> list[str]:
 def table_row(columns, cells, exponent: int) -> list:
     row = []
     for (_, unit), cell in zip(columns, cells, strict=True):
-        row.extend([cell] if unit is None else field_cells(cell, exponent))
+        row.extend([text_cell(cell)] if unit is None else field_cells(cell, exponent))
     return row

@@ -58,14 +58,20 @@ def page_membership(
     return workspace, member
 
 
-def page_nav(workspace, member) -> dict:
+def page_nav(workspace, member, *, has_spend: bool | None = None) -> dict:
+    """What the header of a figure page offers the member; has_spend (read when not given)
+    adds Acquisition for those who may open it, in a workspace with ad spend."""
+    wide = member.role in Member.WORKSPACE_WIDE_ROLES
+    if has_spend is None:
+        has_spend = wide and selectors.workspace_has_spend(workspace=workspace)
     return {
         "workspace": workspace,
         "member": member,
-        "sees_overview": member.role in Member.WORKSPACE_WIDE_ROLES,
+        "sees_overview": wide,
         "sees_settings": member.role in ("owner", "admin"),
         # Managers place or dismiss held events there; owners and admins also connect.
-        "sees_integrations": member.role in Member.WORKSPACE_WIDE_ROLES,
+        "sees_integrations": wide,
+        "has_spend": wide and has_spend,
     }
 
 
@@ -249,7 +255,7 @@ def overview_page(request, workspace, member, *, agency=None):
         if agency is None
         else None
     )
-    nav = page_nav(workspace, member)
+    nav = page_nav(workspace, member, has_spend=figures["spend"] is not None)
     if agency is not None:
         nav.update(sees_integrations=False, sees_settings=False, agency=agency)
     context = {
@@ -277,7 +283,6 @@ def overview_page(request, workspace, member, *, agency=None):
         },
         "section": "overview",
         "lists": lists,
-        "has_spend": figures["spend"] is not None,
         "period_query": period_query,
         "exports": agency is None,
         "never_contacted": never_contacted,
@@ -448,7 +453,6 @@ def acquisition(request, workspace_id):
         **page_nav(workspace, member),
         **period_picker(request, picked),
         "section": "acquisition",
-        "has_spend": selectors.workspace_has_spend(workspace=workspace),
         "period_query": urlencode({"range": picked.choice, **picked.query()}),
     }
     if not context["has_spend"]:

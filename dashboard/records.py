@@ -36,10 +36,9 @@ from figures import selectors as figures_selectors
 from workspaces.access import page
 from workspaces.models import CommissionRule, Member
 
-from .exports import csv_response
+from .exports import csv_response, text_cell
 from .pages import page_membership, page_nav, period_picker
 from .periods import period_pick
-from .selectors import workspace_has_spend
 
 PAGE_SIZE = 50
 EN_DASH = "\u2013"  # between the first and last row shown: 1-50 of 131
@@ -299,7 +298,6 @@ def list_page(request, workspace, member, picked, listing: Listing):
         "keep": {**listing.keep},
         "kind": listing.name,
         "section": "records",
-        "has_spend": workspace_has_spend(workspace=workspace),
     }
     return render(request, "dashboard/records.html", context)
 
@@ -319,7 +317,9 @@ def csv_headings(columns) -> list[str]:
 def csv_row(columns, record) -> list:
     row = []
     for column in columns:
-        row.append(column.text(record))
+        text = column.text(record)
+        # A column without a program's value beside it is text people or providers wrote.
+        row.append(text if column.machine else text_cell(text))
         row.extend(read(record) for _, read in column.machine)
     return row
 

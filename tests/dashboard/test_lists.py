@@ -287,3 +287,13 @@ def test_a_manager_may_and_someone_else_gets_404(team, figures_data, make_worksp
     assert signed_in(team["manager"]).get(f"/app/{ws.pk}/payments/", MARCH).status_code == 200
     stranger = make_member(make_workspace(), "owner")
     assert signed_in(stranger).get(f"/app/{ws.pk}/payments/", MARCH).status_code == 404
+
+
+def test_a_name_a_spreadsheet_would_read_as_a_formula_is_written_as_text(team, figures_data):
+    ws = team["workspace"]
+    Lead.objects.filter(workspace=ws, name="Sally Sale").update(name='=HYPERLINK("x")')
+    client = signed_in(team["owner"])
+    rows = csv_of(client.get(f"/app/{ws.pk}/payments/", {**MARCH, "export": "csv"}))
+    assert [row[0] for row in rows[1:]] == ['\'=HYPERLINK("x")', '\'=HYPERLINK("x")']
+    html = client.get(f"/app/{ws.pk}/payments/", MARCH).content.decode()
+    assert table_rows(html)[0][0] == '=HYPERLINK("x")'

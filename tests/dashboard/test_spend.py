@@ -173,3 +173,11 @@ def test_without_spend_nothing_of_it_shows(team, figures_data):
     assert "No ad spend recorded" in page
     assert 'data-metric="acquisition.' not in page
     assert client.get(f"/app/{ws.pk}/tables/acquisition/", MARCH).status_code == 404
+
+
+def test_the_header_offers_acquisition_to_those_who_may_open_it(team, with_spend):
+    ws = team["workspace"]
+    board = signed_in(team["manager"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    assert f'href="/app/{ws.pk}/acquisition/"' in board
+    closer = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
+    assert "/acquisition/" not in closer
