@@ -83,7 +83,7 @@ def period_picker(request, picked) -> dict:
     }
 
 
-def _bucket_text(row: dict) -> str:
+def bucket_text(row: dict) -> str:
     """A chart point's period in words: 26 Oct 2026, or the first and last day of a week
     or month. The point's days are the API's dates of the workspace's calendar, written as
     they are (never as instants moved to a zone); the tooltip and the table under the chart
@@ -105,7 +105,7 @@ def _chart_json(chart: dict, interval: str) -> dict:
     return data
 
 
-def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
+def sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     key = ATTRIBUTION_SORTS.get(sort)
     if key is None:
         return rows
@@ -217,7 +217,7 @@ def overview_page(request, workspace, member, *, agency=None):
     sort = request.GET.get("sort", "leads")
     descending = request.GET.get("dir", "desc") != "asc"
     rows = [{**row, "index": n} for n, row in enumerate(figures["attribution"]["data"]["rows"])]
-    rows = _sorted_attribution(rows, sort, descending)
+    rows = sorted_attribution(rows, sort, descending)
     attribution_api = figures["attribution"]["api"]
     for row in rows:
         row["cells"] = cells_html(
@@ -232,7 +232,7 @@ def overview_page(request, workspace, member, *, agency=None):
         )
     for chart in (figures["cash_chart"], figures["calls_chart"]):
         for row in chart["rows"]:
-            row["label"] = _bucket_text(row)
+            row["label"] = bucket_text(row)
             row["html"] = cells_html(
                 (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
             )
@@ -476,7 +476,7 @@ def acquisition(request, workspace_id):
         tile["list_url"] = _list_url("dashboard-spend", dict(period_query))
     chart = data["spend_chart"]
     for row in chart["rows"]:
-        row["label"] = _bucket_text(row)
+        row["label"] = bucket_text(row)
         row["html"] = cells_html(
             (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
         )

@@ -327,7 +327,7 @@ def csv_row(columns, record) -> list:
 # --- The lists -------------------------------------------------------------------------
 
 
-def _wide_role(request, workspace_id):
+def wide_role(request, workspace_id):
     """The lists are the workspace's: a closer, setter or SDR gets the 403 page naming who
     may open them, as on every page (the one page policy, workspaces.access)."""
     return page_membership(
@@ -361,7 +361,7 @@ def _lead_columns(workspace, lead_of) -> list[Column]:
 def calls_list(request, workspace_id):
     """?figure=taken|awaiting_outcome|show_rate|...&member=<id>: the calls a /calls figure
     counts (or a rate is taken over), of the whole workspace or of one member."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     figure = request.GET.get("figure", "booked")
     if figure not in CALL_LISTS:
         figure = "booked"
@@ -400,7 +400,7 @@ def calls_list(request, workspace_id):
 def leads_list(request, workspace_id):
     """?waiting=1 (never contacted) and ?utm_source=...&utm_medium=... (an attribution
     row): the leads created in the period."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     utm = {
         name: request.GET[name]
@@ -470,7 +470,7 @@ def _money_records(request, workspace, picked, part: str):
 def payments_list(request, workspace_id):
     """The succeeded payments cash collected adds up (?member=&slot=: those of a member's
     commission)."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     records, time_field, suffix, keep = _money_records(request, workspace, picked, "cash")
     listing = Listing(
@@ -497,7 +497,7 @@ def payments_list(request, workspace_id):
 @page
 def refunds_list(request, workspace_id):
     """The refunds and chargebacks refunded adds up."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     records, time_field, suffix, keep = _money_records(request, workspace, picked, "refunds")
     listing = Listing(
@@ -524,7 +524,7 @@ def refunds_list(request, workspace_id):
 @page
 def sales_list(request, workspace_id):
     """The sales closed in the period, whose contract values revenue booked adds up."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     records, time_field, suffix, keep = _money_records(request, workspace, picked, "sales")
     listing = Listing(
@@ -552,7 +552,7 @@ def sales_list(request, workspace_id):
 @page
 def eod_list(request, workspace_id):
     """The EOD reports of the period's days (?member=: one member's)."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     holder = _holder(request, workspace)
     reports = figures_selectors.eod_reports_of_period(
@@ -582,7 +582,7 @@ def eod_list(request, workspace_id):
 def spend_list(request, workspace_id):
     """The ad spend records of the period's days (?utm_source=&utm_campaign=: one
     /acquisition row's)."""
-    workspace, member = _wide_role(request, workspace_id)
+    workspace, member = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     utm = {
         name: request.GET[name]

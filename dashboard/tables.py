@@ -16,11 +16,11 @@ from .pages import (
     ACQUISITION_COLUMNS,
     ACQUISITION_HEADINGS,
     ATTRIBUTION_SORTS,
-    _bucket_text,
-    _sorted_attribution,
+    bucket_text,
+    sorted_attribution,
 )
 from .periods import period_pick
-from .records import _wide_role
+from .records import wide_role
 
 UTM_HEADINGS = {"utm_source": "Source", "utm_medium": "Medium", "utm_campaign": "Campaign",
                 "utm_content": "Content"}  # fmt: skip
@@ -32,7 +32,7 @@ def _chart_table(chart: dict) -> tuple[list, list]:
     for n, metric in enumerate(chart["metrics"]):
         columns.append((metric["label"], units[n] if units else "count"))
     rows = (
-        [_bucket_text(row), row["from"], row["to"], *(cell["field"] for cell in row["cells"])]
+        [bucket_text(row), row["from"], row["to"], *(cell["field"] for cell in row["cells"])]
         for row in chart["rows"]
     )
     return columns, rows
@@ -43,7 +43,7 @@ def _attribution(data: dict, params) -> tuple[list, list]:
     descending = params.get("dir", "desc") != "asc"
     rows = [{**row} for row in data["attribution"]["data"]["rows"]]
     if sort in ATTRIBUTION_SORTS:
-        rows = _sorted_attribution(rows, sort, descending)
+        rows = sorted_attribution(rows, sort, descending)
     columns = [
         *((UTM_HEADINGS[name], None) for name in figures_selectors.UTM_FIELDS),
         ("Leads", "count"),
@@ -156,7 +156,7 @@ ACQUISITION_TABLES = {
 @page
 def table_export(request, workspace_id, table):
     """/app/<workspace>/tables/<table>/?range=...: one table of a page as CSV."""
-    workspace, _ = _wide_role(request, workspace_id)
+    workspace, _ = wide_role(request, workspace_id)
     picked = period_pick(workspace=workspace, params=request.GET)
     if table in OVERVIEW_TABLES:
         data = selectors.overview(workspace=workspace, picked=picked)

@@ -297,3 +297,38 @@ def test_a_name_a_spreadsheet_would_read_as_a_formula_is_written_as_text(team, f
     assert [row[0] for row in rows[1:]] == ['\'=HYPERLINK("x")', '\'=HYPERLINK("x")']
     html = client.get(f"/app/{ws.pk}/payments/", MARCH).content.decode()
     assert table_rows(html)[0][0] == '=HYPERLINK("x")'
+
+
+@pytest.mark.parametrize(
+    ("path", "rows"),
+    [("payments/", 2), ("sales/", 1), ("refunds/", 1), ("eod-reports/", 1),
+     ("calls/?figure=show_rate", 4), ("leads/?utm_source=google", 4)],
+)  # fmt: skip
+def test_every_list_pages_forward_and_back_in_a_fixed_number_of_queries(
+    team, figures_data, monkeypatch, django_assert_max_num_queries, path, rows
+):
+    ws = team["workspace"]
+    monkeypatch.setattr(records, "PAGE_SIZE", 1)
+    client = signed_in(team["owner"])
+    base = f"/app/{ws.pk}/{path.split('?')[0]}"
+    query = "range=custom&from=2026-03-01&to=2026-03-31" + (
+        "&" + path.split("?")[1] if "?" in path else ""
+    )
+    url, forward, pages = f"{base}?{query}", [], []
+    while url:
+        with django_assert_max_num_queries(12):
+            html = client.get(url).content.decode()
+        forward += listed(html)
+        pages.append(shown(html))
+        found = re.search(r'<a href="(\?[^"]+)" id="next-page">', html)
+        url = f"{base}{unescape(found.group(1))}" if found else None
+    assert pages == [shows_rows(n, n, rows) for n in range(1, rows + 1)]
+    backward = []
+    while True:
+        backward = listed(html) + backward
+        found = re.search(r'<a href="(\?[^"]+)" id="previous-page">', html)
+        if not found:
+            break
+        with django_assert_max_num_queries(12):
+            html = client.get(f"{base}{unescape(found.group(1))}").content.decode()
+    assert backward == forward and len(set(forward)) == rows
