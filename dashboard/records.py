@@ -246,7 +246,7 @@ def list_page(request, workspace, member, picked, listing: Listing):
             headings=csv_headings(listing.columns),
             rows=(csv_row(listing.columns, record) for record in _all(records, listing)),
         )
-    day = listing.time_field in ("date",)
+    day = listing.time_field == "date"
     shown = keyset_page(
         records,
         listing.time_field,
@@ -295,7 +295,10 @@ def list_page(request, workspace, member, picked, listing: Listing):
         "first_url": f"?{urlencode(base)}" if shown.previous_cursor else "",
         "export_url": f"?{urlencode({**base, 'export': 'csv'})}",
         "search": query_text,
-        "keep": {**listing.keep},
+        # The list's filter, which the search form keeps; the period picker keeps the
+        # search too.
+        "filters": listing.keep,
+        "keep": {**listing.keep, **({"q": query_text} if query_text else {})},
         "kind": listing.name,
         "section": "records",
     }

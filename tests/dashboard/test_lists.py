@@ -190,7 +190,10 @@ def test_a_list_is_searched_by_name_or_email_and_exports_what_it_found(team, fig
     assert total(by_email.content.decode()) == 2
     nobody = client.get(f"/app/{ws.pk}/leads/", {**MARCH, "q": "nobody"}).content.decode()
     assert total(nobody) == 0 and "None matches “nobody” in this period." in nobody
-    # The search is kept by the export and the pages.
+    # The search is kept by the period picker, the export and the pages.
+    picker = re.search(r'<form [^>]*id="period-picker".*?</form>', by_name, re.S).group(0)
+    assert '<input type="hidden" name="q" value="sally">' in picker
+    assert link(by_name, "clear-search") == "?range=custom&from=2026-03-01&to=2026-03-31"
     exported = csv_of(client.get(f"/app/{ws.pk}/leads/{link(by_name, 'export-csv')}"))
     assert [row[0] for row in exported[1:]] == ["Sally Sale"]
 
