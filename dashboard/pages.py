@@ -30,6 +30,7 @@ from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
+from .exports import csv_response, text_cell
 from .periods import CHOICES, period_pick
 from .templatetags.figure_display import cells_html, figure_text
 
@@ -429,6 +430,22 @@ def lead(request, lead_id):
         }
         for event in journey["events"]
     ]
+    if request.GET.get("export") == "csv":
+        return csv_response(
+            workspace=workspace,
+            name=f"journey-{lead_id}",
+            headings=["When", "When (UTC, ISO 8601)", "Event", "Event type", "Detail"],
+            rows=(
+                [
+                    event["local"],
+                    event["at"],
+                    event["text"],
+                    event["type"],
+                    text_cell(event["detail"]),
+                ]
+                for event in events
+            ),
+        )
     context = {
         **page_nav(workspace, member),
         "lead": journey["lead"],

@@ -335,3 +335,20 @@ def test_every_list_pages_forward_and_back_in_a_fixed_number_of_queries(
         with django_assert_max_num_queries(12):
             html = client.get(f"{base}{unescape(found.group(1))}").content.decode()
     assert backward == forward and len(set(forward)) == rows
+
+
+def test_a_leads_journey_exports_its_events(team, figures_data):
+    lead = Lead.objects.get(workspace=team["workspace"], name="Sally Sale")
+    client = signed_in(team["owner"])
+    html = client.get(f"/app/leads/{lead.pk}").content.decode()
+    assert '<a href="?export=csv" id="export-csv" download>Export CSV</a>' in html
+    rows = csv_of(client.get(f"/app/leads/{lead.pk}", {"export": "csv"}))
+    assert rows[0] == ["When", "When (UTC, ISO 8601)", "Event", "Event type", "Detail"]
+    assert [row[3] for row in rows[1:]] == [
+        "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
+    ]  # fmt: skip
+    assert rows[1][:3] == ["1 Mar 2026, 09:00", "2026-03-01T08:00:00Z", "Lead created"]
+    assert rows[4][4] == "$4,000.00 closed by Closer Person"
+    assert (
+        signed_in(team["closer"]).get(f"/app/leads/{lead.pk}", {"export": "csv"}).status_code == 404
+    )
