@@ -105,6 +105,18 @@ def test_a_figure_opens_its_payments_and_they_download_as_csv(
     minor = headings.index("Amount (minor units)")
     assert sum(int(row[minor]) for row in exported[1:]) == round(float(cash_value) * 100)
 
+    # A search by a lead's name keeps that lead's payments only.
+    name = rows[0][0]
+    page.fill("#q", name)
+    with page.expect_navigation():
+        page.click("#search-button")
+    found = list_rows(page)
+    assert found and all(row[0] == name for row in found)
+    assert page.input_value("#q") == name
+    with page.expect_navigation():
+        page.click("#clear-search")
+    assert list_rows(page) == rows
+
     # The next page, and back.
     if total > len(rows):
         with page.expect_navigation():
