@@ -8,6 +8,7 @@ from django.http import Http404
 
 from core.display import moment_text
 from figures import selectors as figures_selectors
+from figures.registry import METRICS
 from workspaces.access import page
 
 from . import selectors
@@ -28,9 +29,8 @@ UTM_HEADINGS = {"utm_source": "Source", "utm_medium": "Medium", "utm_campaign": 
 
 def _chart_table(chart: dict) -> tuple[list, list]:
     columns = [("Period", None), ("From (ISO 8601)", None), ("To (ISO 8601)", None)]
-    units = [cell["field"]["unit"] for cell in chart["rows"][0]["cells"]] if chart["rows"] else []
-    for n, metric in enumerate(chart["metrics"]):
-        columns.append((metric["label"], units[n] if units else "count"))
+    for metric in chart["metrics"]:
+        columns.append((metric["label"], METRICS[metric["id"]].unit))
     rows = (
         [bucket_text(row), row["from"], row["to"], *(cell["field"] for cell in row["cells"])]
         for row in chart["rows"]

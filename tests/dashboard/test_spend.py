@@ -181,3 +181,19 @@ def test_the_header_offers_acquisition_to_those_who_may_open_it(team, with_spend
     assert f'href="/app/{ws.pk}/acquisition/"' in board
     closer = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
     assert "/acquisition/" not in closer
+
+
+def test_the_spend_chart_exports_its_days(team, with_spend):
+    ws = team["workspace"]
+    response = signed_in(team["owner"]).get(f"/app/{ws.pk}/tables/spend-chart/", MARCH)
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    assert rows[0] == [
+        "Period", "From (ISO 8601)", "To (ISO 8601)", "Ad spend", "Ad spend (minor units)",
+        "Ad spend (currency)", "Cash collected", "Cash collected (minor units)",
+        "Cash collected (currency)",
+    ]  # fmt: skip
+    assert len(rows) == 1 + 31
+    # 2 March: Sally's first payment; 3 March: google's 400.00.
+    assert rows[2] == ["2 Mar 2026", "2026-03-02", "2026-03-02", "$0.00", "0", "USD",
+                       "$1,500.00", "150000", "USD"]  # fmt: skip
+    assert rows[3][3:6] == ["$400.00", "40000", "USD"]
