@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 
 from core.display import (
     display_activate_workspace,
@@ -29,6 +30,7 @@ from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Lead, Member, Workspace
 
 from . import selectors
+from .exports import csv_response, text_cell
 from .periods import CHOICES, period_pick
 from .templatetags.figure_display import cells_html, figure_text
 
@@ -57,14 +59,20 @@ def page_membership(
     return workspace, member
 
 
-def page_nav(workspace, member) -> dict:
+def page_nav(workspace, member, *, has_spend: bool | None = None) -> dict:
+    """What the header of a figure page offers the member; has_spend (read when not given)
+    adds Acquisition for those who may open it, in a workspace with ad spend."""
+    wide = member.role in Member.WORKSPACE_WIDE_ROLES
+    if has_spend is None:
+        has_spend = wide and selectors.workspace_has_spend(workspace=workspace)
     return {
         "workspace": workspace,
         "member": member,
-        "sees_overview": member.role in Member.WORKSPACE_WIDE_ROLES,
+        "sees_overview": wide,
         "sees_settings": member.role in ("owner", "admin"),
         # Managers place or dismiss held events there; owners and admins also connect.
-        "sees_integrations": member.role in Member.WORKSPACE_WIDE_ROLES,
+        "sees_integrations": wide,
+        "has_spend": wide and has_spend,
     }
 
 
@@ -76,7 +84,7 @@ def period_picker(request, picked) -> dict:
     }
 
 
-def _bucket_text(row: dict) -> str:
+def bucket_text(row: dict) -> str:
     """A chart point's period in words: 26 Oct 2026, or the first and last day of a week
     or month. The point's days are the API's dates of the workspace's calendar, written as
     they are (never as instants moved to a zone); the tooltip and the table under the chart
@@ -98,7 +106,7 @@ def _chart_json(chart: dict, interval: str) -> dict:
     return data
 
 
-def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
+def sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     key = ATTRIBUTION_SORTS.get(sort)
     if key is None:
         return rows
@@ -107,29 +115,85 @@ def _sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     return sorted(present, key=key, reverse=descending) + missing
 
 
+def _list_url(name: str, query: dict) -> str:
+    return f"{reverse(name, args=[query.pop('workspace')])}?{urlencode(query)}"
+
+
 def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> dict:
     """The lists of records behind the overview's figures, for the people who may open a
-    lead's journey: put on the headline rows, attribution rows and members' rows, and
-    answered by name for the notes and the waiting section."""
-    period_query = {"range": picked.choice, **picked.query()}
-    calls_url = reverse("dashboard-calls", args=[workspace.pk])
-    leads_url = reverse("dashboard-leads", args=[workspace.pk])
+    lead's journey: put on the headline tiles and the tables' rows, and answered by name
+    for the notes and the waiting section. Each list is built from the condition its
+    figure counts (dashboard/records.py)."""
+    period_query = {"workspace": workspace.pk, "range": picked.choice, **picked.query()}
+
+    def url(name: str, **query) -> str:
+        return _list_url(name, {**period_query, **query})
+
     lists = {
-        "calls.taken": f"{calls_url}?{urlencode({**period_query, 'figure': 'taken'})}",
-        "leads.created": f"{leads_url}?{urlencode(period_query)}",
-        "awaiting": f"{calls_url}?{urlencode({**period_query, 'figure': 'awaiting_outcome'})}",
-        "never_contacted": f"{leads_url}?{urlencode({**period_query, 'waiting': '1'})}",
+        "payments.cash_collected": url("dashboard-payments"),
+        "payments.revenue_booked": url("dashboard-sales"),
+        "payments.refunded": url("dashboard-refunds"),
+        "payments.net_cash": url("dashboard-payments"),
+        "calls.taken": url("dashboard-calls", figure="taken"),
+        "calls.show_rate": url("dashboard-calls", figure="show_rate"),
+        "calls.close_rate": url("dashboard-calls", figure="taken"),
+        "leads.created": url("dashboard-leads"),
+        "awaiting": url("dashboard-calls", figure="awaiting_outcome"),
+        "never_contacted": url("dashboard-leads", waiting="1"),
+        "eod": url("dashboard-eod"),
+        "spend": url("dashboard-spend"),
     }
+    # Net cash is cash collected minus refunded: it opens both lists.
+    also = {"payments.net_cash": ("The refunds taken off", lists["payments.refunded"])}
     for row in figures["headline"]:
         row["list_url"] = lists.get(row["field"]["metric"], "")
+        row["also"] = also.get(row["field"]["metric"])
+    for row in (figures["spend"] or {}).get("tiles", ()):
+        row["list_url"] = lists["spend"]
     for row in attribution_rows:
         utm = {key: row[key] for key in figures_selectors.UTM_FIELDS}
-        row["list_url"] = f"{leads_url}?{urlencode({**period_query, **utm})}"
-    for group in (figures["eod"]["data"]["members"], figures["commission"]["data"]["members"]):
-        for row in group:
-            query = {**period_query, "figure": "booked", "member": row["id"]}
-            row["list_url"] = f"{calls_url}?{urlencode(query)}"
+        row["list_url"] = url("dashboard-leads", **utm)
+    for row in figures["eod"]["data"]["members"]:
+        row["list_url"] = url("dashboard-eod", member=row["id"])
+    basis_list = {"cash_collected": "dashboard-payments", "revenue_booked": "dashboard-sales"}
+    for row in figures["commission"]["data"]["members"]:
+        rule = row["rule"]
+        row["list_url"] = (
+            url(basis_list[rule["basis"]], member=row["id"], slot=rule["slot"]) if rule else ""
+        )
+        row["refunds_url"] = (
+            url("dashboard-refunds", member=row["id"], slot=rule["slot"]) if rule else ""
+        )
     return lists
+
+
+def _attribution_spend(rows: list, spend: dict | None) -> None:
+    """Each attribution row's spend and cost per lead, from /acquisition's row of its
+    source and campaign. Spend is recorded per source and campaign: when several rows
+    share the pair, each says so instead of a figure (its spend cannot be split)."""
+    if spend is None:
+        return
+    by_campaign = spend["by_campaign"]
+    api = spend["acquisition"]["api"]
+    shared: dict = {}
+    for row in rows:
+        key = (row["utm_source"], row["utm_campaign"])
+        shared[key] = shared.get(key, 0) + 1
+    for row in rows:
+        key = (row["utm_source"], row["utm_campaign"])
+        found = by_campaign.get(key)
+        if found is None:
+            row["spend_cells"] = mark_safe('<td class="muted">none</td><td class="muted">—</td>')
+        elif shared[key] > 1:
+            row["spend_cells"] = mark_safe(
+                '<td class="muted" colspan="2">shared by the rows of this source and campaign</td>'
+            )
+        else:
+            index, acquisition_row = found
+            row["spend_cells"] = cells_html(
+                (acquisition_row[name], api, f"data.rows.{index}.{name}")
+                for name in ("spend", "cost_per_lead")
+            )
 
 
 @page
@@ -154,7 +218,7 @@ def overview_page(request, workspace, member, *, agency=None):
     sort = request.GET.get("sort", "leads")
     descending = request.GET.get("dir", "desc") != "asc"
     rows = [{**row, "index": n} for n, row in enumerate(figures["attribution"]["data"]["rows"])]
-    rows = _sorted_attribution(rows, sort, descending)
+    rows = sorted_attribution(rows, sort, descending)
     attribution_api = figures["attribution"]["api"]
     for row in rows:
         row["cells"] = cells_html(
@@ -169,7 +233,7 @@ def overview_page(request, workspace, member, *, agency=None):
         )
     for chart in (figures["cash_chart"], figures["calls_chart"]):
         for row in chart["rows"]:
-            row["label"] = _bucket_text(row)
+            row["label"] = bucket_text(row)
             row["html"] = cells_html(
                 (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
             )
@@ -183,6 +247,8 @@ def overview_page(request, workspace, member, *, agency=None):
     }
     stages = figures["funnel"]["data"]["stages"]
     lists = {} if agency is not None else _record_links(workspace, picked, figures, rows)
+    _attribution_spend(rows, figures["spend"])
+    period_query = urlencode({"range": picked.choice, **picked.query()})
     never_contacted = (
         figures_selectors.leads_of_period(
             workspace=workspace, period=picked.period, never_contacted=True
@@ -190,7 +256,7 @@ def overview_page(request, workspace, member, *, agency=None):
         if agency is None
         else None
     )
-    nav = page_nav(workspace, member)
+    nav = page_nav(workspace, member, has_spend=figures["spend"] is not None)
     if agency is not None:
         nav.update(sees_integrations=False, sees_settings=False, agency=agency)
     context = {
@@ -218,6 +284,8 @@ def overview_page(request, workspace, member, *, agency=None):
         },
         "section": "overview",
         "lists": lists,
+        "period_query": period_query,
+        "exports": agency is None,
         "never_contacted": never_contacted,
         "first_run": selectors.first_run(workspace=workspace),
     }
@@ -362,6 +430,22 @@ def lead(request, lead_id):
         }
         for event in journey["events"]
     ]
+    if request.GET.get("export") == "csv":
+        return csv_response(
+            workspace=workspace,
+            name=f"journey-{lead_id}",
+            headings=["When", "When (UTC, ISO 8601)", "Event", "Event type", "Detail"],
+            rows=(
+                [
+                    event["local"],
+                    event["at"],
+                    event["text"],
+                    event["type"],
+                    text_cell(event["detail"]),
+                ]
+                for event in events
+            ),
+        )
     context = {
         **page_nav(workspace, member),
         "lead": journey["lead"],
@@ -370,3 +454,64 @@ def lead(request, lead_id):
         "section": "lead",
     }
     return render(request, "dashboard/lead.html", context)
+
+
+@page
+def acquisition(request, workspace_id):
+    """What the leads cost: /acquisition's rows and total for the period, the daily spend
+    against cash collected, each figure opening its spend records. Without any spend the
+    page says so and shows no figure."""
+    workspace, member = page_membership(
+        request, workspace_id, roles=Member.WORKSPACE_WIDE_ROLES, doing="reads its acquisition"
+    )
+    display_activate_workspace(workspace)
+    picked = period_pick(workspace=workspace, params=request.GET)
+    context = {
+        **page_nav(workspace, member),
+        **period_picker(request, picked),
+        "section": "acquisition",
+        "period_query": urlencode({"range": picked.choice, **picked.query()}),
+    }
+    if not context["has_spend"]:
+        return render(request, "dashboard/acquisition.html", context)
+    data = selectors.acquisition(workspace=workspace, picked=picked)
+    api = data["acquisition"]["api"]
+    period_query = {"workspace": workspace.pk, "range": picked.choice, **picked.query()}
+    for index, row in enumerate(data["acquisition"]["data"]["rows"]):
+        row["cells"] = cells_html(
+            (row[key], api, f"data.rows.{index}.{key}") for key in ACQUISITION_COLUMNS
+        )
+        row["list_url"] = _list_url(
+            "dashboard-spend",
+            {**period_query, "utm_source": row["utm_source"], "utm_campaign": row["utm_campaign"]},
+        )
+    total = data["acquisition"]["data"]["total"]
+    data["total_cells"] = cells_html(
+        (total[key], api, f"data.total.{key}") for key in ACQUISITION_COLUMNS
+    )
+    for tile in data["tiles"]:
+        tile["list_url"] = _list_url("dashboard-spend", dict(period_query))
+    chart = data["spend_chart"]
+    for row in chart["rows"]:
+        row["label"] = bucket_text(row)
+        row["html"] = cells_html(
+            (cell["field"], cell["api"], cell["path"]) for cell in row["cells"]
+        )
+    context.update(
+        data,
+        spend_json=_chart_json(chart, picked.interval),
+        columns=ACQUISITION_HEADINGS,
+        spend_url=_list_url("dashboard-spend", dict(period_query)),
+    )
+    return render(request, "dashboard/acquisition.html", context)
+
+
+# The columns of the acquisition table, as /acquisition names its Fields.
+ACQUISITION_COLUMNS = (
+    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
+    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
+)  # fmt: skip
+ACQUISITION_HEADINGS = (
+    "Spend", "Leads", "Booked", "Showed", "Closes", "Cash collected", "Cost per lead",
+    "Cost per booked call", "Cost per show", "Cost per close", "ROAS",
+)  # fmt: skip

@@ -14,7 +14,7 @@ from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
 from integrations.models import Connection
-from workspaces.models import Call, Funnel, Invitation, Lead, Member, Payment, Sale
+from workspaces.models import AdSpend, Call, Funnel, Invitation, Lead, Member, Payment, Sale
 
 from .periods import period_pick
 
@@ -27,6 +27,20 @@ HEADLINE = (
     "calls.close_rate",
     "leads.created",
 )
+# The overview shows these beside them, in this order (the agency console does not).
+OVERVIEW_HEADLINE = (
+    "payments.cash_collected",
+    "payments.revenue_booked",
+    "payments.refunded",
+    "payments.net_cash",
+    "calls.taken",
+    "calls.show_rate",
+    "calls.close_rate",
+    "leads.created",
+)
+# The acquisition figures the overview shows beside cash collected, when there is spend.
+SPEND_TILES = ("spend", "cost_per_close", "roas")
+ACQUISITION_CHART = ("acquisition.spend", "payments.cash_collected")
 CASH_CHART = ("payments.cash_collected", "payments.revenue_booked")
 CALLS_CHART = ("calls.booked", "calls.taken", "calls.closed")
 # The speed-to-lead window of the API's default; the page lists the longest waiting first.
@@ -63,13 +77,13 @@ def period_params(period) -> dict:
     return {"from": period.first_day.isoformat(), "to": period.last_day.isoformat()}
 
 
-def key_sections(*, workspace, period, fields: dict) -> dict:
+def key_sections(*, workspace, period, fields: dict, metrics=HEADLINE) -> dict:
     """The headline figures of one period ({metric id: Field}, from
     figures.metric_figures or series_with_totals) by section, as the API answers them:
     /calls, /payments and /leads, each with its address and the notes its figures carry."""
     params = period_params(period)
     sections: dict[str, dict] = {}
-    for metric in HEADLINE:
+    for metric in metrics:
         section, key = metric.split(".", 1)
         sections.setdefault(section, {})[key] = fields[metric]
     return {
@@ -105,9 +119,9 @@ def _notes_of(section: dict, metric: str) -> list[dict]:
     ]
 
 
-def headline(current: dict, previous: dict) -> list[dict]:
+def headline(current: dict, previous: dict, metrics=HEADLINE) -> list[dict]:
     rows = []
-    for metric in HEADLINE:
+    for metric in metrics:
         section, key = metric.split(".", 1)
         field = current[section]["data"][key]
         before = previous[section]["data"][key]
@@ -203,20 +217,24 @@ def overview(*, workspace, picked, now=None) -> dict:
         workspace=workspace,
         period=period,
         metrics=[*CASH_CHART, *CALLS_CHART],
-        totals=[metric for metric in HEADLINE if metric != "leads.created"],
+        totals=[metric for metric in OVERVIEW_HEADLINE if metric != "leads.created"],
         interval=picked.interval,
         now=now,
     )
     series = series.data
     totals["leads.created"] = figures.leads_created_of_attribution(attribution, workspace)
-    current = key_sections(workspace=workspace, period=period, fields=totals)
+    shown = {"metrics": OVERVIEW_HEADLINE}
+    current = key_sections(workspace=workspace, period=period, fields=totals, **shown)
     before = key_sections(
         workspace=workspace,
         period=previous,
         fields=figures.metric_figures(
-            workspace=workspace, period=previous, metrics=HEADLINE, now=now
+            workspace=workspace, period=previous, metrics=OVERVIEW_HEADLINE, now=now
         ),
+        **shown,
     )
+    spend = spend_figures(workspace=workspace, picked=picked) if workspace_has_spend(
+        workspace=workspace) else None  # fmt: skip
     commission = figures.commission_figures(workspace=workspace, period=period).data
     eod = figures.eod_figures(workspace=workspace, period=period, now=now).data
     waiting = figures.speed_to_lead(
@@ -226,7 +244,8 @@ def overview(*, workspace, picked, now=None) -> dict:
         "period_notes": envelope_build(workspace=workspace, period=period, data={}, now=now)[
             "notes"
         ],
-        "headline": headline(current, before),
+        "headline": headline(current, before, OVERVIEW_HEADLINE),
+        "spend": spend,
         "cash_chart": _chart(workspace, period, series, CASH_CHART, picked.interval),
         "calls_chart": _chart(workspace, period, series, CALLS_CHART, picked.interval),
         "chart_interval": picked.interval,
@@ -234,11 +253,80 @@ def overview(*, workspace, picked, now=None) -> dict:
         "calls_title": f"Calls booked, taken and closed per {picked.interval}",
         "funnel": _funnel(workspace, period),
         "attribution": _section(workspace, period, attribution, "attribution", params),
+        "attribution_spend": spend["by_campaign"] if spend else None,
         "commission": _section(workspace, period, commission, "commission", params),
         "eod": _section(workspace, period, eod, "eod", params),
         "waiting": _section(
             workspace, None, waiting, "speed-to-lead", {"withinMinutes": WAITING_MINUTES}
         ),
+    }
+
+
+def workspace_has_spend(*, workspace) -> bool:
+    """Whether any ad spend was ever recorded for the workspace: without, no page shows
+    spend or what it costs (no zeros made up)."""
+    return AdSpend.objects.filter(workspace=workspace).exists()
+
+
+def spend_figures(*, workspace, picked) -> dict:
+    """The /acquisition answers of the period and of the one before (by campaign): the
+    spend tiles of the overview (spend, cost per close, ROAS, each with its change), and
+    the rows by source and campaign, which the attribution table reads its spend from."""
+    params = period_params(picked.period)
+    current = _section(
+        workspace,
+        picked.period,
+        figures.acquisition_figures(workspace=workspace, period=picked.period).data,
+        "acquisition",
+        params,
+    )
+    previous = _section(
+        workspace,
+        picked.previous,
+        figures.acquisition_figures(workspace=workspace, period=picked.previous).data,
+        "acquisition",
+        period_params(picked.previous),
+    )
+    tiles = []
+    for key in SPEND_TILES:
+        field, before = current["data"]["total"][key], previous["data"]["total"][key]
+        tiles.append(
+            {
+                "field": field,
+                "path": f"data.total.{key}",
+                "api": current["api"],
+                "previous": before,
+                "previous_api": previous["api"],
+                "change": _change(field, before),
+                "notes": _notes_of(current, field["metric"]),
+            }
+        )
+    by_campaign = {
+        (row["utm_source"], row["utm_campaign"]): (index, row)
+        for index, row in enumerate(current["data"]["rows"])
+    }
+    return {"acquisition": current, "tiles": tiles, "by_campaign": by_campaign}
+
+
+def acquisition(*, workspace, picked, now=None) -> dict:
+    """The acquisition page: /acquisition's rows and total of the period, the spend tiles
+    with their change, and the daily (weekly, monthly) spend against cash collected."""
+    spend = spend_figures(workspace=workspace, picked=picked)
+    series = figures.series_figures(
+        workspace=workspace,
+        period=picked.period,
+        metrics=list(ACQUISITION_CHART),
+        interval=picked.interval,
+        now=now,
+    ).data
+    return {
+        **spend,
+        "period_notes": envelope_build(workspace=workspace, period=picked.period, data={}, now=now)[
+            "notes"
+        ],
+        "spend_chart": _chart(workspace, picked.period, series, ACQUISITION_CHART, picked.interval),
+        "chart_interval": picked.interval,
+        "spend_title": f"Ad spend and cash collected per {picked.interval}",
     }
 
 

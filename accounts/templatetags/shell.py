@@ -75,6 +75,16 @@ def _workspace_links(context, workspace) -> list[dict]:
                 section == "overview",
             )
         )
+        if context.get("has_spend"):
+            # What the leads cost, shown by the figure pages of a workspace with spend.
+            links.append(
+                _link(
+                    "nav-acquisition",
+                    "Acquisition",
+                    reverse("dashboard-acquisition", args=[workspace.pk]),
+                    section == "acquisition",
+                )
+            )
     links.append(
         _link(
             "nav-board",

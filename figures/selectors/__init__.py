@@ -19,12 +19,13 @@ from .acquisition import (
     BY_DEFAULT,
     acquisition_figures,
     ad_spend_list,
+    ad_spend_of_period,
 )
 from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
 from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
-from .eod import eod_figures
+from .eod import eod_figures, eod_reports_of_period
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .journey import lead_journey
 from .leads import (
@@ -38,7 +39,12 @@ from .leads import (
     leads_of_period,
 )
 from .outcomes import outcomes_figures
-from .payments import commission_figures, payments_figures
+from .payments import (
+    commission_figures,
+    commission_records,
+    payments_figures,
+    payments_of_figure,
+)
 from .series import (
     INTERVALS,
     SERIES_METRICS,
@@ -70,13 +76,16 @@ __all__ = [
     "Figures",
     "acquisition_figures",
     "ad_spend_list",
+    "ad_spend_of_period",
     "attribution_figures",
     "audit_events_list",
     "calls_awaiting_outcome",
     "calls_figures",
     "calls_of_figure",
     "commission_figures",
+    "commission_records",
     "eod_figures",
+    "eod_reports_of_period",
     "funnel_figures",
     "key_figures",
     "lead_journey",
@@ -88,6 +97,7 @@ __all__ = [
     "metric_figures",
     "outcomes_figures",
     "payments_figures",
+    "payments_of_figure",
     "series_bucket_count",
     "series_buckets",
     "series_figures",

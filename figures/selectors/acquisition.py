@@ -56,11 +56,26 @@ def _columns(by: str) -> tuple[str, ...]:
     return ("utm_source",) if by == "source" else ("utm_source", "utm_campaign")
 
 
+def _spend_between(*, workspace, first_day, last_day):
+    """The spend dated first_day to last_day (a record's date is a workspace day): what
+    acquisition.spend adds up, its rows group and its records list."""
+    return AdSpend.objects.filter(workspace=workspace, date__gte=first_day, date__lte=last_day)
+
+
 def _spend_of(*, workspace, period: Period):
-    """The spend dated in the period's local days (a record's date is a workspace day)."""
-    return AdSpend.objects.filter(
-        workspace=workspace, date__gte=period.first_day, date__lte=period.last_day
-    )
+    """The spend dated in the period's local days."""
+    return _spend_between(workspace=workspace, first_day=period.first_day, last_day=period.last_day)
+
+
+def ad_spend_of_period(*, workspace, period: Period, utm: dict | None = None):
+    """The spend records acquisition.spend adds up, or with `utm` those of one /acquisition
+    row (its utm_source and utm_campaign as the row answers them, `(none)` for empty)."""
+    records = _spend_of(workspace=workspace, period=period)
+    for name, label in (utm or {}).items():
+        if name not in ("utm_source", "utm_campaign"):
+            raise KeyError(name)
+        records = records.filter(**{name: "" if label == utm_label("") else label})
+    return records
 
 
 def _cohort(*, workspace, period: Period):
@@ -79,7 +94,7 @@ _LEAD_AGGREGATES = {
 def _spend_query(*, workspace, first_day, last_day, by: str):
     """The spend dated from first_day to last_day grouped by its UTM values."""
     return (
-        AdSpend.objects.filter(workspace=workspace, date__gte=first_day, date__lte=last_day)
+        _spend_between(workspace=workspace, first_day=first_day, last_day=last_day)
         .order_by()
         .values_list(*_columns(by))
         .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))

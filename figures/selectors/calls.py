@@ -3,6 +3,9 @@ period, counted with one conditional aggregate (per bucket for a series)."""
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
+
 from django.db.models import Count, DateTimeField, Q
 from django.utils import timezone
 
@@ -174,13 +177,19 @@ LISTED_COUNTS = {
     "awaiting_outcome": "awaiting",
     "upcoming": "upcoming",
     "closed": "closed",
+    # The calls the show rate is taken over: those who showed up and those who did not.
+    "show_rate": ("taken", "no_show"),
 }
 
 
 def calls_of_figure(*, workspace, period: Period, figure: str, member=None, now=None):
-    """The calls a /calls count figure counts (booked, taken, awaiting_outcome...), as a
-    queryset with their lead, closer and setter; KeyError for another figure."""
-    condition = calls_conditions(now or timezone.now())[LISTED_COUNTS[figure]]
+    """The calls a /calls count figure counts (booked, taken, awaiting_outcome...), or
+    the show rate is taken over, as a queryset with their lead, closer and setter; KeyError for another figure."""
+    conditions = calls_conditions(now or timezone.now())
+    keys = LISTED_COUNTS[figure]
+    condition = reduce(
+        or_, (conditions[key] for key in ((keys,) if isinstance(keys, str) else keys))
+    )
     return (
         live_calls(workspace=workspace, period=period, member=member)
         .filter(condition)

@@ -34,16 +34,29 @@ def _due_window(*, workspace, period: Period, now=None) -> tuple[date, date]:
     return period.first_day, min(period.last_day, local_today(workspace, now))
 
 
+def _eod_reports(*, workspace, member, first_day, last_day):
+    reports = EodReport.objects.filter(workspace=workspace, date__gte=first_day, date__lte=last_day)
+    if member is not None:
+        reports = reports.filter(member=member)
+    return reports
+
+
+def eod_reports_of_period(*, workspace, period: Period, member=None):
+    """The EOD reports eod.submitted counts (of one member with `member`), with their
+    member."""
+    return _eod_reports(
+        workspace=workspace, member=member, first_day=period.first_day, last_day=period.last_day
+    ).select_related("member")
+
+
 def _eod_query(*, part: str, workspace, member, first_day, last_day, last_due, working):
     """The reporting members with their reports of the days first_day..last_day counted
     ("members"; on_due_day: those of a working day up to last_due, from the day they
     joined), or the count of all those reports ("submitted")."""
     if part == "submitted":
-        reports = EodReport.objects.filter(
-            workspace=workspace, date__gte=first_day, date__lte=last_day
+        reports = _eod_reports(
+            workspace=workspace, member=member, first_day=first_day, last_day=last_day
         )
-        if member is not None:
-            reports = reports.filter(member=member)
         return Aggregate(reports, submitted=Count("*"))
     # Join only the period's reports (the join's ON clause), not each member's history.
     period_reports = FilteredRelation(

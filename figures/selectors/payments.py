@@ -72,6 +72,16 @@ def _payments_querysets(*, workspace, period: Period | Span, member=None) -> dic
     }
 
 
+def payments_of_figure(*, workspace, period: Period, part: str, member=None):
+    """The records a /payments part adds up ("cash": the succeeded payments of
+    cash_collected, "refunds": the refunds of refunded, "sales": the sales of revenue_booked),
+    from the querysets its aggregate is taken over; and their time column."""
+    queryset, time_field, _ = _payments_querysets(
+        workspace=workspace, period=period, member=member
+    )[part]
+    return queryset, time_field
+
+
 def _payments_part(*, part: str, workspace, member, start, end):
     queryset, _, aggregates = _payments_querysets(
         workspace=workspace, period=Span(start, end), member=member
@@ -175,10 +185,9 @@ def _commission_members(*, workspace, member):
     )
 
 
-def _commission_totals(*, part: str, workspace, member, start, end):
-    """Totals of cash paid, sales booked or refunds per (closer, setter) pair: one grouped
-    pass over the period's range."""
-    period = Span(start, end)
+def _commission_basis(*, part: str, workspace, period: Period | Span):
+    """The records /commission adds up for a part ("cash", "sales", "refunds"), the prefix
+    of their closer and setter columns and the column summed."""
     if part == "refunds":
         queryset = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
         prefix, amount = "sale__", "amount"
@@ -191,6 +200,26 @@ def _commission_totals(*, part: str, workspace, member, start, end):
             in_period(period, "paid_at")
         )
         prefix, amount = "", "amount"
+    return queryset, prefix, amount
+
+
+COMMISSION_TIME = {"cash": "paid_at", "sales": "closed_at", "refunds": "at"}
+
+
+def commission_records(*, workspace, period: Period, part: str, member, slot: str):
+    """The records behind a member's commission owed: those of the part (their rule's basis,
+    or the refunds taken off it) where they hold the rule's slot, as _commission_totals
+    sums them; and their time column."""
+    queryset, prefix, _ = _commission_basis(part=part, workspace=workspace, period=period)
+    return queryset.filter(**{f"{prefix}{slot}": member}), COMMISSION_TIME[part]
+
+
+def _commission_totals(*, part: str, workspace, member, start, end):
+    """Totals of cash paid, sales booked or refunds per (closer, setter) pair: one grouped
+    pass over the period's range."""
+    queryset, prefix, amount = _commission_basis(
+        part=part, workspace=workspace, period=Span(start, end)
+    )
     if member is not None:
         queryset = queryset.filter(held_by(member, prefix))
     return (

@@ -72,7 +72,7 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     figures = shown(page)
     headline = [f for f in figures if f["path"] and f["api"].startswith(("/api/v1/calls",
                 "/api/v1/payments", "/api/v1/leads"))]  # fmt: skip
-    assert len(headline) == 12
+    assert len(headline) == 16
     assert all(f["visible"] for f in headline)
     leads_created = next(f for f in headline if f["metric"] == "leads.created")
     assert int(leads_created["value"]) > 0
