@@ -179,6 +179,7 @@ def upload_page(request, workspace_id, upload_id):
             "settings-import-status", kwargs={"workspace_id": workspace.pk, "upload_id": upload.pk}
         ),
         "more_rows": max(upload.records - len(upload.preview.get("rows", [])), 0),
+        "error_lines": {error["line"] for error in upload.errors},
     }
     return render(request, "accounts/import_upload.html", context)
 

@@ -124,7 +124,7 @@ def test_the_preview_names_each_error_by_line_and_column_and_cannot_be_confirmed
     client = browser(team.owner)
     answer = upload(client, import_url(team), kind="lead", name="leads.csv", content=content)
     record = RecordUpload.objects.get()
-    assert record.state == "refused"
+    assert (record.state, record.records) == ("refused", 4)
     assert record.errors == [
         {
             "line": 3,
@@ -147,7 +147,10 @@ def test_the_preview_names_each_error_by_line_and_column_and_cannot_be_confirmed
         "(a time in Europe/Berlin), or with its offset, 2026-10-01T09:30:00+01:00."
     ) in shown
     assert "Line 4, column 'setter': No member with id 'm-404' in this workspace" in shown
-    assert 'id="confirm-import"' not in page.content.decode()
+    body = page.content.decode()
+    assert 'id="confirm-import"' not in body
+    # The rows with an error are marked in the preview.
+    assert re.findall(r'<tr data-line="(\d)" class="has-error">', body) == ["3", "4", "5"]
     assert confirm(client, answer["Location"]).status_code == 302
     record.refresh_from_db()
     assert record.state == "refused"

@@ -90,6 +90,7 @@ def upload_create(
     if kind == JSON_LINES:
         lines = text.splitlines()
         preview = _jsonl_preview(lines)
+        records = sum(1 for line in lines if line.strip())
     else:
         converted = csv_to_lines(text, record_type=kind, timezone=workspace.timezone)
         lines = converted.lines
@@ -100,7 +101,8 @@ def upload_create(
                 {"line": number, "cells": cells} for number, cells in converted.rows[:PREVIEW_ROWS]
             ],
         }
-    records = sum(1 for line in lines if line.strip())
+        # Every row is a record, one that cannot be converted too.
+        records = len(converted.rows)
     with transaction.atomic():
         if records and len(errors) < ERRORS_SHOWN:
             errors += records_check(
