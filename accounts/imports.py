@@ -2,12 +2,13 @@
 
 Owners and admins upload a CSV of one record type (a template per type is offered,
 workspaces.import_csv) or the JSON Lines file `manage.py import_records` reads. The file is
-converted and checked at once, writing nothing (workspaces.services.uploads); its page
-shows the first rows and every error by line and column. Confirming queues the import for
-the worker (the `applies` queue); the page shows its progress (static/js/import.js polls
-the status address), then what arrived, with links to those records, or the line that
-stopped it, nothing of the file written. Other roles get the 403 page, anyone else (and
-another workspace's upload) the 404 page.
+converted at once and checked by the worker, writing nothing
+(workspaces.services.uploads); its page shows the first rows and every error by line and
+column. Confirming queues the import for the worker (both on the `applies` queue); the
+page shows each step's progress (static/js/import.js polls the status address), then what
+arrived, with links to those records, or the line that stopped it, nothing of the file
+written. Other roles get the 403 page, anyone else (and another workspace's upload) the
+404 page.
 """
 
 from django import forms
@@ -67,6 +68,13 @@ class UploadForm(forms.Form):
                 f"to {UPLOAD_MAX_BYTES // (1024 * 1024)} MB. Split it into several."
             )
         return upload
+
+
+# Why a confirmation changed nothing, by the upload's state when it was sent.
+_NOT_CONFIRMED = {
+    RecordUpload.State.CHECKING: "This file is still being checked: confirm it once the check ends.",
+    RecordUpload.State.REFUSED: "This file has errors: nothing can be imported from it.",
+}
 
 
 def _membership(request, workspace_id):
@@ -162,7 +170,9 @@ def upload_page(request, workspace_id, upload_id):
     upload = _upload_or_404(workspace, upload_id)
     if request.method == "POST":
         if not upload_confirm(upload=upload, user=request.user, actor=request_actor(request)):
-            messages.info(request, "This file was confirmed already.")
+            messages.info(
+                request, _NOT_CONFIRMED.get(upload.state, "This file was confirmed already.")
+            )
         return redirect("settings-import-upload", workspace_id=workspace.pk, upload_id=upload.pk)
     links = upload_links(upload=upload) if upload.state == RecordUpload.State.IMPORTED else {}
     context = {

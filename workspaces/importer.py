@@ -761,15 +761,9 @@ def records_import(
     return result
 
 
-def records_check(
-    *, workspace: Workspace, lines: Iterable[str], actor: Actor = IMPORT_ACTOR, limit: int = 50
-) -> list[ImportLineError]:
-    """What importing the lines would refuse, line by line (at most `limit`), writing
-    nothing: every line is written as records_import writes it, each in a savepoint, and
-    the whole is rolled back. A line that fails is left out, so a line naming its record
-    fails too ("No lead with id ..."), as it would in the import."""
-    errors: list[ImportLineError] = []
-    parsed = []
+def _lines_parse_all(lines: Iterable[str]) -> tuple[list[_Line], list[ImportLineError]]:
+    """Every line that can be read, and the refusals of those that cannot."""
+    parsed, errors = [], []
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -777,29 +771,53 @@ def records_check(
             parsed.append(line_parse(number, raw))
         except ImportLineError as error:
             errors.append(error)
-    touched = _touched_new()
+    return parsed, errors
+
+
+def _line_try(line: _Line, context: dict, touched: dict) -> ImportLineError | None:
+    """Write one line in a savepoint; its refusal, if any, with the savepoint rolled back."""
+    known_tags = dict(touched["utm_tags"])
+    try:
+        with transaction.atomic():
+            obj, _created = _line_write(line, context, touched)
+    except ImportLineError as error:
+        # What the rolled-back savepoint made is not there to name.
+        touched["utm_tags"] = known_tags
+        return error
+    if line.type == "call":
+        touched["line_of_call"][obj.pk] = line.number
+    return None
+
+
+def records_check(
+    *,
+    workspace: Workspace,
+    lines: Iterable[str],
+    actor: Actor = IMPORT_ACTOR,
+    limit: int = 50,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[ImportLineError]:
+    """What importing the lines would refuse, line by line (at most `limit`), writing
+    nothing: every line is written as records_import writes it, each in a savepoint, and
+    the whole is rolled back. A line that fails is left out, so a line naming its record
+    fails too ("No lead with id ..."), as it would in the import."""
+    parsed, errors = _lines_parse_all(lines)
+    touched = {**_touched_new(), "line_of_call": {}}
     context = _context_new(workspace, actor)
-    line_of_call = {}
     with transaction.atomic():
-        for line in _sorted(parsed):
+        for done, line in enumerate(_sorted(parsed), start=1):
             if len(errors) >= limit:
                 break
-            known_tags = dict(touched["utm_tags"])
-            try:
-                with transaction.atomic():
-                    obj, _created = _line_write(line, context, touched)
-            except ImportLineError as error:
-                # What the rolled-back savepoint made is not there to name.
-                touched["utm_tags"] = known_tags
+            if progress is not None:
+                progress(done, len(parsed))
+            error = _line_try(line, context, touched)
+            if error is not None:
                 errors.append(error)
-                continue
-            if line.type == "call":
-                line_of_call[obj.pk] = line.number
         if len(errors) < limit:
             try:
                 with transaction.atomic():
                     _reschedules_resolve(
-                        context=context, touched=touched, line_of_call=line_of_call
+                        context=context, touched=touched, line_of_call=touched["line_of_call"]
                     )
             except ImportLineError as error:
                 errors.append(error)

@@ -692,12 +692,13 @@ class CommissionRule(WorkspaceRecord):
 
 class RecordUpload(models.Model):
     """A file of records uploaded on the Import page, kept with the JSON Lines the importer
-    reads (a CSV is converted first), what its check found and, once confirmed and run by
-    the worker, what arrived or the line that stopped it. Written only by
+    reads (a CSV is converted first), what the worker's check found and, once confirmed and
+    imported by the worker, what arrived or the line that stopped it. Written only by
     workspaces.services.uploads."""
 
     class State(models.TextChoices):
-        CHECKED = "checked"  # uploaded and checked: the person may confirm it
+        CHECKING = "checking"  # uploaded: the worker checks it (writing nothing)
+        CHECKED = "checked"  # checked: the person may confirm it
         REFUSED = "refused"  # the check found errors: nothing can be imported from it
         QUEUED = "queued"  # confirmed: the worker imports it (its progress is in the cache)
         IMPORTED = "imported"
@@ -714,7 +715,7 @@ class RecordUpload(models.Model):
     preview = models.JSONField(default=dict)
     # [{"line": n, "column": name or "", "message": text}, ...], by line.
     errors = models.JSONField(default=list)
-    state = models.CharField(max_length=16, choices=State.choices, default=State.CHECKED)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.CHECKING)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,6 +1,7 @@
-/* The Import page's progress bar: while the worker imports a file, ask the upload's status
-   address once a second and move the bar; once the import has ended, open the page again,
-   which then shows what arrived (or the line that stopped it). */
+/* The Import page's progress bar: while the worker checks or imports a file, ask the
+   upload's status address once a second and move the bar; once that step has ended, open
+   the page again, which then shows the check's errors or the confirm button, or what
+   arrived (or the line that stopped the import). */
 (function () {
   "use strict";
 
@@ -10,6 +11,7 @@
   var text = document.getElementById("import-progress-text");
   var statusUrl = running.dataset.statusUrl;
   var pageUrl = running.dataset.pageUrl;
+  var state = running.dataset.state;
   var format = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
   function show(status) {
@@ -27,7 +29,7 @@
       })
       .then(function (status) {
         show(status);
-        if (status.state === "queued") {
+        if (status.state === state) {
           window.setTimeout(poll, 1000);
         } else {
           window.location.assign(pageUrl);

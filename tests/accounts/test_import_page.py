@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.test import Client
+from django.test import Client, TestCase
 
 from audit.models import AuditEvent
 from tests.conftest import aware
@@ -47,14 +47,16 @@ def import_url(team):
 def upload(client, url, *, kind, name, content: str):
     page = client.get(url)
     assert page.status_code == 200, page.status_code
-    return client.post(
-        url,
-        {
-            "kind": kind,
-            "file": SimpleUploadedFile(name, content.encode(), content_type="text/csv"),
-            "csrfmiddlewaretoken": client.cookies["csrftoken"].value,
-        },
-    )
+    # The worker's check runs once the upload commits (eager here).
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return client.post(
+            url,
+            {
+                "kind": kind,
+                "file": SimpleUploadedFile(name, content.encode(), content_type="text/csv"),
+                "csrfmiddlewaretoken": client.cookies["csrftoken"].value,
+            },
+        )
 
 
 def text(response) -> str:
@@ -94,12 +96,19 @@ def test_an_upload_shows_its_first_rows_and_writes_no_record(team):
         [],
     )
     assert Lead.objects.count() == 0
-    assert list(AuditEvent.objects.values_list("action", "actor_label", "detail")) == [
+    assert list(
+        AuditEvent.objects.order_by("at").values_list("action", "actor_label", "detail")
+    ) == [
         (
             "records_upload.created",
             team.owner.user.email,
             {"file_name": "leads.csv", "kind": "lead", "records": 2, "errors": 0},
-        )
+        ),
+        (
+            "records_upload.checked",
+            team.owner.user.email,
+            {"file_name": "leads.csv", "records": 2, "errors": 0},
+        ),
     ]
     page = client.get(answer["Location"])
     shown = text(page)
@@ -194,6 +203,7 @@ def test_confirming_imports_and_the_result_links_to_the_records(
     ]
     assert list(AuditEvent.objects.order_by("at").values_list("action", flat=True)) == [
         "records_upload.created",
+        "records_upload.checked",
         "records_upload.confirmed",
         "records.imported",
         "records_upload.imported",

@@ -48,14 +48,15 @@ def test_an_imported_file_ticks_its_step(
     ws = make_workspace(name="Fresh")
     owner = make_member(ws, "owner")
     # Members only: no lead, call, sale or payment, so the checklist stays.
-    upload = upload_create(
-        workspace=ws,
-        user=owner.user,
-        file_name="team.csv",
-        kind="member",
-        content=b"id,name,email,role\nm-1,Cleo Closer,cleo@example.test,closer\n",
-        actor=SYSTEM,
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        upload = upload_create(
+            workspace=ws,
+            user=owner.user,
+            file_name="team.csv",
+            kind="member",
+            content=b"id,name,email,role\nm-1,Cleo Closer,cleo@example.test,closer\n",
+            actor=SYSTEM,
+        )
     assert '<li id="step-import" class="todo">' in _overview(owner)
     with django_capture_on_commit_callbacks(execute=True):
         upload_confirm(upload=upload, user=owner.user, actor=SYSTEM)

@@ -17,7 +17,9 @@ from ..conftest import aware
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
-broker, start_worker = worker_fixtures("upload-test", ["workspaces.upload_import"])
+broker, start_worker = worker_fixtures(
+    "upload-test", ["workspaces.upload_check", "workspaces.upload_import"]
+)
 
 LEADS = (
     "id,name,created_at,utm_source\n"
@@ -45,9 +47,13 @@ def _uploaded(workspace, owner, content: bytes, kind="lead"):
 def test_the_worker_imports_a_confirmed_upload(make_workspace, make_member, start_worker, broker):
     workspace = make_workspace(name="Northwind", timezone="America/New_York")
     owner = make_member(workspace, "owner")
-    upload = _uploaded(workspace, owner, LEADS.encode())
-    assert upload.state == "checked"
     worker = start_worker()
+    upload = _uploaded(workspace, owner, LEADS.encode())
+    assert upload.state == "checking"
+    wait_for(lambda: _state(upload) != "checking", "the worker to check the file", worker)
+    assert _state(upload) == "checked"
+    # The check wrote nothing.
+    assert Lead.objects.filter(workspace=workspace).count() == 0
     assert upload_confirm(upload=upload, user=owner.user, actor=Actor.for_user(owner.user))
     wait_for(lambda: _state(upload) != "queued", "the worker to import the file", worker)
     upload.refresh_from_db()
@@ -63,13 +69,17 @@ def test_the_worker_imports_a_confirmed_upload(make_workspace, make_member, star
     imported = AuditEvent.objects.get(action="records.imported")
     assert (imported.actor_kind, imported.actor_label) == ("user", owner.user.email)
     # The worker's progress reached the end, in the cache the web processes read.
-    assert tuple(cache.get(progress_key(upload.pk))) == (3, 3)
+    assert tuple(cache.get(progress_key(upload.pk, "checking"))) == (3, 3)
+    assert tuple(cache.get(progress_key(upload.pk, "queued"))) == (3, 3)
     client = Client()
     client.force_login(owner.user)
     status = client.get(f"/settings/{workspace.pk}/import/{upload.pk}/status")
     assert status.json() == {"state": "imported", "done": 3, "total": 3, "percent": 100}
     wait_for(
-        lambda: worker.results("workspaces.upload_import") == ["'imported'"],
+        lambda: (
+            worker.results("workspaces.upload_import") == ["'imported'"]
+            and worker.results("workspaces.upload_check") == ["'checked'"]
+        ),
         "the task's success line",
         worker,
     )
@@ -87,10 +97,10 @@ def test_a_line_the_worker_refuses_writes_nothing_of_the_file(
         '{"type": "lead", "id": "l-1", "created_at": "2026-10-01T09:00:00Z"}\n'
         '{"type": "touch", "id": "t-1", "lead": "l-0", "at": "2026-10-01T09:05:00Z"}\n'
     )
-    upload = _uploaded(workspace, owner, content.encode(), kind="jsonl")
-    assert upload.state == "checked"
-    lead.delete()
     worker = start_worker()
+    upload = _uploaded(workspace, owner, content.encode(), kind="jsonl")
+    wait_for(lambda: _state(upload) == "checked", "the worker to check the file", worker)
+    lead.delete()
     upload_confirm(upload=upload, user=owner.user, actor=Actor.for_user(owner.user))
     wait_for(lambda: _state(upload) != "queued", "the worker to end the import", worker)
     upload.refresh_from_db()
@@ -106,3 +116,31 @@ def test_a_line_the_worker_refuses_writes_nothing_of_the_file(
     assert Touch.objects.count() == 0
     assert not AuditEvent.objects.filter(action="records.imported").exists()
     assert AuditEvent.objects.filter(action="records_upload.failed").count() == 1
+
+
+def test_the_worker_names_each_line_its_check_refuses(
+    make_workspace, make_member, start_worker, broker
+):
+    workspace = make_workspace(name="Northwind", currency="JPY")
+    owner = make_member(workspace, "owner")
+    content = (
+        "id,sale,paid_at,amount\np-1,s-1,2026-10-03 16:05,100.5\np-2,s-1,2026-10-03 16:05,1 000\n"
+    )
+    worker = start_worker()
+    upload = _uploaded(workspace, owner, content.encode(), kind="payment")
+    wait_for(lambda: _state(upload) != "checking", "the worker to check the file", worker)
+    upload.refresh_from_db()
+    assert upload.state == "refused"
+    assert upload.errors == [
+        {
+            "line": 2,
+            "column": "sale",
+            "message": "No sale with id 's-1' in this workspace (import it first).",
+        },
+        {
+            "line": 3,
+            "column": "amount",
+            "message": "'1 000' is not an amount: write it as 1234.50, with no currency sign "
+            "or thousands separator.",
+        },
+    ]

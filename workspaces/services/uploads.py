@@ -1,11 +1,12 @@
 """The writer of the files uploaded on the Import page (RecordUpload) and of their import.
 
-An upload is converted (a CSV, by workspaces.import_csv) and checked (records_check,
-which writes nothing) when it arrives, and kept with its preview and errors; a person
-confirms it, and the worker imports its lines with records_import, all of them or none.
-Each step is one transaction with its audit event. While the worker imports, its
-progress is in the cache (shared with the web processes), not in the database: the
-import's own transaction holds its writes until the end.
+An upload is converted when it arrives (a CSV, by workspaces.import_csv) and kept with
+its first rows; the worker checks its lines (records_check, which writes no record) and
+keeps what the check found; a person confirms it, and the worker imports its lines with
+records_import, all of them or none. Each step that writes is one transaction with its
+audit event. While the worker checks or imports, its progress is in the cache (shared
+with the web processes), not in the database: the import's own transaction holds its
+writes until the end.
 
 Not named in the package's __init__: it imports the importer, which imports the package.
 """
@@ -19,7 +20,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from audit.services import Actor, audit_record
+from audit.services import SYSTEM, Actor, audit_record
 from core.tasks import task_send
 
 from ..import_csv import COLUMNS, csv_to_lines
@@ -28,6 +29,7 @@ from ..models import RecordUpload, Workspace
 
 logger = logging.getLogger(__name__)
 
+UPLOAD_CHECK_TASK = "workspaces.upload_check"
 UPLOAD_IMPORT_TASK = "workspaces.upload_import"
 JSON_LINES = "jsonl"
 KINDS = (JSON_LINES, *COLUMNS)
@@ -77,40 +79,36 @@ def _read(content: bytes, file_name: str) -> str:
         ) from None
 
 
+def _converted(workspace: Workspace, kind: str, text: str):
+    """(lines, records, preview, errors) of a file: a CSV's rows are its records, a row
+    that cannot be converted too; a JSON Lines file's its non-empty lines."""
+    if kind == JSON_LINES:
+        lines = text.splitlines()
+        return lines, sum(1 for line in lines if line.strip()), _jsonl_preview(lines), []
+    converted = csv_to_lines(text, record_type=kind, timezone=workspace.timezone)
+    preview = {
+        "columns": converted.columns,
+        "rows": [
+            {"line": number, "cells": cells} for number, cells in converted.rows[:PREVIEW_ROWS]
+        ],
+    }
+    return converted.lines, len(converted.rows), preview, list(converted.errors)
+
+
 def upload_create(
     *, workspace: Workspace, user, file_name: str, kind: str, content: bytes, actor: Actor
 ) -> RecordUpload:
     """Keep an uploaded file: a CSV of one record type (`kind`) converted to the importer's
-    lines, or JSON Lines (`kind` "jsonl"), checked line by line without writing a record.
-    With errors it is kept as refused (its preview names them) and cannot be imported."""
+    lines, or JSON Lines (`kind` "jsonl"), with its first rows and the cells the converter
+    refused; the worker then checks its lines (upload_check). A file with no record, or
+    with more errors than are shown, is refused at once."""
     if kind not in KINDS:
         raise UploadRefused(f"{kind!r} is not a kind of file the import reads.")
-    text = _read(content, file_name)
-    errors = []
-    if kind == JSON_LINES:
-        lines = text.splitlines()
-        preview = _jsonl_preview(lines)
-        records = sum(1 for line in lines if line.strip())
-    else:
-        converted = csv_to_lines(text, record_type=kind, timezone=workspace.timezone)
-        lines = converted.lines
-        errors += converted.errors
-        preview = {
-            "columns": converted.columns,
-            "rows": [
-                {"line": number, "cells": cells} for number, cells in converted.rows[:PREVIEW_ROWS]
-            ],
-        }
-        # Every row is a record, one that cannot be converted too.
-        records = len(converted.rows)
+    lines, records, preview, errors = _converted(workspace, kind, _read(content, file_name))
+    if not records and not errors:
+        errors.append(ImportLineError(1, None, "the file holds no record."))
+    checking = bool(records) and len(errors) < ERRORS_SHOWN
     with transaction.atomic():
-        if records and len(errors) < ERRORS_SHOWN:
-            errors += records_check(
-                workspace=workspace, lines=lines, actor=actor, limit=ERRORS_SHOWN - len(errors)
-            )
-        errors.sort(key=lambda error: error.line)
-        if not records and not errors:
-            errors.append(ImportLineError(1, None, "the file holds no record."))
         upload = RecordUpload(
             workspace=workspace,
             file_name=file_name[:200],
@@ -119,7 +117,7 @@ def upload_create(
             records=records,
             preview=preview,
             errors=[_error(error) for error in errors[:ERRORS_SHOWN]],
-            state=RecordUpload.State.REFUSED if errors else RecordUpload.State.CHECKED,
+            state=RecordUpload.State.CHECKING if checking else RecordUpload.State.REFUSED,
             created_by=user,
         )
         upload.save(force_insert=True)
@@ -136,12 +134,72 @@ def upload_create(
                 "errors": len(upload.errors),
             },
         )
+        if checking:
+            upload_id = str(upload.pk)
+            transaction.on_commit(lambda: task_send(UPLOAD_CHECK_TASK, args=[upload_id]))
     return upload
+
+
+def _pending(upload_id, state: str) -> RecordUpload | None:
+    try:
+        pk = uuid.UUID(str(upload_id))
+    except ValueError:
+        return None
+    return (
+        RecordUpload.objects.select_related("workspace", "created_by", "confirmed_by")
+        .filter(pk=pk, state=state)
+        .first()
+    )
+
+
+def upload_check(*, upload_id) -> str:
+    """Check an upload's lines as the import would write them, writing no record (the
+    worker's task), and keep what the check found: checked, or refused with every error
+    by line. Returns the state ("unknown" for an upload not waiting for its check)."""
+    upload = _pending(upload_id, RecordUpload.State.CHECKING)
+    if upload is None:
+        # Gone, or checked already (a message delivered twice).
+        return "unknown"
+    actor = Actor.for_user(upload.created_by) if upload.created_by is not None else SYSTEM
+    found = records_check(
+        workspace=upload.workspace,
+        lines=upload.lines.splitlines(),
+        actor=actor,
+        limit=ERRORS_SHOWN - len(upload.errors),
+        progress=_progress_writer(upload.pk, RecordUpload.State.CHECKING),
+    )
+    errors = sorted(
+        upload.errors + [_error(error) for error in found], key=lambda error: error["line"]
+    )
+    with transaction.atomic():
+        locked = (
+            RecordUpload.objects.select_for_update()
+            .filter(pk=upload.pk, state=RecordUpload.State.CHECKING)
+            .first()
+        )
+        if locked is None:
+            return "unknown"
+        locked.errors = errors
+        locked.state = RecordUpload.State.REFUSED if errors else RecordUpload.State.CHECKED
+        locked.save(update_fields=["errors", "state"])
+        audit_record(
+            actor=actor,
+            action="records_upload.checked",
+            target_type="record_upload",
+            target_id=locked.pk,
+            workspace=locked.workspace,
+            detail={
+                "file_name": locked.file_name,
+                "records": locked.records,
+                "errors": len(errors),
+            },
+        )
+    return locked.state
 
 
 def upload_confirm(*, upload: RecordUpload, user, actor: Actor) -> bool:
     """Queue a checked upload for the worker; False if it is not waiting to be confirmed
-    (refused, or confirmed already: a second click changes nothing)."""
+    (being checked, refused, or confirmed already: a second click changes nothing)."""
     with transaction.atomic():
         locked = (
             RecordUpload.objects.select_for_update()
@@ -167,36 +225,34 @@ def upload_confirm(*, upload: RecordUpload, user, actor: Actor) -> bool:
     return True
 
 
-def progress_key(upload_id) -> str:
-    return f"upload-progress:{upload_id}"
+def progress_key(upload_id, state: str) -> str:
+    """The cache key of the worker's progress in checking or importing an upload."""
+    return f"upload-progress:{upload_id}:{state}"
 
 
 def upload_progress(upload: RecordUpload) -> tuple[int, int]:
-    """(done, total) of an upload the worker imports: (0, records) before it starts."""
+    """(done, total) of the worker's check or import of an upload: (0, records) before it
+    starts, (records, records) once imported."""
     if upload.state == RecordUpload.State.IMPORTED:
         return upload.records, upload.records
-    shown = cache.get(progress_key(upload.pk))
+    if upload.state not in {RecordUpload.State.CHECKING, RecordUpload.State.QUEUED}:
+        return 0, upload.records
+    shown = cache.get(progress_key(upload.pk, upload.state))
     if not shown:
         return 0, upload.records
     return shown[0], shown[1]
 
 
-def _progress_writer(upload_id):
+def _progress_writer(upload_id, state: str):
     shown = {"percent": -1}
 
     def write(done: int, total: int) -> None:
         percent = done * 100 // max(total, 1)
         if percent != shown["percent"] or done == total:
             shown["percent"] = percent
-            cache.set(progress_key(upload_id), (done, total), PROGRESS_SECONDS)
+            cache.set(progress_key(upload_id, state), (done, total), PROGRESS_SECONDS)
 
     return write
-
-
-def _actor_of(upload: RecordUpload) -> Actor:
-    if upload.confirmed_by is not None:
-        return Actor.for_user(upload.confirmed_by)
-    return Actor(kind="system", id="", label="import page")
 
 
 def _failed(upload: RecordUpload, actor: Actor, failure: dict) -> None:
@@ -218,16 +274,13 @@ def _failed(upload: RecordUpload, actor: Actor, failure: dict) -> None:
 def upload_import(*, upload_id) -> str:
     """Import a confirmed upload's lines (the worker's task): every record and the
     upload's state with its audit event in one transaction, or, when a line is refused,
-    nothing of the file and the upload failed naming the line. Returns the state."""
-    try:
-        pk = uuid.UUID(str(upload_id))
-    except ValueError:
-        return "unknown"
-    upload = RecordUpload.objects.select_related("workspace", "confirmed_by").filter(pk=pk).first()
-    if upload is None or upload.state != RecordUpload.State.QUEUED:
+    nothing of the file and the upload failed naming the line. Returns the state
+    ("unknown" for an upload not waiting to be imported)."""
+    upload = _pending(upload_id, RecordUpload.State.QUEUED)
+    if upload is None:
         # Gone, or imported already (a message delivered twice).
-        return upload.state if upload is not None else "unknown"
-    actor = _actor_of(upload)
+        return "unknown"
+    actor = Actor.for_user(upload.confirmed_by) if upload.confirmed_by is not None else SYSTEM
     try:
         with transaction.atomic():
             result = records_import(
@@ -235,7 +288,7 @@ def upload_import(*, upload_id) -> str:
                 lines=upload.lines.splitlines(),
                 actor=actor,
                 source=f"upload {upload.file_name}",
-                progress=_progress_writer(upload.pk),
+                progress=_progress_writer(upload.pk, RecordUpload.State.QUEUED),
             )
             upload.state = RecordUpload.State.IMPORTED
             upload.counts = result.counts
