@@ -8,6 +8,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from django.core.cache import cache
 
 from workspaces.models import Lead, RecordUpload
 from workspaces.services import uploads
@@ -111,7 +112,11 @@ def test_an_owner_imports_a_filled_template_and_opens_the_leads(
         assert page.text_content("#import-progress-text") == "0 of 3 records"
         upload = RecordUpload.objects.get()
         assert held == [("workspaces.upload_import", [str(upload.pk)])]
-        # The worker takes it: the page's bar follows and, at the end, shows the result.
+        # The worker has written two of the three: the bar follows.
+        cache.set(uploads.progress_key(upload.pk, "queued"), (2, 3))
+        page.locator("#import-progress-text", has_text="2 of 3 records").wait_for()
+        assert page.evaluate("document.getElementById('import-progress').value") == 2
+        # It ends: the page opens the result.
         uploads.upload_import(upload_id=upload.pk)
         page.wait_for_selector("#import-done")
         assert page.text_content("#import-done").startswith("Imported 3 records on ")
