@@ -52,6 +52,13 @@ def held(monkeypatch):
     return sent
 
 
+def _console_errors(context) -> list[str]:
+    """Every error the console shows (BrowserErrors keeps the policy's and the scripts')."""
+    seen = []
+    context.on("console", lambda message: message.type == "error" and seen.append(message.text))
+    return seen
+
+
 def _fits(page, viewport):
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
@@ -67,6 +74,7 @@ def test_an_owner_imports_a_filled_template_and_opens_the_leads(
     )
     context.set_default_timeout(15_000)
     errors = BrowserErrors(context)
+    console = _console_errors(context)
     page = context.new_page()
     try:
         page.goto("/accounts/login/?next=/")
@@ -133,6 +141,7 @@ def test_an_owner_imports_a_filled_template_and_opens_the_leads(
     finally:
         context.close()
     assert errors.messages == [], "the browser reported errors:\n" + "\n".join(errors.messages)
+    assert console == []
 
 
 def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
@@ -142,6 +151,7 @@ def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
     context = chromium.new_context(viewport=WIDE, base_url=live_server.url)
     context.set_default_timeout(15_000)
     errors = BrowserErrors(context)
+    console = _console_errors(context)
     page = context.new_page()
     try:
         page.goto(f"/settings/{workspace.pk}/import/")
@@ -166,3 +176,4 @@ def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
     finally:
         context.close()
     assert errors.messages == [], "the browser reported errors:\n" + "\n".join(errors.messages)
+    assert console == []
