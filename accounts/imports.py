@@ -31,7 +31,7 @@ from workspaces.services.uploads import (
 from .pages import request_actor
 from .selectors import upload_links, uploads_recent
 
-# A file larger than this is refused before it is read (about 100,000 records).
+# A file larger than this is refused before it is read.
 UPLOAD_MAX_BYTES = 20 * 1024 * 1024
 
 TYPE_NAMES = {
@@ -64,8 +64,8 @@ class UploadForm(forms.Form):
         upload = self.cleaned_data["file"]
         if upload.size > UPLOAD_MAX_BYTES:
             raise forms.ValidationError(
-                f"The file is {upload.size // (1024 * 1024)} MB; the import takes files up "
-                f"to {UPLOAD_MAX_BYTES // (1024 * 1024)} MB. Split it into several."
+                f"The file is {upload.size / 2**20:.1f} MB; the import takes files up to "
+                f"{UPLOAD_MAX_BYTES // 2**20} MB. Split it into several."
             )
         return upload
 
@@ -126,7 +126,6 @@ def import_page(request, workspace_id):
         "form": form,
         "templates": _templates(),
         "uploads": uploads_recent(workspace=workspace),
-        "type_names": TYPE_NAMES,
     }
     return render(request, "accounts/import.html", context, status=status)
 

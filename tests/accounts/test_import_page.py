@@ -10,6 +10,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, TestCase
 
+from accounts import imports
 from audit.models import AuditEvent
 from tests.conftest import aware
 from workspaces.models import Lead, RecordUpload, Touch
@@ -347,3 +348,16 @@ def test_the_settings_menu_links_the_import_page(team):
         f'<a href="/settings/{team.workspace.pk}/import/" class="current" aria-current="page" '
         'id="subnav-import">Import</a>'
     ) in body
+
+
+def test_a_file_over_the_limit_is_refused_beside_the_field(team, monkeypatch):
+    monkeypatch.setattr(imports, "UPLOAD_MAX_BYTES", 2**20)
+    client = browser(team.owner)
+    answer = upload(
+        client, import_url(team), kind="lead", name="big.csv", content="x" * (3 * 2**19)
+    )
+    assert answer.status_code == 400
+    assert "The file is 1.5 MB; the import takes files up to 1 MB. Split it into several." in text(
+        answer
+    )
+    assert RecordUpload.objects.count() == 0
