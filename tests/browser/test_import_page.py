@@ -144,8 +144,16 @@ def test_an_owner_imports_a_filled_template_and_opens_the_leads(
     assert console == []
 
 
+@pytest.fixture
+def held_all(monkeypatch):
+    """The check waits for the test to run it too: the page follows it with its bar."""
+    sent = []
+    monkeypatch.setattr(uploads, "task_send", lambda name, *, args: sent.append((name, args)))
+    return sent
+
+
 def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
-    chromium, live_server, owner, held, tmp_path
+    chromium, live_server, owner, held_all, tmp_path
 ):
     workspace = owner.workspace
     context = chromium.new_context(viewport=WIDE, base_url=live_server.url)
@@ -164,6 +172,15 @@ def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
         page.set_input_files("#id_file", str(bad))
         with page.expect_navigation():
             page.click("#upload")
+        page.wait_for_selector("#import-progress")
+        assert page.text_content("label[for=import-progress]") == (
+            "Checking each line, writing nothing"
+        )
+        upload = RecordUpload.objects.get()
+        assert held_all == [("workspaces.upload_check", [str(upload.pk)])]
+        # The worker checks it: the page then shows the errors.
+        uploads.upload_check(upload_id=upload.pk)
+        page.wait_for_selector("#upload-errors")
         assert page.locator("#upload-errors li").all_inner_texts() == [
             "Line 3, column 'created_at': '1 October' is not a time: write it as "
             "2026-10-01 09:30 (a time in Europe/Berlin), or with its offset, "
@@ -172,7 +189,7 @@ def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
         assert page.locator("#confirm-import").count() == 0
         shot(page, "import-errors.png")
         assert Lead.objects.count() == 0
-        assert held == []
+        assert [name for name, _args in held_all] == ["workspaces.upload_check"]
     finally:
         context.close()
     assert errors.messages == [], "the browser reported errors:\n" + "\n".join(errors.messages)
