@@ -1,9 +1,10 @@
 """A person's pages: signing in and out, a forgotten password, their account and home,
-the invitations addressed to them, and running a workspace's team (members, settings)."""
+the invitations addressed to them, running a workspace's team (members, settings) and
+importing its records."""
 
 from django.urls import path
 
-from . import invitation_pages, pages, password_reset, team_pages
+from . import imports, invitation_pages, pages, password_reset, team_pages
 
 urlpatterns = [
     path("accounts/login/", pages.LoginView.as_view(), name="login"),
@@ -55,5 +56,21 @@ urlpatterns = [
         "settings/<uuid:workspace_id>/workspace/",
         team_pages.workspace_settings,
         name="settings-workspace",
+    ),
+    path("settings/<uuid:workspace_id>/import/", imports.import_page, name="settings-import"),
+    path(
+        "settings/<uuid:workspace_id>/import/templates/<str:record_type>.csv",
+        imports.import_template,
+        name="settings-import-template",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/import/<uuid:upload_id>/",
+        imports.upload_page,
+        name="settings-import-upload",
+    ),
+    path(
+        "settings/<uuid:workspace_id>/import/<uuid:upload_id>/status",
+        imports.upload_status,
+        name="settings-import-status",
     ),
 ]

@@ -11,7 +11,7 @@ queued there are taken that way), and tests/core/test_queues.py refuses it.
 
 # The kinds, in the order `make worker` starts their pools.
 MAIL = "mail"  # invitations, password resets, notices to owners
-APPLIES = "applies"  # approved plans
+APPLIES = "applies"  # approved plans, uploaded files of records checked and imported
 PROVIDERS = "providers"  # providers' events applied, new connections' backfills
 DELIVERIES = "deliveries"  # outbound webhooks: an event's deliveries, their attempts
 SWEEPS = "sweeps"  # the beat's rounds
@@ -21,6 +21,8 @@ TASK_KINDS = {
     "core.mail_deliver": MAIL,
     "accounts.password_reset_send": MAIL,
     "agency.tasks.apply_plan": APPLIES,
+    "workspaces.upload_check": APPLIES,
+    "workspaces.upload_import": APPLIES,
     "integrations.events_apply": PROVIDERS,
     "integrations.event_apply": PROVIDERS,
     "integrations.connection_backfill": PROVIDERS,

@@ -10,11 +10,24 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.utils import timezone
+
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
 from integrations.models import Connection
-from workspaces.models import AdSpend, Call, Funnel, Invitation, Lead, Member, Payment, Sale
+from integrations.providers import PROVIDERS
+from workspaces.models import (
+    AdSpend,
+    Call,
+    Funnel,
+    Invitation,
+    Lead,
+    Member,
+    Payment,
+    RecordUpload,
+    Sale,
+)
 
 from .periods import period_pick
 
@@ -370,7 +383,8 @@ def agency_headlines(*, workspaces, params=None, now=None) -> list[dict]:
 def first_run(*, workspace) -> dict | None:
     """What a new workspace still has to do, while it holds no record (no lead, call,
     sale or payment); None once records have arrived. Each step says whether it is done:
-    a provider connected (and not disconnected since), someone else invited or a member."""
+    a provider connected (and not disconnected since), a file imported on the Import page,
+    someone else invited or a member; and the connect links still waiting to be used."""
     holds_records = any(
         model.objects.filter(workspace=workspace).exists() for model in (Lead, Call, Sale, Payment)
     )
@@ -385,4 +399,28 @@ def first_run(*, workspace) -> dict | None:
         Member.objects.filter(workspace=workspace).count() > 1
         or Invitation.objects.filter(workspace=workspace).exists()
     )
-    return {"connected": connected, "imported": False, "invited": invited}
+    imported = RecordUpload.objects.filter(
+        workspace=workspace, state=RecordUpload.State.IMPORTED
+    ).exists()
+    # Connect links sent for the workspace that nobody has used yet (live, no connection
+    # made through them), read through the workspace's reverse relation to the agency app's
+    # model, which sits above this one.
+    pending_links = [
+        {
+            "integrations": [
+                PROVIDERS[key].name if key in PROVIDERS else key for key in link["integrations"]
+            ],
+            "expires_at": link["expires_at"],
+        }
+        for link in workspace.connect_links.filter(
+            revoked_at__isnull=True, expires_at__gt=timezone.now(), connections__isnull=True
+        )
+        .order_by("expires_at")
+        .values("integrations", "expires_at")
+    ]
+    return {
+        "connected": connected,
+        "imported": imported,
+        "invited": invited,
+        "pending_links": pending_links,
+    }

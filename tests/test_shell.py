@@ -15,6 +15,7 @@ from audit.services import SYSTEM
 from tokens.services import token_mint
 from webhooks.services import endpoint_create
 from workspaces.services import lead_upsert
+from workspaces.services.uploads import upload_create
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +52,8 @@ OPENED = {
     "home",
     "invitations",
     "settings-apps",
+    "settings-import",
+    "settings-import-upload",
     "settings-integration-connect",
     "settings-integrations",
     "settings-member-deactivate",
@@ -104,7 +107,16 @@ def world(make_agency, make_workspace, make_member, receiver):
         expires_in_hours=24,
         actor=SYSTEM,
     )
+    upload = upload_create(
+        workspace=workspace,
+        user=owner.user,
+        file_name="leads.csv",
+        kind="lead",
+        content=b"id,name,created_at\nlead-2,Ann,2026-03-02 09:00\n",
+        actor=SYSTEM,
+    )
     values = {
+        "upload_id": upload.pk,
         "workspace_id": workspace.pk,
         "agency_id": agency.pk,
         "member_id": closer.pk,

@@ -604,31 +604,77 @@ def _write(line: _Line, context: dict, touched: dict):
     return write(workspace=context["workspace"], external_id=line.id, touched=touched, **values)
 
 
+def line_parse(number: int, raw: str) -> _Line:
+    try:
+        data = json.loads(raw, parse_float=Decimal)
+    except ValueError as error:
+        raise ImportLineError(number, None, f"not valid JSON ({error}).") from None
+    if not isinstance(data, dict):
+        raise ImportLineError(number, None, "each line must be one JSON object.")
+    type_ = data.get("type")
+    if type_ not in IMPORT_TYPES:
+        raise ImportLineError(
+            number, "type", f"unknown type {type_!r}; use one of {', '.join(IMPORT_TYPES)}."
+        )
+    external_id = data.get("id")
+    if isinstance(external_id, int) and not isinstance(external_id, bool):
+        external_id = str(external_id)
+    if not isinstance(external_id, str) or not external_id.strip():
+        raise ImportLineError(number, "id", "every record carries its own id, a string.")
+    if len(external_id) > 200:
+        raise ImportLineError(number, "id", "an id has at most 200 characters.")
+    return _Line(number=number, type=type_, id=external_id, data=data)
+
+
 def _parse_lines(lines: Iterable[str]) -> list[_Line]:
-    parsed = []
-    for number, raw in enumerate(lines, start=1):
-        if not raw.strip():
-            continue
-        try:
-            data = json.loads(raw, parse_float=Decimal)
-        except ValueError as error:
-            raise ImportLineError(number, None, f"not valid JSON ({error}).") from None
-        if not isinstance(data, dict):
-            raise ImportLineError(number, None, "each line must be one JSON object.")
-        type_ = data.get("type")
-        if type_ not in IMPORT_TYPES:
-            raise ImportLineError(
-                number, "type", f"unknown type {type_!r}; use one of {', '.join(IMPORT_TYPES)}."
-            )
-        external_id = data.get("id")
-        if isinstance(external_id, int) and not isinstance(external_id, bool):
-            external_id = str(external_id)
-        if not isinstance(external_id, str) or not external_id.strip():
-            raise ImportLineError(number, "id", "every record carries its own id, a string.")
-        if len(external_id) > 200:
-            raise ImportLineError(number, "id", "an id has at most 200 characters.")
-        parsed.append(_Line(number=number, type=type_, id=external_id, data=data))
-    return parsed
+    return [line_parse(number, raw) for number, raw in enumerate(lines, start=1) if raw.strip()]
+
+
+def _sorted(parsed: list[_Line]) -> list[_Line]:
+    """Types in the order they are written (IMPORT_TYPES), each in the file's order."""
+    order = {name: index for index, name in enumerate(IMPORT_TYPES)}
+    return sorted(parsed, key=lambda line: (order[line.type], line.number))
+
+
+def _touched_new() -> dict:
+    return {
+        "leads": set(),
+        "calls": set(),
+        "reschedules": [],
+        "sale_leads": set(),
+        "funnel_leads": set(),
+        "booking_leads": set(),
+        "events": set(),
+        "utm_tags": {},  # {UTM tags: UtmTags id}, for lead_upsert (one transaction)
+    }
+
+
+def _context_new(workspace: Workspace, actor: Actor) -> dict:
+    # cache: (model, id) -> record, shared by the lines of one import: a record named by
+    # many lines is read once.
+    return {
+        "workspace": workspace,
+        "tz": ZoneInfo(workspace.timezone),
+        "cache": {},
+        "actor": actor,
+    }
+
+
+def _line_write(line: _Line, context: dict, touched: dict):
+    """Write one line: (record, created), or ImportLineError naming the line and member."""
+    try:
+        _currency_check(line, context["workspace"].currency)
+        obj, created = _write(line, context, touched)
+    except RecordInvalid as error:
+        raise ImportLineError(line.number, error.field, error.message) from None
+    except InvalidField as error:
+        raise ImportLineError(line.number, error.extra["field"], error.message) from None
+    except IntegrityError as error:
+        raise ImportLineError(
+            line.number, None, f"conflicts with a record already held ({error})."
+        ) from None
+    context["cache"][(_MODELS[line.type], line.id)] = obj
+    return obj, created
 
 
 def _currency_check(line: _Line, currency: str) -> None:
@@ -678,44 +724,14 @@ def records_import(
 
     Raises ImportLineError naming the first line (and member) that cannot be used.
     """
-    parsed = _parse_lines(lines)
-    order = {name: index for index, name in enumerate(IMPORT_TYPES)}
-    parsed.sort(key=lambda line: (order[line.type], line.number))
+    parsed = _sorted(_parse_lines(lines))
     counts: Counter = Counter()
-    touched = {
-        "leads": set(),
-        "calls": set(),
-        "reschedules": [],
-        "sale_leads": set(),
-        "funnel_leads": set(),
-        "booking_leads": set(),
-        "events": set(),
-        "utm_tags": {},  # {UTM tags: UtmTags id}, for lead_upsert (one transaction)
-    }
+    touched = _touched_new()
     line_of_call = {}
-    # (model, id) -> record, shared by the lines of one import: a record named by many
-    # lines is read once.
-    cache = {}
-    context = {
-        "workspace": workspace,
-        "tz": ZoneInfo(workspace.timezone),
-        "cache": cache,
-        "actor": actor,
-    }
+    context = _context_new(workspace, actor)
     with transaction.atomic():
         for done, line in enumerate(parsed, start=1):
-            try:
-                _currency_check(line, workspace.currency)
-                obj, created = _write(line, context, touched)
-            except RecordInvalid as error:
-                raise ImportLineError(line.number, error.field, error.message) from None
-            except InvalidField as error:
-                raise ImportLineError(line.number, error.extra["field"], error.message) from None
-            except IntegrityError as error:
-                raise ImportLineError(
-                    line.number, None, f"conflicts with a record already held ({error})."
-                ) from None
-            cache[(_MODELS[line.type], line.id)] = obj
+            obj, created = _line_write(line, context, touched)
             if line.type == "call":
                 line_of_call[obj.pk] = line.number
             counts[(line.type, "created" if created else "updated")] += 1
@@ -743,3 +759,68 @@ def records_import(
             detail={"source": source, "records": result.total, "counts": result.counts},
         )
     return result
+
+
+def _lines_parse_all(lines: Iterable[str]) -> tuple[list[_Line], list[ImportLineError]]:
+    """Every line that can be read, and the refusals of those that cannot."""
+    parsed, errors = [], []
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            parsed.append(line_parse(number, raw))
+        except ImportLineError as error:
+            errors.append(error)
+    return parsed, errors
+
+
+def _line_try(line: _Line, context: dict, touched: dict) -> ImportLineError | None:
+    """Write one line in a savepoint; its refusal, if any, with the savepoint rolled back."""
+    known_tags = dict(touched["utm_tags"])
+    try:
+        with transaction.atomic():
+            obj, _created = _line_write(line, context, touched)
+    except ImportLineError as error:
+        # What the rolled-back savepoint made is not there to name.
+        touched["utm_tags"] = known_tags
+        return error
+    if line.type == "call":
+        touched["line_of_call"][obj.pk] = line.number
+    return None
+
+
+def records_check(
+    *,
+    workspace: Workspace,
+    lines: Iterable[str],
+    actor: Actor = IMPORT_ACTOR,
+    limit: int = 50,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[ImportLineError]:
+    """What importing the lines would refuse, line by line (at most `limit`), writing
+    nothing: every line is written as records_import writes it, each in a savepoint, and
+    the whole is rolled back. A line that fails is left out, so a line naming its record
+    fails too ("No lead with id ..."), as it would in the import."""
+    parsed, errors = _lines_parse_all(lines)
+    touched = {**_touched_new(), "line_of_call": {}}
+    context = _context_new(workspace, actor)
+    with transaction.atomic():
+        for done, line in enumerate(_sorted(parsed), start=1):
+            if len(errors) >= limit:
+                break
+            if progress is not None:
+                progress(done, len(parsed))
+            error = _line_try(line, context, touched)
+            if error is not None:
+                errors.append(error)
+        if len(errors) < limit:
+            try:
+                with transaction.atomic():
+                    _reschedules_resolve(
+                        context=context, touched=touched, line_of_call=touched["line_of_call"]
+                    )
+            except ImportLineError as error:
+                errors.append(error)
+        transaction.set_rollback(True)
+    errors.sort(key=lambda error: error.line)
+    return errors[:limit]

@@ -688,3 +688,51 @@ class CommissionRule(WorkspaceRecord):
             _external_id_unique("commission_rule"),
             models.UniqueConstraint(fields=["member"], name="commission_one_rule_per_member"),
         ]
+
+
+class RecordUpload(models.Model):
+    """A file of records uploaded on the Import page, kept with the JSON Lines the importer
+    reads (a CSV is converted first), what the worker's check found and, once confirmed and
+    imported by the worker, what arrived or the line that stopped it. Written only by
+    workspaces.services.uploads."""
+
+    class State(models.TextChoices):
+        CHECKING = "checking"  # uploaded: the worker checks it (writing nothing)
+        CHECKED = "checked"  # checked: the person may confirm it
+        REFUSED = "refused"  # the check found errors: nothing can be imported from it
+        QUEUED = "queued"  # confirmed: the worker imports it (its progress is in the cache)
+        IMPORTED = "imported"
+        FAILED = "failed"  # a line stopped the import: nothing of it was written
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="uploads")
+    file_name = models.CharField(max_length=200)
+    # "jsonl", or the record type of a CSV file (one type a file).
+    kind = models.CharField(max_length=32)
+    lines = models.TextField()
+    records = models.PositiveIntegerField(default=0)
+    # {"columns": [...], "rows": [{"line": n, "cells": [...]}, ...]}: the first rows.
+    preview = models.JSONField(default=dict)
+    # [{"line": n, "column": name or "", "message": text}, ...], by line.
+    errors = models.JSONField(default=list)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.CHECKING)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # {type: {"created": n, "updated": n}} once imported.
+    counts = models.JSONField(default=dict)
+    # {"line": n, "column": name or "", "message": text} when a line stopped the import.
+    failure = models.JSONField(default=dict)
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "created_at"], name="upload_ws_created")]
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"upload {self.file_name} ({self.state})"

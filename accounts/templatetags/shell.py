@@ -11,7 +11,9 @@ register = template.Library()
 
 # The sections of a workspace's settings (templates/tokens/_layout.html): the header's
 # Settings link is the current one on each of them.
-SETTINGS_SECTIONS = frozenset({"workspace", "members", "tokens", "apps", "webinars", "webhooks"})
+SETTINGS_SECTIONS = frozenset(
+    {"workspace", "members", "import", "tokens", "apps", "webinars", "webhooks"}
+)
 
 
 def _link(id_: str, label: str, url: str, current: bool = False) -> dict:

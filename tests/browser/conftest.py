@@ -70,6 +70,11 @@ SCREENSHOTS = frozenset(
         "webhook-log.png",
         "board-work.png",
         "form-post-call.png",
+        "import-preview.png",
+        "import-preview-phone.png",
+        "import-result.png",
+        "import-result-phone.png",
+        "import-errors.png",
     }
 )
 PASSWORD = "correct-horse-battery"

@@ -24,7 +24,7 @@ from ..webhooks.receiver import Answer
 
 KINDS = {
     "mail": {"core.mail_deliver", "accounts.password_reset_send"},
-    "applies": {"agency.tasks.apply_plan"},
+    "applies": {"agency.tasks.apply_plan", "workspaces.upload_check", "workspaces.upload_import"},
     "providers": {
         "integrations.events_apply",
         "integrations.event_apply",

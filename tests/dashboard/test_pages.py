@@ -418,7 +418,7 @@ def test_a_new_workspace_sees_a_checklist_until_records_arrive(team):
     assert '<li id="step-invite" class="done">' in html
     assert '<li id="step-connect" class="todo">' in html
     assert f'href="/settings/{ws.pk}/integrations/" id="checklist-integrations"' in html
-    assert f"import_records --workspace {ws.slug} records.jsonl" in html
+    assert f'href="/settings/{ws.pk}/import/" id="checklist-import"' in html
     assert 'id="cash-chart"' not in html
 
     Records(ws).lead("2026-03-01 09:00", tz="Europe/Berlin")
