@@ -12,6 +12,7 @@ import re
 
 from .base import Provider
 from .calendly import PROVIDER as CALENDLY
+from .google import PROVIDER as GOOGLE
 from .hubspot import PROVIDER as HUBSPOT
 from .meta import PROVIDER as META
 from .stripe import PROVIDER as STRIPE
@@ -19,7 +20,7 @@ from .zoom import PROVIDER as ZOOM
 
 # Every provider a workspace may connect, in the order the pages list them.
 PROVIDERS: dict[str, Provider] = {
-    provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM, HUBSPOT, META)
+    provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM, HUBSPOT, META, GOOGLE)
 }
 
 

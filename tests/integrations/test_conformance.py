@@ -24,6 +24,7 @@ from integrations.providers import PROVIDERS, credentials_check
 from scripts.fuzz_endpoints import CREDENTIALS, SIGNING_SECRET, signed_headers
 from tests.integrations import conftest as stripe_samples
 from tests.integrations.calendly import conftest as calendly_samples
+from tests.integrations.google import conftest as google_samples
 from tests.integrations.meta import conftest as meta_samples
 from tests.integrations.zoom import conftest as zoom_samples
 from workspaces.kept import leads_sales_refresh
@@ -35,7 +36,11 @@ KEYS = list(PROVIDERS)
 WEBHOOK_KEYS = [key for key in KEYS if PROVIDERS[key].receives_webhooks]
 PULLED_KEYS = [key for key in KEYS if PROVIDERS[key].pull is not None]
 # The webhook providers' credentials are the fuzzing script's; the others' their tests'.
-CONNECT_WITH = {**CREDENTIALS, "meta": meta_samples.CREDENTIALS}
+CONNECT_WITH = {
+    **CREDENTIALS,
+    "meta": meta_samples.CREDENTIALS,
+    "google": google_samples.CREDENTIALS,
+}
 
 
 def _unmapped(key: str) -> object:
