@@ -197,6 +197,10 @@ def _credentials_replace(
     connection.last_error_kind = connection.last_error_words = ""
     fields += ["last_error_kind", "last_error_words"]
     connection.save(update_fields=fields)
+    integration = provider_get(connection.provider)
+    if integration is not None and integration.pull is not None:
+        # Another account may be named: checked again at connect, and its first days read.
+        connection_change(connection=connection, forget_read=True)
     audit_record(
         actor=actor,
         action="integration.credentials_replaced",
@@ -381,6 +385,7 @@ def connection_change(
     last_event_at=None,
     cursor=_UNSET,
     restart: bool = False,
+    forget_read: bool = False,
     options: dict | None = None,
     actor: Actor | None = None,
     action: str = "",
@@ -394,6 +399,8 @@ def connection_change(
       update), and ``last_event_at`` set;
     - ``cursor``: where the read of the provider stands, None once read to its end
       (``backfill_finished_at`` set); ``restart`` starts a new read (a scheduled pull);
+      ``forget_read`` forgets every read, as for a new connection (new credentials of a
+      pulled provider);
     - ``options``: merged into the connection's options under its row lock; ``then(
       connection=, before=, after=)`` runs inside the transaction once they are kept (an
       ad connection re-maps its stored spend) and what it returns joins the audit detail.
@@ -404,6 +411,8 @@ def connection_change(
     changes = _counted_changes(counts, last_event_at)
     if cursor is not _UNSET:
         changes.update(_cursor_changes(cursor, restart=restart))
+    if forget_read:
+        changes.update(backfill={}, backfill_started_at=None, backfill_finished_at=None)
     with transaction.atomic():
         locked = None
         if options is not None or action:

@@ -10,11 +10,12 @@ import pytest
 from django.test import Client
 
 from audit.models import AuditEvent
+from audit.services import SYSTEM
 from integrations import services
 from integrations.models import Connection
 from workspaces.models import AdSpend
 
-from .conftest import ACCOUNT, TOKEN
+from .conftest import ACCOUNT, CREDENTIALS, TOKEN
 
 pytestmark = pytest.mark.django_db
 
@@ -182,3 +183,32 @@ def test_an_ad_account_in_another_currency_is_refused_at_connect_in_words(
     client.force_login(owner.user)
     html = client.get(f"/settings/{connection.workspace.pk}/integrations/").content.decode()
     assert words in html
+
+
+def test_new_credentials_check_the_account_again_and_read_its_first_days(
+    graph, waits, today, meta_connection
+):
+    connection = meta_connection()
+    graph.answer(ACCOUNT_PATH, "account")
+    graph.answer(INSIGHTS, "insights_page2")
+    services.connection_backfill(connection_id=connection.pk)
+    assert Connection.objects.get(pk=connection.pk).backfill_finished_at is not None
+
+    again = services.connection_create(
+        workspace=connection.workspace,
+        provider="meta",
+        credentials={**CREDENTIALS, "access_token": TOKEN + "Z"},
+        actor=SYSTEM,
+    )
+    assert again.pk == connection.pk
+    stored = Connection.objects.get(pk=connection.pk)
+    assert (stored.backfill, stored.backfill_started_at, stored.backfill_finished_at) == (
+        {},
+        None,
+        None,
+    )
+    graph.answers.clear()
+    graph.answer(ACCOUNT_PATH, "account_eur")
+    done = services.connection_backfill(connection_id=connection.pk)
+    assert (done.state, done.last_error_kind) == ("failing", "refused")
+    assert [path for path, _query in graph.requests].count(ACCOUNT_PATH) == 2
