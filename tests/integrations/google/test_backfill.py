@@ -149,3 +149,33 @@ def test_an_account_in_another_currency_is_refused_at_connect(google, waits, goo
     )
     assert len(google.queries) == 1
     assert AdSpend.objects.count() == 0
+
+
+def test_the_campaign_id_mapping_remaps_google_rows_only(
+    google, waits, today, google_connection, make_member
+):
+    connection = google_connection()
+    google.token("token")
+    google.stream("customer", "customer")
+    google.stream("campaign", "spend")
+    services.connection_backfill(connection_id=connection.pk)
+    AdSpend.objects.create(
+        workspace=connection.workspace, external_id="manual-1", date=date(2026, 3, 1),
+        platform="google", utm_source="google", utm_campaign="Typed by hand", amount=100,
+    )  # fmt: skip
+    owner = make_member(connection.workspace, "owner")
+    client = Client()
+    client.force_login(owner.user)
+    page = f"/settings/{connection.workspace_id}/integrations/{connection.pk}/google/"
+    answer = client.post(page, {"source": "google", "campaign": "id"})
+    assert answer.status_code == 302
+    assert list(
+        AdSpend.objects.filter(workspace=connection.workspace)
+        .order_by("external_id")
+        .values_list("external_id", "utm_source", "utm_campaign")
+    ) == [
+        ("google:20512345678:2026-03-01", "google", "20512345678"),
+        ("google:20512345678:2026-03-02", "google", "20512345678"),
+        ("google:20598765432:2026-03-01", "google", "20598765432"),
+        ("manual-1", "google", "Typed by hand"),
+    ]
