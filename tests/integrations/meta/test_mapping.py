@@ -1,16 +1,20 @@
 """How a Meta connection's ads set their UTM values: the connection's options page, and
 the stored spend written again with the new values, audited, in one transaction."""
 
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from django.db import transaction
 from django.test import Client
 
 from audit.models import AuditEvent
+from integrations import services
 from integrations.meta import PROVIDER
 from integrations.models import Connection
 from workspaces.models import AdSpend
+from workspaces.services import lead_upsert
+
+from .conftest import CREDENTIALS
 
 pytestmark = pytest.mark.django_db
 
@@ -105,3 +109,46 @@ def test_only_owners_and_admins_change_it(meta_connection, make_member):
     assert client.get(_page(connection)).status_code == 403
     assert client.post(_page(connection), {"source": "x", "campaign": "id"}).status_code == 403
     assert Connection.objects.get(pk=connection.pk).options.get("utm") is None
+
+
+def test_the_mapping_puts_meta_spend_beside_the_leads_its_ads_brought(
+    graph, waits, today, meta_connection, make_member, workspace_token, api
+):
+    """Ads whose links carry the campaign's id: read with the default mapping (the
+    campaign's name), /acquisition counts the spend apart from the leads; once the
+    connection says the id, the same spend sits on the leads' row."""
+    connection = meta_connection()
+    workspace = connection.workspace
+    graph.answer(f"/v26.0/{CREDENTIALS['ad_account_id']}", "account")
+    graph.answer(f"/v26.0/{CREDENTIALS['ad_account_id']}/insights", "insights_page2")
+    services.connection_backfill(connection_id=connection.pk)
+    with transaction.atomic():
+        for n in (1, 2):
+            lead_upsert(
+                workspace=workspace,
+                external_id=f"lead-{n}",
+                created_at=datetime(2026, 3, 2, 9 + n, tzinfo=UTC),
+                name=f"Lead {n}",
+                email=f"lead{n}@example.test",
+                utm_source="facebook",
+                utm_campaign="120210000000001",
+            )
+    reader = api(workspace_token(workspace))
+    period = {"from": "2026-03-01", "to": "2026-03-31"}
+
+    def rows():
+        body = reader.get("/api/v1/acquisition", period).json()
+        return [
+            (row["utm_source"], row["utm_campaign"], row["spend"]["value"], row["leads"]["value"])
+            for row in body["data"]["rows"]
+        ]
+
+    assert rows() == [
+        ("facebook", "Spring webinar US", 98.1, 0),
+        ("facebook", "120210000000001", 0, 2),
+    ]
+    owner = make_member(workspace, "owner")
+    client = Client()
+    client.force_login(owner.user)
+    client.post(_page(connection), {"source": "facebook", "campaign": "id"})
+    assert rows() == [("facebook", "120210000000001", 98.1, 2)]
