@@ -212,3 +212,29 @@ def test_new_credentials_check_the_account_again_and_read_its_first_days(
     done = services.connection_backfill(connection_id=connection.pk)
     assert (done.state, done.last_error_kind) == ("failing", "refused")
     assert [path for path, _query in graph.requests].count(ACCOUNT_PATH) == 2
+
+
+def test_a_read_stopped_by_a_limit_resumes_at_its_after_cursor(
+    graph, waits, today, meta_connection
+):
+    connection = meta_connection()
+    graph.answer(ACCOUNT_PATH, "account")
+    graph.answer(INSIGHTS, "insights_page1")
+    graph.answer(INSIGHTS, (400, "insights_throttled"), after="MQZDZD")
+
+    failing = services.connection_backfill(connection_id=connection.pk)
+
+    assert (failing.state, failing.last_error_kind) == ("failing", "limited")
+    assert failing.backfill == {"since": "2025-12-11", "until": "2026-03-10", "after": "MQZDZD"}
+    assert [row[3] for row in _rows(connection.workspace)] == [12345, 7]
+    graph.answers.clear()
+    graph.requests.clear()
+    graph.answer(INSIGHTS, "insights_page2", after="MQZDZD")
+
+    done = services.connection_backfill(connection_id=connection.pk)
+
+    assert done.state == "connected"
+    assert [query.get("after") for query in graph.insights_asked()] == ["MQZDZD"]
+    assert [path for path, _query in graph.requests].count(ACCOUNT_PATH) == 0
+    assert [row[3] for row in _rows(connection.workspace)] == [12345, 7, 9810]
+    assert Connection.objects.get(pk=connection.pk).backfill == {}
