@@ -46,7 +46,7 @@ def backfill_page_record(*, connection: Connection, page: BackfillPage) -> list[
     received = []
     provider = provider_get(connection.provider)
     with transaction.atomic():
-        if page.records and provider is not None and provider.write is not None:
+        if provider is not None and not provider.places_events:
             written = provider.write(connection=connection, records=page.records)
             connection_change(
                 connection=connection,

@@ -133,6 +133,8 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
                 # Only a provider that receives webhooks has an endpoint to paste.
                 "webhook_url": _webhook_url(integration, connection.pk),
                 "pulled": integration.pull if integration is not None else None,
+                # Its rows are written as read: no events to hold or refuse.
+                "places_events": integration is None or integration.places_events,
                 "settings_links": _settings_links(integration, connection, member),
                 "held": held_by_connection.get(connection.pk, []),
             }

@@ -179,6 +179,10 @@ def test_a_pulled_provider_is_connected_read_and_fails_in_words(
     page = client.get(f"/settings/{workspace.pk}/integrations/").content.decode()
     assert "Pulled Ads asked us to slow down; we will retry at" in page
     assert "Pulled answered 429" not in page
+    section = re.search(r'data-provider="pulled".*?</section>', page, re.S).group(0)
+    counters = re.findall(r"<dt>([^<]+)</dt><dd[^>]*>([^<]+)</dd>", section)
+    assert counters[1:] == [("Rows read", "1"), ("Rows written", "1")]
+    assert "Read on a schedule: its last 7 days again every day" in section
 
 
 def test_the_page_offers_meta_and_google_ads_with_where_to_find_their_credentials(
