@@ -70,7 +70,16 @@ def live_connections(workspace_ids) -> dict:
         (connection.workspace_id, connection.provider): connection
         for connection in Connection.objects.filter(workspace_id__in=list(workspace_ids))
         .exclude(state=Connection.State.DISCONNECTED)
-        .only("id", "workspace_id", "provider", "state", "last_error", "last_error_at")
+        .only(
+            "id",
+            "workspace_id",
+            "provider",
+            "state",
+            "last_error",
+            "last_error_at",
+            "last_error_kind",
+            "last_error_words",
+        )
     }
 
 
@@ -88,7 +97,9 @@ def connect_link_offered(link: ConnectLink, live: dict) -> list[dict]:
         current = live.get((link.workspace_id, key)) or next(
             (c for c in link.connections.all() if c.provider == key), None
         )
-        words = connection_state_words(current, name=integration.name)
+        words = connection_state_words(
+            current, name=integration.name, step=integration.refused_step
+        )
         offered.append(
             {
                 "integration": integration,

@@ -31,6 +31,7 @@ TASK_KINDS = {
     "core.tasks.purge_expired_idempotency_keys": SWEEPS,
     "integrations.events_apply_pending": SWEEPS,
     "integrations.connections_retry_due": SWEEPS,
+    "integrations.connections_pull_due": SWEEPS,
     "webhooks.deliveries_sweep": SWEEPS,
     "webhooks.prune": SWEEPS,
 }

@@ -570,6 +570,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "integrations.connections_retry_due",
         "schedule": timedelta(minutes=5),
     },
+    # Connections read on a schedule (ad platforms) whose last read is a day old read
+    # their last 7 days again.
+    "pull-scheduled-integrations": {
+        "task": "integrations.connections_pull_due",
+        "schedule": timedelta(hours=1),
+    },
     # Outbound webhooks: retries that fell due, attempts whose worker died, hand-overs lost.
     "send-due-webhook-deliveries": {
         "task": "webhooks.deliveries_sweep",
@@ -590,6 +596,14 @@ CALENDLY_API_BASE = os.environ.get("CALENDLY_API_BASE", "https://api.calendly.co
 ZOOM_API_BASE = os.environ.get("ZOOM_API_BASE", "https://api.zoom.us/v2").rstrip("/")
 ZOOM_OAUTH_BASE = os.environ.get("ZOOM_OAUTH_BASE", "https://zoom.us/oauth").rstrip("/")
 HUBSPOT_API_BASE = os.environ.get("HUBSPOT_API_BASE", "https://api.hubapi.com").rstrip("/")
+META_GRAPH_BASE = os.environ.get("META_GRAPH_BASE", "https://graph.facebook.com").rstrip("/")
+GOOGLE_ADS_API_BASE = os.environ.get(
+    "GOOGLE_ADS_API_BASE", "https://googleads.googleapis.com"
+).rstrip("/")
+GOOGLE_ADS_API_VERSION = os.environ.get("GOOGLE_ADS_API_VERSION", "v21")
+GOOGLE_OAUTH_TOKEN_URL = os.environ.get(
+    "GOOGLE_OAUTH_TOKEN_URL", "https://oauth2.googleapis.com/token"
+)
 
 # --- Email ------------------------------------------------------------------------------
 

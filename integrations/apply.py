@@ -22,7 +22,12 @@ from core.testing_hooks import pause_for_tests
 from workspaces.services import RecordInvalid
 
 from .base import Applied, Held, ProviderError
-from .connections import connection_credentials, connection_fail, integration_actor
+from .connections import (
+    connection_change,
+    connection_credentials,
+    connection_fail,
+    integration_actor,
+)
 from .events import DRAIN_MARK_SECONDS, apply_lock, apply_request, drain_mark, events_release
 from .models import Connection, Event
 from .providers import provider_get
@@ -63,9 +68,9 @@ class Effects:
             self.outcomes[after] += 1
 
     def write(self) -> None:
-        changes = {name: F(name) + count for name, count in self.counters.items() if name and count}
-        if changes:
-            Connection.objects.filter(pk=self.connection_id).update(**changes)
+        counts = {name: count for name, count in self.counters.items() if name and count}
+        if counts:
+            connection_change(connection=self.connection_id, counts=counts)
         if self.outcomes:
             # Counted in the metrics once the outcomes are committed.
             transaction.on_commit(partial(webhook_outcomes_count, self.provider, self.outcomes))
@@ -224,7 +229,7 @@ def event_apply(*, event_id) -> Event | None:
     except ProviderError as error:
         connection = Connection.objects.filter(events__pk=event_id).first()
         if connection is not None:
-            connection_fail(connection=connection, error=str(error))
+            connection_fail(connection=connection, error=error)
         return Event.objects.filter(pk=event_id).first()
 
 
@@ -354,7 +359,7 @@ def events_apply(*, connection_id, batch_size: int = BATCH_SIZE) -> int:
     finally:
         cache.delete(mark)
     if failure is not None:
-        connection_fail(connection=connection, error=str(failure))
+        connection_fail(connection=connection, error=failure)
     elif (
         Event.objects.filter(connection_id=connection.pk, state=Event.State.RECEIVED)
         .exclude(pk__in=skipped)

@@ -13,7 +13,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, ClassVar
 
 if TYPE_CHECKING:
@@ -43,8 +43,56 @@ def signed_time(text: str | None, name: str) -> int:
     return int(text)
 
 
+# What kind of trouble a failed call to a provider is: the engine says it in words and
+# decides on a retry from the kind alone, never from the message's words.
+REFUSED = "refused"  # the credential or its access was refused: a person must act
+UNREACHABLE = "unreachable"  # no answer (network, DNS, time-out, a 5xx): tried again later
+LIMITED = "limited"  # the provider asked us to slow down (429, a rate-limit code): later
+UNEXPECTED = "unexpected"  # an answer we could not use
+FAILURE_KINDS = (REFUSED, UNREACHABLE, LIMITED, UNEXPECTED)
+
+
 class ProviderError(Exception):
-    """The provider's API refused a call or could not be reached (the connection fails)."""
+    """A call to the provider's API failed; the connection becomes failing with its kind.
+
+    Raise one of the typed subclasses (ProviderRefused, ProviderUnreachable,
+    ProviderLimited); a bare ProviderError is an answer the service could not use.
+    ``message`` is kept on the connection (the audit log shows it, a page never does);
+    ``words``, when given, is a sentence of ours a page may show as it is, for a refusal
+    whose reason the kind alone does not say (an ad account in another currency)."""
+
+    kind: str = UNEXPECTED
+
+    def __init__(self, message: str, *, words: str = "", kind: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.words = words
+        if kind:
+            # A client whose one error class covers several kinds (by HTTP status).
+            self.kind = kind
+
+
+class ProviderRefused(ProviderError):
+    kind = REFUSED
+
+
+class ProviderUnreachable(ProviderError):
+    kind = UNREACHABLE
+
+
+class ProviderLimited(ProviderError):
+    kind = LIMITED
+
+
+@dataclass(frozen=True)
+class Pull:
+    """A provider the service reads on a schedule (ad platforms): ``first_days`` on
+    connect, then the last ``again_days`` every ``every`` (platforms revise recent days),
+    resuming at the cursor kept on the connection."""
+
+    first_days: int = 90
+    again_days: int = 7
+    every: timedelta = timedelta(days=1)
 
 
 @dataclass(frozen=True)
@@ -116,6 +164,9 @@ class BackfillItem:
 @dataclass
 class BackfillPage:
     items: list[BackfillItem] = field(default_factory=list)
+    # For a provider that places no events: the records read, written by its ``write``
+    # hook (ad spend rows keyed on their own ids).
+    records: list[dict] = field(default_factory=list)
     # Where the next page starts (stored on the connection so a restart resumes);
     # None when this resource is read to its end.
     cursor: dict | None = None
@@ -132,6 +183,24 @@ class SettingsPage:
     url_name: str
     per_connection: bool = False
     roles: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class OptionsPage:
+    """A provider's options of one connection, edited on a page the engine serves at
+    ``settings/<workspace id>/integrations/<connection id>/<provider key>/`` and saved
+    through ``integrations.connections.connection_change`` (audited
+    ``integration.options_changed``).
+
+    ``form`` is a Django form class built as ``form(data, connection=connection)``; its
+    ``options()`` gives the options to keep once valid, and ``initial_for(connection)``
+    (a class method) what the form shows. ``roles`` may open it."""
+
+    label: str
+    form: type
+    template: str
+    roles: frozenset[str]
+    saved: str = "Saved."
 
 
 @dataclass(frozen=True)
@@ -157,6 +226,24 @@ class Provider(ABC):
     name: ClassVar[str]
     feeds: ClassVar[str]
     credential_fields: ClassVar[tuple[CredentialField, ...]]
+
+    # What the provider can do, which the engine reads instead of assuming:
+    # - receives_webhooks: it sends signed deliveries to /hooks/<key>/<connection id>
+    #   (the pages show the webhook URL, a credential field signs them); without it the
+    #   endpoint answers 404 and no URL is shown;
+    # - pull: it is read on a schedule with a cursor (Pull); None: read once, the last 90
+    #   days, when connected;
+    # - places_events: what it sends is stored as events and placed on records (applied,
+    #   held with why, assigned or dismissed by a person); without it its pages of records
+    #   are written by its ``write`` hook and nothing is held.
+    receives_webhooks: ClassVar[bool] = True
+    pull: ClassVar[Pull | None] = None
+    places_events: ClassVar[bool] = True
+    # What a person does when the provider refuses the credential, after "…refused the
+    # key: " (a page says it; "connect it again with a new credential" when empty).
+    refused_step: ClassVar[str] = ""
+    # The connection's options a person edits (None: none).
+    options_page: ClassVar[OptionsPage | None] = None
     # Where to find the credential, and where to paste the webhook URL at the provider.
     credentials_help: ClassVar[str] = ""
     webhook_help: ClassVar[str] = ""
@@ -194,10 +281,19 @@ class Provider(ABC):
     # summary(event) -> EventSummary: what a held event's payload says, for the
     # Integrations page (Stripe: the charge's amount and email).
     summary: Callable[[Event], EventSummary] | None = None
+    # write(*, connection, records) -> int: a provider that places no events writes a
+    # page's records through the workspace's writers (inside the engine's transaction,
+    # which records the audit event) and returns how many it wrote.
+    write: Callable[..., int] | None = None
+    # options_changed(*, connection, before, after) -> dict: runs inside the transaction
+    # that keeps the options (an ad connection re-maps its stored spend); what it returns
+    # goes in the audit event's detail.
+    options_changed: Callable[..., dict] | None = None
 
     @abstractmethod
     def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str, **request) -> None:
-        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time."""
+        """Raise SignatureRefused unless the delivery is signed with ``secret`` in time.
+        (A provider that receives no webhooks refuses every delivery.)"""
 
     @abstractmethod
     def describe(self, payload: dict) -> Described:
@@ -212,7 +308,24 @@ class Provider(ABC):
     def backfill(
         self, *, connection: Connection, credentials: dict, cursor: dict | None
     ) -> Iterator[BackfillPage]:
-        """Read the last 90 days page by page, starting at ``cursor``."""
+        """Read the last 90 days page by page, starting at ``cursor`` (a pulled provider:
+        the window its cursor names, ``{"since", "until"}`` ISO days, or its first days
+        when there is none)."""
         return self.backfill_module.pages(
             connection=connection, credentials=credentials, cursor=cursor
         )
+
+
+class PulledProvider(Provider):
+    """A provider the service only reads, on a schedule (an ad platform): no webhooks,
+    no events placed; its pages of records are written by its ``write`` hook."""
+
+    receives_webhooks = False
+    places_events = False
+    pull = Pull()
+
+    def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str, **request) -> None:
+        raise SignatureRefused(f"{self.name} sends no webhooks.")
+
+    def describe(self, payload: dict) -> Described:
+        return Described(event_id="", event_type="", occurred_at=None)

@@ -17,6 +17,7 @@ import uuid
 from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from audit.services import Actor, audit_record
@@ -27,7 +28,8 @@ from core.times import utc_iso
 from events.services import event_record
 from workspaces.models import Workspace
 
-from .failures import RETRIED_KINDS, RETRY_AFTER, failure_kind
+from .base import ProviderError
+from .failures import RETRIED_KINDS, RETRY_AFTER
 from .models import Connection
 from .providers import credentials_check, provider_get
 from .selectors import webhook_url
@@ -192,7 +194,13 @@ def _credentials_replace(
         fields.append("signing_secret_encrypted")
     connection.state = Connection.State.CONNECTED
     connection.last_error, connection.last_error_at = "", None
+    connection.last_error_kind = connection.last_error_words = ""
+    fields += ["last_error_kind", "last_error_words"]
     connection.save(update_fields=fields)
+    integration = provider_get(connection.provider)
+    if integration is not None and integration.pull is not None:
+        # Another account may be named: checked again at connect, and its first days read.
+        connection_change(connection=connection, forget_read=True)
     audit_record(
         actor=actor,
         action="integration.credentials_replaced",
@@ -233,18 +241,31 @@ def connection_disconnect(*, connection: Connection, actor: Actor) -> Connection
     return connection
 
 
-def connection_fail(*, connection: Connection, error: str) -> Connection:
-    """A provider call failed (unreachable, credential refused): the connection is failing
-    with the error shown; webhooks are still accepted."""
+def connection_fail(*, connection: Connection, error: ProviderError | str) -> Connection:
+    """A provider call failed: the connection is failing with the error's kind (from its
+    type: refused, unreachable, limited; a plain message is unexpected) and message kept;
+    webhooks are still accepted."""
+    if not isinstance(error, ProviderError):
+        error = ProviderError(str(error))
     with transaction.atomic():
         connection = Connection.objects.select_for_update().get(pk=connection.pk)
         if connection.state == Connection.State.DISCONNECTED:
             return connection
         newly_failing = connection.state != Connection.State.FAILING
         connection.state = Connection.State.FAILING
-        connection.last_error = error[:2000]
+        connection.last_error = error.message[:2000]
+        connection.last_error_kind = error.kind
+        connection.last_error_words = error.words[:500]
         connection.last_error_at = timezone.now()
-        connection.save(update_fields=["state", "last_error", "last_error_at"])
+        connection.save(
+            update_fields=[
+                "state",
+                "last_error",
+                "last_error_kind",
+                "last_error_words",
+                "last_error_at",
+            ]
+        )
         audit_record(
             actor=integration_actor(connection),
             action="integration.failing",
@@ -252,7 +273,7 @@ def connection_fail(*, connection: Connection, error: str) -> Connection:
             target_id=connection.pk,
             workspace=connection.workspace,
             reason=connection.last_error,
-            detail={"provider": connection.provider},
+            detail={"provider": connection.provider, "kind": error.kind},
         )
         if newly_failing:
             event_record(
@@ -294,10 +315,13 @@ def connections_retry_due(*, now=None) -> list:
     reached, or asked us to slow down) and whose failure is RETRY_AFTER old: their
     backfill task is sent again. A refused credential is left to a person. Returns the ids."""
     now = now or timezone.now()
-    due = Connection.objects.filter(
-        state=Connection.State.FAILING, last_error_at__lte=now - RETRY_AFTER
-    ).values_list("pk", "last_error")
-    retried = [pk for pk, error in due if failure_kind(error) in RETRIED_KINDS]
+    retried = list(
+        Connection.objects.filter(
+            state=Connection.State.FAILING,
+            last_error_at__lte=now - RETRY_AFTER,
+            last_error_kind__in=sorted(RETRIED_KINDS),
+        ).values_list("pk", flat=True)
+    )
     for pk in retried:
         _backfill_enqueue(pk)
     return retried
@@ -324,4 +348,96 @@ def connection_recover(*, connection: Connection) -> Connection:
 
 def delivery_refuse(*, connection: Connection) -> None:
     """A delivery with a bad or stale signature: only the refused counter moves."""
-    Connection.objects.filter(pk=connection.pk).update(events_refused=F("events_refused") + 1)
+    connection_change(connection=connection, counts={"events_refused": 1})
+
+
+# --- Counters, cursors and options --------------------------------------------------------
+
+COUNTERS = frozenset({"events_received", "events_applied", "events_held", "events_refused"})
+_UNSET = object()
+
+
+def _counted_changes(counts: dict | None, last_event_at) -> dict:
+    changes: dict = {}
+    for name, count in (counts or {}).items():
+        if name not in COUNTERS:
+            raise ValueError(f"{name} is not a connection counter")
+        if count:
+            changes[name] = F(name) + count
+    if last_event_at is not None:
+        changes["last_event_at"] = last_event_at
+    return changes
+
+
+def _cursor_changes(cursor: dict | None, *, restart: bool) -> dict:
+    now = timezone.now()
+    return {
+        "backfill": cursor or {},
+        "backfill_started_at": now if restart else Coalesce("backfill_started_at", now),
+        "backfill_finished_at": now if cursor is None else None,
+    }
+
+
+def connection_change(
+    *,
+    connection,
+    counts: dict[str, int] | None = None,
+    last_event_at=None,
+    cursor=_UNSET,
+    restart: bool = False,
+    forget_read: bool = False,
+    options: dict | None = None,
+    actor: Actor | None = None,
+    action: str = "",
+    detail: dict | None = None,
+    then=None,
+) -> dict | None:
+    """The one way a connection's counters, cursor and options change, in one transaction
+    (the caller's when there is one) with the audit event ``action`` when given.
+
+    - ``counts``: counters moved by these amounts (F() expressions: no lock, no lost
+      update), and ``last_event_at`` set;
+    - ``cursor``: where the read of the provider stands, None once read to its end
+      (``backfill_finished_at`` set); ``restart`` starts a new read (a scheduled pull);
+      ``forget_read`` forgets every read, as for a new connection (new credentials of a
+      pulled provider);
+    - ``options``: merged into the connection's options under its row lock; ``then(
+      connection=, before=, after=)`` runs inside the transaction once they are kept (an
+      ad connection re-maps its stored spend) and what it returns joins the audit detail.
+
+    ``connection`` is a Connection or its id (an audited change needs the row). Returns
+    the options kept when they changed, else None."""
+    pk = getattr(connection, "pk", connection)
+    changes = _counted_changes(counts, last_event_at)
+    if cursor is not _UNSET:
+        changes.update(_cursor_changes(cursor, restart=restart))
+    if forget_read:
+        changes.update(backfill={}, backfill_started_at=None, backfill_finished_at=None)
+    with transaction.atomic():
+        locked = None
+        if options is not None or action:
+            locked = Connection.objects.select_for_update().select_related("workspace").get(pk=pk)
+        kept = None
+        extra = {}
+        if options is not None:
+            before = dict(locked.options or {})
+            kept = {**before, **options}
+            changes["options"] = kept
+        if changes:
+            Connection.objects.filter(pk=pk).update(**changes)
+        if options is not None:
+            locked.options = kept
+            if then is not None:
+                extra = then(connection=locked, before=before, after=kept) or {}
+        if action:
+            audit_record(
+                actor=actor or integration_actor(locked),
+                action=action,
+                target_type="integration_connection",
+                target_id=locked.pk,
+                workspace=locked.workspace,
+                detail={"provider": locked.provider, **(detail or {}), **extra},
+            )
+    if kept is not None and isinstance(connection, Connection):
+        connection.options = kept
+    return kept

@@ -12,7 +12,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection as db_connection
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
@@ -20,6 +19,7 @@ from redis.exceptions import RedisError
 from core.tasks import task_send
 
 from .base import Described
+from .connections import connection_change
 from .models import Connection, Event
 
 logger = logging.getLogger(__name__)
@@ -106,9 +106,7 @@ def event_receive(
         )
         if event_pk is None:
             return None
-        Connection.objects.filter(pk=connection.pk).update(
-            events_received=F("events_received") + 1, last_event_at=now
-        )
+        connection_change(connection=connection, counts={"events_received": 1}, last_event_at=now)
     return Event(
         pk=event_pk,
         connection=connection,
@@ -185,6 +183,6 @@ def events_release(events) -> int:
         state=Event.State.RECEIVED, hold_code="", hold_reason="", waits_for=""
     )
     for connection_id, count in Counter(connection for _, connection in rows).items():
-        Connection.objects.filter(pk=connection_id).update(events_held=F("events_held") - count)
+        connection_change(connection=connection_id, counts={"events_held": -count})
         events_apply_soon(connection_id)
     return len(rows)

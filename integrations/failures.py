@@ -1,8 +1,9 @@
 """A failing connection's trouble said in a sentence, with the next step.
 
-A provider call that fails leaves its message on the connection (Connection.last_error):
-the provider's own words, or the HTTP library's. A page never shows that raw text; it
-shows what kind of trouble it is and what to do: a refused credential needs a new one
+A provider call that fails raises a typed ProviderError (integrations.base): its kind is
+kept on the connection (Connection.last_error_kind) beside its message (last_error, the
+provider's own words or the HTTP library's). A page never shows that raw text; it shows,
+from the kind, what the trouble is and what to do: a refused credential needs a new one
 pasted (nothing else will mend it), a provider that could not be reached or that asked us
 to slow down is tried again by the beat schedule RETRY_AFTER after the failure (and an
 owner or admin may press Retry at once).
@@ -17,62 +18,19 @@ from django.utils import timezone
 
 from core.display import clock_text, day_text, moment_text
 
-REFUSED = "refused"
-UNREACHABLE = "unreachable"
-LIMITED = "limited"
-UNEXPECTED = "unexpected"
+from .base import FAILURE_KINDS, LIMITED, REFUSED, UNEXPECTED, UNREACHABLE
 
 # How long after an unreachable or rate-limited failure the beat schedule tries again.
 RETRY_AFTER = timedelta(minutes=15)
 RETRIED_KINDS = frozenset({UNREACHABLE, LIMITED})
-
-# What a person pastes again when a provider refuses the credential.
-NEW_CREDENTIAL = {
-    "stripe": "paste a new restricted key",
-    "calendly": "paste a new personal access token",
-    "zoom": "paste the app's account ID, client ID and client secret again",
-    "hubspot": "paste a new private app access token",
-}
-
-_UNREACHABLE_SIGNS = (
-    "could not be reached",
-    "connectionpool",
-    "nameresolution",
-    "name or service not known",
-    "max retries",
-    "timed out",
-    "timeout",
-    "connection refused",
-    "connection reset",
-    "connection aborted",
-    "temporary failure",
-    "network",
-)
-_LIMITED_SIGNS = ("429", "too many requests", "rate limit")
-_REFUSED_SIGNS = (
-    "refused",
-    "(401)",
-    "(403)",
-    "http 401",
-    "http 403",
-    "unauthorized",
-    "forbidden",
-    "invalid api key",
-    "invalid_grant",
-    "invalid token",
-    "expired",
-)
+# What a person does when a provider without its own step refuses the credential.
+NEW_CREDENTIAL = "connect it again with a new credential"
 
 
-def failure_kind(error: str) -> str:
-    text = (error or "").lower()
-    if any(sign in text for sign in _UNREACHABLE_SIGNS):
-        return UNREACHABLE
-    if any(sign in text for sign in _LIMITED_SIGNS):
-        return LIMITED
-    if any(sign in text for sign in _REFUSED_SIGNS):
-        return REFUSED
-    return UNEXPECTED
+def failure_kind(connection) -> str:
+    """The kind of the connection's last failure, as its error's type said."""
+    kind = getattr(connection, "last_error_kind", "") or UNEXPECTED
+    return kind if kind in FAILURE_KINDS else UNEXPECTED
 
 
 @dataclass(frozen=True)
@@ -84,13 +42,17 @@ class Failure:
     retry_at: datetime | None
 
 
-def connection_failure(*, provider: str, name: str, error: str, failed_at) -> Failure:
-    """What went wrong with a failing connection, in words, and when it is tried again."""
-    kind = failure_kind(error)
+def connection_failure(
+    *, kind: str, name: str, failed_at, step: str = "", words: str = ""
+) -> Failure:
+    """What went wrong with a failing connection, in words, and when it is tried again:
+    from the failure's kind (and a sentence of ours the error carried), never from the
+    provider's own message."""
     retry_at = failed_at + RETRY_AFTER if kind in RETRIED_KINDS and failed_at else None
-    if kind == REFUSED:
-        step = NEW_CREDENTIAL.get(provider, "connect it again with a new credential")
-        sentence = f"{name} refused the key: {step}."
+    if kind == REFUSED and words:
+        sentence = words
+    elif kind == REFUSED:
+        sentence = f"{name} refused the key: {step or NEW_CREDENTIAL}."
     elif kind == UNREACHABLE:
         sentence = f"{name} could not be reached; we will retry at"
     elif kind == LIMITED:
@@ -114,17 +76,19 @@ class StateWords:
     failure_kind: str | None = None
 
 
-def connection_state_words(connection, *, name: str) -> StateWords:
+def connection_state_words(connection, *, name: str, step: str = "") -> StateWords:
     """The one place a connection's state is put in words (None: not connected). Times
-    are written in the zone and locale the page activated."""
+    are written in the zone and locale the page activated. ``step``: what a person does
+    when the provider refuses the credential (the provider's ``refused_step``)."""
     if connection is None:
         return StateWords("not_connected", "Not connected", f"{name} is not connected yet.")
     if connection.state == "failing":
         failure = connection_failure(
-            provider=connection.provider,
+            kind=failure_kind(connection),
             name=name,
-            error=connection.last_error,
             failed_at=connection.last_error_at,
+            step=step,
+            words=connection.last_error_words,
         )
         sentence = failure.sentence
         if failure.retry_at is not None:

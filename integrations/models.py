@@ -22,7 +22,7 @@ class Connection(models.Model):
     workspace = models.ForeignKey(
         "workspaces.Workspace", on_delete=models.CASCADE, related_name="connections"
     )
-    # stripe, calendly, zoom or hubspot.
+    # The provider's key (integrations.providers.PROVIDERS).
     provider = models.CharField(max_length=20)
     state = models.CharField(max_length=20, choices=State.choices, default=State.CONNECTED)
     # Fernet-encrypted JSON of the credential's fields; never returned by any route.
@@ -41,6 +41,11 @@ class Connection(models.Model):
     last_event_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
+    # The kind of the last failure (integrations.base: refused, unreachable, limited,
+    # unexpected), from the error's type: what the pages say and whether the beat retries.
+    last_error_kind = models.CharField(max_length=20, blank=True)
+    # A sentence of ours a page shows as it is, when the kind alone does not say why.
+    last_error_words = models.CharField(max_length=500, blank=True)
     # Where the backfill stands (a cursor per resource), so a restarted worker resumes.
     backfill = models.JSONField(default=dict, blank=True)
     backfill_started_at = models.DateTimeField(null=True, blank=True)

@@ -66,6 +66,13 @@ def _settings_links(integration, connection, member) -> list[tuple[str, str]]:
         if settings_page.per_connection:
             args.append(connection.pk)
         links.append((settings_page.label, reverse(settings_page.url_name, args=args)))
+    declared = integration.options_page
+    if declared is not None and member.role in declared.roles:
+        url = reverse(
+            f"integration-{integration.key}-options",
+            args=[connection.workspace_id, connection.pk],
+        )
+        links.append((declared.label, url))
     return links
 
 
@@ -76,10 +83,15 @@ def _sale_choices(workspace) -> list[tuple[str, str]]:
     ]
 
 
+def _refused_step(connection) -> str:
+    integration = provider_get(connection.provider) if connection is not None else None
+    return integration.refused_step if integration is not None else ""
+
+
 def _failure(connection, name: str) -> dict | None:
     """A failing connection's trouble in a sentence with its next step; never the raw
     error (which the audit log keeps)."""
-    words = connection_state_words(connection, name=name)
+    words = connection_state_words(connection, name=name, step=_refused_step(connection))
     if words.state != "failing":
         return None
     return {
@@ -113,10 +125,16 @@ def _integrations_page(request, workspace, member, *, bound_assign=None, status=
                 "connection": connection,
                 "name": name,
                 "failure": _failure(connection, name),
-                "words": connection_state_words(connection, name=name),
+                "words": connection_state_words(
+                    connection, name=name, step=_refused_step(connection)
+                ),
                 "made_by": connection_made_by(connection.created_by),
                 "webhook_help": integration.webhook_help if integration else "",
-                "webhook_url": selectors.webhook_url(connection),
+                # Only a provider that receives webhooks has an endpoint to paste.
+                "webhook_url": _webhook_url(integration, connection.pk),
+                "pulled": integration.pull if integration is not None else None,
+                # Its rows are written as read: no events to hold or refuse.
+                "places_events": integration is None or integration.places_events,
                 "settings_links": _settings_links(integration, connection, member),
                 "held": held_by_connection.get(connection.pk, []),
             }
@@ -148,6 +166,22 @@ def integrations_page(request, workspace_id):
 
 
 # --- Connect and disconnect (owners and admins) ------------------------------------------
+
+
+def _connected_notice(integration, connection, *, live) -> str:
+    saved = "new credentials are saved" if live else "credentials are saved"
+    days = integration.pull.first_days if integration.pull is not None else 90
+    notice = f"{integration.name}'s {saved}; its last {days} days are being read."
+    if integration.receives_webhooks:
+        notice += f" Its webhook URL is {selectors.webhook_url(connection)}"
+    return notice
+
+
+def _webhook_url(integration, connection_id) -> str:
+    """The URL to paste at the provider; none for a provider that sends no webhooks."""
+    if integration is None or not integration.receives_webhooks:
+        return ""
+    return selectors.webhook_url(connection_id, integration.key)
 
 
 @page
@@ -197,12 +231,7 @@ def connect_page(request, workspace_id, provider):
             else:
                 # Not "connected" yet: the first calls to the provider run after this,
                 # and the connection's state below says how they went.
-                saved = "new credentials are saved" if live else "credentials are saved"
-                messages.info(
-                    request,
-                    f"{integration.name}'s {saved}; its last 90 days are "
-                    f"being read. Its webhook URL is {selectors.webhook_url(connection)}",
-                )
+                messages.info(request, _connected_notice(integration, connection, live=live))
                 return redirect(_page_url(workspace, f"connection-{connection.pk}"))
         status = 400
     else:
@@ -222,9 +251,13 @@ def connect_page(request, workspace_id, provider):
             "form": form,
             "notice": notice,
             "live": live,
-            "words": connection_state_words(live, name=integration.name) if live else None,
+            "words": (
+                connection_state_words(live, name=integration.name, step=integration.refused_step)
+                if live
+                else None
+            ),
             "signed_connection": signed,
-            "webhook_url": selectors.webhook_url(connection_id, integration.key),
+            "webhook_url": _webhook_url(integration, connection_id),
             "back": _page_url(workspace),
         },
         status=status,

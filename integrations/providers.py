@@ -12,13 +12,15 @@ import re
 
 from .base import Provider
 from .calendly import PROVIDER as CALENDLY
+from .google import PROVIDER as GOOGLE
 from .hubspot import PROVIDER as HUBSPOT
+from .meta import PROVIDER as META
 from .stripe import PROVIDER as STRIPE
 from .zoom import PROVIDER as ZOOM
 
 # Every provider a workspace may connect, in the order the pages list them.
 PROVIDERS: dict[str, Provider] = {
-    provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM, HUBSPOT)
+    provider.key: provider for provider in (STRIPE, CALENDLY, ZOOM, HUBSPOT, META, GOOGLE)
 }
 
 

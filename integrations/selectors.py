@@ -96,6 +96,9 @@ _CONNECTION_COLUMNS = (
     "last_event_at",
     "last_error",
     "last_error_at",
+    "last_error_kind",
+    "last_error_words",
+    "backfill_finished_at",
 )
 
 

@@ -1,10 +1,11 @@
 """The writes of the integrations, by concern, named here for the rest of the service.
 
 - connections.py: connections made, disconnected, failing and recovered; credentials;
+  their counters, cursors and options (connection_change, the one way they change);
 - events.py: the events providers send, stored once and queued for the worker;
 - apply.py: applying stored events in batches, through the providers' mappings;
 - held.py: held events a person assigns or dismisses;
-- backfills.py: a new connection's hook and its last 90 days.
+- backfills.py: a new connection's hook and its last 90 days; scheduled pulls.
 
 Every function takes keyword arguments, runs in one transaction and records its audit
 event inside it; tasks are sent with transaction.on_commit, by name (core.tasks.task_send),
@@ -22,9 +23,16 @@ from .apply import (
     events_apply,
     events_apply_batch,
 )
-from .backfills import backfill_page_record, connection_backfill, connection_on_connect
+from .backfills import (
+    backfill_page_record,
+    connection_backfill,
+    connection_on_connect,
+    connections_pull_due,
+    pull_window,
+)
 from .connections import (
     BACKFILL_TASK,
+    connection_change,
     connection_create,
     connection_credentials,
     connection_disconnect,
@@ -61,6 +69,7 @@ __all__ = [
     "UNEXPECTED_ATTEMPTS_MAX",
     "backfill_page_record",
     "connection_backfill",
+    "connection_change",
     "connection_create",
     "connection_credentials",
     "connection_disconnect",
@@ -75,6 +84,7 @@ __all__ = [
     "connection_retry",
     "connection_signing_secret",
     "connections_pending",
+    "connections_pull_due",
     "connections_retry_due",
     "delivery_refuse",
     "event_apply",
@@ -87,6 +97,7 @@ __all__ = [
     "events_release",
     "integration_actor",
     "provider_get",
+    "pull_window",
     "task_send",
     "webhook_url",
 ]

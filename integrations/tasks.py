@@ -45,3 +45,11 @@ def connections_retry_due() -> int:
     """Send the backfill task again for failing connections whose provider could not be
     reached (or asked us to slow down) a while ago (run by the beat schedule)."""
     return len(services.connections_retry_due())
+
+
+@shared_task(name="integrations.connections_pull_due", acks_late=True)
+def connections_pull_due() -> int:
+    """Start the daily read of the last days of each connection pulled on a schedule (ad
+    platforms revise recent days) whose last read is a day old (run by the beat
+    schedule)."""
+    return len(services.connections_pull_due())

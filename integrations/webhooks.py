@@ -92,9 +92,10 @@ def _receive(request, provider_key: str, connection_id) -> dict:
 
 def _connection(provider, provider_key: str, connection_id) -> Connection:
     """The connection the address names, if it can still receive deliveries."""
+    # A provider that receives no webhooks has no endpoint.
     connection = (
         next(iter(Connection.objects.filter(pk=connection_id, provider=provider_key)[:1]), None)
-        if provider is not None
+        if provider is not None and provider.receives_webhooks
         else None
     )
     if connection is None:

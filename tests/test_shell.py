@@ -29,7 +29,7 @@ PAGE_MODULES = (
     "dashboard.",
     "integrations.pages",
     "integrations.webinar_pages",
-    "integrations.hubspot.pages",
+    "integrations.option_pages",
     "tokens.pages",
     "webhooks.pages",
 )

@@ -12,7 +12,14 @@ import time
 import httpx
 from django.conf import settings
 
-from ..base import ProviderError
+from ..base import (
+    LIMITED,
+    REFUSED,
+    UNEXPECTED,
+    UNREACHABLE,
+    ProviderError,
+    ProviderLimited,
+)
 
 PAGE_SIZE = 100
 TIMEOUT_SECONDS = 20
@@ -31,8 +38,18 @@ class CalendlyError(ProviderError):
     """Calendly refused a call; `status` is its HTTP status (0 when unreachable)."""
 
     def __init__(self, message: str, *, status: int = 0):
-        super().__init__(message)
+        super().__init__(message, kind=_kind_of(status))
         self.status = status
+
+
+def _kind_of(status: int) -> str:
+    if status == 0 or status >= 500:
+        return UNREACHABLE
+    if status in (401, 403):
+        return REFUSED
+    if status == 429:
+        return LIMITED
+    return UNEXPECTED
 
 
 def _sleep(seconds: float) -> None:
@@ -79,7 +96,7 @@ class CalendlyClient:
                 raise CalendlyError(f"Calendly could not be reached ({error}).") from error
             if response.status_code == 429:
                 if wait is None:
-                    raise ProviderError("Calendly kept answering 429 (too many requests).")
+                    raise ProviderLimited("Calendly kept answering 429 (too many requests).")
                 retry_after = response.headers.get("Retry-After", "")
                 self._wait(
                     min(int(retry_after), RETRY_AFTER_MAX) if retry_after.isdigit() else wait

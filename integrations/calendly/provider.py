@@ -26,6 +26,7 @@ class CalendlyProvider(Provider):
     name = "Calendly"
     feeds = "bookings"
     credentials_help = "Calendly → Integrations → API and webhooks → Personal access tokens."
+    refused_step = "paste a new personal access token"
     webhook_help = (
         "Leave the signing key empty and the service subscribes to Calendly's invitee events "
         "itself; or create the webhook subscription yourself with the URL below and give its "

@@ -18,7 +18,7 @@ from hubspot.crm.contacts import (
 )
 from urllib3.util.retry import Retry
 
-from ..base import ProviderError
+from ..base import ProviderError, ProviderLimited, ProviderRefused, ProviderUnreachable
 
 # HubSpot's limit of ids in one batch read, and of contacts in one search page.
 BATCH_SIZE = 100
@@ -45,22 +45,23 @@ def _call(what: str, call):
         except ApiException as error:
             if error.status == 429:
                 if wait is None:
-                    raise ProviderError(
+                    raise ProviderLimited(
                         "HubSpot kept answering 429 (too many requests)."
                     ) from error
                 _sleep(wait)
                 continue
             if error.status == 401:
-                raise ProviderError("HubSpot refused the access token (401).") from error
+                raise ProviderRefused("HubSpot refused the access token (401).") from error
             if error.status == 403:
-                raise ProviderError(
+                raise ProviderRefused(
                     f"The private app may not {what}: give it the crm.objects.contacts.read scope."
                 ) from error
-            raise ProviderError(f"HubSpot could not {what} (HTTP {error.status}).") from error
+            failed = ProviderUnreachable if (error.status or 0) >= 500 else ProviderError
+            raise failed(f"HubSpot could not {what} (HTTP {error.status}).") from error
         except Exception as error:  # urllib3's connection errors, timeouts
             if isinstance(error, ProviderError):
                 raise
-            raise ProviderError(f"HubSpot could not be reached to {what}: {error}") from error
+            raise ProviderUnreachable(f"HubSpot could not be reached to {what}: {error}") from error
     raise AssertionError("unreachable")
 
 

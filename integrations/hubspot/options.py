@@ -4,7 +4,7 @@ HubSpot keeps no raw UTM values on a contact by default (its Original source and
 drill-downs are categories, not the link's parameters); portals that capture them use
 contact properties, usually named `utm_source`, `utm_medium`, `utm_campaign` and
 `utm_content`. An owner or admin may name other properties (for example
-`hs_analytics_source` for the source); they are kept in
+`hs_analytics_source` for the source) on the connection's options page; they are kept in
 Connection.options["utm_properties"].
 """
 
@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import re
 
-from django.db import transaction
+from django import forms
 
-from audit.services import Actor, audit_record
 from workspaces.kept import UTM_FIELDS
-
-from ..models import Connection
 
 DEFAULT_UTM_PROPERTIES = {field: field for field in UTM_FIELDS}
 # HubSpot's internal property names: lower-case letters, digits and underscores.
 PROPERTY_PATTERN = r"[a-z][a-z0-9_]{0,99}"
 
 
-def utm_properties(connection: Connection) -> dict[str, str]:
+def utm_properties(connection) -> dict[str, str]:
     """The property read for each UTM field ("" when the field is not read)."""
     chosen = (connection.options or {}).get("utm_properties")
     if not isinstance(chosen, dict):
@@ -47,26 +44,32 @@ def utm_properties_check(values: dict) -> tuple[dict[str, str], dict[str, str]]:
     return clean, errors
 
 
-def utm_properties_set(*, connection: Connection, mapping: dict[str, str], actor: Actor) -> None:
-    """Keep the mapping (already checked) on the connection, with its audit event. It
-    applies to the contacts read from then on."""
-    with transaction.atomic():
-        locked = Connection.objects.select_for_update().get(pk=connection.pk)
-        before = utm_properties(locked)
-        options = dict(locked.options or {})
-        options["utm_properties"] = {field: mapping.get(field, "") for field in UTM_FIELDS}
-        locked.options = options
-        locked.save(update_fields=["options"])
-        audit_record(
-            actor=actor,
-            action="integration.options_changed",
-            target_type="integration_connection",
-            target_id=locked.pk,
-            workspace=locked.workspace,
-            detail={
-                "provider": locked.provider,
-                "utm_properties": options["utm_properties"],
-                "before": before,
-            },
-        )
-    connection.options = options
+class UtmPropertiesForm(forms.Form):
+    """The connection's options page: the property read for each UTM field. Kept for the
+    contacts read from then on."""
+
+    utm_source = forms.CharField(required=False, max_length=100, label="utm_source")
+    utm_medium = forms.CharField(required=False, max_length=100, label="utm_medium")
+    utm_campaign = forms.CharField(required=False, max_length=100, label="utm_campaign")
+    utm_content = forms.CharField(required=False, max_length=100, label="utm_content")
+
+    def __init__(self, *args, connection, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.connection = connection
+
+    @classmethod
+    def initial_for(cls, connection) -> dict:
+        return utm_properties(connection)
+
+    def clean(self):
+        data = super().clean()
+        clean, errors = utm_properties_check(data)
+        for field, message in errors.items():
+            self.add_error(field, message)
+        return clean
+
+    def options(self) -> dict:
+        return {"utm_properties": {field: self.cleaned_data.get(field, "") for field in UTM_FIELDS}}
+
+    def before(self) -> dict:
+        return utm_properties(self.connection)

@@ -6,21 +6,22 @@ import time
 from collections.abc import Mapping
 from datetime import datetime
 
-from django.urls import path
 from hubspot.exceptions import InvalidSignatureTimestampError
 from hubspot.utils.signature import Signature
 
 from core.times import from_epoch
+from workspaces.models import Member
 
 from ..base import (
     CredentialField,
     Described,
+    OptionsPage,
     Provider,
-    SettingsPage,
     SignatureRefused,
     signed_time,
 )
-from . import backfill, mapping, pages
+from . import backfill, mapping
+from .options import UtmPropertiesForm
 
 # HubSpot's own rule: a request signed more than five minutes ago is refused.
 TOLERANCE_SECONDS = Signature.MAX_ALLOWED_TIMESTAMP
@@ -84,21 +85,14 @@ class HubSpotProvider(Provider):
             signs_webhooks=True,
         ),
     )
-    urlpatterns = (
-        path(
-            "settings/<uuid:workspace_id>/integrations/<uuid:connection_id>/hubspot/",
-            pages.hubspot_mapping,
-            name="integration-hubspot-mapping",
-        ),
+    options_page = OptionsPage(
+        "UTM properties…",
+        form=UtmPropertiesForm,
+        template="integrations/hubspot_mapping.html",
+        roles=Member.ADMIN_ROLES,
+        saved="UTM properties saved; contacts read from now on use them.",
     )
-    settings_pages = (
-        SettingsPage(
-            "UTM properties…",
-            "integration-hubspot-mapping",
-            per_connection=True,
-            roles=pages.MAPPING_ROLES,
-        ),
-    )
+    refused_step = "paste a new private app access token"
     # verify() is given the request's method and URL (HubSpot signs them).
     verify_with_request = True
 

@@ -21,7 +21,15 @@ from django.conf import settings
 
 from core.times import from_epoch
 
-from ..base import BackfillItem, BackfillPage, Described, ProviderError
+from ..base import (
+    BackfillItem,
+    BackfillPage,
+    Described,
+    ProviderError,
+    ProviderLimited,
+    ProviderRefused,
+    ProviderUnreachable,
+)
 
 DAYS = 90
 PAGE_SIZE = 100
@@ -47,13 +55,17 @@ def _list(client: stripe.StripeClient, resource: str, params: dict):
             return service.list(params=params)
         except stripe.RateLimitError as error:
             if wait is None:
-                raise ProviderError("Stripe kept answering 429 (too many requests).") from error
+                raise ProviderLimited("Stripe kept answering 429 (too many requests).") from error
             _sleep(wait)
         except stripe.AuthenticationError as error:
-            raise ProviderError("Stripe refused the secret key (401).") from error
+            raise ProviderRefused("Stripe refused the secret key (401).") from error
         except stripe.PermissionError as error:
-            raise ProviderError(
+            raise ProviderRefused(
                 f"The key may not read {resource}: give it read access to charges and refunds."
+            ) from error
+        except stripe.APIConnectionError as error:
+            raise ProviderUnreachable(
+                f"Stripe could not be reached: {error.user_message or error}"
             ) from error
         except stripe.StripeError as error:
             raise ProviderError(

@@ -28,6 +28,7 @@ class StripeProvider(Provider):
     key = "stripe"
     name = "Stripe"
     feeds = "payments"
+    refused_step = "paste a new restricted key"
     credentials_help = (
         "Stripe dashboard → Developers → API keys. A restricted key with read access to "
         "charges, refunds and disputes is enough."

@@ -33,7 +33,14 @@ from urllib.parse import quote
 import httpx
 from django.conf import settings
 
-from ..base import BackfillItem, BackfillPage, ProviderError
+from ..base import (
+    BackfillItem,
+    BackfillPage,
+    ProviderError,
+    ProviderLimited,
+    ProviderRefused,
+    ProviderUnreachable,
+)
 from . import mapping
 
 DAYS = 90
@@ -66,9 +73,13 @@ class ZoomClient:
                       self.credentials.get("client_secret", "")),
             )  # fmt: skip
         except httpx.HTTPError as error:
-            raise ProviderError(f"Zoom could not be reached: {error}") from error
+            raise ProviderUnreachable(f"Zoom could not be reached: {error}") from error
+        if answer.status_code >= 500:
+            raise ProviderUnreachable(f"Zoom's token endpoint answered {answer.status_code}.")
+        if answer.status_code == 429:
+            raise ProviderLimited("Zoom's token endpoint answered 429 (too many requests).")
         if answer.status_code != 200 or not answer.json().get("access_token"):
-            raise ProviderError(
+            raise ProviderRefused(
                 f"Zoom refused the app's account ID, client ID or secret ({answer.status_code})."
             )
         return answer.json()["access_token"]
@@ -88,7 +99,7 @@ class ZoomClient:
                     headers={"Authorization": f"Bearer {self.token}"},
                 )
             except httpx.HTTPError as error:
-                raise ProviderError(f"Zoom could not be reached: {error}") from error
+                raise ProviderUnreachable(f"Zoom could not be reached: {error}") from error
             if answer.status_code == 200:
                 return answer.json()
             if answer.status_code == 404:
@@ -98,7 +109,7 @@ class ZoomClient:
                 continue
             if answer.status_code == 429:
                 if not waits:
-                    raise ProviderError("Zoom kept answering 429 (too many requests).")
+                    raise ProviderLimited("Zoom kept answering 429 (too many requests).")
                 retry_after = answer.headers.get("Retry-After", "")
                 fallback = waits.pop(0)
                 _sleep(int(retry_after) if retry_after.isdigit() else fallback)
@@ -107,11 +118,12 @@ class ZoomClient:
             with contextlib.suppress(ValueError):
                 message = answer.json().get("message") or ""
             if answer.status_code in (401, 403):
-                raise ProviderError(
+                raise ProviderRefused(
                     f"Zoom refused to list {path} ({answer.status_code}): {message} Give the "
                     "app the scopes webinar:read:admin and report:read:admin."
                 )
-            raise ProviderError(f"Zoom answered {answer.status_code} on {path}: {message}")
+            failed = ProviderUnreachable if answer.status_code >= 500 else ProviderError
+            raise failed(f"Zoom answered {answer.status_code} on {path}: {message}")
 
 
 def _uuid_path(value: str) -> str:

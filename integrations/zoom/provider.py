@@ -32,6 +32,7 @@ class ZoomProvider(Provider):
     # The workspace's Webinars page (pitch times) is not Zoom's own, but a Zoom connection
     # is where its events come from: the link sits beside it.
     settings_pages = (SettingsPage("Webinars and their pitch times…", "settings-webinars"),)
+    refused_step = "paste the app's account ID, client ID and client secret again"
     credentials_help = (
         "Zoom App Marketplace → Develop → Build app → Server-to-Server OAuth app → "
         "App credentials (account ID, client ID, client secret)."

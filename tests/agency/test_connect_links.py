@@ -11,6 +11,7 @@ from django.utils import timezone
 from agency.models import ConnectLink, link_digest
 from audit.models import AuditEvent
 from core.crypto import decrypt_text
+from integrations.base import ProviderRefused
 from integrations.models import Connection
 from integrations.providers import PROVIDERS, credentials_check
 from integrations.services import connection_id_for_link
@@ -305,7 +306,8 @@ def test_the_client_the_owner_and_the_agency_see_one_state_in_the_same_words(
     client.post(path, {"csrfmiddlewaretoken": csrf, "integration": "stripe", **STRIPE})
     connection = Connection.objects.get()
     integrations.connection_fail(
-        connection=connection, error="Stripe refused the key: Invalid API Key provided."
+        connection=connection,
+        error=ProviderRefused("Stripe refused the key: Invalid API Key provided."),
     )
     failing = "Failing Stripe refused the key: paste a new restricted key."
 

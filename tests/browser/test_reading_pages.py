@@ -216,6 +216,7 @@ def test_an_owner_retries_a_connection_that_could_not_reach_its_provider(
         state="failing",
         last_error="HTTPSConnectionPool(host='api.calendly.com', port=443): Max retries "
         "exceeded (Caused by NameResolutionError)",
+        last_error_kind="unreachable",
         last_error_at=datetime(2026, 3, 2, 13, 50, tzinfo=UTC),
     )
     backfills.clear()

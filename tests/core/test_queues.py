@@ -35,6 +35,7 @@ KINDS = {
         "core.tasks.purge_expired_idempotency_keys",
         "integrations.events_apply_pending",
         "integrations.connections_retry_due",
+        "integrations.connections_pull_due",
         "webhooks.deliveries_sweep",
         "webhooks.prune",
     },

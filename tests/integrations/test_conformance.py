@@ -1,13 +1,16 @@
-"""Every provider in PROVIDERS through the same checks: the declared contract, the
-credential's format, a refused and a stale signature (nothing stored), a duplicate
-delivery stored once, a type the service does not map stored and ignored, and an event
-that arrives before the record it needs: held `waiting`, then applied once that record
-arrives, with the counters saying so. (Each provider's backfill is tested against its
-recorded answers in its own folder, and each provider's any-order runs there too.)"""
+"""Every provider in PROVIDERS through the same checks, as far as its declared
+capabilities go: the declared contract and the credential's format for every one; for a
+provider that receives webhooks, a refused and a stale signature (nothing stored), a
+duplicate delivery stored once, a type the service does not map stored and ignored, and
+an event that arrives before the record it needs: held `waiting`, then applied once that
+record arrives, with the counters saying so; for one pulled on a schedule, no endpoint
+and a new read of its last days once the last read is a day old. (Each provider's
+backfill is tested against its recorded answers in its own folder, and each provider's
+any-order runs there too.)"""
 
 import json
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -15,12 +18,14 @@ from django.test import Client
 
 from audit.services import SYSTEM
 from integrations import services
-from integrations.base import Provider
+from integrations.base import Provider, Pull
 from integrations.models import Connection, Event
 from integrations.providers import PROVIDERS, credentials_check
 from scripts.fuzz_endpoints import CREDENTIALS, SIGNING_SECRET, signed_headers
 from tests.integrations import conftest as stripe_samples
 from tests.integrations.calendly import conftest as calendly_samples
+from tests.integrations.google import conftest as google_samples
+from tests.integrations.meta import conftest as meta_samples
 from tests.integrations.zoom import conftest as zoom_samples
 from workspaces.kept import leads_sales_refresh
 from workspaces.models import Call, Lead, Refund, Registration, Sale
@@ -28,6 +33,14 @@ from workspaces.models import Call, Lead, Refund, Registration, Sale
 pytestmark = pytest.mark.django_db
 
 KEYS = list(PROVIDERS)
+WEBHOOK_KEYS = [key for key in KEYS if PROVIDERS[key].receives_webhooks]
+PULLED_KEYS = [key for key in KEYS if PROVIDERS[key].pull is not None]
+# The webhook providers' credentials are the fuzzing script's; the others' their tests'.
+CONNECT_WITH = {
+    **CREDENTIALS,
+    "meta": meta_samples.CREDENTIALS,
+    "google": google_samples.CREDENTIALS,
+}
 
 
 def _unmapped(key: str) -> object:
@@ -50,7 +63,7 @@ def _unmapped(key: str) -> object:
 def connection(make_workspace):
     def make(key: str) -> Connection:
         return services.connection_create(
-            workspace=make_workspace(), provider=key, credentials=CREDENTIALS[key], actor=SYSTEM
+            workspace=make_workspace(), provider=key, credentials=CONNECT_WITH[key], actor=SYSTEM
         )
 
     return make
@@ -76,8 +89,13 @@ def test_the_declared_contract(key):
     assert isinstance(provider, Provider)
     assert provider.key == key
     assert provider.name and provider.feeds and provider.credential_fields
-    assert [f for f in provider.credential_fields if f.signs_webhooks]
-    for hook in ("split", "challenge", "on_connect", "apply_many"):
+    signing = [f for f in provider.credential_fields if f.signs_webhooks]
+    assert len(signing) == (1 if provider.receives_webhooks else 0)
+    assert provider.pull is None or isinstance(provider.pull, Pull)
+    # A provider that places no events writes its records itself, from a scheduled pull.
+    if not provider.places_events:
+        assert provider.write is not None and provider.pull is not None
+    for hook in ("split", "challenge", "on_connect", "apply_many", "write", "options_changed"):
         value = getattr(provider, hook)
         assert value is None or callable(value), hook
 
@@ -85,7 +103,7 @@ def test_the_declared_contract(key):
 @pytest.mark.parametrize("key", KEYS)
 def test_the_credentials_format_is_checked(key):
     provider = PROVIDERS[key]
-    clean, errors = credentials_check(provider, CREDENTIALS[key])
+    clean, errors = credentials_check(provider, CONNECT_WITH[key])
     assert errors == {}
     assert set(clean) <= {field.name for field in provider.credential_fields}
     _clean, garbled = credentials_check(
@@ -94,7 +112,7 @@ def test_the_credentials_format_is_checked(key):
     assert set(garbled) == {f.name for f in provider.credential_fields}
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", WEBHOOK_KEYS)
 def test_a_wrong_or_stale_signature_is_refused_and_nothing_stored(connection, key):
     made = connection(key)
     wrong = _deliver(made, _unmapped(key), secret="not-the-secret-0123456789abcdef")
@@ -107,7 +125,7 @@ def test_a_wrong_or_stale_signature_is_refused_and_nothing_stored(connection, ke
     assert Connection.objects.get(pk=made.pk).events_refused == 3
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", WEBHOOK_KEYS)
 def test_a_duplicate_is_stored_once_and_an_unmapped_type_ignored(connection, key):
     made = connection(key)
     payload = _unmapped(key)
@@ -189,7 +207,7 @@ EARLY_LATE = {
                      "current state from its API, so no event waits for another; an older "
                      "read after a newer one is tested in tests/integrations/hubspot."))
         if key not in EARLY_LATE else key
-        for key in KEYS
+        for key in WEBHOOK_KEYS
     ],
 )  # fmt: skip
 def test_an_event_before_its_record_waits_and_is_applied_when_the_record_arrives(connection, key):
@@ -209,3 +227,29 @@ def test_an_event_before_its_record_waits_and_is_applied_when_the_record_arrives
     assert landed() == expected
     counters = Connection.objects.filter(pk=made.pk).values_list("events_applied", "events_held")
     assert list(counters) == [(2, 0)]
+
+
+@pytest.mark.parametrize("key", PULLED_KEYS)
+def test_a_pulled_provider_has_no_endpoint_and_is_read_again_when_due(connection, key):
+    made = connection(key)
+    answer = _deliver_unsigned(made)
+    assert (answer.status_code, answer.json()["error"]["reason"]) == (404, "not_found")
+    assert Event.objects.count() == 0
+    # Not read yet: nothing is due. Once its read ended a day ago, it is.
+    assert services.connections_pull_due() == []
+    assert PROVIDERS[key].pull == Pull(first_days=90, again_days=7, every=timedelta(days=1))
+    Connection.objects.filter(pk=made.pk).update(
+        backfill_finished_at=datetime(2026, 3, 1, 6, 0, tzinfo=UTC)
+    )
+    assert services.connections_pull_due(now=datetime(2026, 3, 2, 5, 59, tzinfo=UTC)) == []
+    assert services.connections_pull_due(now=datetime(2026, 3, 2, 6, 0, tzinfo=UTC)) == [made.pk]
+    made.refresh_from_db()
+    assert (made.backfill, made.backfill_finished_at) == (
+        {"since": "2026-02-24", "until": "2026-03-02"},
+        None,
+    )
+
+
+def _deliver_unsigned(connection: Connection):
+    path = f"/hooks/{connection.provider}/{connection.pk}"
+    return Client().post(path, data=b"{}", content_type="application/json")

@@ -331,6 +331,7 @@ def test_connecting_a_connected_provider_again_replaces_its_credentials_on_its_u
         team["workspace"],
         state="failing",
         last_error="Stripe refused the key: Invalid API Key provided.",
+        last_error_kind="refused",
         last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
     )
     client = client_for(team["owner"])
@@ -395,6 +396,7 @@ def test_the_page_shows_each_connection_with_exact_counters(team, django_assert_
         last_event_at=datetime(2026, 3, 2, 8, 15, tzinfo=UTC),
         state="failing",
         last_error="Stripe refused the key: Invalid API Key provided.",
+        last_error_kind="refused",
         last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
     )
     held_charge(failing, n=1)
@@ -718,6 +720,7 @@ def test_an_unreachable_provider_is_said_in_words_and_retried_on_request(
         team["workspace"],
         state="failing",
         last_error=UNREACHABLE,
+        last_error_kind="unreachable",
         last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
     )
     client = client_for(team["admin"])
@@ -743,6 +746,7 @@ def test_a_manager_sees_the_trouble_but_cannot_retry(team, backfills):
         team["workspace"],
         state="failing",
         last_error="Stripe refused the secret key (401).",
+        last_error_kind="refused",
         last_error_at=datetime(2026, 3, 2, 8, 20, tzinfo=UTC),
     )
     client = client_for(team["manager"])
@@ -758,12 +762,17 @@ def test_a_manager_sees_the_trouble_but_cannot_retry(team, backfills):
 def test_the_beat_retries_only_what_may_have_mended_itself(team, backfills, make_workspace):
     failed_at = datetime(2026, 3, 2, 8, 20, tzinfo=UTC)
     unreachable = make_connection(
-        team["workspace"], state="failing", last_error=UNREACHABLE, last_error_at=failed_at
+        team["workspace"],
+        state="failing",
+        last_error=UNREACHABLE,
+        last_error_kind="unreachable",
+        last_error_at=failed_at,
     )
     make_connection(
         make_workspace(),
         state="failing",
         last_error="Stripe refused the secret key (401).",
+        last_error_kind="refused",
         last_error_at=failed_at,
     )
     assert services.connections_retry_due(now=datetime(2026, 3, 2, 8, 34, tzinfo=UTC)) == []

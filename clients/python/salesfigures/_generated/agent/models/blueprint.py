@@ -28,8 +28,8 @@ class Blueprint:
         settings (Union[Unset, PlanSettings]):
         team (Union[Unset, list['PlanTeamMember']]):
         programmes (Union[Unset, list['PlanProgramme']]):
-        integrations (Union[Unset, list[str]]): Integration keys to connect: stripe, calendly, zoom, hubspot. Any other
-            key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).
+        integrations (Union[Unset, list[str]]): Integration keys to connect: stripe, calendly, zoom, hubspot, meta,
+            google. Any other key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).
     """
 
     name: str

@@ -21,6 +21,8 @@ class IntegrationEventData:
             * `calendly` - calendly
             * `zoom` - zoom
             * `hubspot` - hubspot
+            * `meta` - meta
+            * `google` - google
         state (str):
         error (str):
         failing_since (datetime.datetime):

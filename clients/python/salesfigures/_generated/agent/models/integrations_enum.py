@@ -3,7 +3,9 @@ from enum import Enum
 
 class IntegrationsEnum(str, Enum):
     CALENDLY = "calendly"
+    GOOGLE = "google"
     HUBSPOT = "hubspot"
+    META = "meta"
     STRIPE = "stripe"
     ZOOM = "zoom"
 

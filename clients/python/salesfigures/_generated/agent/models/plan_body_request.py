@@ -23,8 +23,8 @@ class PlanBodyRequest:
         settings (Union[Unset, PlanSettingsRequest]):
         team (Union[Unset, list['PlanTeamMemberRequest']]):
         programmes (Union[Unset, list['PlanProgrammeRequest']]):
-        integrations (Union[Unset, list[str]]): Integration keys to connect: stripe, calendly, zoom, hubspot. Any other
-            key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).
+        integrations (Union[Unset, list[str]]): Integration keys to connect: stripe, calendly, zoom, hubspot, meta,
+            google. Any other key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).
         blueprint (Union[Unset, str]): A blueprint key to start from.
     """
 

@@ -1,0 +1,5 @@
+"""Google Ads feeds the ad spend: each campaign's cost per day (docs/integrations.md)."""
+
+from .provider import PROVIDER
+
+__all__ = ["PROVIDER"]
