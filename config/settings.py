@@ -550,7 +550,9 @@ WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS = int(
 # an attempt over a cap is put off this many seconds, its retries untouched.
 WEBHOOK_ENDPOINT_CONCURRENCY = int(os.environ.get("WEBHOOK_ENDPOINT_CONCURRENCY", "2"))
 WEBHOOK_WORKSPACE_CONCURRENCY = int(os.environ.get("WEBHOOK_WORKSPACE_CONCURRENCY", "8"))
-WEBHOOK_DEFER_SECONDS = int(os.environ.get("WEBHOOK_DEFER_SECONDS", "5"))
+# An attempt over a cap waits for a slot: the next attempt of its endpoint or workspace to
+# end sends it; past this many seconds the sweep takes it, should none end.
+WEBHOOK_SLOT_WAIT_SECONDS = int(os.environ.get("WEBHOOK_SLOT_WAIT_SECONDS", "60"))
 # Endpoints on this machine's loopback are refused unless this is on (by default only
 # with DEBUG): the guard against request forgery in docs/events.md.
 WEBHOOK_ALLOW_LOOPBACK = env_bool("WEBHOOK_ALLOW_LOOPBACK", DEBUG)

@@ -65,6 +65,10 @@ class Delivery(models.Model):
     # An attempt under way holds the delivery until then; a worker that dies mid-attempt
     # leaves it to expire, and the beat gives the delivery to another.
     leased_until = models.DateTimeField(null=True, blank=True)
+    # Put off because its endpoint or workspace had every slot taken: the next attempt of
+    # that endpoint (or workspace) to end sends it (the sweep, past next_attempt_at, if
+    # none does).
+    waiting_slot = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     last_attempt_at = models.DateTimeField(null=True, blank=True)
     last_status = models.PositiveIntegerField(null=True, blank=True)
@@ -80,6 +84,11 @@ class Delivery(models.Model):
                 name="delivery_pending_due",
             ),
             models.Index(fields=["endpoint", "-created_at"], name="delivery_endpoint_recent"),
+            models.Index(
+                fields=["endpoint", "id"],
+                condition=Q(waiting_slot=True),
+                name="delivery_waiting_slot",
+            ),
         ]
 
 

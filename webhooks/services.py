@@ -331,7 +331,9 @@ def _lease_take(delivery_id: int, now: datetime, queued: datetime | None = None)
     sweep."""
     attempt_lease = now + timedelta(seconds=_lease_seconds())
     if queued is None:
-        return bool(_due(now).filter(pk=delivery_id).update(leased_until=attempt_lease))
+        return bool(
+            _due(now).filter(pk=delivery_id).update(leased_until=attempt_lease, waiting_slot=False)
+        )
     taken = (
         Delivery.objects.filter(
             pk=delivery_id,
@@ -341,7 +343,7 @@ def _lease_take(delivery_id: int, now: datetime, queued: datetime | None = None)
             endpoint__enabled=True,
         )
         .filter(_not_paused(now))
-        .update(leased_until=attempt_lease)
+        .update(leased_until=attempt_lease, waiting_slot=False)
     )
     if not taken:
         Delivery.objects.filter(pk=delivery_id, leased_until=queued).update(leased_until=None)
@@ -474,27 +476,65 @@ def attempt_held(delivery: Delivery, now: datetime | None = None) -> str:
         endpoint_id=endpoint.pk, workspace_id=endpoint.workspace_id, seconds=_lease_seconds()
     )
     if held is None:
-        return _defer(delivery, now, timedelta(seconds=settings.WEBHOOK_DEFER_SECONDS))
+        return _defer(
+            delivery, now, timedelta(seconds=settings.WEBHOOK_SLOT_WAIT_SECONDS), slot=True
+        )
     try:
         budget = rate_count("outbound", f"workspace:{endpoint.workspace_id}")
         if budget is not None and not budget.allowed:
-            return _defer(delivery, now, timedelta(seconds=budget.reset), queue=False)
+            return _defer(delivery, now, timedelta(seconds=budget.reset))
         return _attempt(delivery, now)
     finally:
         slots_give_back(held)
+        if held:
+            _slot_waiter_send(endpoint)
 
 
-def _defer(delivery: Delivery, now: datetime, wait: timedelta, queue: bool = True) -> str:
-    """Put an attempt off (its retries untouched: it was not attempted): held for a message
-    queued to make it after the wait, or left for the sweep (`queue` False: a workspace
-    past its budget may have thousands waiting, which the sweep takes in turns with the
-    other workspaces')."""
-    lease = _queued_lease(now + wait) if queue else None
-    Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=now + wait, leased_until=lease)
+def _defer(delivery: Delivery, now: datetime, wait: timedelta, *, slot: bool = False) -> str:
+    """Put an attempt off (its retries untouched: it was not attempted), with no message
+    queued for it: one waiting for a slot (`slot`) is sent by the next attempt of its
+    endpoint or workspace to end, and the sweep takes any still waiting after `wait`; one
+    of a workspace past its budget (which may have thousands waiting) is left for the
+    sweep, which takes them in turns with the other workspaces'. Nothing is queued again
+    and again while a slow endpoint holds its slots."""
+    Delivery.objects.filter(pk=delivery.pk).update(
+        next_attempt_at=now + wait, leased_until=None, waiting_slot=slot
+    )
     OUTBOUND_DEFERRED.inc()
-    if lease is not None:
-        _send_later(delivery.pk, lease, wait)
     return "deferred"
+
+
+def _slot_waiter_send(endpoint: WebhookEndpoint) -> None:
+    """A slot of the endpoint and of its workspace was given back: queue the delivery that
+    has waited longest for one, of the endpoint first, else of the workspace's other
+    endpoints."""
+    now = _now()
+    lease = _queued_lease(now)
+    waiting = Delivery.objects.filter(
+        waiting_slot=True, state=Delivery.State.PENDING, endpoint__enabled=True
+    ).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+    try:
+        with transaction.atomic():
+            for scope in (
+                waiting.filter(endpoint_id=endpoint.pk),
+                waiting.filter(endpoint__workspace_id=endpoint.workspace_id),
+            ):
+                picked = list(
+                    scope.filter(_not_paused(now))
+                    .order_by("pk")
+                    .select_for_update(skip_locked=True, of=("self",))
+                    .values_list("pk", flat=True)[:1]
+                )
+                if picked:
+                    Delivery.objects.filter(pk=picked[0]).update(
+                        waiting_slot=False, next_attempt_at=now, leased_until=lease
+                    )
+                    break
+    except Exception:
+        logger.exception("Could not pick the delivery waiting for a slot; the sweep will")
+        return
+    if picked:
+        _send_later(picked[0], lease)
 
 
 def _attempt(delivery: Delivery, now: datetime) -> str:

@@ -1,7 +1,8 @@
 """The caps on attempts under way at once, per endpoint and per workspace: an attempt over
-a cap is put off a few seconds (not attempted, its retries untouched) and made once a slot
-is free; another workspace's deliveries are not held back. Against a real local
-receiver."""
+a cap waits for a slot (not attempted, its retries untouched, no message queued for it)
+and is sent by the next attempt of its endpoint or workspace to end, or by the sweep
+after WEBHOOK_SLOT_WAIT_SECONDS; another workspace's deliveries are not held back.
+Against a real local receiver."""
 
 from datetime import timedelta
 
@@ -27,7 +28,7 @@ def ws(make_workspace):
 def caps(settings):
     settings.WEBHOOK_ENDPOINT_CONCURRENCY = 2
     settings.WEBHOOK_WORKSPACE_CONCURRENCY = 3
-    settings.WEBHOOK_DEFER_SECONDS = 5
+    settings.WEBHOOK_SLOT_WAIT_SECONDS = 60
     return settings
 
 
@@ -60,37 +61,79 @@ def _sweep():
     return deliveries_sweep()["deliveries"]
 
 
-def test_an_attempt_over_the_endpoints_cap_is_put_off_then_made(ws, receiver, monkeypatch, caps):
+def test_an_attempt_over_the_endpoints_cap_waits_for_the_sweep_when_no_attempt_ends(
+    ws, receiver, monkeypatch, caps
+):
     clock = Clock(monkeypatch)
     endpoint = _endpoint(ws, receiver.url).endpoint
     first, second = _running(endpoint), _running(endpoint)
-    _lead(ws)
+    queue = Queue(monkeypatch)
+    _lead(ws)  # the event's first attempts are made as its deliveries are
     assert receiver.received == []
     delivery = Delivery.objects.get()
-    assert (delivery.state, delivery.attempts) == ("pending", 0)
-    assert delivery.next_attempt_at == clock.now + timedelta(seconds=5)
+    assert (delivery.state, delivery.attempts, delivery.waiting_slot) == ("pending", 0, True)
+    assert delivery.next_attempt_at == clock.now + timedelta(seconds=60)
+    assert delivery.leased_until is None
+    # Nothing is queued for it meanwhile: no message comes back every few seconds.
+    assert queue.messages == []
     assert not DeliveryAttempt.objects.exists()
-    # Not before its time; then put off again while the endpoint is still full, its
-    # message queued to come back in 5 s.
-    queue = Queue(monkeypatch)
-    assert _sweep() == 0
-    clock.move(seconds=5)
-    assert _sweep() == 1
-    assert queue.run() == ["deferred"]
-    assert [countdown for _, countdown in queue.messages] == [5]
-    assert _sweep() == 0
+    # The slots were given back by attempts that never ended here (a worker lost): the
+    # sweep takes it once its wait is over.
     slots_give_back(first)
-    clock.move(seconds=5)
+    assert _sweep() == 0
+    clock.move(seconds=60)
+    assert _sweep() == 1
     assert queue.run() == ["succeeded"]
     assert len(receiver.received) == 1
     delivery.refresh_from_db()
-    assert (delivery.state, delivery.attempts) == ("succeeded", 1)
+    assert (delivery.state, delivery.attempts, delivery.waiting_slot) == ("succeeded", 1, False)
     # The attempt gave its slot back: two can run again once the other ends.
     slots_give_back(second)
     held = [_running(endpoint), _running(endpoint)]
     assert slots_take(endpoint_id=endpoint.pk, workspace_id=ws.pk, seconds=60) is None
     for slots in held:
         slots_give_back(slots)
+
+
+def test_an_attempt_that_ends_sends_the_one_waiting_longest_for_its_slot(
+    ws, make_workspace, receiver, monkeypatch, caps
+):
+    """The endpoint's own waiting delivery first, oldest first; then another endpoint's of
+    the same workspace; never another workspace's."""
+    caps.WEBHOOK_ENDPOINT_CONCURRENCY = 1
+    Clock(monkeypatch)
+    queue = Queue(monkeypatch)
+    endpoint = _endpoint(ws, f"{receiver.url}/a").endpoint
+    sibling = _endpoint(ws, f"{receiver.url}/b").endpoint
+    other = make_workspace()
+    _endpoint(other, f"{receiver.url}/other")
+    running = [_running(endpoint), _running(sibling)]
+    for n in range(3):
+        _lead(ws, n)
+    _lead(other, 9)
+    # Two attempts per lead in ws (a and b), one in other: ws's six wait, other's is made.
+    assert queue.messages == []
+    assert [r.path for r in receiver.wait(1)] == ["/hooks/other"]
+    waiting = list(
+        Delivery.objects.filter(waiting_slot=True).order_by("pk").values_list("pk", "endpoint")
+    )
+    assert [e for _, e in waiting] == [endpoint.pk, sibling.pk] * 3
+    for slots in running:
+        slots_give_back(slots)
+    # An attempt of the endpoint ends (the first waiting one, sent by the sweep after its
+    # wait would do the same; here the test makes it): it sends the endpoint's next.
+    first_pk = waiting[0][0]
+    assert services.attempt_held(Delivery.objects.get(pk=first_pk)) == "succeeded"
+    assert [args[0] for args, _ in queue.messages] == [waiting[2][0]]
+    assert Delivery.objects.get(pk=waiting[2][0]).waiting_slot is False
+    # Each attempt that ends sends one more, until none waits: the endpoint's own first.
+    sent = []
+    while queue.messages:
+        sent.extend(args[0] for args, _ in queue.messages)
+        assert set(queue.run()) == {"succeeded"}
+    assert sent == [waiting[2][0], waiting[4][0], waiting[1][0], waiting[3][0], waiting[5][0]]
+    assert not Delivery.objects.filter(waiting_slot=True, state="pending").exists()
+    assert Delivery.objects.filter(state="succeeded").count() == 7
 
 
 def test_the_workspaces_cap_holds_back_its_own_deliveries_only(
@@ -135,9 +178,11 @@ def test_an_attempt_under_way_holds_its_endpoints_slot(ws, receiver, monkeypatch
     with pytest.raises(RuntimeError):
         services.attempt_run(first, first_lease.isoformat())
     assert during == ["deferred"]
-    assert [(args[0], args[2]) for args in queued] == [(second, timedelta(seconds=5))]
+    # The failed attempt gave its slot back and sent the one that waited for it.
+    assert [args[0] for args in queued] == [second]
+    assert Delivery.objects.get(pk=second).waiting_slot is False
     monkeypatch.setattr(services, "_post", post)
-    assert services.attempt_held(Delivery.objects.get(pk=second)) == "succeeded"
+    assert services.attempt_run(second, queued[0][1].isoformat()) == "succeeded"
     assert len(receiver.received) == 1
 
 
