@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from core.openapi import IDEMPOTENCY_KEY, ErrorSerializer, error_example, error_responses
 from events.types import EVENT_TYPES
+from integrations.providers import PROVIDERS
 
 from .serializers import (
     EndpointCreatedSerializer,
@@ -299,7 +300,7 @@ INTEGRATION = _data(
     "IntegrationEventData",
     {
         "id": _S.UUIDField(),
-        "provider": _S.ChoiceField(choices=["stripe", "calendly", "zoom", "hubspot"]),
+        "provider": _S.ChoiceField(choices=list(PROVIDERS)),
         "state": _S.CharField(),
         "error": _S.CharField(),
         "failing_since": _S.DateTimeField(),
