@@ -12,6 +12,7 @@ from audit.services import Actor
 from tokens.services import user_sessions_end
 from workspaces.access import page
 from workspaces.models import Member
+from workspaces.tenancy import user_password_set
 
 from .forms import EmailAuthenticationForm, SignOutEverywhereForm
 from .selectors import user_places
@@ -66,8 +67,7 @@ def account(request):
             with transaction.atomic():
                 # The same password under a new salt: every other browser's session check
                 # (it follows the password's hash) fails from now on.
-                user.set_password(form.cleaned_data["password"])
-                user.save(update_fields=["password"])
+                user_password_set(user=user, password=form.cleaned_data["password"])
                 ended = user_sessions_end(
                     user=user, actor=request_actor(request), reason="Signed out everywhere."
                 )

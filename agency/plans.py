@@ -5,12 +5,12 @@ plan is checked when it is drafted and again, under its lock, when it is applied
 (agency/apply.py), so the same checkers decide both times.
 """
 
-import uuid
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from core.emails import email_normalise
 from core.errors import Conflict, InvalidField, PaymentRequired
+from core.ids import parse_uuid
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
 from integrations.models import Connection
 from integrations.providers import PROVIDERS
@@ -131,10 +131,8 @@ class _Target:
 
 def _workspace_check(agency: Agency, spec: dict) -> _Target:
     if "id" in spec:
-        try:
-            workspace = Workspace.active.filter(agency=agency, pk=uuid.UUID(spec["id"])).first()
-        except ValueError:
-            workspace = None
+        pk = parse_uuid(spec["id"])
+        workspace = Workspace.active.filter(agency=agency, pk=pk).first() if pk else None
         if workspace is None:
             blocked = (
                 "workspace_not_found",

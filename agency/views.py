@@ -36,7 +36,7 @@ class _AgencyObjectMixin:
     def get_link(self, workspace, link_id) -> ConnectLink:
         pk = parse_uuid(link_id)
         queryset = selectors.connect_links_with_state(
-            self.scoped(ConnectLink).filter(workspace=workspace, pk=pk)
+            self.scoped(ConnectLink, workspace=workspace).filter(pk=pk)
         )
         link = queryset.first() if pk else None
         if link is None:

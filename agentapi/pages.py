@@ -10,7 +10,6 @@ closes when it is filed.
 """
 
 import uuid
-from datetime import datetime
 
 from django.contrib import messages
 from django.http import Http404
@@ -20,6 +19,7 @@ from django.urls import reverse
 from audit.services import Actor
 from core.errors import ApiError
 from core.input import validated
+from core.times import InstantInvalid, instant_parse
 from figures.period import workspace_zone
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Call, Member, Workspace
@@ -114,8 +114,8 @@ def _actor(member: Member) -> Actor:
 def _local_iso(value: str, zone) -> str:
     """A datetime-local value ("2026-03-05T14:30") in the workspace's zone, with its offset."""
     try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
+        moment = instant_parse(value, naive_is_utc=True)
+    except InstantInvalid:
         return value  # the serializer names it
     return moment.replace(tzinfo=zone).isoformat()
 

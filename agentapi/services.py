@@ -9,7 +9,6 @@ submission_id: a second filing returns the first filing's kept answer instead.
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -17,6 +16,7 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.errors import Conflict, InvalidField, Unprocessable
 from core.locks import lock as advisory_lock
+from core.times import local_today
 from core.times import utc_iso as _iso
 from events.services import event_record
 from workspaces.kept import leads_sales_refresh
@@ -50,10 +50,6 @@ def _created_by(actor: Actor) -> dict:
 def _not_in_future(field: str, moment) -> None:
     if moment > timezone.now() + CLOCK_LEEWAY:
         raise InvalidField(field, f"{field} is in the future; give when it happened.")
-
-
-def workspace_today(workspace):
-    return timezone.now().astimezone(ZoneInfo(workspace.timezone)).date()
 
 
 # --- Change log ----------------------------------------------------------------------------
@@ -489,7 +485,7 @@ def form_dm_close_file(
 
 def form_eod_file(*, workspace, member, actor: Actor, data: dict, draft=None) -> Filing:
     """File the member's end-of-day report; a second filing for the day edits the first."""
-    today = workspace_today(workspace)
+    today = local_today(workspace)
     day = data.get("date") or today
     if day > today:
         raise InvalidField("date", "date is after today in the workspace's timezone.")

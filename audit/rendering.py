@@ -12,15 +12,17 @@ recorded before the column existed.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import datetime
 
 from django.db.models import F, Func, TextField
+
+from core.times import utc_iso
 
 
 def utc_text(at: datetime) -> str:
     """The event's time as the answers write times: "2026-03-02T10:00:00Z", with
     microseconds only when there are any."""
-    return at.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
+    return utc_iso(at)
 
 
 def event_dict(

@@ -9,7 +9,7 @@ from django.templatetags.static import static
 from django.views import defaults
 
 from accounts.pages import signed_in_home
-from core.errors import ApiError, BodyTooLarge, Unavailable, error_headers
+from core.errors import ApiError, BodyTooLarge, NotFound, Unavailable, error_headers
 
 
 def home(request):
@@ -28,10 +28,7 @@ def _wants_json(request) -> bool:
 
 def not_found(request, exception=None):
     if _wants_json(request):
-        return JsonResponse(
-            {"error": {"reason": "not_found", "message": "No route or resource at this address."}},
-            status=404,
-        )
+        return JsonResponse(NotFound("No route or resource at this address.").body(), status=404)
     return render(request, "404.html", status=404)
 
 
@@ -66,14 +63,9 @@ def server_error(request):
     if isinstance(sys.exc_info()[1], (OperationalError, InterfaceError)):
         return _unavailable(request)
     if _wants_json(request):
-        return JsonResponse(
-            {
-                "error": {
-                    "reason": "server_error",
-                    "message": "Something went wrong on our side; retry, and contact support "
-                    "if it persists.",
-                }
-            },
-            status=500,
+        error = ApiError(
+            "Something went wrong on our side; retry, and contact support if it persists.",
+            reason="server_error",
         )
+        return JsonResponse(error.body(), status=500)
     return render(request, "500.html", status=500)

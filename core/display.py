@@ -25,6 +25,8 @@ from babel.localedata import locale_identifiers
 from babel.numbers import NumberPattern, parse_pattern
 from django.utils import timezone
 
+from .times import parse_iso
+
 DEFAULT_LOCALE = "en"
 TIME_FORMAT = "%H:%M"
 MINUS = "\u2212"  # the minus sign, as pages print it
@@ -105,9 +107,8 @@ def _moment(value) -> datetime | date | None:
         try:
             value = date.fromisoformat(value)
         except ValueError:
-            try:
-                value = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            except ValueError:
+            value = parse_iso(value, naive_is_utc=True)
+            if value is None:
                 return None
     if isinstance(value, datetime):
         if timezone.is_naive(value):
@@ -147,6 +148,14 @@ def moment_text(value) -> str:
     if isinstance(moment, datetime):
         return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)}"
     return workspace_day_text(moment)
+
+
+def utc_clock_text(value) -> str:
+    """03:35 UTC: a moment's time of day in UTC and labelled so (a moment of today, UTC's)."""
+    moment = _moment(value)
+    if not isinstance(moment, datetime):
+        return ""
+    return f"{moment.astimezone(UTC).strftime(TIME_FORMAT)} UTC"
 
 
 def utc_moment_text(value) -> str:

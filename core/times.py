@@ -8,7 +8,10 @@ to a time zone, on a page or in a query, can leave the calendar.
 """
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from django.utils import timezone
 
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC) + timedelta(days=2)
 LATEST = datetime(9999, 12, 31, tzinfo=UTC) - timedelta(days=2)
@@ -34,6 +37,36 @@ def from_epoch(value, *, per_second: int = 1) -> datetime | None:
         return instant_bounded(datetime.fromtimestamp(value / per_second, tz=UTC))
     except (OverflowError, ValueError, OSError):
         return None
+
+
+def workspace_zone(workspace) -> ZoneInfo:
+    """The workspace's time zone (UTC when it names none)."""
+    return ZoneInfo(workspace.timezone or "UTC")
+
+
+def local_today(workspace, now: datetime | None = None) -> date:
+    """Today in the workspace's time zone (at `now`, else at this moment): the one "today"
+    of a workspace, for periods, boards, forms' days and plans alike."""
+    return (now or timezone.now()).astimezone(workspace_zone(workspace)).date()
+
+
+# A form's datetime-local value: the wall time, to the minute, in the workspace's zone.
+LOCAL_INPUT_FORMAT = "%Y-%m-%dT%H:%M"
+
+
+def local_input_parse(value: str, zone: ZoneInfo) -> datetime | None:
+    """A datetime-local field's value ("2026-03-05T18:00"; anything after the minute is
+    left out) as that wall time in the zone; None for text that is not one."""
+    try:
+        local = datetime.strptime(value[:16], LOCAL_INPUT_FORMAT)
+    except ValueError:
+        return None
+    return local.replace(tzinfo=zone)
+
+
+def local_input_text(moment: datetime | None, zone: ZoneInfo) -> str:
+    """A moment as a datetime-local field shows it, in the zone ("" for None)."""
+    return moment.astimezone(zone).strftime(LOCAL_INPUT_FORMAT) if moment else ""
 
 
 def utc_iso(moment: datetime | None) -> str | None:

@@ -192,6 +192,11 @@ class WorkspaceView(ServiceView):
             )
         self.workspace = principal.workspace
 
+    def scoped(self, model):
+        """The model's rows of this request's workspace; the only way handlers read rows
+        themselves (the selectors and writers are given the workspace)."""
+        return model.objects.filter(workspace=self.workspace)
+
     @staticmethod
     def _agency_workspace(agency, workspace_id):
         workspace_uuid = parse_uuid(workspace_id)
@@ -224,9 +229,11 @@ class AgencyView(ServiceView):
             **extra,
         )
 
-    def scoped(self, model):
-        """The model's rows of this request's agency; the only way handlers read."""
-        return model.objects.filter(agency=self.agency)
+    def scoped(self, model, *, workspace=None):
+        """The model's rows of this request's agency (and, given one of its workspaces, as
+        agency_workspace finds it, of that workspace); the only way handlers read rows."""
+        rows = model.objects.filter(agency=self.agency)
+        return rows if workspace is None else rows.filter(workspace=workspace)
 
     def agency_workspace(self, workspace_id):
         return WorkspaceView._agency_workspace(self.agency, workspace_id)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-import uuid
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -24,6 +23,8 @@ from django.utils import timezone
 from oauth2_provider.models import get_access_token_model
 
 from audit.services import Actor, audit_record
+from core.ids import parse_uuid
+from core.times import local_today
 from tokens.models import AGENCY_SCOPES, EmbeddedApp
 from tokens.services import embedded_app_create, session_token_mint, token_mint
 from workspaces.models import (
@@ -737,7 +738,7 @@ def _workspace(plan, agency, suffix, rng, now, passwords: _Passwords) -> tuple[d
         redirect_uris=[redirect_uri],
         allowed_origins=[origin],
     )
-    today = now.astimezone(ZoneInfo(plan.timezone)).date()
+    today = local_today(plan, now)
     members = {}
     for role in ROLES:
         name = plan.people[role]
@@ -847,10 +848,10 @@ def demo_create(
 def demo_exists(demo: dict) -> bool:
     """Whether the demo a saved JSON describes is still in this database."""
     try:
-        agency_id = uuid.UUID(demo["agency"]["id"])
-    except (KeyError, TypeError, ValueError):
+        agency_id = parse_uuid(demo["agency"]["id"])
+    except (KeyError, TypeError):
         return False
-    return Agency.objects.filter(pk=agency_id).exists()
+    return agency_id is not None and Agency.objects.filter(pk=agency_id).exists()
 
 
 def demo_sessions_renew(demo: dict) -> bool:

@@ -19,6 +19,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.ids import parse_uuid
+
 from .models import Event
 from .types import EVENT_TYPES, PING
 
@@ -88,7 +90,7 @@ def event_claim(seq: int) -> Event | None:
     if isinstance(data, str):  # the JSON's text, as Django's database settings leave it
         data = json.loads(data)
     if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
-        workspace_id = uuid.UUID(str(workspace_id))
+        workspace_id = parse_uuid(workspace_id)
     if isinstance(created_at, str):  # SQLite answers a naive text in UTC
         created_at = parse_datetime(created_at).replace(tzinfo=UTC)
     return Event(

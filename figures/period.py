@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from django.utils import timezone
-
 from core.errors import InvalidParameter
+from core.times import local_today, workspace_zone
 
 DEFAULT_DAYS = 30
 
@@ -44,16 +43,8 @@ def whole_number(raw: str) -> int | None:
 DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def workspace_zone(workspace) -> ZoneInfo:
-    return ZoneInfo(workspace.timezone or "UTC")
-
-
 def local_midnight(day: date, zone: ZoneInfo) -> datetime:
     return datetime.combine(day, time(0), tzinfo=zone).astimezone(UTC)
-
-
-def local_today(workspace, now: datetime | None = None) -> date:
-    return (now or timezone.now()).astimezone(workspace_zone(workspace)).date()
 
 
 @dataclass(frozen=True)

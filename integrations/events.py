@@ -55,18 +55,18 @@ _EVENT_FIELDS = (
 def _event_insert(values: dict) -> int | None:
     """INSERT … ON CONFLICT (connection, event_id) DO NOTHING RETURNING id: the new row's
     id, or None when the event is already stored (both SQLite and PostgreSQL)."""
-    meta = Event._meta
+    table = Event._meta
     quote = db_connection.ops.quote_name
     columns, params = [], []
     for name in _EVENT_FIELDS:
-        field = meta.get_field(name)
+        field = table.get_field(name)
         columns.append(quote(field.column))
         params.append(field.get_db_prep_save(values[name], db_connection))
     placeholders = ", ".join(["%s"] * len(columns))
     sql = (
-        f"INSERT INTO {quote(meta.db_table)} ({', '.join(columns)}) VALUES ({placeholders}) "
-        f"ON CONFLICT ({quote(meta.get_field('connection').column)}, "
-        f"{quote(meta.get_field('event_id').column)}) DO NOTHING "
+        f"INSERT INTO {quote(table.db_table)} ({', '.join(columns)}) VALUES ({placeholders}) "
+        f"ON CONFLICT ({quote(table.get_field('connection').column)}, "
+        f"{quote(table.get_field('event_id').column)}) DO NOTHING "
         f"RETURNING {quote('id')}"
     )
     with db_connection.cursor() as cursor:

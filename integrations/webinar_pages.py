@@ -8,7 +8,6 @@ an active member of the workspace gets the plain 404 page; a member with another
 
 from __future__ import annotations
 
-from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from django import forms
@@ -18,13 +17,11 @@ from django.shortcuts import redirect, render
 from audit.services import Actor
 from core.display import moment_text
 from core.errors import InvalidField
-from core.times import instant_bounded
+from core.times import instant_bounded, local_input_parse, local_input_text
 from workspaces.access import member_or_404, page
 from workspaces.models import WebinarEvent, Workspace
 
 from .webinars import PITCH_ROLES, webinar_events_list, webinar_pitch_set
-
-LOCAL_FORMAT = "%Y-%m-%dT%H:%M"
 
 
 class PitchForm(forms.Form):
@@ -52,11 +49,9 @@ class PitchForm(forms.Form):
         value = (self.cleaned_data.get("pitch_at") or "").strip()
         if not value:
             return None
-        try:
-            local = datetime.strptime(value[:16], LOCAL_FORMAT)
-        except ValueError:
-            raise forms.ValidationError("Give a date and time, like 2026-03-05T18:00.") from None
-        moment = local.replace(tzinfo=ZoneInfo(self.workspace.timezone))
+        moment = local_input_parse(value, ZoneInfo(self.workspace.timezone))
+        if moment is None:
+            raise forms.ValidationError("Give a date and time, like 2026-03-05T18:00.")
         if instant_bounded(moment) is None:
             raise forms.ValidationError(
                 "Give a time between the years 1 and 9999 that the workspace's timezone can hold."
@@ -69,10 +64,6 @@ def _pitch_workspace(request, workspace_id) -> Workspace:
         request, workspace_id, roles=PITCH_ROLES, doing="sets its webinars' pitch times"
     )
     return workspace
-
-
-def _local(value: datetime | None, zone: ZoneInfo) -> str:
-    return value.astimezone(zone).strftime(LOCAL_FORMAT) if value else ""
 
 
 @page
@@ -99,7 +90,7 @@ def webinar_pitch(request, workspace_id):
             form = failed
         else:
             form = PitchForm(
-                initial={"event": event.pk, "pitch_at": _local(event.pitch_at, zone)},
+                initial={"event": event.pk, "pitch_at": local_input_text(event.pitch_at, zone)},
                 workspace=workspace,
             )
         # One form per event on the page: each names its fields' ids after its event.

@@ -1,15 +1,20 @@
-"""The one-writer rule for the workspaces app's models, checked while the tests run.
+"""Each table has its owner, checked while the tests run: the module (or the few modules)
+that writes it.
 
-Every save or delete of a workspaces model is traced to the innermost module of the
-project that asked for it: it must be one of the writers (or a test, or a migration). The
-writers' bulk paths (`bulk_create`, queryset `update`) send no signal; the static check in
-tests/workspaces/test_writers.py covers those.
+Every save or delete of a project's model, every queryset `update`, `bulk_create` and
+`bulk_update` of one, is traced to the innermost module of the project that asked for it:
+it must be an owner of that table (or a test, or a migration); a row a cascade deletes
+goes with the row the delete started from. `bench/` (the load tests' data, not part of the
+service) is outside. The static half, over every app's source
+(querysets held in variables and related managers included), is
+tests/workspaces/test_writers.py.
 """
 
 import sys
 from pathlib import Path
 
 from django.apps import apps
+from django.db.models import QuerySet
 from django.db.models.signals import pre_delete, pre_save
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,12 +28,70 @@ WRITERS = frozenset(
 # The records' writers: every module of the package.
 WRITER_PACKAGES = ("workspaces/services/",)
 
+# The apps whose tables have owners: every app of the project with models.
+APPS = ("core", "workspaces", "tokens", "audit", "events", "webhooks", "agentapi")
+APPS += ("integrations", "agency")
 
-MODELS = "workspaces/models.py"
+# Who writes each table: paths, a path ending in "/" for every module under it. A table not
+# named here is its app's default's (APP_OWNERS).
+APP_OWNERS = {
+    "workspaces": (*sorted(WRITERS), *WRITER_PACKAGES),
+    "webhooks": ("webhooks/services.py",),
+    "agentapi": ("agentapi/services.py",),
+    # The integrations engine and its providers' packages (HubSpot's options page keeps
+    # the connection's options).
+    "integrations": ("integrations/",),
+}
+OWNERS = {
+    "core.IdempotencyRecord": ("core/idempotency.py",),
+    "audit.AuditEvent": ("audit/services.py",),
+    "events.Event": ("events/services.py",),
+    # The authentication stamps a token's last use.
+    "tokens.ApiToken": ("tokens/services.py", "tokens/authentication.py"),
+    "tokens.EmbeddedApp": ("tokens/services.py",),
+    "tokens.RedeemedCode": ("tokens/oauth.py",),
+    "agency.Blueprint": ("agency/services.py",),
+    # Drafted and decided by the services, marked applied by the apply.
+    "agency.Plan": ("agency/services.py", "agency/apply.py"),
+    "agency.ConnectLink": ("agency/links.py",),
+    "agency.ConnectLink_connections": ("agency/links.py",),
+}
+# Who changes a table's rows only through a cascade from a library's table (a delete, or a
+# foreign key set null; that table has no owner here): revoking a session's OAuth tokens
+# unlinks the records of their codes.
+CASCADES = {"tokens.RedeemedCode": ("tokens/services.py",)}
+# The key rotation encrypts every registered column again, whichever table holds it.
+EVERY_TABLE = ("core/crypto.py",)
+OUTSIDE = ("tests/", "bench/")
+
+HERE = str(Path(__file__).resolve())
 
 
 class WriteOutsideTheWriters(AssertionError):
     pass
+
+
+def owned_models() -> list:
+    return [
+        model
+        for app in APPS
+        for model in apps.get_app_config(app).get_models(include_auto_created=True)
+    ]
+
+
+def owners_of(label: str) -> tuple[str, ...]:
+    if label in OWNERS:
+        return OWNERS[label]
+    return APP_OWNERS[label.split(".")[0]]
+
+
+def may_write(module: str, label: str) -> bool:
+    if module.startswith(OUTSIDE) or "/migrations/" in module or module in EVERY_TABLE:
+        return True
+    return any(
+        module.startswith(owner) if owner.endswith("/") else module == owner
+        for owner in owners_of(label)
+    )
 
 
 def _asking_module() -> str | None:
@@ -36,25 +99,72 @@ def _asking_module() -> str | None:
     root = str(ROOT) + "/"
     while frame is not None:
         name = frame.f_code.co_filename
-        # The model's own save() is not who asked for the write.
-        if name.startswith(root) and "/.venv/" not in name and not name.endswith(MODELS):
+        # The model's own save() is not who asked for the write, nor this module's hooks.
+        if (
+            name.startswith(root)
+            and "/.venv/" not in name
+            and not name.endswith("/models.py")
+            and name != HERE
+        ):
             return name[len(root) :]
         frame = frame.f_back
     return None
 
 
-def _check(sender, **kwargs):
+def _origin_label(origin) -> str | None:
+    """The owned table a delete started from (a model instance or a queryset), if any."""
+    if origin is None:
+        return None
+    model = origin.model if isinstance(origin, QuerySet) else type(origin)
+    return model._meta.label if model._meta.label in _LABELS else None
+
+
+def _cascaded(sender, origin) -> bool:
+    """Whether a delete of sender's row follows from a delete of another table's."""
+    if origin is None:
+        return False
+    model = origin.model if isinstance(origin, QuerySet) else type(origin)
+    return model is not sender
+
+
+def _check(sender, origin=None, cascade=False, **kwargs):
     module = _asking_module()
-    if module is None or module in WRITERS or module.startswith(WRITER_PACKAGES):
+    # A row deleted by a cascade goes with the row its deleter owns (an event pruned takes
+    # its deliveries): the deleter answers for the origin of the delete.
+    label = _origin_label(origin) or sender._meta.label
+    if module is None or may_write(module, label):
         return
-    if module.startswith(("tests/", "bench/")) or "/migrations/" in module:
+    if (cascade or _cascaded(sender, origin)) and module in CASCADES.get(label, ()):
         return
     raise WriteOutsideTheWriters(
-        f"{module} writes a {sender.__name__} itself: use a writer of the workspaces app"
+        f"{module} writes a {sender.__name__} itself: use the writer that owns its table "
+        f"({', '.join(owners_of(label))})"
     )
 
 
+def _checked(method):
+    def write(self, *args, **kwargs):
+        if self.model._meta.label in _LABELS:
+            # A delete's collector sets the foreign keys of on_delete=SET_NULL rows.
+            cascade = sys._getframe(1).f_code.co_filename.endswith("/db/models/deletion.py")
+            _check(self.model, cascade=cascade)
+        return method(self, *args, **kwargs)
+
+    write.one_writer_checked = True
+    return write
+
+
+_LABELS: set[str] = set()
+
+
 def install() -> None:
-    for model in apps.get_app_config("workspaces").get_models():
-        pre_save.connect(_check, sender=model, dispatch_uid=f"one-writer-{model.__name__}")
-        pre_delete.connect(_check, sender=model, dispatch_uid=f"one-writer-del-{model.__name__}")
+    for model in owned_models():
+        _LABELS.add(model._meta.label)
+        uid = model._meta.label
+        pre_save.connect(_check, sender=model, dispatch_uid=f"one-writer-{uid}")
+        pre_delete.connect(_check, sender=model, dispatch_uid=f"one-writer-del-{uid}")
+    # The writes that send no signal.
+    for name in ("update", "bulk_create", "bulk_update"):
+        method = getattr(QuerySet, name)
+        if not getattr(method, "one_writer_checked", False):
+            setattr(QuerySet, name, _checked(method))

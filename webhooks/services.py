@@ -29,11 +29,13 @@ from standardwebhooks import Webhook
 
 from audit.services import SYSTEM, Actor, audit_record
 from core.crypto import decrypt_text, encrypt_text
+from core.display import utc_clock_text, utc_moment_text
 from core.errors import InvalidField
 from core.mail import mail_send
 from core.metrics import OUTBOUND, OUTBOUND_DEFERRED
 from core.tasks import task_send
 from core.throttling import rate_count
+from core.times import instant_parse
 from core.times import utc_iso as _iso
 from events.models import Event
 from events.services import event_claim, event_record, events_prune, events_undispatched
@@ -458,7 +460,7 @@ def attempt_run(delivery_id: int, lease: str | None = None) -> str:
     holds it, it is not due, or its endpoint is off). `lease` is the hold the delivery was
     queued with (its message's second argument; none for a message queued before holds)."""
     now = _now()
-    queued = datetime.fromisoformat(lease) if lease else None
+    queued = instant_parse(lease) if lease else None
     if not _lease_take(delivery_id, now, queued):
         return "skipped"
     delivery = Delivery.objects.select_related("event", "endpoint").get(pk=delivery_id)
@@ -699,9 +701,8 @@ def endpoint_pause_text(endpoint: WebhookEndpoint, now: datetime | None = None) 
     if not _paused(endpoint, now):
         return ""
     until = endpoint.paused_until.astimezone(UTC)
-    when = until.strftime("%H:%M UTC")
-    if until.date() != now.astimezone(UTC).date():
-        when = f"{until.strftime('%-d %b %Y')}, {when}"
+    same_day = until.date() == now.astimezone(UTC).date()
+    when = utc_clock_text(until) if same_day else utc_moment_text(until)
     return f"Paused until {when} after {endpoint.paused_reason}; deliveries wait and resume then."
 
 

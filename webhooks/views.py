@@ -50,7 +50,7 @@ class _EndpointsBase(WorkspaceView):
     def endpoint(self, id) -> WebhookEndpoint:
         endpoint_id = parse_uuid(id)
         endpoint = (
-            WebhookEndpoint.objects.filter(workspace=self.workspace, pk=endpoint_id).first()
+            self.scoped(WebhookEndpoint).filter(pk=endpoint_id).first()
             if endpoint_id is not None
             else None
         )
@@ -62,9 +62,7 @@ class _EndpointsBase(WorkspaceView):
 class EndpointsView(_EndpointsBase):
     @schema.list_endpoints
     def get(self, request):
-        endpoints = WebhookEndpoint.objects.filter(workspace=self.workspace).order_by(
-            "created_at", "pk"
-        )
+        endpoints = self.scoped(WebhookEndpoint).order_by("created_at", "pk")
         return Response({"endpoints": [services.endpoint_answer(e) for e in endpoints]})
 
     @schema.create_endpoint
@@ -127,20 +125,14 @@ class EventsView(WorkspaceView):
         limit = _limit(params.get("limit"))
         types = _types(params.getlist("types"))
         since = timezone.now() - timedelta(days=FEED_DAYS)
-        events = Event.objects.filter(workspace=self.workspace, created_at__gte=since).exclude(
-            type=PING
-        )
+        events = self.scoped(Event).filter(created_at__gte=since).exclude(type=PING)
         after = params.get("after")
         if after:
             if not EVENT_ID.fullmatch(after):
                 raise InvalidParameter(
                     "after", "after must be an event id, evt_ and 26 letters and digits."
                 )
-            seq = (
-                Event.objects.filter(workspace=self.workspace, id=after)
-                .values_list("seq", flat=True)
-                .first()
-            )
+            seq = self.scoped(Event).filter(id=after).values_list("seq", flat=True).first()
             if seq is None:
                 raise InvalidParameter(
                     "after",

@@ -10,7 +10,6 @@ everything it touched are refreshed once, at the end.
 from __future__ import annotations
 
 import json
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from rest_framework.fields import empty
 
 from audit.services import Actor, audit_record
 from core.errors import InvalidField, first_field_error
+from core.ids import parse_uuid
 from core.money import MoneyInvalid, minor_from_major
 from core.times import InstantInvalid, instant_parse
 
@@ -357,10 +357,8 @@ class _Ref(_Member):
         rows = self.model.objects.filter(workspace=self.context["workspace"]).order_by()
         obj = rows.filter(external_id=data).first()
         if obj is None:
-            try:
-                obj = rows.filter(pk=uuid.UUID(data)).first()
-            except ValueError:
-                obj = None
+            pk = parse_uuid(data)
+            obj = rows.filter(pk=pk).first() if pk is not None else None
         if obj is None:
             raise serializers.ValidationError(
                 f"No {self.model._meta.verbose_name} with id {data!r} in this workspace "

@@ -166,6 +166,13 @@ def user_create(
     return user
 
 
+def user_password_set(*, user, password: str) -> None:
+    """The account's password, hashed under a new salt (the same password again ends every
+    other browser's session: Django's session check follows the hash)."""
+    user.set_password(password)
+    user.save(update_fields=["password"])
+
+
 def member_add(
     *,
     workspace: Workspace,

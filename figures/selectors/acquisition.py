@@ -34,9 +34,9 @@ from .base import (
     Span,
     aggregate,
     figures_params,
-    in_period,
     utm_label,
 )
+from .leads import leads_created_in
 
 BY = ("campaign", "source")
 BY_DEFAULT = "campaign"
@@ -56,15 +56,15 @@ def _columns(by: str) -> tuple[str, ...]:
     return ("utm_source",) if by == "source" else ("utm_source", "utm_campaign")
 
 
-def _spend_between(*, workspace, first_day, last_day):
-    """The spend dated first_day to last_day (a record's date is a workspace day): what
-    acquisition.spend adds up, its rows group and its records list."""
+def _spend_dated(*, workspace, first_day, last_day):
+    """The spend dated from first_day to last_day, both included (a record's date is a
+    workspace day): what acquisition.spend sums and /ad-spend lists, defined once."""
     return AdSpend.objects.filter(workspace=workspace, date__gte=first_day, date__lte=last_day)
 
 
 def _spend_of(*, workspace, period: Period):
     """The spend dated in the period's local days."""
-    return _spend_between(workspace=workspace, first_day=period.first_day, last_day=period.last_day)
+    return _spend_dated(workspace=workspace, first_day=period.first_day, last_day=period.last_day)
 
 
 def ad_spend_of_period(*, workspace, period: Period, utm: dict | None = None):
@@ -78,8 +78,9 @@ def ad_spend_of_period(*, workspace, period: Period, utm: dict | None = None):
     return records
 
 
-def _cohort(*, workspace, period: Period):
-    return Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+def _cohort(*, workspace, period: Period | Span):
+    """The acquisition cohort: the leads created in the period (the whole workspace's)."""
+    return leads_created_in(workspace=workspace, period=period)
 
 
 _LEAD_AGGREGATES = {
@@ -94,7 +95,7 @@ _LEAD_AGGREGATES = {
 def _spend_query(*, workspace, first_day, last_day, by: str):
     """The spend dated from first_day to last_day grouped by its UTM values."""
     return (
-        _spend_between(workspace=workspace, first_day=first_day, last_day=last_day)
+        _spend_dated(workspace=workspace, first_day=first_day, last_day=last_day)
         .order_by()
         .values_list(*_columns(by))
         .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
@@ -116,9 +117,7 @@ def _cohort_query(*, part, workspace, member, start, end, by: str):
     showed (Lead.has_show), those with a sale, and the cash on their sales to date, all
     kept on the lead by the services: PostgreSQL reads them from lead_ws_created alone."""
     columns = _columns(by)
-    leads = Lead.objects.filter(workspace=workspace).filter(
-        in_period(Span(start, end), "created_at")
-    )
+    leads = _cohort(workspace=workspace, period=Span(start, end))
     if part == "untagged":
         return (
             leads.filter(utm_tags__isnull=True)

@@ -23,6 +23,19 @@ OUTCOME_RESULTS = ("closed", "deposit", "follow_up", "no_sale", "disqualified")
 SUCCEEDED = Payment.Status.SUCCEEDED
 
 
+class MissingCount(KeyError):
+    """A figure read a count its aggregate did not count: a defect, never a 0."""
+
+
+class Counts(dict):
+    """The counts and sums an aggregate counted, by key. Reading a key it did not count
+    raises MissingCount (a figure built from a count left out of its aggregate would
+    otherwise read 0 and answer a wrong number)."""
+
+    def __missing__(self, key):
+        raise MissingCount(f"{key!r} was not counted (counted: {', '.join(sorted(self))})")
+
+
 @dataclass(frozen=True)
 class Figures:
     """What every selector answers: the Envelope's `data` (Fields inside, rendered by

@@ -19,6 +19,7 @@ from ..registry import AWAITING_OUTCOME, NO_NUMERATOR
 from .base import (
     CLOSED_OUTCOMES,
     FIGURES_PARAMS,
+    Counts,
     Figures,
     Span,
     aggregate,
@@ -87,23 +88,21 @@ calls_totals = CompiledQuery(
 
 
 def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
-    """The counts of _calls_aggregates (only `keys` when given; the others read as 0)."""
+    """The Counts of _calls_aggregates (only `keys` when given: reading another raises)."""
     now = now or timezone.now()
-    zero = dict.fromkeys(CALLS_COUNT_KEYS, 0)
     if buckets is None:
         totals = calls_totals(
             **figures_params(workspace=workspace, period=period, member=member),
             now=now,
             keys=None if keys is None else tuple(sorted(keys)),
         )
-        return {**zero, **totals}
+        return Counts(totals)
     calls = live_calls(workspace=workspace, period=period, member=member)
     totals = aggregate(calls, "scheduled_for", _calls_aggregates_of(now, keys), buckets)
-    return {start: {**zero, **counts} for start, counts in totals.items()}
+    return {start: Counts(counts) for start, counts in totals.items()}
 
 
-def calls_data(counts: dict, workspace) -> dict:
-    ws = workspace
+def _show_rate(counts: dict, ws) -> fields.Field:
     show_notes = []
     if counts["awaiting"]:
         show_notes.append(
@@ -114,8 +113,18 @@ def calls_data(counts: dict, workspace) -> dict:
                 "the show rate leaves them out.",
             )
         )
+    return fields.rate(
+        "calls.show_rate",
+        counts["taken"],
+        counts["taken"] + counts["no_show"],
+        workspace=ws,
+        notes=show_notes,
+    )
+
+
+def _offer_rate(counts: dict, ws) -> fields.Field:
     if counts["taken"] and not counts["offer_recorded"]:
-        offer_rate = fields.rate(
+        return fields.rate(
             "calls.offer_rate",
             None,
             counts["taken"],
@@ -123,31 +132,35 @@ def calls_data(counts: dict, workspace) -> dict:
             unavailable=NO_NUMERATOR,
             reason="No taken call in the period has whether an offer was made recorded.",
         )
-    else:
-        offer_rate = fields.rate(
-            "calls.offer_rate", counts["offered"], counts["taken"], workspace=ws
-        )
+    return fields.rate("calls.offer_rate", counts["offered"], counts["taken"], workspace=ws)
+
+
+# Each /calls figure from the counts (CALLS_COUNTS_OF names those it reads), in the order
+# an answer writes them.
+_CALLS_FIELDS = {
+    "booked": lambda c, ws: fields.count("calls.booked", c["booked"], workspace=ws),
+    "cancelled": lambda c, ws: fields.count("calls.cancelled", c["cancelled"], workspace=ws),
+    "taken": lambda c, ws: fields.count("calls.taken", c["taken"], workspace=ws),
+    "no_show": lambda c, ws: fields.count("calls.no_show", c["no_show"], workspace=ws),
+    "awaiting_outcome": lambda c, ws: fields.count(
+        "calls.awaiting_outcome", c["awaiting"], workspace=ws
+    ),
+    "upcoming": lambda c, ws: fields.count("calls.upcoming", c["upcoming"], workspace=ws),
+    "closed": lambda c, ws: fields.count("calls.closed", c["closed"], workspace=ws),
+    "show_rate": _show_rate,
+    "close_rate": lambda c, ws: fields.rate(
+        "calls.close_rate", c["closed"], c["taken"], workspace=ws
+    ),
+    "offer_rate": _offer_rate,
+}
+
+
+def calls_data(counts: dict, workspace, figures=None) -> dict:
+    """The /calls figures (only `figures` when given) from calls_counts' Counts."""
     return {
-        "booked": fields.count("calls.booked", counts["booked"], workspace=ws),
-        "cancelled": fields.count("calls.cancelled", counts["cancelled"], workspace=ws),
-        "taken": fields.count("calls.taken", counts["taken"], workspace=ws),
-        "no_show": fields.count("calls.no_show", counts["no_show"], workspace=ws),
-        "awaiting_outcome": fields.count(
-            "calls.awaiting_outcome", counts["awaiting"], workspace=ws
-        ),
-        "upcoming": fields.count("calls.upcoming", counts["upcoming"], workspace=ws),
-        "closed": fields.count("calls.closed", counts["closed"], workspace=ws),
-        "show_rate": fields.rate(
-            "calls.show_rate",
-            counts["taken"],
-            counts["taken"] + counts["no_show"],
-            workspace=ws,
-            notes=show_notes,
-        ),
-        "close_rate": fields.rate(
-            "calls.close_rate", counts["closed"], counts["taken"], workspace=ws
-        ),
-        "offer_rate": offer_rate,
+        key: build(counts, workspace)
+        for key, build in _CALLS_FIELDS.items()
+        if figures is None or key in figures
     }
 
 

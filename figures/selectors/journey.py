@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import namedtuple
-from datetime import datetime
 
 from django.db.models import (
     BigIntegerField,
@@ -21,7 +20,7 @@ from django.db.models.functions import Cast
 from core.compiled import CompiledQuery
 from core.errors import NotFound
 from core.ids import parse_uuid
-from core.times import utc_iso
+from core.times import instant_parse, utc_iso
 from workspaces.models import (
     Call,
     FunnelEvent,
@@ -191,7 +190,7 @@ def lead_journey(*, workspace, lead_id) -> Figures:
         _read, kind_events = KINDS[record.kind]
         events.extend(kind_events(record, workspace))
     # Stable: events at the same moment keep the order above.
-    events.sort(key=lambda event: datetime.fromisoformat(event["at"]))
+    events.sort(key=lambda event: instant_parse(event["at"]))
     return Figures({"lead": lead_row(lead), "events": events})
 
 

@@ -75,7 +75,9 @@ def lead_row(lead) -> dict:
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
 
 
-def _leads_created_in(*, workspace, period: Period | Span, member=None):
+def leads_created_in(*, workspace, period: Period | Span, member=None):
+    """The leads created in the period (a member's: those they set): what leads.created
+    counts, its list shows, the attribution and acquisition cohorts group, defined once."""
     leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
     if member is not None:
         leads = leads.filter(setter=member)
@@ -85,7 +87,7 @@ def _leads_created_in(*, workspace, period: Period | Span, member=None):
 def _leads_query(*, part: str, workspace, member, start, end, limit=None):
     """The count of the leads created in [start, end) ("created"), or the first `limit`
     of them, newest first, with their setter ("page")."""
-    leads = _leads_created_in(workspace=workspace, period=Span(start, end), member=member)
+    leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "created":
         return Aggregate(leads, created=Count("*"))
     # The columns of the rows only, not whole leads and setters.
@@ -106,7 +108,7 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
     if buckets is None:
         params = figures_params(workspace=workspace, period=period, member=member)
         return leads_query(part="created", **params)
-    leads = _leads_created_in(workspace=workspace, period=period, member=member)
+    leads = leads_created_in(workspace=workspace, period=period, member=member)
     return aggregate(leads, "created_at", {"created": Count("*")}, buckets)
 
 
@@ -149,7 +151,7 @@ def leads_of_period(
     """The leads leads.created counts (or, with `utm`, one attribution row's: the labels
     as the row answers them, `(none)` for empty), optionally only those never contacted,
     with their setter."""
-    leads = _leads_created_in(workspace=workspace, period=period)
+    leads = leads_created_in(workspace=workspace, period=period)
     for name, label in (utm or {}).items():
         if name not in UTM_FIELDS:
             raise KeyError(name)
@@ -165,13 +167,9 @@ def leads_of_period(
 def _attribution_query(*, part, workspace, member, start, end):
     """The period's leads grouped by their kept UtmTags ("tagged"), or those without it
     grouped by their four tags ("untagged")."""
-    leads = Lead.objects.filter(workspace=workspace).filter(
-        in_period(Span(start, end), "created_at")
-    )
+    leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "untagged":
         leads = leads.filter(utm_tags__isnull=True)
-    if member is not None:
-        leads = leads.filter(setter=member)
     # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
     grouped = (
         leads.order_by()

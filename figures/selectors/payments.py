@@ -30,6 +30,7 @@ from ..registry import DOES_NOT_NEST, MONEY, NOT_COMPUTED, UNPLACED_EVENTS
 from .base import (
     FIGURES_PARAMS,
     SUCCEEDED,
+    Counts,
     Figures,
     Span,
     aggregate,
@@ -43,13 +44,30 @@ from .base import (
 _MINOR_SUM = {"output_field": BigIntegerField()}
 
 
-def _payments_querysets(*, workspace, period: Period | Span, member=None) -> dict:
-    """{part: (queryset, its time column, its aggregates)} of payments_counts."""
-    payments = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
+# The records of each part of /payments and /commission, defined once: the payments that
+# succeeded in the period (by when they were paid), the refunds of the period, the sales
+# closed in it.
+
+
+def payments_paid_in(*, workspace, period: Period | Span):
+    return Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
         in_period(period, "paid_at")
     )
-    refunds = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
-    sales = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+
+
+def refunds_in(*, workspace, period: Period | Span):
+    return Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+
+
+def sales_closed_in(*, workspace, period: Period | Span):
+    return Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+
+
+def _payments_querysets(*, workspace, period: Period | Span, member=None) -> dict:
+    """{part: (queryset, its time column, its aggregates)} of payments_counts."""
+    payments = payments_paid_in(workspace=workspace, period=period)
+    refunds = refunds_in(workspace=workspace, period=period)
+    sales = sales_closed_in(workspace=workspace, period=period)
     if member is not None:
         payments = payments.filter(held_by(member, "sale__"))
         refunds = refunds.filter(held_by(member, "sale__"))
@@ -91,18 +109,21 @@ def _payments_part(*, part: str, workspace, member, start, end):
 
 payments_part = CompiledQuery(_payments_part, params=FIGURES_PARAMS, model=Payment)
 
-_PAYMENT_PARTS = ("cash", "refunds", "sales")
+# The counts and sums of each part's aggregate (_payments_querysets).
+PAYMENT_PART_KEYS = {"cash": ("cash",), "refunds": ("refunded",),
+                     "sales": ("sales", "revenue", "collected", "over_collected")}  # fmt: skip
+_PAYMENT_PARTS = tuple(PAYMENT_PART_KEYS)
 
 
 def payments_counts(*, workspace, period: Period, member=None, buckets=None, parts=None):
     """Cash paid, refunds and the period's sales (per bucket with buckets), each from one
-    aggregate over its own time column. `parts` limits the queries to those named
-    ("cash", "refunds", "sales"); the others read as zero."""
+    aggregate over its own time column, as Counts. `parts` limits the queries to those
+    named ("cash", "refunds", "sales"): reading a count of another raises."""
     parts = parts or set(_PAYMENT_PARTS)
-    zero = {"cash": 0, "refunded": 0, "sales": 0, "revenue": 0, "collected": 0,
-            "over_collected": 0}  # fmt: skip
+    # A bucket with none of a part's records counts 0 of it.
+    zero = {key: 0 for part in _PAYMENT_PARTS if part in parts for key in PAYMENT_PART_KEYS[part]}
     if buckets is None:
-        totals = dict(zero)
+        totals = Counts(zero)
         for part in _PAYMENT_PARTS:
             if part in parts:
                 params = figures_params(workspace=workspace, period=period, member=member)
@@ -116,13 +137,14 @@ def payments_counts(*, workspace, period: Period, member=None, buckets=None, par
     ]
     starts = set().union(*(part.keys() for part in grouped))
     return {
-        start: {**zero, **{k: v for part in grouped for k, v in part.get(start, {}).items()}}
+        start: Counts(
+            {**zero, **{k: v for part in grouped for k, v in part.get(start, {}).items()}}
+        )
         for start in starts
     }
 
 
-def payments_data(counts: dict, workspace) -> dict:
-    ws = workspace
+def _collection_rate(counts: dict, ws) -> fields.Field:
     collected_to_date = counts["collected"]
     over_collected = counts["over_collected"] > 0
     collection_rate = fields.rate(
@@ -139,17 +161,35 @@ def payments_data(counts: dict, workspace) -> dict:
             fields.major_units(counts["revenue"], ws),
         ),
     )
-    cash, refunded = counts["cash"], counts["refunded"]
+    return collection_rate
+
+
+# Each /payments figure from the counts, in the order an answer writes them.
+_PAYMENTS_FIELDS = {
+    "cash_collected": lambda c, ws: fields.money(
+        "payments.cash_collected", c["cash"], workspace=ws
+    ),
+    "refunded": lambda c, ws: fields.money("payments.refunded", c["refunded"], workspace=ws),
+    "net_cash": lambda c, ws: fields.money(
+        "payments.net_cash", c["cash"] - c["refunded"], workspace=ws
+    ),
+    "sales": lambda c, ws: fields.count("payments.sales", c["sales"], workspace=ws),
+    "revenue_booked": lambda c, ws: fields.money(
+        "payments.revenue_booked", c["revenue"], workspace=ws
+    ),
+    "average_sale": lambda c, ws: fields.average_money(
+        "payments.average_sale", c["revenue"], c["sales"], workspace=ws
+    ),
+    "collection_rate": _collection_rate,
+}
+
+
+def payments_data(counts: dict, workspace, figures=None) -> dict:
+    """The /payments figures (only `figures` when given) from payments_counts' Counts."""
     return {
-        "cash_collected": fields.money("payments.cash_collected", cash, workspace=ws),
-        "refunded": fields.money("payments.refunded", refunded, workspace=ws),
-        "net_cash": fields.money("payments.net_cash", cash - refunded, workspace=ws),
-        "sales": fields.count("payments.sales", counts["sales"], workspace=ws),
-        "revenue_booked": fields.money("payments.revenue_booked", counts["revenue"], workspace=ws),
-        "average_sale": fields.average_money(
-            "payments.average_sale", counts["revenue"], counts["sales"], workspace=ws
-        ),
-        "collection_rate": collection_rate,
+        key: build(counts, workspace)
+        for key, build in _PAYMENTS_FIELDS.items()
+        if figures is None or key in figures
     }
 
 
@@ -189,16 +229,14 @@ def _commission_basis(*, part: str, workspace, period: Period | Span):
     """The records /commission adds up for a part ("cash", "sales", "refunds"), the prefix
     of their closer and setter columns and the column summed."""
     if part == "refunds":
-        queryset = Refund.objects.filter(workspace=workspace).filter(in_period(period, "at"))
+        queryset = refunds_in(workspace=workspace, period=period)
         prefix, amount = "sale__", "amount"
     elif part == "sales":
-        queryset = Sale.objects.filter(workspace=workspace).filter(in_period(period, "closed_at"))
+        queryset = sales_closed_in(workspace=workspace, period=period)
         prefix, amount = "", "contract_value"
     else:
         # Payments carry their sale's closer and setter: no join to the sales.
-        queryset = Payment.objects.filter(workspace=workspace, status=SUCCEEDED).filter(
-            in_period(period, "paid_at")
-        )
+        queryset = payments_paid_in(workspace=workspace, period=period)
         prefix, amount = "", "amount"
     return queryset, prefix, amount
 

@@ -9,11 +9,11 @@ from datetime import date, timedelta
 from ..period import Period, local_midnight, workspace_zone
 from ..registry import METRIC_LIST
 from .acquisition import acquisition_series_counts, acquisition_series_data
-from .base import Buckets, Figures
-from .calls import CALLS_COUNT_KEYS, CALLS_COUNTS_OF, calls_counts, calls_data
+from .base import Buckets, Counts, Figures
+from .calls import CALLS_COUNTS_OF, calls_counts, calls_data
 from .leads import leads_counts, leads_data
 from .outcomes import OUTCOME_KEYS, outcomes_counts, outcomes_data
-from .payments import payments_counts, payments_data
+from .payments import PAYMENT_PART_KEYS, payments_counts, payments_data
 
 INTERVALS = ("day", "week", "month")
 SERIES_POINTS_MAX = 1000
@@ -87,32 +87,57 @@ def _series_rows(workspace, period: Period, interval: str) -> tuple[list, Bucket
     return rows, Buckets(interval, zone, starts)
 
 
-_BUILDERS = {"calls": calls_data, "outcomes": outcomes_data, "payments": payments_data,
-             "leads": leads_data, "acquisition": acquisition_series_data}  # fmt: skip
+# Each family's figures from its counts: (counts, workspace) → {figure: Field}, built
+# only for the figures asked (calls and payments read only the counts those are built from).
+_BUILDERS = {
+    "calls": lambda counts, ws, figures: calls_data(counts, ws, figures),
+    "payments": lambda counts, ws, figures: payments_data(counts, ws, figures),
+    "outcomes": lambda counts, ws, figures: outcomes_data(counts, ws),
+    "leads": lambda counts, ws, figures: leads_data(counts, ws),
+    "acquisition": lambda counts, ws, figures: acquisition_series_data(counts, ws),
+}
+
+
+def _figures_of(metrics, family: str) -> set[str]:
+    return {m.split(".", 1)[1] for m in metrics if m.split(".", 1)[0] == family}
+
+
+def _payment_parts(metrics) -> set[str]:
+    return set().union(
+        *(_PAYMENT_PARTS.get(figure, {"sales"}) for figure in _figures_of(metrics, "payments"))
+    )
+
+
+def _count_keys(metrics) -> dict[str, tuple[str, ...]]:
+    """{family: the keys its aggregate counts} for the families of `metrics`: only what
+    those metrics are built from."""
+    keys = {
+        "calls": lambda: sorted(
+            set().union(*(CALLS_COUNTS_OF[f] for f in _figures_of(metrics, "calls")))
+        ),
+        "outcomes": lambda: OUTCOME_KEYS,
+        "payments": lambda: [
+            key for part in sorted(_payment_parts(metrics)) for key in PAYMENT_PART_KEYS[part]
+        ],
+        "leads": lambda: ("created",),
+        "acquisition": lambda: ("spend", "leads", "cash"),
+    }
+    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
+    return {family: tuple(keys[family]()) for family in keys if family in wanted}
 
 
 def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict:
     """{family: its counts} for the families of `metrics`, each aggregate limited to what
     those metrics are built from (per bucket start with buckets)."""
-    wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
+    wanted = _count_keys(metrics)
     common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
     counts = {}
     if "calls" in wanted:
-        keys = set().union(
-            *(CALLS_COUNTS_OF[m.split(".", 1)[1]] for m in metrics if m.startswith("calls."))
-        )
-        counts["calls"] = calls_counts(now=now, keys=keys, **common)
+        counts["calls"] = calls_counts(now=now, keys=set(wanted["calls"]), **common)
     if "outcomes" in wanted:
         counts["outcomes"] = outcomes_counts(**common)
     if "payments" in wanted:
-        parts = set().union(
-            *(
-                _PAYMENT_PARTS.get(m.split(".", 1)[1], {"sales"})
-                for m in metrics
-                if m.startswith("payments.")
-            )
-        )
-        counts["payments"] = payments_counts(parts=parts, **common)
+        counts["payments"] = payments_counts(parts=_payment_parts(metrics), **common)
     if "leads" in wanted:
         counts["leads"] = leads_counts(**common)
     if "acquisition" in wanted:
@@ -124,10 +149,16 @@ def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict
 
 def _points(workspace, rows, grouped: dict, metrics) -> dict:
     built = {}
+    keys = _count_keys(metrics)
     for family, by_start in grouped.items():
-        empty = _empty_counts(family)
+        if family not in keys:
+            continue  # counted for the totals only
+        # A bucket with no record counts 0 of each key its aggregate counts.
+        empty = Counts(dict.fromkeys(keys[family], 0))
+        figures = _figures_of(metrics, family)
         built[family] = [
-            _BUILDERS[family](by_start.get(start) or empty, workspace) for start, _, _ in rows
+            _BUILDERS[family](by_start.get(start) or empty, workspace, figures)
+            for start, _, _ in rows
         ]
     return {
         metric_id: [
@@ -140,7 +171,10 @@ def _points(workspace, rows, grouped: dict, metrics) -> dict:
 
 
 def _fields(workspace, counts: dict, metrics) -> dict:
-    built = {family: _BUILDERS[family](totals, workspace) for family, totals in counts.items()}
+    built = {
+        family: _BUILDERS[family](totals, workspace, _figures_of(metrics, family))
+        for family, totals in counts.items()
+    }
     return {
         metric_id: built[family][key]
         for metric_id in metrics
@@ -191,23 +225,14 @@ def series_with_totals(
         member=member,
         now=now,
     )
+    # Each count the totals read, added over the buckets: a bucket's aggregate without it
+    # is a defect (MissingCount), not a 0.
+    keys = _count_keys(totals)
     summed = {
-        family: {
-            key: sum(counts.get(key, 0) for counts in by_start.values())
-            for key in _empty_counts(family)
-        }
+        family: Counts(
+            {key: sum(counts[key] for counts in by_start.values()) for key in keys[family]}
+        )
         for family, by_start in grouped.items()
+        if family in keys
     }
     return Figures(_points(workspace, rows, grouped, metrics)), _fields(workspace, summed, totals)
-
-
-def _empty_counts(family: str) -> dict:
-    """The aggregate of no record: every count and sum 0."""
-    keys = {
-        "calls": CALLS_COUNT_KEYS,
-        "outcomes": OUTCOME_KEYS,
-        "payments": ("cash", "refunded", "sales", "revenue", "collected", "over_collected"),
-        "leads": ("created",),
-        "acquisition": ("spend", "leads", "cash"),
-    }[family]
-    return dict.fromkeys(keys, 0)

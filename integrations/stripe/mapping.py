@@ -12,7 +12,6 @@ of the same charge wait for it, so the records end the same whatever the order.
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from collections import Counter
 from datetime import datetime
@@ -20,6 +19,7 @@ from datetime import datetime
 from django.db import models
 from django.db.models import F
 
+from core.ids import parse_uuid
 from core.money import minor_rescale, money_text
 from core.times import from_epoch
 from workspaces.models import Lead, Payment, Refund, Sale
@@ -152,10 +152,8 @@ def _charge_email(charge: dict) -> str:
 def _sale_named(workspace, reference: str) -> Sale | None:
     """A sale by the id the API shows (its UUID) or by its own external id."""
     sales = Sale.objects.filter(workspace=workspace)
-    try:
-        by_pk = sales.filter(pk=uuid.UUID(reference)).first()
-    except ValueError:
-        by_pk = None
+    pk = parse_uuid(reference)
+    by_pk = sales.filter(pk=pk).first() if pk is not None else None
     return by_pk or sales.filter(external_id=reference).first()
 
 
@@ -448,8 +446,9 @@ def _sales_named(workspace, references: set[str]) -> dict[str, Sale]:
     external id)."""
     by_pk: dict[uuid.UUID, list[str]] = {}
     for reference in references:
-        with contextlib.suppress(ValueError):
-            by_pk.setdefault(uuid.UUID(reference), []).append(reference)
+        pk = parse_uuid(reference)
+        if pk is not None:
+            by_pk.setdefault(pk, []).append(reference)
     named = {}
     if by_pk:
         for sale in Sale.objects.filter(workspace=workspace, pk__in=list(by_pk)):

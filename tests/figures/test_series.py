@@ -13,6 +13,7 @@ from figures.selectors import (
     series_figures,
     series_with_totals,
 )
+from figures.selectors.base import Counts, MissingCount
 from figures.selectors.series import series_bucket_count, series_buckets
 from tests.conftest import aware
 from workspaces.models import Call
@@ -378,3 +379,39 @@ def test_a_periods_figures_added_up_from_its_buckets_are_the_endpoints(
             # /acquisition's figures of the whole period are its data.total.
             rendered[family] = data["total"] if family == "acquisition" else data
         assert rendered[family][key] == field.as_dict(), metric
+
+
+def test_a_count_left_out_of_an_aggregate_raises_instead_of_reading_0(ws, rec, monkeypatch):
+    rec.call("2026-03-05 10:00", attendance=NO_SHOW)
+    rec.call("2026-03-05 11:00")  # past its start, no attendance: awaiting
+    period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
+    now = aware("2026-03-20 12:00")
+    shown = metric_figures(workspace=ws, period=period, metrics=["calls.show_rate"], now=now)
+    assert [note.code for note in shown["calls.show_rate"].notes] == ["awaiting-outcome"]
+    # The show rate's note reads the awaiting calls: counted without them, it would say
+    # nothing is awaiting. Every path that builds it refuses instead.
+    monkeypatch.setitem(calls.CALLS_COUNTS_OF, "show_rate", {"taken", "no_show"})
+    with pytest.raises(MissingCount, match="'awaiting' was not counted"):
+        metric_figures(workspace=ws, period=period, metrics=["calls.show_rate"], now=now)
+    with pytest.raises(MissingCount, match="'awaiting'"):
+        series_figures(
+            workspace=ws, period=period, metrics=["calls.show_rate"], interval="week", now=now
+        )
+    with pytest.raises(MissingCount, match="'awaiting'"):
+        series_with_totals(
+            workspace=ws,
+            period=period,
+            metrics=[],
+            totals=["calls.show_rate"],
+            interval="week",
+            now=now,
+        )
+
+
+def test_counts_refuse_a_key_they_did_not_count():
+    counts = Counts({"taken": 2, "no_show": 0})
+    assert (counts["taken"], counts["no_show"]) == (2, 0)
+    with pytest.raises(
+        MissingCount, match=r"'awaiting' was not counted \(counted: no_show, taken\)"
+    ):
+        counts["awaiting"]

@@ -1,10 +1,13 @@
-"""Only the writers write the workspaces app's models, and only the events app writes
-`events.Event`.
+"""Each table is written by its owner only (tests/writers.py names them): the workspaces
+app's records by their writers, `events.Event` by the events app, and so on for every
+table of the project.
 
-The static half of the rule (tests/writers.py checks every save of a workspaces model
-while the suite runs): no module outside the writers calls a writing method of a
-workspaces model's manager or queryset, and no module outside the events app calls one of
-`events.Event`'s or names its table for a statement of its own.
+The static half of the rule (tests/writers.py checks every write while the suite runs):
+no module of any app calls a writing method on a table it does not own, whether through
+the model's manager (`Lead.objects.filter(...).update(...)`), a queryset or row held in a
+variable (`rows = Lead.objects.filter(...)`, then `rows.update(...)` or, for a row,
+`row.save()`), or a related manager (`lead.calls.create(...)`); and no module outside
+the events app names `events.Event`'s table for a statement of its own.
 """
 
 import ast
@@ -17,6 +20,7 @@ from tests import writers
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS = (
+    "accounts",
     "config",
     "core",
     "workspaces",
@@ -43,78 +47,190 @@ WRITE_METHODS = frozenset(
         "delete",
     }
 )
+# What else writes through a related manager, and through a row held in a variable.
+RELATED_WRITES = frozenset({"add", "remove", "set", "clear"})
+ROW_WRITES = frozenset({"save"})
+MANAGERS = frozenset({"objects", "active", "_default_manager", "_base_manager"})
 
 
-def _model_names() -> set[str]:
-    return {model.__name__ for model in apps.get_app_config("workspaces").get_models()}
+def _models() -> dict[tuple[str, str], str]:
+    """(module, class name) → label, for every table that has an owner."""
+    return {
+        (model.__module__, model.__name__): model._meta.label for model in writers.owned_models()
+    }
 
 
-def _root_name(node: ast.AST) -> str | None:
-    """The name a chain of attribute reads and calls starts from (`Lead` in
-    `Lead.objects.filter(...).update(...)`)."""
-    while isinstance(node, ast.Attribute | ast.Call):
-        node = node.func if isinstance(node, ast.Call) else node.value
-    return node.id if isinstance(node, ast.Name) else None
+def _accessors() -> dict[str, set[str]]:
+    """A related manager's attribute name → the labels of the tables it may write."""
+    owned = {model._meta.label for model in writers.owned_models()}
+    found: dict[str, set[str]] = {}
+    for model in apps.get_models():
+        for relation in model._meta.related_objects:
+            # A many-to-many relation writes its through table.
+            through = relation.through if relation.many_to_many else relation.related_model
+            if through._meta.label in owned:
+                found.setdefault(relation.get_accessor_name(), set()).add(through._meta.label)
+        for field in model._meta.many_to_many:
+            label = field.remote_field.through._meta.label
+            if label in owned:
+                found.setdefault(field.name, set()).add(label)
+    return found
 
 
-def _chain_has_manager(node: ast.AST) -> bool:
-    while isinstance(node, ast.Attribute | ast.Call):
-        if isinstance(node, ast.Attribute) and node.attr in {"objects", "active"}:
-            return True
-        node = node.func if isinstance(node, ast.Call) else node.value
-    return False
+def _module_of(relative: str) -> str:
+    return relative.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def writes_outside_the_writers(root: Path = ROOT) -> list[str]:
-    names = _model_names()
+def _model_names(tree: ast.AST, relative: str, models: dict) -> dict[str, str]:
+    """The names a module binds to a table's model (by its imports, or its own classes
+    for a models module): name → label. Two apps may have models of the same name
+    (`integrations.Event`, `events.Event`): the import says which."""
+    module = _module_of(relative)
+    package = module if relative.endswith("__init__.py") else module.rpartition(".")[0]
+    names = {name: label for (defined, name), label in models.items() if defined == module}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = node.module or ""
+        if node.level:
+            base = package.split(".")
+            base = base[: len(base) - (node.level - 1)]
+            source = ".".join([*base, source] if source else base)
+        for alias in node.names:
+            label = models.get((source, alias.name))
+            if label is not None:
+                names[alias.asname or alias.name] = label
+    return names
+
+
+def _chain(node: ast.AST) -> tuple[ast.AST, list[str]]:
+    """The name a chain of attribute reads, calls and subscripts starts from, and the
+    attributes read on the way (`Lead`, [objects, filter] for `Lead.objects.filter(...)`)."""
+    attributes = []
+    while isinstance(node, ast.Attribute | ast.Call | ast.Subscript):
+        if isinstance(node, ast.Attribute):
+            attributes.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        else:
+            node = node.value
+    return node, attributes[::-1]
+
+
+class _Scope:
+    """What one module's code writes: each function's variables are followed in order."""
+
+    def __init__(self, names: dict[str, str], accessors: dict[str, set[str]]):
+        self.names = names
+        self.accessors = accessors
+
+    def tables(self, node: ast.AST, held: dict[str, set[str]]) -> tuple[set[str], str]:
+        """The tables an expression is a manager, queryset or row of, and how it reaches
+        them ("manager", "related", "held"); (set(), "") for anything else."""
+        root, attributes = _chain(node)
+        name = root.id if isinstance(root, ast.Name) else None
+        if name in self.names and MANAGERS & set(attributes):
+            return {self.names[name]}, "manager"
+        for attribute in attributes:
+            if attribute in self.accessors:
+                return set(self.accessors[attribute]), "related"
+        if name in held:
+            return held[name], "held"
+        return set(), ""
+
+    def writes(self, body: list[ast.stmt]) -> list[tuple[int, str, set[str]]]:
+        held: dict[str, set[str]] = {}
+        found = []
+        for node in _in_order(body):
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.For | ast.withitem):
+                target, value = _binding(node)
+                if isinstance(target, ast.Name) and value is not None:
+                    tables, _how = self.tables(value, held)
+                    if tables:
+                        held[target.id] = tables
+                    else:
+                        held.pop(target.id, None)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                tables, how = self.tables(node.func.value, held)
+                method = node.func.attr
+                allowed = WRITE_METHODS | (
+                    RELATED_WRITES if how == "related" else ROW_WRITES if how == "held" else set()
+                )
+                # QuerySet.update takes keywords only (a dict's or a Counter's takes one
+                # positional argument).
+                if tables and method in allowed and not (method == "update" and node.args):
+                    found.append((node.lineno, method, tables))
+        return found
+
+
+def _binding(node) -> tuple[ast.AST | None, ast.AST | None]:
+    if isinstance(node, ast.Assign):
+        return (node.targets[0] if len(node.targets) == 1 else None), node.value
+    if isinstance(node, ast.AnnAssign):
+        return node.target, node.value
+    if isinstance(node, ast.For):
+        return node.target, node.iter
+    return node.optional_vars, node.context_expr
+
+
+def _in_order(body: list[ast.stmt]):
+    """The nodes of a body in the order the code reads (a binding before its uses), not
+    entering nested functions (each is a scope of its own)."""
+    for statement in body:
+        if not isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield from _walk(statement)
+
+
+def _walk(node: ast.AST):
+    if isinstance(node, ast.Assign | ast.AnnAssign):
+        if node.value is not None:
+            yield from _walk(node.value)
+        yield node
+        return
+    if isinstance(node, ast.For):
+        yield from _walk(node.iter)
+        yield node
+        for child in node.body + node.orelse:
+            yield from _walk(child)
+        return
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        yield from _walk(child)
+
+
+def _scopes(tree: ast.Module):
+    yield tree.body
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node.body
+        elif isinstance(node, ast.Lambda):
+            yield [ast.Expr(node.body, lineno=node.lineno, col_offset=node.col_offset)]
+
+
+def writes_outside_the_owners(root: Path = ROOT) -> list[str]:
+    models, accessors = _models(), _accessors()
     found = []
     for app in APPS:
         for path in sorted((root / app).rglob("*.py")):
             relative = str(path.relative_to(root))
-            if relative in writers.WRITERS or relative.startswith(writers.WRITER_PACKAGES):
-                continue
             if "/migrations/" in relative:
                 continue
-            for node in ast.walk(ast.parse(path.read_text(), relative)):
-                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
-                    continue
-                if node.func.attr not in WRITE_METHODS:
-                    continue
-                receiver = node.func.value
-                if _root_name(receiver) in names and _chain_has_manager(receiver):
-                    found.append(f"{relative}:{node.lineno} {node.func.attr}")
-    return found
+            tree = ast.parse(path.read_text(), relative)
+            scope = _Scope(_model_names(tree, relative, models), accessors)
+            for body in _scopes(tree):
+                for line, method, tables in scope.writes(body):
+                    if not any(writers.may_write(relative, label) for label in tables):
+                        found.append((relative, line, method, ", ".join(sorted(tables))))
+    return [f"{path}:{line} {method} {tables}" for path, line, method, tables in sorted(set(found))]
 
 
-def _event_names(tree: ast.AST) -> set[str]:
-    """The names a module binds to `events.models.Event` (`integrations` has an `Event` of
-    its own, so the name alone does not say which)."""
-    return {
-        alias.asname or alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "events.models"
-        for alias in node.names
-        if alias.name == "Event"
-    }
-
-
-def _event_writes(tree: ast.AST, names: set[str], relative: str) -> list[str]:
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr == "_meta" and _root_name(node) in names:
-            found.append(f"{relative}:{node.lineno} _meta")
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr in WRITE_METHODS
-            and _root_name(node.func.value) in names
-            and _chain_has_manager(node.func.value)
-        ):
-            found.append(f"{relative}:{node.lineno} {node.func.attr}")
-    return found
-
-
-def event_writes_outside_events(root: Path = ROOT) -> list[str]:
+def event_table_named_outside_events(root: Path = ROOT) -> list[str]:
+    """A module outside the events app that reads `events.Event._meta` (its table, its
+    columns) for a statement of its own."""
+    models = _models()
     found = []
     for app in APPS:
         if app == "events":
@@ -124,14 +240,28 @@ def event_writes_outside_events(root: Path = ROOT) -> list[str]:
             if "/migrations/" in relative:
                 continue
             tree = ast.parse(path.read_text(), relative)
-            names = _event_names(tree)
-            if names:
-                found += _event_writes(tree, names, relative)
+            names = {
+                name
+                for name, label in _model_names(tree, relative, models).items()
+                if label == "events.Event"
+            }
+            for node in ast.walk(tree):
+                if (
+                    isinstance(node, ast.Attribute)
+                    and node.attr == "_meta"
+                    and isinstance(_chain(node)[0], ast.Name)
+                    and _chain(node)[0].id in names
+                ):
+                    found.append(f"{relative}:{node.lineno} _meta")
     return found
 
 
-def test_only_the_events_app_writes_events():
-    assert event_writes_outside_events() == []
+def test_each_table_is_written_by_its_owners_only():
+    assert writes_outside_the_owners() == []
+
+
+def test_no_module_outside_the_events_app_names_the_events_table():
+    assert event_table_named_outside_events() == []
 
 
 def test_the_check_finds_a_write_of_an_event(tmp_path):
@@ -141,28 +271,65 @@ def test_the_check_finds_a_write_of_an_event(tmp_path):
         "E.objects.filter(seq=1).update(dispatched=True)\n"
         "table = E._meta.db_table\n"
     )
-    # Another app's model of the same name is not the events app's.
+    # Another app's model of the same name is not the events app's, and the integrations
+    # app owns its own.
     (tmp_path / "integrations").mkdir()
     (tmp_path / "integrations" / "probe.py").write_text(
         "from .models import Event\nEvent.objects.filter(pk=1).delete()\n"
     )
-    assert event_writes_outside_events(tmp_path) == [
-        "webhooks/probe.py:2 update",
-        "webhooks/probe.py:3 _meta",
-    ]
+    assert writes_outside_the_owners(tmp_path) == ["webhooks/probe.py:2 update events.Event"]
+    assert event_table_named_outside_events(tmp_path) == ["webhooks/probe.py:3 _meta"]
 
 
-def test_no_module_outside_the_writers_writes_a_workspaces_model():
-    assert writes_outside_the_writers() == []
-
-
-def test_the_check_finds_a_write(tmp_path):
-    # The check itself: a module that updates leads by hand is found.
+def test_the_check_finds_a_write_through_a_manager(tmp_path):
     (tmp_path / "demo").mkdir()
     (tmp_path / "demo" / "probe.py").write_text(
         "from workspaces.models import Lead\nLead.objects.filter(pk=1).update(name='x')\n"
     )
-    assert writes_outside_the_writers(tmp_path) == ["demo/probe.py:2 update"]
+    assert writes_outside_the_owners(tmp_path) == ["demo/probe.py:2 update workspaces.Lead"]
+
+
+def test_the_check_finds_writes_through_variables_and_related_managers(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "probe.py").write_text(
+        "from workspaces.models import Call, Lead\n"
+        "from webhooks.models import Delivery\n"
+        "\n"
+        "def rename(workspace):\n"
+        "    rows = Lead.objects.filter(workspace=workspace)\n"
+        "    fresh = rows.exclude(name='')\n"
+        "    fresh.update(name='x')\n"
+        "    lead = rows.first()\n"
+        "    lead.calls.create(workspace=workspace)\n"
+        "    for call in Call.objects.all():\n"
+        "        call.save()\n"
+        "    first = Delivery.objects.get(pk=1)\n"
+        "    first.delete()\n"
+        "    workspace.webhook_endpoints.all().delete()\n"
+        "    workspace.members.count()\n"
+        "\n"
+        "def elsewhere(rows):\n"
+        "    rows.update(name='y')  # another function's rows: not known here\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "figures/probe.py:7 update workspaces.Lead",
+        "figures/probe.py:9 create workspaces.Call",
+        "figures/probe.py:11 save workspaces.Call",
+        "figures/probe.py:13 delete webhooks.Delivery",
+        "figures/probe.py:14 delete webhooks.WebhookEndpoint",
+    ]
+
+
+def test_the_owners_write_their_own_tables(tmp_path):
+    (tmp_path / "webhooks").mkdir()
+    (tmp_path / "webhooks" / "services.py").write_text(
+        "from .models import Delivery\nDelivery.objects.filter(pk=1).update(state='x')\n"
+    )
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "generate.py").write_text(
+        "from workspaces.models import Lead\nLead.objects.bulk_create([])\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == []
 
 
 @pytest.mark.django_db
@@ -175,3 +342,34 @@ def test_a_save_outside_the_writers_is_refused_while_the_suite_runs(make_workspa
     exec(code, namespace)
     with pytest.raises(writers.WriteOutsideTheWriters, match=r"demo/probe\.py writes a Workspace"):
         namespace["rename"](workspace)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "write",
+    [
+        "Workspace.objects.filter(pk=w.pk).update(name='x')",
+        "Funnel.objects.bulk_create([Funnel(workspace=w, key='k', name='K')])",
+        "Workspace.objects.bulk_update([w], ['name'])",
+        "WebhookEndpoint.objects.filter(workspace=w).update(enabled=False)",
+        "AuditEvent.objects.all().update(reason='x')",
+    ],
+)
+def test_a_write_that_sends_no_signal_is_refused_too(make_workspace, write):
+    workspace = make_workspace()
+    namespace = {"__name__": "probe"}
+    code = compile(
+        "from audit.models import AuditEvent\n"
+        "from webhooks.models import WebhookEndpoint\n"
+        "from workspaces.models import Funnel, Workspace\n"
+        f"def write(w):\n    {write}\n",
+        str(ROOT / "figures" / "probe.py"),
+        "exec",
+    )
+    exec(code, namespace)
+    with pytest.raises(writers.WriteOutsideTheWriters, match=r"figures/probe\.py writes a "):
+        namespace["write"](workspace)
+    # The owners themselves are let through (the check is not a refusal of every write).
+    assert writers.may_write("workspaces/tenancy.py", "workspaces.Workspace")
+    assert writers.may_write("webhooks/services.py", "webhooks.WebhookEndpoint")
+    assert not writers.may_write("webhooks/pages.py", "webhooks.WebhookEndpoint")

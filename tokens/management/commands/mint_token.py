@@ -1,11 +1,10 @@
 """Mint a workspace (svc_) or agency (agy_) token and print it once."""
 
-import uuid
-
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.services import Actor
 from core.errors import ApiError
+from core.ids import parse_uuid
 from tokens.services import token_mint
 from workspaces.models import Agency, Workspace
 
@@ -42,10 +41,8 @@ class Command(BaseCommand):
 
 
 def _get(manager, value: str, what: str):
-    try:
-        obj = manager.filter(pk=uuid.UUID(str(value))).first()
-    except ValueError:
-        obj = None
+    pk = parse_uuid(value)
+    obj = manager.filter(pk=pk).first() if pk is not None else None
     if obj is None:
         raise CommandError(f"No {what} has the id {value!r}.")
     return obj

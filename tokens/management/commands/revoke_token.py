@@ -1,10 +1,9 @@
 """Revoke a workspace or agency token, given the token itself (or its id)."""
 
-import uuid
-
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.services import Actor
+from core.ids import parse_uuid
 from tokens.models import TOKEN_PATTERN, ApiToken, token_digest
 from tokens.services import token_revoke
 
@@ -24,10 +23,8 @@ class Command(BaseCommand):
         if TOKEN_PATTERN.match(value):
             found = ApiToken.objects.filter(digest=token_digest(value)).first()
         else:
-            try:
-                found = ApiToken.objects.filter(pk=uuid.UUID(value)).first()
-            except ValueError:
-                found = None
+            pk = parse_uuid(value)
+            found = ApiToken.objects.filter(pk=pk).first() if pk is not None else None
         if found is None:
             raise CommandError("No token of this service matches.")
         if found.revoked_at is not None:

@@ -1,10 +1,10 @@
 """Import sales records from a JSON Lines file into one workspace (docs/import.md)."""
 
 import sys
-import uuid
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.ids import parse_uuid
 from workspaces.importer import ImportLineError, records_import
 from workspaces.models import Workspace
 
@@ -51,9 +51,10 @@ class Command(BaseCommand):
 
 def _workspace(value: str) -> Workspace:
     workspace = None
-    try:
-        workspace = Workspace.active.filter(pk=uuid.UUID(value)).first()
-    except ValueError:
+    pk = parse_uuid(value)
+    if pk is not None:
+        workspace = Workspace.active.filter(pk=pk).first()
+    else:
         workspace = Workspace.active.filter(slug=value).first()
     if workspace is None:
         raise CommandError(f"No active workspace has the id {value!r}.")
