@@ -50,6 +50,20 @@ def local_today(workspace, now: datetime | None = None) -> date:
     return (now or timezone.now()).astimezone(workspace_zone(workspace)).date()
 
 
+def utc_today(now: datetime | None = None) -> date:
+    """Today in UTC: the day the ad platforms' reports are asked for in."""
+    return (now or timezone.now()).astimezone(UTC).date()
+
+
+def iso_parse(text: str) -> datetime | None:
+    """An ISO 8601 date-time as written, naive or with its offset (a file's cell, whose
+    reader says which zone a naive one is in); None when it is not one."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
 # A form's datetime-local value: the wall time, to the minute, in the workspace's zone.
 LOCAL_INPUT_FORMAT = "%Y-%m-%dT%H:%M"
 

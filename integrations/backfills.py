@@ -9,6 +9,8 @@ from datetime import date, timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from core.times import utc_today
+
 from . import connections
 from .apply import events_apply
 from .base import BackfillPage, ProviderError
@@ -23,15 +25,15 @@ from .events import event_receive
 from .models import Connection, Event
 from .providers import PROVIDERS, provider_get
 
-
-def _today() -> date:
-    return timezone.now().date()
+# The day a pull counts back from (UTC, as the platforms' reports are asked for): a name of
+# this module, so a test can pin it.
+backfills_day = utc_today
 
 
 def pull_window(provider, *, days: int, today: date | None = None) -> dict:
     """The cursor of a pulled provider's read of its last ``days`` days, today included
     (days in UTC, as the platforms' reports are asked for)."""
-    today = today or _today()
+    today = today or backfills_day()
     return {
         "since": (today - timedelta(days=days - 1)).isoformat(),
         "until": today.isoformat(),

@@ -28,8 +28,10 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC
 from zoneinfo import ZoneInfo
+
+from core.times import iso_parse
 
 from .importer import IMPORT_TYPES, ImportLineError
 
@@ -215,13 +217,12 @@ class _CellInvalid(Exception):
 
 
 def _time(text: str, tz: ZoneInfo) -> str:
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+    moment = iso_parse(text)
+    if moment is None:
         raise _CellInvalid(
             f"{text!r} is not a time: write it as 2026-10-01 09:30 (a time in {tz.key}), "
             "or with its offset, 2026-10-01T09:30:00+01:00."
-        ) from None
+        )
     if len(text) <= 10:
         raise _CellInvalid(f"{text!r} is a date: give the time of day too, as 2026-10-01 09:30.")
     if moment.tzinfo is not None:

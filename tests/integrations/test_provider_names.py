@@ -15,10 +15,8 @@ PROVIDER_WORDS = ("stripe", "calendly", "zoom", "hubspot", "meta", "google")
 WORD = re.compile(r"\b(" + "|".join(PROVIDER_WORDS) + r")\b", re.IGNORECASE)
 # The registry: it imports each package to list it.
 REGISTRY = "integrations/providers.py"
-ENGINE_EXCEPTIONS = {
-    # The words for mending a failing connection's credentials, per provider.
-    "integrations/failures.py": {"stripe", "calendly", "zoom", "hubspot"},
-}
+# (none: each provider's words for mending its credentials are its own, `refused_step`)
+ENGINE_EXCEPTIONS: dict[str, set[str]] = {}
 TEMPLATE_EXCEPTIONS = {
     # The first-run checklist names what can be connected.
     "templates/dashboard/overview.html": {"stripe", "calendly", "zoom", "hubspot"},

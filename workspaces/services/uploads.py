@@ -14,13 +14,13 @@ Not named in the package's __init__: it imports the importer, which imports the 
 from __future__ import annotations
 
 import logging
-import uuid
 
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import SYSTEM, Actor, audit_record
+from core.ids import parse_uuid
 from core.tasks import task_send
 
 from ..import_csv import COLUMNS, csv_to_lines
@@ -141,9 +141,8 @@ def upload_create(
 
 
 def _pending(upload_id, state: str) -> RecordUpload | None:
-    try:
-        pk = uuid.UUID(str(upload_id))
-    except ValueError:
+    pk = parse_uuid(upload_id)
+    if pk is None:
         return None
     return (
         RecordUpload.objects.select_related("workspace", "created_by", "confirmed_by")

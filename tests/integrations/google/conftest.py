@@ -91,7 +91,7 @@ def waits(monkeypatch):
 @pytest.fixture
 def today(monkeypatch):
     day = date(2026, 3, 10)
-    monkeypatch.setattr(engine_backfills, "_today", lambda: day)
+    monkeypatch.setattr(engine_backfills, "backfills_day", lambda: day)
     return day
 
 

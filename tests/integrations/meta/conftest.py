@@ -93,7 +93,7 @@ def waits(monkeypatch):
 def today(monkeypatch):
     """Today, for the windows the engine reads."""
     day = date(2026, 3, 10)
-    monkeypatch.setattr(engine_backfills, "_today", lambda: day)
+    monkeypatch.setattr(engine_backfills, "backfills_day", lambda: day)
     return day
 
 
