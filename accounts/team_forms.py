@@ -7,10 +7,12 @@ from decimal import Decimal
 
 from django import forms
 
+from core import words
 from core.display import locale_valid
 from core.emails import email_normalise
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, major_from_minor, minor_from_major
-from workspaces.models import CommissionRule, Member
+from core.words import money_refusal
+from workspaces.models import Member
 
 DAYS = [(0, "Mon"), (1, "Tue"), (2, "Wed"), (3, "Thu"), (4, "Fri"), (5, "Sat"), (6, "Sun")]
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -19,7 +21,7 @@ COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 class InviteForm(forms.Form):
     email = forms.EmailField(max_length=254)
     name = forms.CharField(max_length=200, required=False)
-    role = forms.ChoiceField(choices=Member.Role.choices, initial=Member.Role.CLOSER)
+    role = forms.ChoiceField(choices=words.choices("role"), initial=Member.Role.CLOSER)
 
     def clean_email(self):
         return email_normalise(self.cleaned_data["email"])
@@ -27,10 +29,13 @@ class InviteForm(forms.Form):
 
 class WorkspaceSettingsForm(forms.Form):
     name = forms.CharField(max_length=200)
-    timezone = forms.CharField(max_length=64, help_text="An IANA time zone, like Europe/Berlin.")
+    timezone = forms.CharField(
+        max_length=64, label="Time zone", help_text="An IANA time zone, like Europe/Berlin."
+    )
     currency = forms.ChoiceField(choices=[(code, code) for code in sorted(CURRENCY_EXPONENTS)])
     locale = forms.CharField(
         max_length=32,
+        label="Language and region",
         required=False,
         help_text="How the pages write numbers and money, like en ($1,234.50) or de (1.234,50 €).",
     )
@@ -92,7 +97,9 @@ class WorkspaceSettingsForm(forms.Form):
     def clean_timezone(self):
         value = self.cleaned_data["timezone"].strip()
         if value not in zoneinfo.available_timezones():
-            raise forms.ValidationError(f"{value!r} is not an IANA time zone, like Europe/Berlin.")
+            raise forms.ValidationError(
+                "Choose a time zone from the list, or type a city, like Berlin."
+            )
         return value
 
     def clean_locale(self):
@@ -101,15 +108,13 @@ class WorkspaceSettingsForm(forms.Form):
             return self.workspace.locale
         known = locale_valid(value)
         if known is None:
-            raise forms.ValidationError(
-                f"{value!r} is not a locale we know, like en, en_GB, de or fr_CH."
-            )
+            raise forms.ValidationError("Choose a language and region from the list.")
         return known
 
     def _colour(self, name: str) -> str:
         value = self.cleaned_data[name].strip()
         if value and not COLOUR.fullmatch(value):
-            raise forms.ValidationError("Give a colour as # and six hex digits, like #2f6fed.")
+            raise forms.ValidationError("Pick a colour, or write one like #2f6fed.")
         return value.lower()
 
     def clean_primary_colour(self):
@@ -126,7 +131,7 @@ class WorkspaceSettingsForm(forms.Form):
                 continue
             key, sep, value = line.partition("=")
             if not sep or not key.strip() or not value.strip():
-                raise forms.ValidationError(f"Line {number}: write {what}.")
+                raise forms.ValidationError(f"Line {number}: write {what}, with = between them.")
             pairs.append((key.strip(), value.strip()))
         return pairs
 
@@ -143,7 +148,8 @@ class WorkspaceSettingsForm(forms.Form):
             try:
                 minor = minor_from_major(price, exponent=exponent)
             except MoneyInvalid as error:
-                raise forms.ValidationError(f"{name}: {error}") from None
+                refusal = money_refusal(error, exponent=exponent, example="4997")
+                raise forms.ValidationError(f"The price of {name}: {refusal}") from None
             programmes.append({"name": name, "price_minor": minor})
         return programmes
 
@@ -170,12 +176,19 @@ class WorkspaceSettingsForm(forms.Form):
 
 
 class CommissionForm(forms.Form):
-    basis = forms.ChoiceField(choices=CommissionRule.Basis.choices)
-    slot = forms.ChoiceField(choices=CommissionRule.Slot.choices)
+    basis = forms.ChoiceField(choices=words.choices("basis"))
+    slot = forms.ChoiceField(choices=words.choices("slot"))
     percent = forms.DecimalField(
         required=False,
         min_value=Decimal(0),
         max_value=Decimal(100),
         decimal_places=2,
+        label="Rate (%)",
         help_text="A percentage, like 10 for 10 %; empty for no rule.",
+        error_messages={
+            "invalid": "Enter a percentage as a number, like 10.",
+            "min_value": "Enter a percentage of 0 or more.",
+            "max_value": "Enter a percentage of 100 or less.",
+            "max_decimal_places": "Enter a percentage with at most 2 decimals, like 12.5.",
+        },
     )

@@ -1,12 +1,15 @@
 """Filing work in the app: the form pages write what the API writes, once per submission."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
 
 from agentapi.models import Draft
 from audit.models import AuditEvent
+from core.display import day_text, moment_text
+from figures.period import local_today
 from workspaces.models import Call, EodReport, Outcome
 
 pytestmark = pytest.mark.django_db
@@ -98,8 +101,39 @@ def test_bad_input_is_refused_beside_the_field_and_kept(team, make_call):
     )  # fmt: skip
     assert refused.status_code == 400
     html = refused.content.decode()
-    assert re.search(r'id="error-outcome">Required when the lead showed\.<', html)
+    # Beside the field, in words, marked for assistive technology, and summed up on top.
+    assert (
+        '<span class="error" id="id_outcome_error"><span class="visually-hidden">Error: </span>'
+        "Choose the outcome of the call.</span>"
+    ) in html
+    assert re.search(
+        r'<select name="outcome" aria-invalid="true" aria-describedby="id_outcome_error" '
+        r'id="id_outcome">',
+        html,
+    )
+    assert '<a href="#id_outcome">Outcome: Choose the outcome of the call.</a>' in html
+    assert "There is a problem" in html
     assert "kept text" in html
+    assert Outcome.objects.count() == 0
+
+
+def test_money_is_refused_in_words_not_the_apis(team, make_call):
+    closer = team.members["closer"]
+    call = make_call(team.workspace, closer=closer)
+    client = browser(closer)
+    submission, csrf = open_form(client, post_call_url(team, call))
+    refused = client.post(
+        post_call_url(team, call),
+        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "attendance": "showed",
+         "outcome": "closed", "contract_value": "12.345", "cash_collected": "lots"},
+    )  # fmt: skip
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert "Contract value: Enter an amount with at most 2 decimals, like 1234.50." in html
+    assert "Cash collected today: Enter an amount as a number, like 1234.50." in html
+    assert "There are 2 problems" in html
+    assert "major units" not in html and "as a string or a number" not in html
+    assert 'value="12.345"' in html
     assert Outcome.objects.count() == 0
 
 
@@ -126,6 +160,71 @@ def test_an_eod_report_from_a_page(team):
     report = EodReport.objects.get(member=setter)
     assert report.fields == {"dials": 80, "conversations": 12, "notes": "Good day."}
     assert AuditEvent.objects.filter(workspace=team.workspace, action="form.eod.filed").exists()
+
+
+def test_the_eod_form_opens_on_the_workspaces_today(team):
+    team.workspace.timezone = "Pacific/Kiritimati"  # UTC+14: its today is often not UTC's
+    team.workspace.save()
+    today = local_today(team.workspace)
+    html = browser(team.members["setter"]).get(f"/app/{team.workspace.pk}/file/eod/").content
+    html = html.decode()
+    assert f'<input type="date" name="date" value="{today.isoformat()}"' in html
+    assert '<p class="notice" id="eod-replaces" hidden></p>' in html
+    assert '<button class="btn" type="submit" id="file">File</button>' in html
+
+
+def test_filing_a_day_again_says_it_replaces_the_earlier_report(team):
+    setter = team.members["setter"]
+    client = browser(setter)
+    url = f"/app/{team.workspace.pk}/file/eod/"
+    today = local_today(team.workspace)
+    submission, csrf = open_form(client, url)
+    first = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
+                              "date": today.isoformat(), "dials": "80"})  # fmt: skip
+    assert first.status_code == 302
+    filed = EodReport.objects.get(member=setter)
+    board = client.get(first["Location"]).content.decode()
+    assert f"End-of-day report of {day_text(today)} filed.<" in board
+
+    # Before filing again: the form says so, keeps the earlier counts, and its button too.
+    again = client.get(url).content.decode()
+    when = moment_text(filed.submitted_at)
+    assert (
+        f'<p class="notice" id="eod-replaces">You filed the report of {day_text(today)} at '
+        f"{when}: filing this day again replaces it.</p>"
+    ) in again
+    assert 'name="dials" value="80"' in again
+    assert '<button class="btn" type="submit" id="file">Replace the report</button>' in again
+    assert f'"{today.isoformat()}": "You filed the report of' in again
+
+    submission, csrf = open_form(client, url)
+    second = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
+                               "date": today.isoformat(), "dials": "95"})  # fmt: skip
+    assert second.status_code == 302
+    board = client.get(second["Location"]).content.decode()
+    assert (
+        f"End-of-day report of {day_text(today)} filed. It replaces the one you filed at {when}."
+    ) in board
+    assert EodReport.objects.get(member=setter).fields == {"dials": 95}
+
+
+def test_an_eod_day_still_to_come_is_refused_in_words(team):
+    setter = team.members["setter"]
+    client = browser(setter)
+    url = f"/app/{team.workspace.pk}/file/eod/"
+    tomorrow = local_today(team.workspace) + timedelta(days=1)
+    submission, csrf = open_form(client, url)
+    refused = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
+                                "date": tomorrow.isoformat(), "dials": "-3"})  # fmt: skip
+    assert refused.status_code == 400
+    html = refused.content.decode()
+    assert (
+        '<a href="#id_date">Day: This day has not come yet: choose today or an earlier day.</a>'
+        in html
+    )
+    assert '<a href="#id_dials">Dials: Enter 0 or more.</a>' in html
+    assert "timezone" not in html
+    assert not EodReport.objects.exists()
 
 
 def test_a_draft_is_checked_and_filed_and_closes(team, write):
