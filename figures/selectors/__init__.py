@@ -24,7 +24,7 @@ from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
 from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
-from .eod import eod_figures
+from .eod import eod_days_missed, eod_figures, eod_filed_on
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .journey import lead_journey
 from .leads import (
@@ -76,7 +76,9 @@ __all__ = [
     "calls_figures",
     "calls_of_figure",
     "commission_figures",
+    "eod_days_missed",
     "eod_figures",
+    "eod_filed_on",
     "funnel_figures",
     "key_figures",
     "lead_journey",

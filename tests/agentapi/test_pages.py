@@ -5,12 +5,14 @@ from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from agentapi.models import Draft
 from audit.models import AuditEvent
 from core.display import day_text, moment_text
 from figures.period import local_today
 from workspaces.models import Call, EodReport, Outcome
+from workspaces.services import eod_upsert
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +40,62 @@ def test_the_board_lists_the_calls_awaiting_an_outcome_with_a_link(team, make_ca
     call = make_call(team.workspace, closer=closer)
     make_call(team.workspace, closer=team.members["setter"])  # someone else's
     html = browser(closer).get(f"/app/{team.workspace.pk}/board/").content.decode()
-    rows = re.findall(r'<tr data-call-id="([0-9a-f-]+)">', html)
+    rows = re.findall(r'<li data-call-id="([0-9a-f-]+)">', html)
     assert rows == [str(call.pk)]
     assert f'href="{post_call_url(team, call)}"' in html
+
+
+def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file(team, make_call):
+    closer = team.members["closer"]
+    team.workspace.working_days = [0, 1, 2, 3, 4, 5, 6]
+    team.workspace.save()
+    today = local_today(team.workspace)
+    for back in (2, 4):
+        eod_upsert(workspace=team.workspace, external_id=None, member=closer,
+                   date=today - timedelta(days=back), submitted_at=timezone.now(),
+                   fields={"dials": 10})  # fmt: skip
+    first, second = (
+        make_call(team.workspace, closer=closer),
+        make_call(team.workspace, closer=closer),
+    )
+    html = browser(closer).get(f"/app/{team.workspace.pk}/board/?range=7").content.decode()
+    # The to-do comes before the figures.
+    assert html.index('id="board-todo"') < html.index('id="board-calls"')
+    days = re.findall(r'<li data-eod-day="([0-9-]+)">', html)
+    expected = [today - timedelta(days=back) for back in (1, 3, 5, 6)]
+    assert days == [today.isoformat()] + [day.isoformat() for day in expected]
+    assert '<span class="count" id="eod-missed-count">4 missed days</span>' in html
+    assert f'href="/app/{team.workspace.pk}/file/eod/" id="file-eod-today"' in html
+    yesterday = expected[0].isoformat()
+    assert (
+        f'href="/app/{team.workspace.pk}/file/eod/?date={yesterday}" id="file-eod-{yesterday}"'
+    ) in html
+    assert '<span class="count" id="awaiting-count">2 calls</span>' in html
+    assert sorted(re.findall(r'<li data-call-id="([0-9a-f-]+)">', html)) == sorted(
+        [str(first.pk), str(second.pk)]
+    )
+    assert f'href="{post_call_url(team, first)}" id="file-{first.pk}"' in html
+
+    # Filing today's report and one call leaves one missed day fewer, and "1 call".
+    eod_upsert(workspace=team.workspace, external_id=None, member=closer, date=today,
+               submitted_at=timezone.now(), fields={})  # fmt: skip
+    eod_upsert(workspace=team.workspace, external_id=None, member=closer, date=expected[0],
+               submitted_at=timezone.now(), fields={})  # fmt: skip
+    second.attendance = "no_show"
+    second.save()
+    html = browser(closer).get(f"/app/{team.workspace.pk}/board/?range=7").content.decode()
+    assert re.findall(r'<li data-eod-day="([0-9-]+)">', html) == [
+        day.isoformat() for day in expected[1:]
+    ]
+    assert '<span class="count" id="eod-missed-count">3 missed days</span>' in html
+    assert '<span class="count" id="awaiting-count">1 call</span>' in html
+
+
+def test_an_owners_board_asks_for_no_eod_report(team):
+    html = browser(team.members["owner"]).get(f"/app/{team.workspace.pk}/board/").content
+    html = html.decode()
+    assert 'id="eod-due"' not in html
+    assert '<span class="muted">Owner</span></h1>' in html
 
 
 def test_a_closer_files_a_post_call_once_and_it_is_what_the_api_writes(team, make_call, write, api):
@@ -86,7 +141,7 @@ def test_a_closer_files_a_post_call_once_and_it_is_what_the_api_writes(team, mak
     assert replay.json()["outcome"]["result"] == "no_sale"
     # It left the awaiting list.
     html = client.get(f"/app/{team.workspace.pk}/board/").content.decode()
-    assert str(call.pk) not in re.findall(r'<tr data-call-id="([0-9a-f-]+)">', html)
+    assert str(call.pk) not in re.findall(r'<li data-call-id="([0-9a-f-]+)">', html)
 
 
 def test_bad_input_is_refused_beside_the_field_and_kept(team, make_call):

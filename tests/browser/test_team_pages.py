@@ -40,8 +40,6 @@ def test_an_owner_invites_a_setter_and_changes_a_role(
         page.select_option(f"#role-{closer.pk}", "manager")
         page.click(f"#save-role-{closer.pk}")
         assert page.is_visible("text=Cole Closer's role is now Manager.")
-        if viewport is DESKTOP:
-            shot(page, "members.png")
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
 
         page.click("#subnav-workspace")
