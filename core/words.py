@@ -24,6 +24,32 @@ OUTCOMES = {
 ATTENDANCE = {"showed": "Showed", "no_show": "No-show"}
 CALL_STATUSES = {"scheduled": "Scheduled", "cancelled": "Cancelled"}
 SALE_STATUSES = {"won": "Won", "open": "Open", "lost": "Lost", "refunded": "Refunded"}
+LEAD_STATUSES = {
+    "new": "New",
+    "contacted": "Contacted",
+    "qualified": "Qualified",
+    "booked": "Booked",
+    "won": "Won",
+    "lost": "Lost",
+    "no_show": "No-show",
+    "disqualified": "Disqualified",
+}
+PAYMENT_STATUSES = {"succeeded": "Paid", "failed": "Failed"}
+CHANGE_STATUSES = {"ready": "Ready", "blocked": "Blocked", "applied": "Applied"}
+# The stages of the funnels the service knows; any other stage is named from its key.
+STAGES = {
+    "optin": "Opt-in",
+    "opt_in": "Opt-in",
+    "vsl": "Watched the VSL",
+    "vsl_view": "Watched the VSL",
+    "application": "Applied",
+    "applied": "Applied",
+    "booked": "Booked a call",
+    "call_booked": "Booked a call",
+    "showed": "Showed up",
+    "closed": "Closed",
+    "won": "Won",
+}
 PAYMENT_PLANS = {"paid_in_full": "Paid in full", "split": "Split", "financed": "Financed"}
 COMMISSION_BASES = {"cash_collected": "Cash collected", "revenue_booked": "Revenue booked"}
 SLOTS = {"closer": "Closer", "setter": "Setter"}
@@ -56,6 +82,10 @@ KINDS = {
     "slot": SLOTS,
     "invitation_state": INVITATION_STATES,
     "plan_state": PLAN_STATES,
+    "lead_status": LEAD_STATUSES,
+    "payment_status": PAYMENT_STATUSES,
+    "change_status": CHANGE_STATUSES,
+    "stage": STAGES,
 }
 
 

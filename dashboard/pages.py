@@ -15,6 +15,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
+from core import words
 from core.display import (
     display_activate_workspace,
     moment_text,
@@ -317,7 +318,7 @@ def _call_detail(event: dict) -> list[str]:
 
 
 def _outcome_detail(event: dict) -> list[str]:
-    parts = [event["result"].replace("_", " ")]
+    parts = [words.word("outcome", event["result"])]
     if event.get("reason"):
         parts.append(f"({event['reason']})")
     if event.get("member"):
@@ -336,12 +337,12 @@ def _money_detail(event: dict) -> list[str]:
     """A payment, refund or chargeback: the amount, and a payment's status unless it succeeded."""
     parts = [money_text(event["amount"], event["currency"])]
     if event["type"] == "payment" and event["status"] != "succeeded":
-        parts.append(f"({event['status']})")
+        parts.append(f"({words.word('payment_status', event['status']).lower()})")
     return parts
 
 
 def _funnel_detail(event: dict) -> list[str]:
-    return [f"{event['funnel']}: {event['stage']}"]
+    return [f"{event['funnel']}: {words.word('stage', event['stage'])}"]
 
 
 # By the family of an event's type, the part before any dot; a lead's creation has none.

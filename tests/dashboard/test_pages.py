@@ -288,9 +288,9 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
         (
             {"type": "outcome", "result": "follow_up", "reason": "needs spouse", "member": CLOSER},
-            "follow up (needs spouse) by Casey Closer",
+            "Follow-up (needs spouse) by Casey Closer",
         ),
-        ({"type": "outcome", "result": "lost", "reason": "", "member": None}, "lost"),
+        ({"type": "outcome", "result": "no_sale", "reason": "", "member": None}, "No sale"),
         (
             {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
             "€12,000.00",
@@ -298,7 +298,7 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "$1,500.00 (failed)"),
         ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "$1,500.00"),
         ({"type": "chargeback", "amount": 250, "currency": "USD"}, "$250.00"),
-        ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: booked"),
+        ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: Booked a call"),
     ],
 )  # fmt: skip
 def test_each_journey_event_is_told_in_words(event, detail):
