@@ -2,20 +2,21 @@
 message beside its field and keeps what was typed."""
 
 import re
-import zoneinfo
 from decimal import Decimal
 
 from django import forms
 
-from core import words
+from core import choices, words
 from core.display import locale_valid
 from core.emails import email_normalise
-from core.money import CURRENCY_EXPONENTS, MoneyInvalid, major_from_minor, minor_from_major
+from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from core.words import money_refusal
 from workspaces.models import Member
 
 DAYS = [(0, "Mon"), (1, "Tue"), (2, "Wed"), (3, "Thu"), (4, "Fri"), (5, "Sat"), (6, "Sun")]
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+# What the colour pickers show for a workspace that set no colour (the pages' own).
+DEFAULT_COLOURS = {"primary": "#1d2330", "accent": "#2f6fed"}
 
 
 class InviteForm(forms.Form):
@@ -30,14 +31,20 @@ class InviteForm(forms.Form):
 class WorkspaceSettingsForm(forms.Form):
     name = forms.CharField(max_length=200)
     timezone = forms.CharField(
-        max_length=64, label="Time zone", help_text="An IANA time zone, like Europe/Berlin."
+        max_length=64,
+        label="Time zone",
+        help_text="Type a city, like Berlin or New York, and pick it from the list.",
+        widget=forms.TextInput(
+            attrs={"list": "timezone-options", "autocomplete": "off", "spellcheck": "false"}
+        ),
     )
-    currency = forms.ChoiceField(choices=[(code, code) for code in sorted(CURRENCY_EXPONENTS)])
+    currency = forms.ChoiceField(choices=choices.currency_choices)
     locale = forms.CharField(
         max_length=32,
         label="Language and region",
         required=False,
-        help_text="How the pages write numbers and money, like en ($1,234.50) or de (1.234,50 €).",
+        help_text="How the pages write numbers, money and dates.",
+        widget=forms.Select(),
     )
     working_days = forms.TypedMultipleChoiceField(
         choices=DAYS, coerce=int, widget=forms.CheckboxSelectMultiple
@@ -45,8 +52,12 @@ class WorkspaceSettingsForm(forms.Form):
     logo = forms.CharField(
         max_length=500, required=False, help_text="An https URL of an image; empty for none."
     )
-    primary_colour = forms.CharField(max_length=7, required=False, help_text="Like #1d2330.")
-    accent_colour = forms.CharField(max_length=7, required=False, help_text="Like #2f6fed.")
+    primary_colour = forms.CharField(
+        max_length=7, required=False, widget=forms.TextInput(attrs={"type": "color"})
+    )
+    accent_colour = forms.CharField(
+        max_length=7, required=False, widget=forms.TextInput(attrs={"type": "color"})
+    )
     labels = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -71,8 +82,8 @@ class WorkspaceSettingsForm(forms.Form):
             "locale": workspace.locale,
             "working_days": workspace.working_days,
             "logo": branding.get("logo", ""),
-            "primary_colour": colours.get("primary", ""),
-            "accent_colour": colours.get("accent", ""),
+            "primary_colour": colours.get("primary", DEFAULT_COLOURS["primary"]),
+            "accent_colour": colours.get("accent", DEFAULT_COLOURS["accent"]),
             "labels": "\n".join(
                 f"{key} = {value}" for key, value in (branding.get("labels") or {}).items()
             ),
@@ -85,6 +96,9 @@ class WorkspaceSettingsForm(forms.Form):
         }
         super().__init__(data, initial=initial)
         self.workspace = workspace
+        self.fields["locale"].widget.choices = choices.locale_choices(
+            workspace.locale, workspace.currency
+        )
         self.currency_locked = currency_locked
         if currency_locked:
             self.fields["currency"].disabled = True
@@ -95,12 +109,12 @@ class WorkspaceSettingsForm(forms.Form):
             )
 
     def clean_timezone(self):
-        value = self.cleaned_data["timezone"].strip()
-        if value not in zoneinfo.available_timezones():
+        zone = choices.zone_from_text(self.cleaned_data["timezone"])
+        if zone is None:
             raise forms.ValidationError(
                 "Choose a time zone from the list, or type a city, like Berlin."
             )
-        return value
+        return zone
 
     def clean_locale(self):
         value = self.cleaned_data["locale"].strip()
@@ -157,9 +171,10 @@ class WorkspaceSettingsForm(forms.Form):
         data = self.cleaned_data
         colours = dict((self.workspace.branding or {}).get("colours") or {})
         for key, name in (("primary", "primary_colour"), ("accent", "accent_colour")):
-            if data[name]:
+            # The picker always sends a colour: its default, untouched, sets none.
+            if data[name] and (data[name] != DEFAULT_COLOURS[key] or key in colours):
                 colours[key] = data[name]
-            else:
+            elif not data[name]:
                 colours.pop(key, None)
         return {
             "name": data["name"].strip(),

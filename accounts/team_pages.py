@@ -16,7 +16,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from core import words
+from core import choices, words
 from core.errors import InvalidField
 from tokens.services import member_access_end, member_minted_tokens
 from workspaces.access import PageForbidden, member_or_404, page
@@ -335,6 +335,7 @@ def workspace_settings(request, workspace_id):
         "form": form,
         "rules": rules,
         "rule_forms": [rule for _member, rule in rules],
+        "timezone_options": choices.timezone_choices(),
         "money_locked": money_locked,
     }
     return render(request, "accounts/workspace_settings.html", context, status=status)

@@ -1,12 +1,14 @@
 """The Members page and the workspace settings page, as a browser posts them (CSRF on)."""
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from decimal import Decimal
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from audit.models import AuditEvent
 from tests.conftest import aware
@@ -334,7 +336,7 @@ def test_workspace_settings_change_the_display_at_once(team, api):
             "currency": "EUR",
             "working_days": ["0", "1", "2", "3"],
             "logo": "https://cdn.example.test/logo.png",
-            "primary_colour": "#1D2330",
+            "primary_colour": "#1D2340",
             "accent_colour": "",
         },
     )
@@ -346,7 +348,7 @@ def test_workspace_settings_change_the_display_at_once(team, api):
         "EUR",
         [0, 1, 2, 3],
     )
-    assert workspace.branding["colours"] == {"primary": "#1d2330"}
+    assert workspace.branding["colours"] == {"primary": "#1d2340"}
     display = api(team.read).get("/api/v1/display").json()
     assert display["name"] == "Northwind Coaching"
     assert display["currency"] == "EUR"
@@ -511,3 +513,42 @@ def test_the_locale_is_one_babel_knows(team):
     assert Workspace.objects.get(pk=team.workspace.pk).locale == "de_DE"
     event = AuditEvent.objects.filter(action="workspace.settings_changed").latest("pk")
     assert "locale" in event.detail["settings"]
+
+
+def test_the_settings_offer_time_zones_by_city_with_their_offset(team):
+    html = browser(team.owner).get(settings_url(team)).content.decode()
+    midnight = datetime.combine(timezone.now().date(), time.min, tzinfo=ZoneInfo("UTC"))
+    offset = midnight.astimezone(ZoneInfo("America/New_York")).utcoffset()
+    hours = int(offset.total_seconds() // 3600)
+    assert hours in (-5, -4)
+    assert (
+        f'<option value="America/New_York">New York · UTC-0{-hours}:00 · America/New_York</option>'
+    ) in html
+    assert '<option value="Asia/Kolkata">Kolkata · UTC+05:30 · Asia/Kolkata</option>' in html
+    assert 'list="timezone-options"' in html and '<datalist id="timezone-options">' in html
+    # A city typed is its zone.
+    answer = post(browser(team.owner), settings_url(team), {
+        "action": "settings", "name": "Northwind", "timezone": "new york", "currency": "USD",
+        "working_days": ["0"], "locale": "en"})  # fmt: skip
+    assert answer.status_code == 302
+    assert Workspace.objects.get(pk=team.workspace.pk).timezone == "America/New_York"
+
+
+def test_the_settings_offer_locales_with_a_sample_currencies_by_name_and_colour_pickers(team):
+    html = browser(team.owner).get(settings_url(team)).content.decode()
+    assert '<option value="de">German — 1.234,50\xa0$ · 28.11.2026</option>' in html
+    assert (
+        '<option value="en_GB">English (United Kingdom) — US$1,234.50 · 28 Nov 2026</option>'
+    ) in html
+    assert '<option value="USD" selected>US Dollar (USD)</option>' in html
+    assert '<option value="JPY">Japanese Yen (JPY)</option>' in html
+    assert 'type="color" name="primary_colour" value="#1d2330"' in html
+    # The picker's colour left as it is sets no colour; one picked is kept.
+    answer = post(browser(team.owner), settings_url(team), {
+        "action": "settings", "name": "Northwind", "timezone": "UTC", "currency": "USD",
+        "working_days": ["0"], "locale": "de", "primary_colour": "#1d2330",
+        "accent_colour": "#FF0000"})  # fmt: skip
+    assert answer.status_code == 302
+    workspace = Workspace.objects.get(pk=team.workspace.pk)
+    assert workspace.branding["colours"] == {"accent": "#ff0000"}
+    assert workspace.locale == "de"
