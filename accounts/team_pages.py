@@ -288,6 +288,9 @@ def _save_commission(request, workspace, forms) -> bool:
     raise Http404("No member of this workspace has that id.")
 
 
+SETTING_WORDS = {"timezone": "time zone", "locale": "language and region"}
+
+
 def _save_settings(request, workspace, form) -> bool:
     if not form.is_valid():
         return False
@@ -302,7 +305,9 @@ def _save_settings(request, workspace, form) -> bool:
         return False
     messages.success(
         request,
-        "Saved: " + ", ".join(name.replace("_", " ") for name in changed) + "."
+        "Saved: "
+        + ", ".join(SETTING_WORDS.get(name, name.replace("_", " ")) for name in changed)
+        + "."
         if changed
         else "Nothing changed.",
     )

@@ -133,3 +133,61 @@ def test_a_closer_files_a_missed_eod_day_from_the_board_on_a_phone(
     assert errors.messages == []
     report = EodReport.objects.get(member=closer)
     assert (report.date, report.fields) == (yesterday, {"dials": 60, "conversations": 9})
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_an_owner_picks_a_time_zone_by_its_city(
+    chromium, live_server, make_workspace, make_member, make_user, viewport
+):
+    workspace, _owner_member = _owner(make_workspace, make_member, make_user)
+    context = chromium.new_context(viewport=viewport, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    errors = ConsoleErrors(context)
+    page = context.new_page()
+    try:
+        page.goto(f"/settings/{workspace.pk}/workspace/")
+        sign_in(page, "olive@northwind.test", PASSWORD)
+        page.wait_for_url(f"**/settings/{workspace.pk}/workspace/")
+        zone = page.locator("#id_timezone")
+        assert zone.input_value() == "America/New_York"
+        assert zone.get_attribute("list") == "timezone-options"
+        option = page.locator("#timezone-options option[value='Asia/Tokyo']")
+        assert option.text_content() == "Tokyo · UTC+09:00 · Asia/Tokyo"
+        assert page.locator("#id_currency option:checked").text_content() == "US Dollar (USD)"
+        assert page.locator("#id_primary_colour").get_attribute("type") == "color"
+        zone.fill("Tokyo")
+        page.select_option("#id_locale", "en_GB")
+        with page.expect_navigation():
+            page.click("#save-settings")
+        assert page.is_visible("text=Saved: time zone, language and region.")
+        assert page.locator("#id_timezone").input_value() == "Asia/Tokyo"
+        assert page.text_content("#page-zone") == "Dates and times are in Asia/Tokyo time."
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        context.close()
+    assert errors.messages == []
+
+
+def test_a_shown_once_token_is_copied_with_its_button(
+    chromium, live_server, make_workspace, make_member, make_user
+):
+    workspace, _owner_member = _owner(make_workspace, make_member, make_user)
+    context = chromium.new_context(viewport=LAPTOP, base_url=live_server.url)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    context.set_default_timeout(15_000)
+    errors = ConsoleErrors(context)
+    page = context.new_page()
+    try:
+        page.goto(f"/settings/{workspace.pk}/tokens/")
+        sign_in(page, "olive@northwind.test", PASSWORD)
+        page.fill("#id_name", "Reporting dashboard")
+        with page.expect_navigation():
+            page.click("#mint")
+        shown = page.text_content("#minted-token").strip()
+        page.click("#copy-token")
+        page.wait_for_function("document.getElementById('copy-status').textContent !== ''")
+        assert page.text_content("#copy-status") == "Copied."
+        assert page.evaluate("navigator.clipboard.readText()") == shown
+    finally:
+        context.close()
+    assert errors.messages == []
