@@ -65,6 +65,7 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
     expected = [today - timedelta(days=back) for back in (1, 3, 5, 6)]
     assert days == [today.isoformat()] + [day.isoformat() for day in expected]
     assert '<span class="count" id="eod-missed-count">4 missed days</span>' in html
+    assert 'id="eod-missed-earlier"' not in html  # five or fewer are all listed at once
     assert f'href="/app/{team.workspace.pk}/file/eod/" id="file-eod-today"' in html
     yesterday = expected[0].isoformat()
     assert (
@@ -89,6 +90,20 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
     ]
     assert '<span class="count" id="eod-missed-count">3 missed days</span>' in html
     assert '<span class="count" id="awaiting-count">1 call</span>' in html
+
+
+def test_past_five_missed_days_the_earlier_ones_fold_away(team):
+    closer = team.members["closer"]
+    team.workspace.working_days = [0, 1, 2, 3, 4, 5, 6]
+    team.workspace.save()
+    today = local_today(team.workspace)
+    html = browser(closer).get(f"/app/{team.workspace.pk}/board/?range=7").content.decode()
+    earlier = html[html.index('id="eod-missed-earlier"') :]
+    assert "<summary>1 earlier missed day</summary>" in earlier
+    assert re.findall(r'<li data-eod-day="([0-9-]+)">', earlier) == [
+        (today - timedelta(days=6)).isoformat()
+    ]
+    assert '<span class="count" id="eod-missed-count">6 missed days</span>' in html
 
 
 def test_an_owners_board_asks_for_no_eod_report(team):
