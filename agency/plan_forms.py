@@ -35,7 +35,8 @@ class PlanForm(forms.Form):
         help_text="Type a city, like Berlin or New York, and pick it from the list.",
         widget=forms.TextInput(attrs={"list": "plan-timezone-options", "autocomplete": "off"}),
     )
-    integrations = forms.MultipleChoiceField(
+    # Not "integrations": the console's connect-link form has a field of that name.
+    connect = forms.MultipleChoiceField(
         label="Integrations to connect",
         required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -50,7 +51,7 @@ class PlanForm(forms.Form):
         self.fields["workspace"].choices = [("", "A new workspace")] + [
             (str(w.pk), w.name) for w in workspaces
         ]
-        self.fields["integrations"].choices = [
+        self.fields["connect"].choices = [
             (key, provider.name) for key, provider in PROVIDERS.items()
         ]
         for row in range(TEAM_ROWS):
@@ -161,7 +162,7 @@ class PlanForm(forms.Form):
             if data.get(f"programme-{row}-name")
         ]
         body = {"workspace": workspace, "team": team, "programmes": programmes,
-                "integrations": list(data.get("integrations") or [])}  # fmt: skip
+                "integrations": list(data.get("connect") or [])}  # fmt: skip
         if data.get("blueprint"):
             body["blueprint"] = data["blueprint"]
         return body
@@ -175,4 +176,6 @@ class PlanForm(forms.Form):
             row = "team" if parts[0] == "team" else "programme"
             name = f"{row}-{parts[1]}-{parts[2]}"
             return name if name in self.fields else None
+        if parts[0] == "integrations":
+            return "connect"
         return parts[0] if parts[0] in self.fields else None

@@ -241,6 +241,11 @@ def test_the_eod_form_opens_on_the_workspaces_today(team):
     assert f'<input type="date" name="date" value="{today.isoformat()}"' in html
     assert '<p class="notice" id="eod-replaces" hidden></p>' in html
     assert '<button class="btn" type="submit" id="file">File</button>' in html
+    # The page's zone is named by its city too.
+    assert (
+        "Dates and times are in Pacific/Kiritimati time. "
+        '<span id="zone-city">That is Kiritimati time, UTC+14:00.</span>'
+    ) in html
 
 
 def test_filing_a_day_again_says_it_replaces_the_earlier_report(team):

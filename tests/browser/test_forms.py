@@ -161,7 +161,9 @@ def test_an_owner_picks_a_time_zone_by_its_city(
             page.click("#save-settings")
         assert page.is_visible("text=Saved: time zone, language and region.")
         assert page.locator("#id_timezone").input_value() == "Asia/Tokyo"
-        assert page.text_content("#page-zone") == "Dates and times are in Asia/Tokyo time."
+        assert page.text_content("#page-zone") == (
+            "Dates and times are in Asia/Tokyo time. That is Tokyo time, UTC+09:00."
+        )
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:
         context.close()
