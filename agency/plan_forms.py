@@ -20,7 +20,7 @@ TEAM_ROLES = [(code, name) for code, name in words.choices("role") if code != "o
 
 class PlanForm(forms.Form):
     blueprint = forms.ChoiceField(label="Start from a blueprint", required=False)
-    workspace = forms.ChoiceField(label="Workspace", required=False)
+    workspace = forms.ChoiceField(label="Which workspace", required=False)
     name = forms.CharField(label="Name of the new workspace", max_length=200, required=False)
     slug = forms.CharField(
         label="Short name in addresses",

@@ -193,3 +193,49 @@ def test_a_shown_once_token_is_copied_with_its_button(
     finally:
         context.close()
     assert errors.messages == []
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_an_agency_makes_a_plan_from_the_form_not_json(
+    chromium, live_server, make_agency, make_user, viewport
+):
+    agency = make_agency(tier="agency", name="Northwind Agency")
+    person = make_user("ops@northwind.test")
+    agency.users.add(person)
+    context = chromium.new_context(viewport=viewport, base_url=live_server.url)
+    context.set_default_timeout(15_000)
+    errors = ConsoleErrors(context)
+    page = context.new_page()
+    try:
+        page.goto(f"/agency/{agency.pk}/")
+        sign_in(page, person.email)
+        assert page.is_hidden("#plan-form")
+        page.click("#plan-form-details summary")
+        page.fill("#id_name", "Acme Coaching")
+        page.fill("#id_slug", "Acme Coaching")
+        page.select_option("#id_currency", "EUR")
+        page.fill("#id_timezone", "Berlin")
+        page.fill("#id_team-0-email", "ann@acme.example")
+        page.fill("#id_team-0-name", "Ann Closer")
+        page.fill("#id_programme-0-name", "Mastermind")
+        page.fill("#id_programme-0-price", "4997.50")
+        page.check("#id_connect_0")
+        with page.expect_navigation():
+            page.click("#make-plan-button")
+        assert page.evaluate("document.activeElement.id") == "id_slug"
+        assert page.locator("#error-summary a").all_text_contents() == [
+            "Short name in addresses: Use lowercase letters, digits and hyphens, like "
+            "acme-coaching."
+        ]
+        assert page.input_value("#id_team-0-email") == "ann@acme.example"
+        page.fill("#id_slug", "acme-coaching")
+        with page.expect_navigation():
+            page.click("#make-plan-button")
+        assert page.is_visible("text=Plan made: check its changes below, then approve it")
+        waiting = page.text_content("#plans-waiting")
+        assert "Create workspace Acme Coaching" in waiting
+        assert "Invite closer ann@acme.example" in waiting
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+    finally:
+        context.close()
+    assert errors.messages == []
