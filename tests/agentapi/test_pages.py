@@ -72,6 +72,9 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
         f'href="/app/{team.workspace.pk}/file/eod/?date={yesterday}" id="file-eod-{yesterday}"'
     ) in html
     assert '<span class="count" id="awaiting-count">2 calls</span>' in html
+    assert (
+        "2 calls past their start have no attendance recorded; the show rate leaves them out."
+    ) in html
     assert sorted(re.findall(r'<li data-call-id="([0-9a-f-]+)">', html)) == sorted(
         [str(first.pk), str(second.pk)]
     )
