@@ -41,7 +41,10 @@ class SignOutEverywhereForm(forms.Form):
     """Signing out everywhere is confirmed with the account's password."""
 
     password = forms.CharField(
-        label="Your password", strip=False, widget=forms.PasswordInput, max_length=4096
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        max_length=4096,
     )
 
 

@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.services import Actor
+from core import words
 from core.emails import email_normalise
 from workspaces.access import page
 from workspaces.invitations import (
@@ -43,7 +44,7 @@ def _decide(request, invitation_id, *, accept: bool):
         raise Http404("No pending invitation of yours has that id.") from None
     name = invitation.workspace.name
     if accept:
-        messages.success(request, f"You are now a {invitation.role} of {name}.")
+        messages.success(request, f"You joined {name} as {words.word('role', invitation.role)}.")
     else:
         messages.info(request, f"You declined the invitation to {name}.")
     return redirect("invitations")

@@ -2,24 +2,27 @@
 message beside its field and keeps what was typed."""
 
 import re
-import zoneinfo
 from decimal import Decimal
 
 from django import forms
 
+from core import choices, words
 from core.display import locale_valid
 from core.emails import email_normalise
-from core.money import CURRENCY_EXPONENTS, MoneyInvalid, major_from_minor, minor_from_major
-from workspaces.models import CommissionRule, Member
+from core.money import MoneyInvalid, major_from_minor, minor_from_major
+from core.words import money_refusal
+from workspaces.models import Member
 
 DAYS = [(0, "Mon"), (1, "Tue"), (2, "Wed"), (3, "Thu"), (4, "Fri"), (5, "Sat"), (6, "Sun")]
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+# What the colour pickers show for a workspace that set no colour (the pages' own).
+DEFAULT_COLOURS = {"primary": "#1d2330", "accent": "#2f6fed"}
 
 
 class InviteForm(forms.Form):
     email = forms.EmailField(max_length=254)
     name = forms.CharField(max_length=200, required=False)
-    role = forms.ChoiceField(choices=Member.Role.choices, initial=Member.Role.CLOSER)
+    role = forms.ChoiceField(choices=words.choices("role"), initial=Member.Role.CLOSER)
 
     def clean_email(self):
         return email_normalise(self.cleaned_data["email"])
@@ -27,12 +30,21 @@ class InviteForm(forms.Form):
 
 class WorkspaceSettingsForm(forms.Form):
     name = forms.CharField(max_length=200)
-    timezone = forms.CharField(max_length=64, help_text="An IANA time zone, like Europe/Berlin.")
-    currency = forms.ChoiceField(choices=[(code, code) for code in sorted(CURRENCY_EXPONENTS)])
+    timezone = forms.CharField(
+        max_length=64,
+        label="Time zone",
+        help_text="Type a city, like Berlin or New York, and pick it from the list.",
+        widget=forms.TextInput(
+            attrs={"list": "timezone-options", "autocomplete": "off", "spellcheck": "false"}
+        ),
+    )
+    currency = forms.ChoiceField(choices=choices.currency_choices)
     locale = forms.CharField(
         max_length=32,
+        label="Language and region",
         required=False,
-        help_text="How the pages write numbers and money, like en ($1,234.50) or de (1.234,50 €).",
+        help_text="How the pages write numbers, money and dates.",
+        widget=forms.Select(),
     )
     working_days = forms.TypedMultipleChoiceField(
         choices=DAYS, coerce=int, widget=forms.CheckboxSelectMultiple
@@ -40,8 +52,12 @@ class WorkspaceSettingsForm(forms.Form):
     logo = forms.CharField(
         max_length=500, required=False, help_text="An https URL of an image; empty for none."
     )
-    primary_colour = forms.CharField(max_length=7, required=False, help_text="Like #1d2330.")
-    accent_colour = forms.CharField(max_length=7, required=False, help_text="Like #2f6fed.")
+    primary_colour = forms.CharField(
+        max_length=7, required=False, widget=forms.TextInput(attrs={"type": "color"})
+    )
+    accent_colour = forms.CharField(
+        max_length=7, required=False, widget=forms.TextInput(attrs={"type": "color"})
+    )
     labels = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -66,8 +82,8 @@ class WorkspaceSettingsForm(forms.Form):
             "locale": workspace.locale,
             "working_days": workspace.working_days,
             "logo": branding.get("logo", ""),
-            "primary_colour": colours.get("primary", ""),
-            "accent_colour": colours.get("accent", ""),
+            "primary_colour": colours.get("primary", DEFAULT_COLOURS["primary"]),
+            "accent_colour": colours.get("accent", DEFAULT_COLOURS["accent"]),
             "labels": "\n".join(
                 f"{key} = {value}" for key, value in (branding.get("labels") or {}).items()
             ),
@@ -80,6 +96,9 @@ class WorkspaceSettingsForm(forms.Form):
         }
         super().__init__(data, initial=initial)
         self.workspace = workspace
+        self.fields["locale"].widget.choices = choices.locale_choices(
+            workspace.locale, workspace.currency
+        )
         self.currency_locked = currency_locked
         if currency_locked:
             self.fields["currency"].disabled = True
@@ -90,10 +109,12 @@ class WorkspaceSettingsForm(forms.Form):
             )
 
     def clean_timezone(self):
-        value = self.cleaned_data["timezone"].strip()
-        if value not in zoneinfo.available_timezones():
-            raise forms.ValidationError(f"{value!r} is not an IANA time zone, like Europe/Berlin.")
-        return value
+        zone = choices.zone_from_text(self.cleaned_data["timezone"])
+        if zone is None:
+            raise forms.ValidationError(
+                "Choose a time zone from the list, or type a city, like Berlin."
+            )
+        return zone
 
     def clean_locale(self):
         value = self.cleaned_data["locale"].strip()
@@ -101,15 +122,13 @@ class WorkspaceSettingsForm(forms.Form):
             return self.workspace.locale
         known = locale_valid(value)
         if known is None:
-            raise forms.ValidationError(
-                f"{value!r} is not a locale we know, like en, en_GB, de or fr_CH."
-            )
+            raise forms.ValidationError("Choose a language and region from the list.")
         return known
 
     def _colour(self, name: str) -> str:
         value = self.cleaned_data[name].strip()
         if value and not COLOUR.fullmatch(value):
-            raise forms.ValidationError("Give a colour as # and six hex digits, like #2f6fed.")
+            raise forms.ValidationError("Pick a colour, or write one like #2f6fed.")
         return value.lower()
 
     def clean_primary_colour(self):
@@ -126,7 +145,7 @@ class WorkspaceSettingsForm(forms.Form):
                 continue
             key, sep, value = line.partition("=")
             if not sep or not key.strip() or not value.strip():
-                raise forms.ValidationError(f"Line {number}: write {what}.")
+                raise forms.ValidationError(f"Line {number}: write {what}, with = between them.")
             pairs.append((key.strip(), value.strip()))
         return pairs
 
@@ -143,7 +162,8 @@ class WorkspaceSettingsForm(forms.Form):
             try:
                 minor = minor_from_major(price, exponent=exponent)
             except MoneyInvalid as error:
-                raise forms.ValidationError(f"{name}: {error}") from None
+                refusal = money_refusal(error, exponent=exponent, example="4997")
+                raise forms.ValidationError(f"The price of {name}: {refusal}") from None
             programmes.append({"name": name, "price_minor": minor})
         return programmes
 
@@ -151,9 +171,10 @@ class WorkspaceSettingsForm(forms.Form):
         data = self.cleaned_data
         colours = dict((self.workspace.branding or {}).get("colours") or {})
         for key, name in (("primary", "primary_colour"), ("accent", "accent_colour")):
-            if data[name]:
+            # The picker always sends a colour: its default, untouched, sets none.
+            if data[name] and (data[name] != DEFAULT_COLOURS[key] or key in colours):
                 colours[key] = data[name]
-            else:
+            elif not data[name]:
                 colours.pop(key, None)
         return {
             "name": data["name"].strip(),
@@ -170,12 +191,19 @@ class WorkspaceSettingsForm(forms.Form):
 
 
 class CommissionForm(forms.Form):
-    basis = forms.ChoiceField(choices=CommissionRule.Basis.choices)
-    slot = forms.ChoiceField(choices=CommissionRule.Slot.choices)
+    basis = forms.ChoiceField(choices=words.choices("basis"))
+    slot = forms.ChoiceField(choices=words.choices("slot"))
     percent = forms.DecimalField(
         required=False,
         min_value=Decimal(0),
         max_value=Decimal(100),
         decimal_places=2,
+        label="Rate (%)",
         help_text="A percentage, like 10 for 10 %; empty for no rule.",
+        error_messages={
+            "invalid": "Enter a percentage as a number, like 10.",
+            "min_value": "Enter a percentage of 0 or more.",
+            "max_value": "Enter a percentage of 100 or less.",
+            "max_decimal_places": "Enter a percentage with at most 2 decimals, like 12.5.",
+        },
     )

@@ -16,6 +16,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
+from core import choices, words
 from core.errors import InvalidField
 from tokens.services import member_access_end, member_minted_tokens
 from workspaces.access import PageForbidden, member_or_404, page
@@ -68,11 +69,14 @@ def _member_action(request, workspace, me) -> str | None:
             member_role_change(
                 member=target, role=request.POST.get("role", ""), by_role=me.role, actor=actor
             )
-            messages.success(request, f"{target.name} is now {request.POST.get('role')}.")
+            role = words.word("role", request.POST.get("role"))
+            messages.success(request, f"{target.name}'s role is now {role}.")
         else:
             member_reactivate(member=target, by_role=me.role, actor=actor)
             messages.success(
-                request, f"{target.name} can sign in to {workspace.name} again, as {target.role}."
+                request,
+                f"{target.name} can sign in to {workspace.name} again, "
+                f"with the role {words.word('role', target.role)}.",
             )
         return None
     invitation = Invitation.objects.filter(
@@ -171,7 +175,7 @@ def workspace_members(request, workspace_id):
         "proposals": proposals,
         "form": form,
         "refusal": refusal,
-        "roles": Member.Role.choices,
+        "roles": words.choices("role"),
     }
     return render(request, "accounts/members.html", context, status=status)
 
@@ -248,6 +252,7 @@ def _commission_forms(workspace, data=None) -> list[tuple[Member, CommissionForm
             else {}
         )
         form = CommissionForm(data, prefix=f"rule-{member.pk}", initial=initial)
+        form.fields["percent"].label = f"Rate of {member.name}"
         # The row's inputs belong to the row's own form (a table row holds no form).
         for field in form.fields.values():
             field.widget.attrs["form"] = f"rule-form-{member.pk}"
@@ -283,6 +288,9 @@ def _save_commission(request, workspace, forms) -> bool:
     raise Http404("No member of this workspace has that id.")
 
 
+SETTING_WORDS = {"timezone": "time zone", "locale": "language and region"}
+
+
 def _save_settings(request, workspace, form) -> bool:
     if not form.is_valid():
         return False
@@ -297,7 +305,9 @@ def _save_settings(request, workspace, form) -> bool:
         return False
     messages.success(
         request,
-        "Saved: " + ", ".join(name.replace("_", " ") for name in changed) + "."
+        "Saved: "
+        + ", ".join(SETTING_WORDS.get(name, name.replace("_", " ")) for name in changed)
+        + "."
         if changed
         else "Nothing changed.",
     )
@@ -329,6 +339,8 @@ def workspace_settings(request, workspace_id):
         "section": "workspace",
         "form": form,
         "rules": rules,
+        "rule_forms": [rule for _member, rule in rules],
+        "timezone_options": choices.timezone_choices(),
         "money_locked": money_locked,
     }
     return render(request, "accounts/workspace_settings.html", context, status=status)

@@ -9,6 +9,7 @@ urlpatterns = [
         pages.agency_workspace_overview,
         name="agency-workspace-overview",
     ),
+    path("agency/<uuid:agency_id>/plans/make", pages.plan_make, name="agency-plan-make"),
     path(
         "agency/<uuid:agency_id>/plans/<uuid:plan_id>/decide",
         pages.plan_decide,

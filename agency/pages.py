@@ -7,9 +7,11 @@ from django.contrib import messages
 from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core import choices
 from core.errors import ApiError
 from dashboard.pages import overview_page
 from dashboard.periods import CHOICES as PERIOD_CHOICES
@@ -19,8 +21,9 @@ from integrations.services import webhook_url
 from workspaces.access import agency_user_or_404, page
 from workspaces.models import Agency
 
-from . import links, selectors, services
+from . import links, selectors, serializers, services
 from .models import ConnectLink, Plan
+from .plan_forms import PlanForm
 from .tasks import apply_plan
 
 HOURS_CHOICES = (24, 72, 168, 720)
@@ -51,7 +54,12 @@ def _overview_context(agency: Agency, params=None) -> dict:
         "links": [_link_row(link, live) for link in link_list],
         "integrations": PROVIDERS.values(),
         "hours_choices": HOURS_CHOICES,
+        "timezone_options": choices.timezone_choices(),
     }
+
+
+def _plan_form(context: dict, data=None) -> PlanForm:
+    return PlanForm(data, workspaces=context["workspaces"], blueprints=context["blueprints"])
 
 
 def _link_row(link, live) -> tuple:
@@ -69,7 +77,35 @@ def agency_overview(request, agency_id):
     # since: shown once, here.
     context["revealed"] = services.plan_reveal_take(agency=agency, user=request.user)
     context["path"] = request.path
+    context["plan_form"] = _plan_form(context)
     return render(request, "agency/overview.html", context)
+
+
+@require_POST
+@page
+def plan_make(request, agency_id):
+    """Make a plan from the console's form and ask for its approval: the same checks and
+    audit events as `POST /api/v1/plans` and its approval request."""
+    agency = _agency_for(request, agency_id)
+    context = _overview_context(agency)
+    form = _plan_form(context, request.POST)
+    if form.is_valid():
+        actor = services.user_actor(request.user)
+        try:
+            parsed = serializers.body_parse(serializers.PlanBodySerializer, form.body())
+            plan = services.plan_create(agency=agency, actor=actor, parsed=parsed)
+            services.plan_request_approval(plan=plan, actor=actor)
+        except ApiError as refused:
+            field = form.field_of(str(refused.extra.get("field", "")))
+            message = refused.message.split(": ", 1)[-1] if field else refused.message
+            form.add_error(field, message[:1].upper() + message[1:])
+        else:
+            messages.success(
+                request, "Plan made: check its changes below, then approve it to apply it."
+            )
+            return redirect(f"{reverse('agency-console', args=[agency.pk])}#plan-{plan.pk}")
+    context.update(plan_form=form, revealed=[], path=request.path)
+    return render(request, "agency/overview.html", context, status=400)
 
 
 @page

@@ -10,6 +10,7 @@ closes when it is filed.
 """
 
 import uuid
+from datetime import date
 
 from django.contrib import messages
 from django.http import Http404
@@ -17,15 +18,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from audit.services import Actor
+from core.display import day_text, moment_text
 from core.errors import ApiError
 from core.input import validated
 from core.times import InstantInvalid, instant_parse
-from figures.period import workspace_zone
+from figures.period import local_today, workspace_zone
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Call, Member, Workspace
 
 from . import answers, selectors, services
 from .models import Draft
+from .page_forms import FilingForm, refusal_words
 from .serializers import (
     DmCloseFormSerializer,
     EodFormSerializer,
@@ -190,21 +193,65 @@ def _file(request, workspace, member, form: str, call, draft):
     filing = SERVICES[form](**kwargs)
     if filing.earlier is not None:
         messages.info(request, "This form was filed already; nothing was filed twice.")
-        return
+        return False
     services.form_answer_keep(
         workspace=workspace,
         filing=filing,
         status_code=200 if filing.edited else 201,
         body=answers.filing_answer(filing, workspace),
     )
-    messages.success(request, f"{FORMS[form]['title']} filed.")
+    return True
 
 
-@page
-def form_page(request, workspace_id, form, call_id=None):
-    workspace, member = _member(request, workspace_id)
-    if form not in FORMS or (form == "post-call") != (call_id is not None):
-        raise Http404("No such form.")
+def _eod_day(value, today):
+    """The day the EOD form opens on: ?date= (a day up to today), else today."""
+    try:
+        day = date.fromisoformat(str(value))
+    except ValueError:
+        return today
+    return day if day <= today else today
+
+
+def _eod_context(workspace, member, today, day, values) -> dict:
+    """What the EOD form says of the days filed already, and the day's report to edit."""
+    filed = selectors.eod_reports_filed(workspace=workspace, member=member, last_day=today)
+    earlier = filed.get(day)
+    if earlier is not None and "dials" not in values:
+        for name in EOD_FIELDS:
+            if name in (earlier.fields or {}):
+                values[name] = str(earlier.fields[name])
+    return {
+        "earlier": earlier,
+        "filed_days": {
+            key.isoformat(): f"You filed the report of {day_text(key)} at "
+            f"{moment_text(report.submitted_at)}: filing this day again replaces it."
+            for key, report in filed.items()
+        },
+    }
+
+
+def _eod_prepare(request, workspace, member, form, today, values) -> tuple:
+    """The EOD form's day (prefilled with the workspace's today) and its filed days."""
+    day = _eod_day(values.get("date") or request.GET.get("date", ""), today)
+    if form != "eod":
+        return day, {}
+    values.setdefault("date", day.isoformat())
+    return day, _eod_context(workspace, member, today, day, values)
+
+
+def _filed_words(form: str, filing_earlier_report, day) -> str:
+    if form != "eod":
+        return f"{FORMS[form]['title']} filed."
+    if filing_earlier_report is not None:
+        return (
+            f"End-of-day report of {day_text(day)} filed. It replaces the one you filed at "
+            f"{moment_text(filing_earlier_report.submitted_at)}."
+        )
+    return f"End-of-day report of {day_text(day)} filed."
+
+
+def _call_and_draft(request, workspace, member, form, call_id):
+    """The call a post-call form files (held by the member) and the draft it checks."""
     call = None
     if call_id is not None:
         call = Call.objects.filter(workspace=workspace, pk=call_id).select_related("lead").first()
@@ -223,31 +270,65 @@ def form_page(request, workspace_id, form, call_id=None):
         ).first()
         if draft is None or draft.form != form:
             raise Http404("No open draft of yours has that id.")
-    values, errors, status = _initial(form, draft), {}, 200
+    return call, draft
+
+
+def _submit(request, page_form, filing) -> bool | None:
+    """File a form the page found whole (True; None when it was filed already); a refusal
+    of the API's is put beside its field (False)."""
+    if not page_form.is_valid():
+        return False
+    try:
+        filed = _file(request, *filing)
+    except ApiError as refused:
+        field = str(refused.extra.get("field", ""))
+        field = {"lead.name": "lead_email", "lead.email": "lead_email",
+                 "lead": "lead_email"}.get(field, field.removeprefix("fields.").split(".")[0])  # fmt: skip
+        target, words = refusal_words(page_form, field, refused.message)
+        page_form.add_error(target, words)
+        return False
+    return True if filed else None
+
+
+@page
+def form_page(request, workspace_id, form, call_id=None):
+    workspace, member = _member(request, workspace_id)
+    if form not in FORMS or (form == "post-call") != (call_id is not None):
+        raise Http404("No such form.")
+    call, draft = _call_and_draft(request, workspace, member, form, call_id)
+    today = local_today(workspace)
+    values, status = _initial(form, draft), 200
     if request.method == "POST":
-        try:
-            _file(request, workspace, member, form, call, draft)
-        except ApiError as refused:
-            values = {key: request.POST.get(key, "") for key in request.POST}
-            field = str(refused.extra.get("field", ""))
-            message = refused.message.removeprefix(f"{field}: ")
-            field = {"lead.name": "lead_name", "lead.email": "lead_email", "lead": "lead_email",
-                     "fields": "dials"}.get(field, field.split(".")[0])  # fmt: skip
-            errors[field or "form"] = message
-            status = 400
-        else:
+        values = {key: request.POST.get(key, "") for key in request.POST}
+    day, eod = _eod_prepare(request, workspace, member, form, today, values)
+    page_form = FilingForm(
+        request.POST if request.method == "POST" else None,
+        form_key=form,
+        spec=FORMS[form],
+        exponent=workspace.currency_exponent,
+        today=today,
+        checks=draft is None,
+        initial=values,
+    )
+    if request.method == "POST":
+        filed = _submit(request, page_form, (workspace, member, form, call, draft))
+        if filed is not False:
+            if filed:
+                messages.success(request, _filed_words(form, eod.get("earlier"), day))
             return redirect("dashboard-board", workspace_id=workspace.pk)
+        status = 400
     context = {
         "workspace": workspace,
         "member": member,
         "form_key": form,
         "form": FORMS[form],
+        "page_form": page_form,
         "call": call,
         "zone": workspace_zone(workspace),
         "draft": draft,
         "values": values,
-        "errors": errors,
-        "known": {name for name, *_ in FORMS[form]["fields"]},
+        "today": today,
+        **eod,
     }
     return render(request, "agentapi/form.html", context, status=status)
 

@@ -10,7 +10,7 @@ from core.times import utc_iso
 from figures.envelope import Field, major_units
 from figures.period import Period
 from figures.selectors import key_figures
-from workspaces.models import Call, Lead, Member
+from workspaces.models import Call, EodReport, Lead, Member
 from workspaces.validators import logo_is_safe
 
 from .models import ChangeLogEntry, Draft
@@ -161,3 +161,16 @@ def change_compare(*, workspace, change, days: int) -> tuple[Period, dict]:
             for metric in before
         },
     }
+
+
+# --- The EOD form's page ---------------------------------------------------------------------
+
+
+def eod_reports_filed(*, workspace, member, last_day, days: int = 62) -> dict:
+    """The member's end-of-day reports of the `days` days up to last_day, by day: what the
+    form shows when a day is filed already (filing it again replaces that report)."""
+    first_day = last_day - timedelta(days=days - 1)
+    reports = EodReport.objects.filter(
+        workspace=workspace, member=member, date__gte=first_day, date__lte=last_day
+    ).only("date", "submitted_at", "fields")
+    return {report.date: report for report in reports}

@@ -8,7 +8,7 @@ which calls the figures API's selectors.
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from urllib.parse import urlencode
 
 from django.http import Http404
@@ -16,6 +16,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from core import words
 from core.display import (
     display_activate_workspace,
     moment_text,
@@ -24,7 +25,7 @@ from core.display import (
 )
 from core.replicas import replica_reads_allow
 from figures import selectors as figures_selectors
-from figures.period import workspace_zone
+from figures.period import local_today, workspace_zone
 from figures.selectors import lead_journey
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Lead, Member, Workspace
@@ -292,6 +293,26 @@ def overview_page(request, workspace, member, *, agency=None):
     return render(request, "dashboard/overview.html", context)
 
 
+def _eod_due(workspace, member, period) -> dict:
+    """The board's to-do of end-of-day reports: today's, while it is a working day not
+    filed yet, and the working days of the period before today that have none."""
+    today = local_today(workspace)
+    reports = member.role in Member.REPORTING_ROLES
+    today_due = (
+        reports
+        and today.weekday() in {int(day) for day in workspace.working_days or []}
+        and not figures_selectors.eod_filed_on(workspace=workspace, member=member, day=today)
+    )
+    missed = figures_selectors.eod_days_missed(
+        workspace=workspace,
+        member=member,
+        first_day=period.first_day,
+        last_day=min(period.last_day, today - timedelta(days=1)),
+    )
+    return {"eod_today_due": today_due, "eod_today": today, "eod_missed": missed,
+            "eod_reports": reports}  # fmt: skip
+
+
 @page
 def board(request, workspace_id):
     workspace, member = page_membership(request, workspace_id)
@@ -317,6 +338,7 @@ def board(request, workspace_id):
         "awaiting_calls": figures_selectors.calls_awaiting_outcome(
             workspace=workspace, period=picked.period, member=member
         ),
+        **_eod_due(workspace, member, picked.period),
         "zone": workspace_zone(workspace),
     }
     return render(request, "dashboard/board.html", context)
@@ -364,7 +386,7 @@ def _call_detail(event: dict) -> list[str]:
 
 
 def _outcome_detail(event: dict) -> list[str]:
-    parts = [event["result"].replace("_", " ")]
+    parts = [words.word("outcome", event["result"])]
     if event.get("reason"):
         parts.append(f"({event['reason']})")
     if event.get("member"):
@@ -383,12 +405,12 @@ def _money_detail(event: dict) -> list[str]:
     """A payment, refund or chargeback: the amount, and a payment's status unless it succeeded."""
     parts = [money_text(event["amount"], event["currency"])]
     if event["type"] == "payment" and event["status"] != "succeeded":
-        parts.append(f"({event['status']})")
+        parts.append(f"({words.word('payment_status', event['status']).lower()})")
     return parts
 
 
 def _funnel_detail(event: dict) -> list[str]:
-    return [f"{event['funnel']}: {event['stage']}"]
+    return [f"{event['funnel']}: {words.word('stage', event['stage'])}"]
 
 
 # By the family of an event's type, the part before any dot; a lead's creation has none.

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.services import Actor
+from core.display import moment_text
 from core.errors import InvalidField
 from core.ids import parse_uuid
 from events.types import EVENT_TYPES
@@ -131,7 +132,11 @@ def _post_action(request, workspace, endpoint) -> EndpointForm | None:
         if delivery is None:
             raise Http404("No delivery of this endpoint has that id.")
         services.delivery_resend(delivery=delivery, actor=actor)
-        messages.success(request, f"{delivery.event.id} is sent again.")
+        messages.success(
+            request,
+            f"The {delivery.event.type} event of {moment_text(delivery.event.created_at)} "
+            "is sent again.",
+        )
     elif action == "resend-failed":
         window = ResendFailedForm(request.POST)
         if not window.is_valid():

@@ -10,9 +10,10 @@ from html import escape
 
 from django import template
 from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext
 
 from core import display
-from figures.registry import CLOSED_FIGURES_DIFFER, PAGE_DEFINITIONS
+from figures.registry import AWAITING_OUTCOME, CLOSED_FIGURES_DIFFER, PAGE_DEFINITIONS
 
 register = template.Library()
 
@@ -116,10 +117,29 @@ NOTE_NEXT_STEPS = {
 }
 
 
+def _awaiting_sentence(reason: str) -> str:
+    """The API's "3 call(s) past their start ..." with the count's own plural."""
+    count = reason.split(" ", 1)[0]
+    if not count.isdigit():
+        return reason
+    return ngettext(
+        "%(count)s call past its start has no attendance recorded; the show rate leaves it out.",
+        "%(count)s calls past their start have no attendance recorded; the show rate leaves "
+        "them out.",
+        int(count),
+    ) % {"count": count}
+
+
+NOTE_WRITERS = {AWAITING_OUTCOME: _awaiting_sentence}
+
+
 @register.filter
 def note_text(note: dict) -> str:
     """A note in words: never its code alone."""
-    sentence = NOTE_SENTENCES.get(note["code"], note["reason"])
+    writer = NOTE_WRITERS.get(note["code"])
+    sentence = (
+        writer(note["reason"]) if writer else NOTE_SENTENCES.get(note["code"], note["reason"])
+    )
     step = NOTE_NEXT_STEPS.get(note["code"])
     return f"{sentence} {step}" if step else sentence
 

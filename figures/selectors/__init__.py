@@ -25,7 +25,7 @@ from .audit_events import audit_events_list
 from .base import Figures
 from .board import KEY_FIGURES, key_figures, member_board
 from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
-from .eod import eod_figures, eod_reports_of_period
+from .eod import eod_days_missed, eod_figures, eod_filed_on, eod_reports_of_period
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .journey import lead_journey
 from .leads import (
@@ -84,7 +84,9 @@ __all__ = [
     "calls_of_figure",
     "commission_figures",
     "commission_records",
+    "eod_days_missed",
     "eod_figures",
+    "eod_filed_on",
     "eod_reports_of_period",
     "funnel_figures",
     "key_figures",

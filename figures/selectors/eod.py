@@ -147,3 +147,30 @@ def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
             "members": member_rows,
         }
     )
+
+
+def eod_days_missed(*, workspace, member, first_day: date, last_day: date) -> list[date]:
+    """The working days first_day..last_day (from the day the member joined) on which the
+    member filed no end-of-day report, newest first: what their board asks them to file.
+    Members who do not report (owners, admins, managers) miss none."""
+    if member.role not in Member.REPORTING_ROLES or last_day < first_day:
+        return []
+    if member.joined_at:
+        first_day = max(first_day, member.joined_at)
+    working = {int(day) for day in (workspace.working_days or [])}
+    filed = set(
+        EodReport.objects.filter(
+            workspace=workspace, member=member, date__gte=first_day, date__lte=last_day
+        ).values_list("date", flat=True)
+    )
+    days = []
+    day = last_day
+    while day >= first_day:
+        if day.weekday() in working and day not in filed:
+            days.append(day)
+        day -= timedelta(days=1)
+    return days
+
+
+def eod_filed_on(*, workspace, member, day: date) -> bool:
+    return EodReport.objects.filter(workspace=workspace, member=member, date=day).exists()

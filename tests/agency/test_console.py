@@ -99,11 +99,17 @@ def test_approve_enqueues_the_apply_and_the_plan_is_applied(
     ]
     page = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
     assert "Applied" in page
-    shown = re.findall(r'<code class="secret member-token">([^<]+)</code>', page)
+    shown = re.findall(r'<code class="secret member-token" id="token-[0-9-]+">([^<]+)</code>', page)
     assert len(shown) == 2
     assert len(set(shown)) == 2
     assert (
-        len(re.findall(r'<code class="secret connect-url">[^<]+/connect/[^<]+</code>', page)) == 1
+        len(
+            re.findall(
+                r'<code class="secret connect-url" id="link-[0-9-]+">[^<]+/connect/[^<]+</code>',
+                page,
+            )
+        )
+        == 1
     )
     # Once: the next reading shows none, and nothing of them is kept.
     again = console.get(f"/agency/{agency_world.agency.pk}/").content.decode()
@@ -344,3 +350,65 @@ def test_the_console_period_picker_and_the_change_from_the_period_before(agency_
     ).group(1)
     # Six headline figures, each with its change (or a dash when a figure is null).
     assert len(re.findall(r'<span class="change', row)) == 6
+
+
+def _plan_form(**extra) -> dict:
+    data = {"blueprint": "", "workspace": "", "name": "Acme Coaching", "slug": "acme-coaching",
+            "currency": "EUR", "timezone": "Berlin", "team-0-email": "ann@acme.example",
+            "team-0-name": "Ann Closer", "team-0-role": "closer", "team-1-role": "sdr",
+            "team-2-role": "closer", "team-3-role": "closer", "team-4-role": "closer",
+            "programme-0-name": "Mastermind", "programme-0-price": "4,997.50",
+            "connect": ["stripe", "calendly"]}  # fmt: skip
+    data.update(extra)
+    return data
+
+
+def test_the_console_makes_a_plan_from_its_form_and_asks_for_approval(agency_world, console):
+    agency = agency_world.agency
+    page = console.get(f"/agency/{agency.pk}/").content.decode()
+    assert f'action="/agency/{agency.pk}/plans/make"' in page
+    assert '<option value="sdr">SDR</option>' in page
+    assert '<option value="EUR">Euro (EUR)</option>' in page
+    answer = console.post(f"/agency/{agency.pk}/plans/make", _plan_form())
+    assert answer.status_code == 302
+    plan = Plan.objects.get(agency=agency)
+    assert answer["Location"] == f"/agency/{agency.pk}/#plan-{plan.pk}"
+    assert plan.state == "waiting_for_approval"
+    assert plan.body == {
+        "workspace": {"name": "Acme Coaching", "slug": "acme-coaching", "currency": "EUR",
+                      "timezone": "Europe/Berlin"},
+        "settings": {},
+        "team": [{"email": "ann@acme.example", "name": "Ann Closer", "role": "closer"}],
+        "programmes": [{"name": "Mastermind", "price": "4997.50"}],
+        "integrations": ["stripe", "calendly"],
+    }  # fmt: skip
+    actions = list(
+        AuditEvent.objects.filter(target_id=str(plan.pk)).values_list("action", flat=True)
+    )
+    assert sorted(actions) == ["plan.approval_requested", "plan.drafted"]
+    listed = console.get(answer["Location"]).content.decode()
+    assert "Plan made: check its changes below, then approve it to apply it." in listed
+    assert f'id="plan-{plan.pk}"' in listed
+    assert "Invite closer ann@acme.example" in listed
+
+
+def test_the_plan_form_refuses_in_words_beside_each_field(agency_world, console):
+    agency = agency_world.agency
+    answer = console.post(
+        f"/agency/{agency.pk}/plans/make",
+        _plan_form(**{"slug": "Acme Coaching!", "team-0-email": "", "programme-0-price": "12.345",
+                      "timezone": "Atlantis"}),
+    )  # fmt: skip
+    assert answer.status_code == 400
+    html = answer.content.decode()
+    links = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a></li>', html)
+    assert links == [
+        ("id_slug", "Short name in addresses: Use lowercase letters, digits and hyphens, like "
+                    "acme-coaching."),
+        ("id_timezone", "Time zone: Choose a time zone from the list, or type a city, like Berlin."),
+        ("id_team-0-email", "Person 1: email: Enter Ann Closer&#x27;s email."),
+        ("id_programme-0-price", "Programme 1: price: Enter an amount with at most 2 decimals, "
+                                 "like 4997."),
+    ]  # fmt: skip
+    assert 'aria-invalid="true" aria-describedby="id_slug_helptext id_slug_error"' in html
+    assert not Plan.objects.filter(agency=agency).exists()

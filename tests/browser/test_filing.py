@@ -49,9 +49,9 @@ def test_a_closer_files_an_outcome_from_the_board(
         if viewport is DESKTOP:
             shot(page, "board-work.png")
         page.click("text=File outcome")
-        page.select_option("#field-attendance", "showed")
-        page.select_option("#field-outcome", "follow_up")
-        page.fill("#field-notes", "Call back on Friday.")
+        page.select_option("#id_attendance", "showed")
+        page.select_option("#id_outcome", "follow_up")
+        page.fill("#id_notes", "Call back on Friday.")
         if viewport is DESKTOP:
             shot(page, "form-post-call.png")
         page.click("#file")

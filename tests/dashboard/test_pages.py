@@ -114,7 +114,7 @@ def test_the_awaiting_note_is_shown_beside_the_show_rate(team, figures_data):
     ws = team["workspace"]
     html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
     tile = re.search(r'id="tile-callsshow_rate".*?</article>', html, re.S).group(0)
-    assert "1 call(s) past their start have no attendance recorded" in tile
+    assert "1 call past its start has no attendance recorded; the show rate leaves it out." in tile
 
 
 def test_attribution_sorts_by_a_column(team, figures_data):
@@ -247,7 +247,7 @@ def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
     figures_data.call("2026-03-11 12:00", closer=team["closer"])  # past, no attendance
     html = signed_in(team["closer"]).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
     tile = re.search(r'data-metric="calls.show_rate".*?</article>', html, re.S).group(0)
-    assert "1 call(s) past their start have no attendance recorded" in tile
+    assert "1 call past its start has no attendance recorded; the show rate leaves it out." in tile
     header = html[: html.index('id="board-calls"')]
     assert "awaiting-outcome" not in header
 
@@ -288,9 +288,9 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
         (
             {"type": "outcome", "result": "follow_up", "reason": "needs spouse", "member": CLOSER},
-            "follow up (needs spouse) by Casey Closer",
+            "Follow-up (needs spouse) by Casey Closer",
         ),
-        ({"type": "outcome", "result": "lost", "reason": "", "member": None}, "lost"),
+        ({"type": "outcome", "result": "no_sale", "reason": "", "member": None}, "No sale"),
         (
             {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
             "€12,000.00",
@@ -298,7 +298,7 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "$1,500.00 (failed)"),
         ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "$1,500.00"),
         ({"type": "chargeback", "amount": 250, "currency": "USD"}, "$250.00"),
-        ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: booked"),
+        ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: Booked a call"),
     ],
 )  # fmt: skip
 def test_each_journey_event_is_told_in_words(event, detail):

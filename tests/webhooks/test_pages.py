@@ -4,10 +4,13 @@ test, resend and delete; managers read; others are refused."""
 import json
 import re
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import timezone
 
 from audit.models import AuditEvent
+from core.display import moment_text
 from webhooks.models import Delivery, WebhookEndpoint
 from workspaces.services import lead_upsert
 
@@ -68,7 +71,13 @@ def test_ping_shows_in_the_log_and_resend_sends_it_again(team, receiver):
     post(owner, url(team, endpoint), {"action": "resend", "delivery": delivery.pk})
     second = receiver.wait(2)[1]
     assert second.headers["webhook-id"] == request.headers["webhook-id"]
-    assert owner.get(url(team, endpoint)).content.decode().count('class="attempt delivered"') == 2
+    again = owner.get(url(team, endpoint)).content.decode()
+    assert again.count('class="attempt delivered"') == 2
+    # Said in words: the event's type and time, never its id.
+    with timezone.override(ZoneInfo(team.workspace.timezone)):
+        sent = f"The ping event of {moment_text(delivery.event.created_at)} is sent again."
+    assert sent in again
+    assert f"{delivery.event.id} is sent again" not in again
 
 
 def test_the_log_filters_by_result_and_type(team, receiver):
