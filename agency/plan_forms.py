@@ -142,8 +142,12 @@ class PlanForm(forms.Form):
         if data.get("workspace"):
             workspace = {"id": data["workspace"]}
         else:
-            workspace = {"name": data["name"], "slug": data["slug"],
-                         "currency": data["currency"], "timezone": data["timezone"]}  # fmt: skip
+            workspace = {
+                "name": data["name"],
+                "slug": data["slug"],
+                "currency": data["currency"],
+                "timezone": data["timezone"],
+            }
         team = [
             {
                 "email": data[f"team-{row}-email"],
@@ -161,8 +165,12 @@ class PlanForm(forms.Form):
             for row in range(PROGRAMME_ROWS)
             if data.get(f"programme-{row}-name")
         ]
-        body = {"workspace": workspace, "team": team, "programmes": programmes,
-                "integrations": list(data.get("connect") or [])}  # fmt: skip
+        body = {
+            "workspace": workspace,
+            "team": team,
+            "programmes": programmes,
+            "integrations": list(data.get("connect") or []),
+        }
         if data.get("blueprint"):
             body["blueprint"] = data["blueprint"]
         return body

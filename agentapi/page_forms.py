@@ -69,8 +69,12 @@ def _field(name: str, label: str, kind: str, choices, *, exponent: int) -> forms
             label=label, required=False, choices=[("", "—"), *choices], error_messages=required
         )
     if kind == "money":
-        return MoneyInput(label=label, required=False, exponent=exponent,
-                          minimum=1 if name == "contract_value" else 0)  # fmt: skip
+        return MoneyInput(
+            label=label,
+            required=False,
+            exponent=exponent,
+            minimum=1 if name == "contract_value" else 0,
+        )
     if kind == "count":
         return forms.IntegerField(
             label=label,
@@ -117,8 +121,17 @@ def _field(name: str, label: str, kind: str, choices, *, exponent: int) -> forms
 class FilingForm(forms.Form):
     """One filing form's fields (agentapi.pages.FORMS), checked as a person reads them."""
 
-    def __init__(self, data=None, *, form_key: str, spec: dict, exponent: int, today: date,
-                 checks: bool, initial=None):  # fmt: skip
+    def __init__(
+        self,
+        data=None,
+        *,
+        form_key: str,
+        spec: dict,
+        exponent: int,
+        today: date,
+        checks: bool,
+        initial=None,
+    ):
         super().__init__(data, initial=initial)
         self.form_key, self.today, self.checks = form_key, today, checks
         for name, label, kind, choices in spec["fields"]:

@@ -38,8 +38,13 @@ from .serializers import (
 
 # A field of a form page: (name, label, kind, choices).
 ATTENDANCE = [("showed", "Showed"), ("no_show", "No-show")]
-OUTCOMES = [("closed", "Closed"), ("deposit", "Deposit"), ("follow_up", "Follow-up"),
-            ("no_sale", "No sale"), ("disqualified", "Disqualified")]  # fmt: skip
+OUTCOMES = [
+    ("closed", "Closed"),
+    ("deposit", "Deposit"),
+    ("follow_up", "Follow-up"),
+    ("no_sale", "No sale"),
+    ("disqualified", "Disqualified"),
+]
 PLANS = [("paid_in_full", "Paid in full"), ("split", "Split"), ("financed", "Financed")]
 YES_NO = [("yes", "Yes"), ("no", "No")]
 SALE = [
@@ -144,8 +149,10 @@ def _body(form: str, post, workspace) -> dict:
         else:
             body[name] = value
     if form in ("past-call", "dm-close"):
-        body["lead"] = {"name": post.get("lead_name", "").strip(),
-                        "email": post.get("lead_email", "").strip()}  # fmt: skip
+        body["lead"] = {
+            "name": post.get("lead_name", "").strip(),
+            "email": post.get("lead_email", "").strip(),
+        }
     if form == "eod":
         counts = {}
         for name in EOD_FIELDS:
@@ -184,8 +191,13 @@ def _file(request, workspace, member, form: str, call, draft):
     if draft is not None:
         context["draft"] = draft
     data = validated(FORMS[form]["serializer"], body, context=context)
-    kwargs = {"workspace": workspace, "member": member, "actor": _actor(member), "data": data,
-              "draft": draft}  # fmt: skip
+    kwargs = {
+        "workspace": workspace,
+        "member": member,
+        "actor": _actor(member),
+        "data": data,
+        "draft": draft,
+    }
     if form == "post-call":
         kwargs["call"] = call
     elif form in ("past-call", "dm-close"):
@@ -282,8 +294,9 @@ def _submit(request, page_form, filing) -> bool | None:
         filed = _file(request, *filing)
     except ApiError as refused:
         field = str(refused.extra.get("field", ""))
-        field = {"lead.name": "lead_email", "lead.email": "lead_email",
-                 "lead": "lead_email"}.get(field, field.removeprefix("fields.").split(".")[0])  # fmt: skip
+        field = {"lead.name": "lead_email", "lead.email": "lead_email", "lead": "lead_email"}.get(
+            field, field.removeprefix("fields.").split(".")[0]
+        )
         target, words = refusal_words(page_form, field, refused.message)
         page_form.add_error(target, words)
         return False

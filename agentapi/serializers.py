@@ -421,34 +421,43 @@ class CurrencyField(serializers.CharField):
 
 def _utm(name: str) -> serializers.CharField:
     return serializers.CharField(
-        max_length=200, required=False, allow_null=True, allow_blank=True,
+        max_length=200,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
         help_text=f"The {name} value the ads carry; absent or null: none.",
-    )  # fmt: skip
+    )
 
 
 class AdSpendWriteSerializer(StrictSerializer):
     id = serializers.CharField(
-        max_length=200, help_text="The record's own id (the platform's): writing the same id "
+        max_length=200,
+        help_text="The record's own id (the platform's): writing the same id "
         "again replaces the record.",
-    )  # fmt: skip
+    )
     date = serializers.DateField(
-        input_formats=["%Y-%m-%d"], help_text="The day the money was spent (YYYY-MM-DD), a day "
-        "of the workspace's timezone.",
-    )  # fmt: skip
+        input_formats=["%Y-%m-%d"],
+        help_text="The day the money was spent (YYYY-MM-DD), a day of the workspace's timezone.",
+    )
     platform = serializers.RegexField(
-        r"^[a-z0-9_-]{1,32}$", max_length=32,
+        r"^[a-z0-9_-]{1,32}$",
+        max_length=32,
         help_text="meta, google, or any key of 1 to 32 lowercase letters, digits, '_' or '-'.",
-        error_messages={"invalid": "Give a key of 1 to 32 lowercase letters, digits, '_' or "
-                        "'-' (meta, google, tiktok)."},
-    )  # fmt: skip
+        error_messages={
+            "invalid": "Give a key of 1 to 32 lowercase letters, digits, '_' or "
+            "'-' (meta, google, tiktok)."
+        },
+    )
     utm_source = _utm("utm_source")
     utm_medium = _utm("utm_medium")
     utm_campaign = _utm("utm_campaign")
     utm_content = _utm("utm_content")
-    campaign_id = serializers.CharField(max_length=200, required=False, allow_null=True,
-                                        allow_blank=True)  # fmt: skip
-    campaign_name = serializers.CharField(max_length=200, required=False, allow_null=True,
-                                          allow_blank=True)  # fmt: skip
+    campaign_id = serializers.CharField(
+        max_length=200, required=False, allow_null=True, allow_blank=True
+    )
+    campaign_name = serializers.CharField(
+        max_length=200, required=False, allow_null=True, allow_blank=True
+    )
     impressions = CountField(required=False, allow_null=True)
     clicks = CountField(required=False, allow_null=True)
     amount = MoneyField(help_text="Major units of the workspace currency, zero or more.")

@@ -67,8 +67,14 @@ MAIN_TZ = "America/New_York"
 VSL_STAGES = ["opt-in", "application", "booked", "taken", "closed"]
 # UTM tags as a real account has them: each campaign runs on one source and medium with a
 # few creatives of its own (24 campaigns x 4 creatives), plus organic and untagged leads.
-_UTM_CHANNELS = [("facebook", "paid_social"), ("instagram", "paid_social"), ("google", "cpc"),
-                 ("youtube", "video"), ("tiktok", "paid_social"), ("newsletter", "email")]  # fmt: skip
+_UTM_CHANNELS = [
+    ("facebook", "paid_social"),
+    ("instagram", "paid_social"),
+    ("google", "cpc"),
+    ("youtube", "video"),
+    ("tiktok", "paid_social"),
+    ("newsletter", "email"),
+]
 UTM_TAGS = [("", "", "", ""), ("google", "organic", "", ""), ("referral", "", "", "")] + [
     (*_UTM_CHANNELS[c % len(_UTM_CHANNELS)], f"campaign-{c:02d}", f"creative-{c:02d}-{k}")
     for c in range(24)
@@ -102,46 +108,129 @@ BULK_MODELS = [
 # Columns written per bulk table, by field name.
 COLUMNS = {
     "Lead": [
-        "id", "workspace", "external_id", "name", "email", "created_at", "status", "setter",
-        "utm_source", "utm_medium", "utm_campaign", "utm_content", "first_contact_at",
-        "has_sale", "cash_collected", "utm_tags", "has_booking", "has_show",
+        "id",
+        "workspace",
+        "external_id",
+        "name",
+        "email",
+        "created_at",
+        "status",
+        "setter",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_content",
+        "first_contact_at",
+        "has_sale",
+        "cash_collected",
+        "utm_tags",
+        "has_booking",
+        "has_show",
     ],
     "Touch": ["id", "workspace", "external_id", "lead", "member", "channel", "at"],
     "Call": [
-        "id", "workspace", "external_id", "lead", "booked_at", "scheduled_for", "closer",
-        "setter", "status", "rescheduled_from", "replaced", "attendance", "offer_made", "outcome",
+        "id",
+        "workspace",
+        "external_id",
+        "lead",
+        "booked_at",
+        "scheduled_for",
+        "closer",
+        "setter",
+        "status",
+        "rescheduled_from",
+        "replaced",
+        "attendance",
+        "offer_made",
+        "outcome",
         "outcome_reason",
     ],
     "Outcome": [
-        "id", "workspace", "external_id", "call", "lead", "member", "result", "offer_made",
-        "reason", "notes", "at",
+        "id",
+        "workspace",
+        "external_id",
+        "call",
+        "lead",
+        "member",
+        "result",
+        "offer_made",
+        "reason",
+        "notes",
+        "at",
     ],
     "Sale": [
-        "id", "workspace", "external_id", "lead", "call", "origin", "closed_at", "closer",
-        "setter", "contract_value", "payment_plan", "cash_collected",
+        "id",
+        "workspace",
+        "external_id",
+        "lead",
+        "call",
+        "origin",
+        "closed_at",
+        "closer",
+        "setter",
+        "contract_value",
+        "payment_plan",
+        "cash_collected",
     ],
     "Instalment": ["sale", "due_date", "amount"],
     "Payment": [
-        "id", "workspace", "external_id", "sale", "paid_at", "amount", "status", "closer", "setter",
+        "id",
+        "workspace",
+        "external_id",
+        "sale",
+        "paid_at",
+        "amount",
+        "status",
+        "closer",
+        "setter",
     ],
     "Refund": ["id", "workspace", "external_id", "payment", "sale", "kind", "at", "amount"],
     "EodReport": ["id", "workspace", "external_id", "member", "date", "submitted_at", "fields"],
     "Registration": [
-        "id", "workspace", "external_id", "event", "lead", "registered_at", "joined_at", "left_at",
+        "id",
+        "workspace",
+        "external_id",
+        "event",
+        "lead",
+        "registered_at",
+        "joined_at",
+        "left_at",
         "booked_after",
     ],
     "FunnelEvent": ["id", "workspace", "external_id", "lead", "funnel", "stage", "at"],
     "FunnelProgress": ["workspace", "funnel", "lead", "entered_at", "depth"],
     "AdSpend": [
-        "id", "workspace", "external_id", "date", "platform", "utm_source", "utm_medium",
-        "utm_campaign", "utm_content", "campaign_id", "campaign_name", "impressions", "clicks",
+        "id",
+        "workspace",
+        "external_id",
+        "date",
+        "platform",
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_content",
+        "campaign_id",
+        "campaign_name",
+        "impressions",
+        "clicks",
         "amount",
     ],
     "AuditEvent": [
-        "id", "workspace", "agency", "at", "actor_kind", "actor_id", "actor_label", "action",
-        "target_type", "target_id", "reason", "detail", "json_text",
+        "id",
+        "workspace",
+        "agency",
+        "at",
+        "actor_kind",
+        "actor_id",
+        "actor_label",
+        "action",
+        "target_type",
+        "target_id",
+        "reason",
+        "detail",
+        "json_text",
     ],
-}  # fmt: skip
+}
 
 
 def parse_args(argv=None):
@@ -220,8 +309,9 @@ def ts(x: float) -> datetime:
 class Story:
     """Everything of one workspace that the per-lead stories need."""
 
-    def __init__(self, *, ws, members, funnel_id, stage_ids, events, utm_ids, start, end, tz,
-                 scale):  # fmt: skip
+    def __init__(
+        self, *, ws, members, funnel_id, stage_ids, events, utm_ids, start, end, tz, scale
+    ):
         self.ws = ws
         self.utm_ids = utm_ids  # {UTM tags: UtmTags id}
         self.members = members  # list of (id, role, joined_at date)
@@ -321,9 +411,23 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
             while True:
                 scheduled = booked + rng.uniform(0.5 * DAY, 10 * DAY)
                 scheduled = scheduled - scheduled % (15 * MINUTE)
-                call = [new_id(), ws, f"c{idx}-{len(calls)}", lead_id, ts(booked),
-                        ts(scheduled), closer, setter, "scheduled",
-                        previous[0] if previous else None, False, "", None, "", ""]  # fmt: skip
+                call = [
+                    new_id(),
+                    ws,
+                    f"c{idx}-{len(calls)}",
+                    lead_id,
+                    ts(booked),
+                    ts(scheduled),
+                    closer,
+                    setter,
+                    "scheduled",
+                    previous[0] if previous else None,
+                    False,
+                    "",
+                    None,
+                    "",
+                    "",
+                ]
                 calls.append(call)
                 if previous is not None:
                     previous[10] = True  # replaced
@@ -390,33 +494,70 @@ def lead_story(s: Story, w: Writers, rng: random.Random, new_id, t: float, n: in
     utm = rng.choices(UTM_TAGS, UTM_WEIGHTS)[0]
     cash = 0
     for j, (origin, call_id, at, closer, sale_setter) in enumerate(sales):
-        cash += sale_write(s, w, rng, new_id, f"{idx}-{j}", lead_id, origin, call_id, at, closer,
-                           sale_setter)  # fmt: skip
-    w.row("Lead", (
-        lead_id, ws, f"l{idx}", f"Lead {idx}", f"lead{idx}@example.test", ts(t), status, setter,
-        *utm, ts(first_contact) if first_contact is not None else None, bool(sales), cash,
-        s.utm_ids[utm], booking, booking and live[11] == "showed",
-    ))  # fmt: skip
+        cash += sale_write(
+            s, w, rng, new_id, f"{idx}-{j}", lead_id, origin, call_id, at, closer, sale_setter
+        )
+    w.row(
+        "Lead",
+        (
+            lead_id,
+            ws,
+            f"l{idx}",
+            f"Lead {idx}",
+            f"lead{idx}@example.test",
+            ts(t),
+            status,
+            setter,
+            *utm,
+            ts(first_contact) if first_contact is not None else None,
+            bool(sales),
+            cash,
+            s.utm_ids[utm],
+            booking,
+            booking and live[11] == "showed",
+        ),
+    )
     for j, (tid, member, channel, at) in enumerate(touches):
         w.row("Touch", (tid, ws, f"t{idx}-{j}", lead_id, member, channel, ts(at)))
     for call in calls:
         w.row("Call", call)
     for j, (oid, call_id, olead, member, result, offer, at) in enumerate(outcomes):
-        w.row("Outcome", (oid, ws, f"o{idx}-{j}", call_id, olead, member, result, offer,
-                          "", "", ts(at)))  # fmt: skip
+        w.row(
+            "Outcome",
+            (oid, ws, f"o{idx}-{j}", call_id, olead, member, result, offer, "", "", ts(at)),
+        )
     if registration is not None:
         rid, event_id, registered, joined, left, starts = registration
         booked_after = any(call[4] >= ts(starts) for call in calls)  # call[4]: booked_at
-        w.row("Registration", (
-            rid, ws, f"r{idx}", event_id, lead_id, ts(registered),
-            ts(joined) if joined is not None else None, ts(left) if left is not None else None,
-            booked_after,
-        ))  # fmt: skip
+        w.row(
+            "Registration",
+            (
+                rid,
+                ws,
+                f"r{idx}",
+                event_id,
+                lead_id,
+                ts(registered),
+                ts(joined) if joined is not None else None,
+                ts(left) if left is not None else None,
+                booked_after,
+            ),
+        )
     reached = {}  # stage position -> at; a lead has at most one event per stage here
     for position, at in funnel:
         if at <= end:
-            w.row("FunnelEvent", (new_id(), ws, f"f{idx}-{position}", lead_id, s.funnel_id,
-                                  s.stage_ids[position], ts(at)))  # fmt: skip
+            w.row(
+                "FunnelEvent",
+                (
+                    new_id(),
+                    ws,
+                    f"f{idx}-{position}",
+                    lead_id,
+                    s.funnel_id,
+                    s.stage_ids[position],
+                    ts(at),
+                ),
+            )
             reached[position] = at
     if 0 in reached:
         # Stages reached in order: each at or after the time the one before was reached.
@@ -459,14 +600,30 @@ def sale_write(s, w, rng, new_id, key, lead_id, origin, call_id, closed, closer,
     cash = 0
     for j, (paid, amount, status) in enumerate(payments):
         pid = new_id()
-        w.row("Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status, closer,
-                          setter))  # fmt: skip
+        w.row(
+            "Payment", (pid, ws, f"p{key}-{j}", sale_id, ts(paid), amount, status, closer, setter)
+        )
         if status == "succeeded":
             cash += amount
             if first_ok is None:
                 first_ok = (pid, paid, amount)
-    w.row("Sale", (sale_id, ws, f"s{key}", lead_id, call_id, origin, ts(closed), closer, setter,
-                   value, plan, cash))  # fmt: skip
+    w.row(
+        "Sale",
+        (
+            sale_id,
+            ws,
+            f"s{key}",
+            lead_id,
+            call_id,
+            origin,
+            ts(closed),
+            closer,
+            setter,
+            value,
+            plan,
+            cash,
+        ),
+    )
     if first_ok is not None and rng.random() < 0.03:
         pid, paid, amount = first_ok
         at = paid + rng.uniform(5 * DAY, 40 * DAY)
@@ -492,13 +649,25 @@ def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) ->
                     seconds=rng.uniform(0, 3 * HOUR)
                 )
                 if submitted.timestamp() <= s.end:
-                    fields = json.dumps({
-                        "calls_taken": rng.randint(0, 9),
-                        "offers": rng.randint(0, 5),
-                        "notes": "",
-                    })  # fmt: skip
-                    w.row("EodReport", (new_id(), s.ws, f"e{member_id.hex[:8]}-{day}", member_id,
-                                        day, submitted, fields))  # fmt: skip
+                    fields = json.dumps(
+                        {
+                            "calls_taken": rng.randint(0, 9),
+                            "offers": rng.randint(0, 5),
+                            "notes": "",
+                        }
+                    )
+                    w.row(
+                        "EodReport",
+                        (
+                            new_id(),
+                            s.ws,
+                            f"e{member_id.hex[:8]}-{day}",
+                            member_id,
+                            day,
+                            submitted,
+                            fields,
+                        ),
+                    )
             day += timedelta(days=1)
 
 
@@ -506,8 +675,14 @@ def eod_write(s: Story, w: Writers, rng: random.Random, new_id, working_days) ->
 # 26 more on the same channels that bring none in the data.
 SPEND_CAMPAIGNS = 50
 SPEND_DAYS = 365
-_PLATFORMS = {"facebook": "meta", "instagram": "meta", "google": "google", "youtube": "google",
-              "tiktok": "tiktok", "newsletter": "newsletter"}  # fmt: skip
+_PLATFORMS = {
+    "facebook": "meta",
+    "instagram": "meta",
+    "google": "google",
+    "youtube": "google",
+    "tiktok": "tiktok",
+    "newsletter": "newsletter",
+}
 
 
 def spend_write(s: Story, w: Writers, rng: random.Random, new_id) -> None:
@@ -520,9 +695,25 @@ def spend_write(s: Story, w: Writers, rng: random.Random, new_id) -> None:
         for back in range(SPEND_DAYS - 1, -1, -1):
             day = last - timedelta(days=back)
             amount = int(budget * rng.uniform(0.7, 1.3))
-            w.row("AdSpend", (new_id(), s.ws, f"{platform}-{c}-{day}", day, platform, source,
-                              medium, campaign, "", str(9_000_000 + c), campaign,
-                              amount // 2, amount // 200, amount))  # fmt: skip
+            w.row(
+                "AdSpend",
+                (
+                    new_id(),
+                    s.ws,
+                    f"{platform}-{c}-{day}",
+                    day,
+                    platform,
+                    source,
+                    medium,
+                    campaign,
+                    "",
+                    str(9_000_000 + c),
+                    campaign,
+                    amount // 2,
+                    amount // 200,
+                    amount,
+                ),
+            )
 
 
 def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) -> None:
@@ -533,14 +724,26 @@ def audit_write(s: Story, w: Writers, rng: random.Random, new_id, count: int) ->
         member_id, role, _ = rng.choice(s.members)
         action = rng.choice(AUDIT_ACTIONS)
         columns = {
-            "actor_kind": "member_session", "actor_id": str(member_id), "actor_label": role,
-            "action": action, "target_type": action.split(".")[0], "target_id": str(new_id()),
+            "actor_kind": "member_session",
+            "actor_id": str(member_id),
+            "actor_label": role,
+            "action": action,
+            "target_type": action.split(".")[0],
+            "target_id": str(new_id()),
             "reason": "",
-        }  # fmt: skip
-        w.row("AuditEvent", (
-            new_id(), s.ws, None, ts(at), *columns.values(), "{}",
-            event_json(at=ts(at), **columns),
-        ))  # fmt: skip
+        }
+        w.row(
+            "AuditEvent",
+            (
+                new_id(),
+                s.ws,
+                None,
+                ts(at),
+                *columns.values(),
+                "{}",
+                event_json(at=ts(at), **columns),
+            ),
+        )
 
 
 # --- the workspaces ----------------------------------------------------------------------
@@ -574,16 +777,31 @@ def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
         joined = None
         if role in ("closer", "setter", "sdr") and rng.random() < 0.3:
             joined = first_day + timedelta(days=rng.randint(0, max(1, int((end - start) / DAY))))
-        m = Member(id=new_id(), workspace=ws, name=f"{role.title()} {i}",
-                   email=f"{role}{i}@{slug}.test", role=role, joined_at=joined,
-                   external_id=f"m{i}")  # fmt: skip
+        m = Member(
+            id=new_id(),
+            workspace=ws,
+            name=f"{role.title()} {i}",
+            email=f"{role}{i}@{slug}.test",
+            role=role,
+            joined_at=joined,
+            external_id=f"m{i}",
+        )
         members.append(m)
         if role != "manager":
             slot = "closer" if role in ("closer", "owner", "admin") else "setter"
             basis = "cash_collected" if rng.random() < 0.6 else "revenue_booked"
             rate = Decimal(rng.choice(["0.0500", "0.0750", "0.1000", "0.1250"]))
-            rules.append(CommissionRule(id=new_id(), workspace=ws, member=m, basis=basis,
-                                        slot=slot, rate=rate, external_id=f"cr{i}"))  # fmt: skip
+            rules.append(
+                CommissionRule(
+                    id=new_id(),
+                    workspace=ws,
+                    member=m,
+                    basis=basis,
+                    slot=slot,
+                    rate=rate,
+                    external_id=f"cr{i}",
+                )
+            )
     Member.objects.bulk_create(members)
     CommissionRule.objects.bulk_create(rules)
     funnel = Funnel.objects.create(workspace=ws, key="vsl", name="VSL funnel")
@@ -597,9 +815,16 @@ def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
     while day <= last_day:
         if day.weekday() in (1, 3):
             starts = datetime(day.year, day.month, day.day, 19, tzinfo=zone)
-            events.append(WebinarEvent(id=new_id(), workspace=ws, name=f"Masterclass {day}",
-                                       starts_at=starts, pitch_at=starts + timedelta(minutes=45),
-                                       external_id=f"w{day}"))  # fmt: skip
+            events.append(
+                WebinarEvent(
+                    id=new_id(),
+                    workspace=ws,
+                    name=f"Masterclass {day}",
+                    starts_at=starts,
+                    pitch_at=starts + timedelta(minutes=45),
+                    external_id=f"w{day}",
+                )
+            )
         day += timedelta(days=1)
     WebinarEvent.objects.bulk_create(events)
     member_rows = [(m.id, m.role, m.joined_at) for m in members]
@@ -670,9 +895,16 @@ def main(argv=None) -> int:
     with transaction.atomic():
         agency = Agency.objects.create(id=new_id(), name="Benchmark Agency", tier="agency")
         main_ws = workspace_create(
-            rng=rng, new_id=new_id, agency=agency, name="Benchmark Workspace",
-            slug="benchmark", tz=MAIN_TZ, roles=MAIN_ROLES, start=start, end=end,
-        )  # fmt: skip
+            rng=rng,
+            new_id=new_id,
+            agency=agency,
+            name="Benchmark Workspace",
+            slug="benchmark",
+            tz=MAIN_TZ,
+            roles=MAIN_ROLES,
+            start=start,
+            end=end,
+        )
         neighbours = []
         for i in range(args.neighbours):
             neighbours.append(
@@ -702,10 +934,17 @@ def main(argv=None) -> int:
         ]:
             ws, members, funnel_id, stage_ids, events, utm_ids = wsinfo
             story = Story(
-                ws=ws.id, members=members, funnel_id=funnel_id, stage_ids=stage_ids,
-                events=events, utm_ids=utm_ids, start=start, end=end, tz=ZoneInfo(ws.timezone),
+                ws=ws.id,
+                members=members,
+                funnel_id=funnel_id,
+                stage_ids=stage_ids,
+                events=events,
+                utm_ids=utm_ids,
+                start=start,
+                end=end,
+                tz=ZoneInfo(ws.timezone),
                 scale=1,
-            )  # fmt: skip
+            )
             times = sorted(rng.uniform(start, end) for _ in range(n_leads))
             for n, t in enumerate(times):
                 lead_story(story, writers, rng, new_id, t, n)
@@ -727,9 +966,13 @@ def main(argv=None) -> int:
         indexed = time.monotonic()
         for table in [
             *table_names,
-            "workspaces_workspace", "workspaces_member", "workspaces_webinarevent",
-            "workspaces_commissionrule", "workspaces_funnel", "workspaces_funnelstage",
-        ]:  # fmt: skip
+            "workspaces_workspace",
+            "workspaces_member",
+            "workspaces_webinarevent",
+            "workspaces_commissionrule",
+            "workspaces_funnel",
+            "workspaces_funnelstage",
+        ]:
             conn.execute(f"VACUUM (ANALYZE) {table}")
     analysed = time.monotonic()
 
@@ -745,8 +988,9 @@ def main(argv=None) -> int:
         )
         row = cur.fetchone()
         if row is None:
-            cur.execute("SELECT lead_id FROM workspaces_sale WHERE workspace_id = %s LIMIT 1",
-                        [ws.id])  # fmt: skip
+            cur.execute(
+                "SELECT lead_id FROM workspaces_sale WHERE workspace_id = %s LIMIT 1", [ws.id]
+            )
             row = cur.fetchone()
         journey_lead = str(row[0]) if row else None
         cur.execute("SELECT count(*) FROM workspaces_lead WHERE workspace_id = %s", [ws.id])
@@ -772,8 +1016,10 @@ def main(argv=None) -> int:
     path.write_text(json.dumps(out, indent=2))
     path.chmod(0o600)
 
-    print(f"Loaded {name}: big workspace {main_leads:,} leads over {span:g} days, "
-          f"{args.neighbours} neighbours (seed {args.seed})")  # fmt: skip
+    print(
+        f"Loaded {name}: big workspace {main_leads:,} leads over {span:g} days, "
+        f"{args.neighbours} neighbours (seed {args.seed})"
+    )
     print(f"  {'table':<28} {'big workspace':>14} {'all workspaces':>15}")
     for model_name, count in counts.items():
         print(f"  {tables[model_name][0]:<28} {main_counts[model_name]:>14,} {count:>15,}")

@@ -56,22 +56,27 @@ print(json.dumps(out))
 
 
 def _run(env: dict, *args: str) -> str:
-    done = subprocess.run([str(BIN / "python"), *args], cwd=ROOT, env=env, check=True,
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [str(BIN / "python"), *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+    )
     return done.stdout
 
 
 def _psql(sql: str) -> None:
-    subprocess.run(["psql", "-h", HOST, "-U", "postgres", "-qc", sql], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["psql", "-h", HOST, "-U", "postgres", "-qc", sql], check=True, capture_output=True
+    )
 
 
 def _world(env: dict, folder: Path) -> Path:
     _run(env, "manage.py", "migrate", "--noinput")
     demo = json.loads(_run(env, "manage.py", "seed_demo", "--json", "--allow-production"))
     first = demo["workspaces"][0]
-    setup_env = {**env, "LOADTEST_CREDENTIALS": json.dumps(CREDENTIALS),
-                 "LOADTEST_WORKSPACE": first["id"]}  # fmt: skip
+    setup_env = {
+        **env,
+        "LOADTEST_CREDENTIALS": json.dumps(CREDENTIALS),
+        "LOADTEST_WORKSPACE": first["id"],
+    }
     printed = (
         _run(setup_env, "manage.py", "shell", "--no-imports", "-c", SETUP).strip().splitlines()
     )
@@ -79,21 +84,29 @@ def _world(env: dict, folder: Path) -> Path:
     closer = next(m for m in first["members"] if m["role"] == "closer")
     world = {
         "workspaces": [
-            {"id": w["id"], "read": w["tokens"]["read"], "write": w["tokens"]["write"],
-             "closer": next(m["id"] for m in w["members"] if m["role"] == "closer")}
+            {
+                "id": w["id"],
+                "read": w["tokens"]["read"],
+                "write": w["tokens"]["write"],
+                "closer": next(m["id"] for m in w["members"] if m["role"] == "closer"),
+            }
             for w in demo["workspaces"]
         ],
         "owners": [
             {"email": m["email"], "password": m["password"], "workspace": w["id"]}
-            for w in demo["workspaces"] for m in w["members"] if m["role"] in ("owner", "manager")
+            for w in demo["workspaces"]
+            for m in w["members"]
+            if m["role"] in ("owner", "manager")
         ],
         "closers": [
             {"session_token": m["session_token"]}
-            for w in demo["workspaces"] for m in w["members"] if m["role"] == "closer"
+            for w in demo["workspaces"]
+            for m in w["members"]
+            if m["role"] == "closer"
         ],
         "closer_email": closer["email"],
         **connections,
-    }  # fmt: skip
+    }
     path = folder / "world.json"
     path.write_text(json.dumps(world))
     return path
@@ -108,8 +121,10 @@ def _metrics(port: int, token: str) -> str:
 
 
 def _unsettled(env: dict) -> int:
-    code = ("from integrations.models import Event; "
-            "print(Event.objects.filter(state='received').count())")  # fmt: skip
+    code = (
+        "from integrations.models import Event; "
+        "print(Event.objects.filter(state='received').count())"
+    )
     return int(_run(env, "manage.py", "shell", "--no-imports", "-c", code).strip())
 
 
@@ -120,17 +135,23 @@ def _fault(kind: str, delay: float, folder: Path) -> subprocess.Popen:
         version = os.listdir("/etc/postgresql")[0]
         restart = f"pg_ctlcluster --skip-systemctl-redirect {version} main restart"
     else:
-        restart = (f"redis-cli -h {HOST} shutdown nosave; sleep 2; redis-server --daemonize yes "
-                   f"--bind {HOST} --port 6379 --save '' --appendonly no; "
-                   f"until redis-cli -h {HOST} ping >/dev/null 2>&1; do sleep 0.1; done")  # fmt: skip
-    command = (f"sleep {delay}; date +%s.%N > {folder}/fault.start; {restart}; "
-               f"date +%s.%N > {folder}/fault.end")  # fmt: skip
+        restart = (
+            f"redis-cli -h {HOST} shutdown nosave; sleep 2; redis-server --daemonize yes "
+            f"--bind {HOST} --port 6379 --save '' --appendonly no; "
+            f"until redis-cli -h {HOST} ping >/dev/null 2>&1; do sleep 0.1; done"
+        )
+    command = (
+        f"sleep {delay}; date +%s.%N > {folder}/fault.start; {restart}; "
+        f"date +%s.%N > {folder}/fault.end"
+    )
     return subprocess.Popen(["bash", "-c", command])
 
 
 def _stored_event_ids(env: dict) -> set[str]:
-    code = ("import json; from integrations.models import Event; "
-            "print(json.dumps(list(Event.objects.values_list('event_id', flat=True))))")  # fmt: skip
+    code = (
+        "import json; from integrations.models import Event; "
+        "print(json.dumps(list(Event.objects.values_list('event_id', flat=True))))"
+    )
     printed = _run(env, "manage.py", "shell", "--no-imports", "-c", code).strip().splitlines()
     return set(json.loads(printed[-1]))
 
@@ -149,24 +170,30 @@ def _fault_reading(folder: Path, env: dict) -> bool:
     acknowledged = {row[4] for row in rows if row[4] and 200 <= row[2] < 300}
     lost = acknowledged - _stored_event_ids(env)
     outside = [row for row in failed if row[0] < started - 1 or row[0] > ended + 15]
-    print(f"\nrestart: {ended - started:.1f} s; requests: {len(rows)}, failed: {len(failed)} "
-          f"(statuses {dict(statuses)}; 0 is a refused connection); last failure "
-          f"{last_failure - ended:+.1f} s after the restart ended; slowest request "
-          f"{slowest / 1000:.1f} s; failures outside the restart and 15 s after it: "
-          f"{len(outside)}; deliveries acknowledged with 2xx: {len(acknowledged)}, "
-          f"lost: {len(lost)}")  # fmt: skip
+    print(
+        f"\nrestart: {ended - started:.1f} s; requests: {len(rows)}, failed: {len(failed)} "
+        f"(statuses {dict(statuses)}; 0 is a refused connection); last failure "
+        f"{last_failure - ended:+.1f} s after the restart ended; slowest request "
+        f"{slowest / 1000:.1f} s; failures outside the restart and 15 s after it: "
+        f"{len(outside)}; deliveries acknowledged with 2xx: {len(acknowledged)}, "
+        f"lost: {len(lost)}"
+    )
     return not outside and not lost and set(statuses) <= {0, 503} and slowest < 30_000
 
 
 def _report(prefix: Path) -> tuple[int, int]:
     rows = list(csv.DictReader(open(f"{prefix}_stats.csv")))  # noqa: SIM115
-    print(f"{'kind':28} {'requests':>9} {'failed':>7} {'p50 ms':>7} {'p95 ms':>7} "
-          f"{'p99 ms':>7} {'req/s':>7}")  # fmt: skip
+    print(
+        f"{'kind':28} {'requests':>9} {'failed':>7} {'p50 ms':>7} {'p95 ms':>7} "
+        f"{'p99 ms':>7} {'req/s':>7}"
+    )
     total = failed = 0
     for row in rows:
-        print(f"{row['Name']:28} {row['Request Count']:>9} {row['Failure Count']:>7} "
-              f"{row['50%']:>7} {row['95%']:>7} {row['99%']:>7} "
-              f"{float(row['Requests/s']):>7.1f}")  # fmt: skip
+        print(
+            f"{row['Name']:28} {row['Request Count']:>9} {row['Failure Count']:>7} "
+            f"{row['50%']:>7} {row['95%']:>7} {row['99%']:>7} "
+            f"{float(row['Requests/s']):>7.1f}"
+        )
         if row["Name"] == "Aggregated":
             total, failed = int(row["Request Count"]), int(row["Failure Count"])
     return total, failed
@@ -204,47 +231,101 @@ def main(argv=None) -> int:
     _psql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
     _psql(f'CREATE DATABASE "{args.database}"')
     redis_url = f"redis://{HOST}:6379/{args.redis_db}"
-    subprocess.run(["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True
+    )
     env = production_environment(
         database_url=f"postgres://postgres@{HOST}:5432/{args.database}", port=args.port
     )
     metrics_token = "loadtest-" + os.urandom(12).hex()
     env.update(
-        CELERY_BROKER_URL=redis_url, CACHE_URL=redis_url, METRICS_TOKEN=metrics_token,
-        PROMETHEUS_MULTIPROC_DIR=str(folder / "metrics"), STRIPE_API_BASE=NOWHERE,
-        CALENDLY_API_BASE=NOWHERE, ZOOM_API_BASE=NOWHERE, ZOOM_OAUTH_BASE=NOWHERE,
-        HUBSPOT_API_BASE=NOWHERE, DEMO_FILE=str(folder / "demo.json"),
-    )  # fmt: skip
+        CELERY_BROKER_URL=redis_url,
+        CACHE_URL=redis_url,
+        METRICS_TOKEN=metrics_token,
+        PROMETHEUS_MULTIPROC_DIR=str(folder / "metrics"),
+        STRIPE_API_BASE=NOWHERE,
+        CALENDLY_API_BASE=NOWHERE,
+        ZOOM_API_BASE=NOWHERE,
+        ZOOM_OAUTH_BASE=NOWHERE,
+        HUBSPOT_API_BASE=NOWHERE,
+        DEMO_FILE=str(folder / "demo.json"),
+    )
     world = _world(env, folder)
-    server = Server(env, port=args.port, workers=args.workers, log_path=folder / "gunicorn.log",
-                    extra_args=("--config", "python:config.gunicorn"))  # fmt: skip
+    server = Server(
+        env,
+        port=args.port,
+        workers=args.workers,
+        log_path=folder / "gunicorn.log",
+        extra_args=("--config", "python:config.gunicorn"),
+    )
     worker_log = open(folder / "worker.log", "w")  # noqa: SIM115
     worker = subprocess.Popen(
-        [str(BIN / "celery"), "-A", "config", "worker", "--beat", "--concurrency", "2",
-         "--queues", ",".join([*queue_names("celery"), "celery"]),
-         "--loglevel", "WARNING", "--schedule", str(folder / "beat-schedule")],
-        cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
+        [
+            str(BIN / "celery"),
+            "-A",
+            "config",
+            "worker",
+            "--beat",
+            "--concurrency",
+            "2",
+            "--queues",
+            ",".join([*queue_names("celery"), "celery"]),
+            "--loglevel",
+            "WARNING",
+            "--schedule",
+            str(folder / "beat-schedule"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=worker_log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     fault = None
     try:
-        server.wait_ready(lambda: urllib.request.urlopen(
-            f"http://{HOST}:{args.port}/readyz", timeout=5).status == 200)  # fmt: skip
+        server.wait_ready(
+            lambda: (
+                urllib.request.urlopen(f"http://{HOST}:{args.port}/readyz", timeout=5).status == 200
+            )
+        )
         prefix = OUT / ("loadtest" if args.fault is None else f"loadtest_fault_{args.fault}")
-        print(f"Locust: {args.users} users for {args.seconds} s against {args.workers} gunicorn "
-              f"workers and one Celery worker; PostgreSQL and Redis on this machine")  # fmt: skip
+        print(
+            f"Locust: {args.users} users for {args.seconds} s against {args.workers} gunicorn "
+            f"workers and one Celery worker; PostgreSQL and Redis on this machine"
+        )
         if args.fault:
             fault = _fault(args.fault, args.seconds / 2, folder)
         began = time.time()
         subprocess.run(
-            [str(BIN / "locust"), "-f", str(ROOT / "bench" / "locustfile.py"), "--headless",
-             "-u", str(args.users), "-r", str(max(1, args.users // 4)), "-t", f"{args.seconds}s",
-             "--host", f"http://{HOST}:{args.port}", "--csv", str(prefix), "--only-summary",
-             "--loglevel", "WARNING", "--stop-timeout", "10"],
-            cwd=ROOT, check=False,
-            env={**env, "LOADTEST_WORLD": str(world),
-                 "LOADTEST_REQUESTS": str(folder / "requests.jsonl")},
-        )  # fmt: skip
+            [
+                str(BIN / "locust"),
+                "-f",
+                str(ROOT / "bench" / "locustfile.py"),
+                "--headless",
+                "-u",
+                str(args.users),
+                "-r",
+                str(max(1, args.users // 4)),
+                "-t",
+                f"{args.seconds}s",
+                "--host",
+                f"http://{HOST}:{args.port}",
+                "--csv",
+                str(prefix),
+                "--only-summary",
+                "--loglevel",
+                "WARNING",
+                "--stop-timeout",
+                "10",
+            ],
+            cwd=ROOT,
+            check=False,
+            env={
+                **env,
+                "LOADTEST_WORLD": str(world),
+                "LOADTEST_REQUESTS": str(folder / "requests.jsonl"),
+            },
+        )
         if fault is not None:
             fault.wait()
         took = time.time() - began
@@ -253,16 +334,25 @@ def main(argv=None) -> int:
         if args.fault:
             # The beat's resend of events whose apply task failed during the restart,
             # run now rather than in five minutes.
-            _run(env, "manage.py", "shell", "--no-imports", "-c",
-                 "from integrations.tasks import events_apply_pending; "
-                 "events_apply_pending.delay(older_than_seconds=0)")  # fmt: skip
+            _run(
+                env,
+                "manage.py",
+                "shell",
+                "--no-imports",
+                "-c",
+                "from integrations.tasks import events_apply_pending; "
+                "events_apply_pending.delay(older_than_seconds=0)",
+            )
         while (left := _unsettled(env)) and time.time() < deadline:
             time.sleep(2)
         metrics = _metrics(args.port, metrics_token)
-        outcomes = [line for line in metrics.splitlines()
-                    if line.startswith("webhook_deliveries_total{")]  # fmt: skip
-        print(f"\n{total} requests in {took:.0f} s, {failed} failed; provider events left "
-              f"unapplied after the run: {left}")  # fmt: skip
+        outcomes = [
+            line for line in metrics.splitlines() if line.startswith("webhook_deliveries_total{")
+        ]
+        print(
+            f"\n{total} requests in {took:.0f} s, {failed} failed; provider events left "
+            f"unapplied after the run: {left}"
+        )
         print("\n".join(outcomes))
         if args.fault:
             return 0 if _fault_reading(folder, env) and not left else 1

@@ -24,8 +24,19 @@ from datetime import UTC, datetime
 from locust import HttpUser, between, events, task
 
 WORLD = json.loads(open(os.environ["LOADTEST_WORLD"]).read())  # noqa: SIM115
-FIGURES = ["calls", "outcomes", "payments", "leads", "funnel", "attribution", "acquisition",
-           "commission", "eod", "speed-to-lead", "webinar"]  # fmt: skip
+FIGURES = [
+    "calls",
+    "outcomes",
+    "payments",
+    "leads",
+    "funnel",
+    "attribution",
+    "acquisition",
+    "commission",
+    "eod",
+    "speed-to-lead",
+    "webinar",
+]
 TOOLS = ["listCallFigures", "listPaymentFigures", "getFunnel", "listCommission"]
 
 
@@ -38,8 +49,12 @@ _LOG = open(os.environ["LOADTEST_REQUESTS"], "w") if os.environ.get("LOADTEST_RE
 def _logged(name, response, response_time, exception, context, **_kwargs):
     if _LOG is not None:
         status = getattr(response, "status_code", 0) or 0
-        _LOG.write(json.dumps([time.time(), name, status, round(response_time),
-                               (context or {}).get("event", "")]) + "\n")  # fmt: skip
+        _LOG.write(
+            json.dumps(
+                [time.time(), name, status, round(response_time), (context or {}).get("event", "")]
+            )
+            + "\n"
+        )
 
 
 @events.quitting.add_listener
@@ -113,17 +128,33 @@ class ProviderDeliveries(HttpUser):
         now = int(time.time())
         charge = f"ch_load{uuid.uuid4().hex[:20]}"
         event_id = f"evt_load{uuid.uuid4().hex[:20]}"
-        body = json.dumps({
-            "id": event_id, "object": "event", "type": "charge.succeeded",
-            "created": now, "livemode": False,
-            "data": {"object": {
-                "id": charge, "object": "charge", "amount": 5000, "currency": "usd",
-                "created": now, "status": "succeeded", "paid": True,
-                "billing_details": {"email": f"{charge}@load.example", "name": None},
-                "receipt_email": None, "customer": None, "metadata": {}, "refunded": False,
-                "amount_refunded": 0, "refunds": {"object": "list", "data": []},
-            }},
-        }).encode()  # fmt: skip
+        body = json.dumps(
+            {
+                "id": event_id,
+                "object": "event",
+                "type": "charge.succeeded",
+                "created": now,
+                "livemode": False,
+                "data": {
+                    "object": {
+                        "id": charge,
+                        "object": "charge",
+                        "amount": 5000,
+                        "currency": "usd",
+                        "created": now,
+                        "status": "succeeded",
+                        "paid": True,
+                        "billing_details": {"email": f"{charge}@load.example", "name": None},
+                        "receipt_email": None,
+                        "customer": None,
+                        "metadata": {},
+                        "refunded": False,
+                        "amount_refunded": 0,
+                        "refunds": {"object": "list", "data": []},
+                    }
+                },
+            }
+        ).encode()
         signature = f"t={now},v1={_hex(connection['secret'], f'{now}.'.encode() + body)}"
         self.client.post(
             f"/hooks/stripe/{connection['id']}",
@@ -140,22 +171,33 @@ class ProviderDeliveries(HttpUser):
         api = "https://api.calendly.com"
         event, invitee = uuid.uuid4().hex[:12], uuid.uuid4().hex[:12]
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.000000Z")
-        body = json.dumps({
-            "event": "invitee.created", "created_at": created, "created_by": f"{api}/users/U1",
-            "payload": {
-                "uri": f"{api}/scheduled_events/{event}/invitees/{invitee}",
-                "email": f"{invitee}@load.example", "name": "Load Test", "status": "active",
-                "created_at": created, "updated_at": created, "rescheduled": False,
-                "tracking": {"utm_source": "load"},
-                "scheduled_event": {
-                    "uri": f"{api}/scheduled_events/{event}", "name": "Strategy call",
-                    "status": "active", "start_time": "2026-12-01T15:00:00.000000Z",
-                    "end_time": "2026-12-01T15:45:00.000000Z",
-                    "event_memberships": [{"user": f"{api}/users/U1",
-                                           "user_email": WORLD["closer_email"]}],
+        body = json.dumps(
+            {
+                "event": "invitee.created",
+                "created_at": created,
+                "created_by": f"{api}/users/U1",
+                "payload": {
+                    "uri": f"{api}/scheduled_events/{event}/invitees/{invitee}",
+                    "email": f"{invitee}@load.example",
+                    "name": "Load Test",
+                    "status": "active",
+                    "created_at": created,
+                    "updated_at": created,
+                    "rescheduled": False,
+                    "tracking": {"utm_source": "load"},
+                    "scheduled_event": {
+                        "uri": f"{api}/scheduled_events/{event}",
+                        "name": "Strategy call",
+                        "status": "active",
+                        "start_time": "2026-12-01T15:00:00.000000Z",
+                        "end_time": "2026-12-01T15:45:00.000000Z",
+                        "event_memberships": [
+                            {"user": f"{api}/users/U1", "user_email": WORLD["closer_email"]}
+                        ],
+                    },
                 },
-            },
-        }).encode()  # fmt: skip
+            }
+        ).encode()
         signature = f"t={now},v1={_hex(connection['secret'], f'{now}.'.encode() + body)}"
         self.client.post(
             f"/hooks/calendly/{connection['id']}",
@@ -173,15 +215,22 @@ class Agent(HttpUser):
     def draft(self):
         workspace = random.choice(WORLD["workspaces"])
         key = str(uuid.uuid4())
-        body = {"form": "eod", "member_id": workspace["closer"],
-                "fields": {"fields": {"dials": random.randint(0, 90), "notes": "load"}}}  # fmt: skip
+        body = {
+            "form": "eod",
+            "member_id": workspace["closer"],
+            "fields": {"fields": {"dials": random.randint(0, 90), "notes": "load"}},
+        }
         headers = {"Authorization": f"Bearer {workspace['write']}", "Idempotency-Key": key}
-        self.client.post("/api/v1/forms/drafts", json=body, headers=headers,
-                         name="agents: draft")  # fmt: skip
+        self.client.post("/api/v1/forms/drafts", json=body, headers=headers, name="agents: draft")
         if random.random() < 0.3:
             # A retry of the same request: answered from the stored answer.
-            with self.client.post("/api/v1/forms/drafts", json=body, headers=headers,
-                                  name="agents: draft retried", catch_response=True) as again:  # fmt: skip
+            with self.client.post(
+                "/api/v1/forms/drafts",
+                json=body,
+                headers=headers,
+                name="agents: draft retried",
+                catch_response=True,
+            ) as again:
                 if again.headers.get("Idempotent-Replayed") != "true":
                     again.failure("a retried key was not replayed")
 
@@ -207,9 +256,15 @@ class McpClient(HttpUser):
     @task
     def tool(self):
         workspace = random.choice(WORLD["workspaces"])
-        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": random.choice(TOOLS),
-                           "arguments": {"from": "2026-10-01", "to": "2026-10-30"}}}  # fmt: skip
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {
+                "name": random.choice(TOOLS),
+                "arguments": {"from": "2026-10-01", "to": "2026-10-30"},
+            },
+        }
         with self.client.post(
             "/mcp",
             json=body,

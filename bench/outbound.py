@@ -49,14 +49,19 @@ def parse_args(argv=None):
     p.add_argument("--events", type=int, default=2000)
     p.add_argument("--endpoints", type=int, default=1)
     p.add_argument(
-        "--concurrency", type=int, default=1,
+        "--concurrency",
+        type=int,
+        default=1,
         help="the worker's processes (1: one process, solo pool; more: Celery's prefork pool)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--profile", type=int, default=0, metavar="K",
+        "--profile",
+        type=int,
+        default=0,
+        metavar="K",
         help="Instead of the worker, make and attempt K events' deliveries in this process "
         "under cProfile and print where the time goes.",
-    )  # fmt: skip
+    )
     p.add_argument("--receiver", action="store_true", help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
@@ -128,8 +133,10 @@ def profile(count: int, workspace) -> None:
             services.attempt_held(delivery)
     profiler.disable()
     elapsed = time.perf_counter() - started
-    print(f"{len(seqs)} events made and attempted in {elapsed:.2f} s: "
-          f"{len(seqs) / elapsed:.0f} events/s in this process (no Celery)")  # fmt: skip
+    print(
+        f"{len(seqs)} events made and attempted in {elapsed:.2f} s: "
+        f"{len(seqs) / elapsed:.0f} events/s in this process (no Celery)"
+    )
     pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
 
 
@@ -196,8 +203,13 @@ def main(argv=None) -> int:
             for n in range(args.events + warmup):
                 start = time.perf_counter()
                 with transaction.atomic():
-                    lead_upsert(workspace=workspace, external_id=f"{label}{n}", created_at=now,
-                                name=f"Lead {n}", email=f"lead{n}@example.test")  # fmt: skip
+                    lead_upsert(
+                        workspace=workspace,
+                        external_id=f"{label}{n}",
+                        created_at=now,
+                        name=f"Lead {n}",
+                        email=f"lead{n}@example.test",
+                    )
                 if n >= warmup:
                     times.append((time.perf_counter() - start) * 1000)
             return times
@@ -224,14 +236,29 @@ def main(argv=None) -> int:
         assert expected == 0
         worker_log = (OUT / "outbound-worker.log").open("wb")
         worker = subprocess.Popen(
-            [*_worker_command(), "-A", "config", "worker", "--concurrency", str(args.concurrency),
-             "--queues", ",".join(queue_names("celery")),
-             "--pool", "solo" if args.concurrency == 1 else "prefork", "--loglevel", os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"), "--without-gossip", "--without-mingle",
-             "--without-heartbeat"],
-            cwd=ROOT, env={**os.environ, "LOG_LEVEL": os.environ.get("OUTBOUND_WORKER_LOG", "WARNING")},
+            [
+                *_worker_command(),
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                str(args.concurrency),
+                "--queues",
+                ",".join(queue_names("celery")),
+                "--pool",
+                "solo" if args.concurrency == 1 else "prefork",
+                "--loglevel",
+                os.environ.get("OUTBOUND_WORKER_LOG", "WARNING"),
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "LOG_LEVEL": os.environ.get("OUTBOUND_WORKER_LOG", "WARNING")},
             start_new_session=True,
-            stdout=worker_log, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            stdout=worker_log,
+            stderr=subprocess.STDOUT,
+        )
         while Delivery.objects.filter(state="succeeded").count() < total:
             if worker.poll() is not None:
                 raise RuntimeError("the worker stopped")
@@ -270,14 +297,18 @@ def main(argv=None) -> int:
     print(f"writes ({args.events} leads, one transaction each):")
     for key in ("none", "with"):
         label = "no endpoint" if key == "none" else f"{args.endpoints} endpoint(s)"
-        print(f"  {label:>14}: p50 {result['write_p50_ms'][key]:.2f} ms  "
-              f"p95 {result['write_p95_ms'][key]:.2f} ms")  # fmt: skip
+        print(
+            f"  {label:>14}: p50 {result['write_p50_ms'][key]:.2f} ms  "
+            f"p95 {result['write_p95_ms'][key]:.2f} ms"
+        )
     print(f"  p95 grows {grow:+.2f} ms  {'ok' if grow <= 2 else 'MISSED'} (target <= 2 ms)")
     ok = result["events_per_s"] >= 200 and result["received"] == result["deliveries"]
-    print(f"one worker ({args.concurrency} process(es)): {result['deliveries']} deliveries in {result['worker_seconds']:.1f} s "
-          "(first delivery made to last attempt): "
-          f"{result['deliveries_per_s']:.0f} deliveries/s, {result['events_per_s']:.0f} events/s, "
-          f"{result['received']} received  {'ok' if ok else 'MISSED'} (target >= 200 events/s)")  # fmt: skip
+    print(
+        f"one worker ({args.concurrency} process(es)): {result['deliveries']} deliveries in {result['worker_seconds']:.1f} s "
+        "(first delivery made to last attempt): "
+        f"{result['deliveries_per_s']:.0f} deliveries/s, {result['events_per_s']:.0f} events/s, "
+        f"{result['received']} received  {'ok' if ok else 'MISSED'} (target >= 200 events/s)"
+    )
     return 0
 
 

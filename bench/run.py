@@ -106,22 +106,26 @@ def parse_args(argv=None):
     p.add_argument("--concurrency", type=int, default=2, help="client threads for req/s")
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument(
-        "--server", default="wsgi",
+        "--server",
+        default="wsgi",
         help="wsgi: sync workers on config.wsgi, as make serve (default); asgi: uvicorn "
         "workers on config.asgi; wsgi,asgi: both at once, taking turns like the databases "
         "(the ratio table then compares the first two servers of the first database)",
-    )  # fmt: skip
+    )
     p.add_argument("--port", type=int, default=8765)
     p.add_argument(
-        "--max-seconds", type=float, default=60.0,
+        "--max-seconds",
+        type=float,
+        default=60.0,
         help="time budget of each timed phase of one endpoint; a slower endpoint gets fewer runs",
-    )  # fmt: skip
+    )
     p.add_argument("--only", default="", help="comma-separated endpoint labels")
     p.add_argument(
-        "--pg-options", default=None,
-        help='PostgreSQL settings for every connection (server, capture, SQL), through libpq\'s '
+        "--pg-options",
+        default=None,
+        help="PostgreSQL settings for every connection (server, capture, SQL), through libpq's "
         'PGOPTIONS, e.g. "-c jit=off -c random_page_cost=1.1"',
-    )  # fmt: skip
+    )
     p.add_argument("--explain", action="store_true", help="EXPLAIN ANALYZE each miss")
     p.add_argument("--markdown", action="store_true", help="also write bench/out/results.md")
     p.add_argument("--report", default=None, help="print the tables of a results.json; no run")
@@ -268,17 +272,27 @@ def database_prepare(name: str, args, port: int, kind: str) -> dict:
         wanted = set(args.only.split(","))
         endpoints = [e for e in endpoints if e[0] in wanted or e[0] == "whoami"]
     capture = subprocess.run(
-        [str(BIN / "python"), str(ROOT / "bench" / "capture.py"), str(info_path),
-         json.dumps([p for _, p in endpoints])],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+        [
+            str(BIN / "python"),
+            str(ROOT / "bench" / "capture.py"),
+            str(info_path),
+            json.dumps([p for _, p in endpoints]),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     if capture.returncode != 0:
         raise SystemExit(f"Calling the endpoints in-process failed:\n{capture.stderr[-3000:]}")
     print(f"{name}: {info['leads']:,} leads, generated {info['generated_at']}", flush=True)
     generated = datetime.fromisoformat(info["generated_at"])
     if datetime.now(UTC) - generated > timedelta(days=2):
-        print("  (the records end when they were generated: the 30-day period now holds fewer;"
-              " make bench BENCH_REGENERATE=1 loads them again)", flush=True)  # fmt: skip
+        print(
+            "  (the records end when they were generated: the 30-day period now holds fewer;"
+            " make bench BENCH_REGENERATE=1 loads them again)",
+            flush=True,
+        )
     return {
         "name": name if len(args.servers) == 1 else f"{name} ({kind})",
         "info": info,
@@ -438,8 +452,13 @@ def table(results: list[dict], requested: int) -> list[str]:
     )
     for result in results:
         load = "load average {:.2f} before, {:.2f} after".format(*result["load"])
-        lines += ["", f"**{result['name']}** ({result['leads']:,} leads; {load})", "", head,
-                  "|" + "|".join("-" * (len(c) + 0) for c in head.split("|")[1:-1]) + "|"]  # fmt: skip
+        lines += [
+            "",
+            f"**{result['name']}** ({result['leads']:,} leads; {load})",
+            "",
+            head,
+            "|" + "|".join("-" * (len(c) + 0) for c in head.split("|")[1:-1]) + "|",
+        ]
         for label, r in result["rows"].items():
             if r.get("missing"):
                 lines.append(f"| {label:<14} | {'not routed yet':<71} |")
@@ -461,9 +480,13 @@ def table(results: list[dict], requested: int) -> list[str]:
             )
     bare = [result for result in results if result.get("bare")]
     if bare:
-        lines += ["", f"**whoami / a bare Django JSON view** (req/s; target >= {BARE_RATIO_TARGET:g})", "",
-                  "| server | whoami req/s | bare req/s | ratio | target |",
-                  "|---|---:|---:|---:|---|"]  # fmt: skip
+        lines += [
+            "",
+            f"**whoami / a bare Django JSON view** (req/s; target >= {BARE_RATIO_TARGET:g})",
+            "",
+            "| server | whoami req/s | bare req/s | ratio | target |",
+            "|---|---:|---:|---:|---|",
+        ]
         for result in bare:
             b = result["bare"]
             lines.append(
@@ -472,10 +495,14 @@ def table(results: list[dict], requested: int) -> list[str]:
             )
     if len(results) >= 2:
         big, small = results[0], results[1]
-        lines += ["", f"**{big['name']} / {small['name']}** (p50 on "
-                  f"{big['leads']:,} leads / p50 on {small['leads']:,} leads)", "",
-                  f"| {'endpoint':<14} | {'large':>7} | {'small':>7} | {'ratio':>5} | target |",
-                  "|----------------|---------|---------|-------|--------|"]  # fmt: skip
+        lines += [
+            "",
+            f"**{big['name']} / {small['name']}** (p50 on "
+            f"{big['leads']:,} leads / p50 on {small['leads']:,} leads)",
+            "",
+            f"| {'endpoint':<14} | {'large':>7} | {'small':>7} | {'ratio':>5} | target |",
+            "|----------------|---------|---------|-------|--------|",
+        ]
         for label, r in big["rows"].items():
             s = small["rows"].get(label, {})
             if "p50" not in r or "p50" not in s:
@@ -493,13 +520,19 @@ def code_version() -> str:
     """The commit measured, and whether the working tree differed from it."""
     try:
         commit = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
             check=True,
-        ).stdout.strip()  # fmt: skip
+        ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "code: unknown (not a git checkout)"
     return f"code: {commit}" + (" with uncommitted changes" if dirty else "")

@@ -134,46 +134,68 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--database", default="bench_large", help="a database of bench/generate.py")
     p.add_argument(
-        "--provider", default="stripe",
-        choices=("stripe", "stripe-refund", "stripe-dispute", "stripe-named", "zoom", "calendly",
-                 "hubspot"),
+        "--provider",
+        default="stripe",
+        choices=(
+            "stripe",
+            "stripe-refund",
+            "stripe-dispute",
+            "stripe-named",
+            "zoom",
+            "calendly",
+            "hubspot",
+        ),
         help="Stripe's charge.succeeded; refund.created, lost charge.dispute.closed or "
         "charge.succeeded naming its sale; Zoom's participants joining and leaving a webinar; "
         "Calendly's invitee.created then invitee.canceled; HubSpot's contact.creation",
-    )  # fmt: skip
+    )
     p.add_argument(
         "--deliveries", type=int, default=2000, help="timed deliveries (Stripe, Calendly, HubSpot)"
     )
     p.add_argument(
-        "--attendees", type=int, default=5000,
+        "--attendees",
+        type=int,
+        default=5000,
         help="with --provider zoom: the webinar's registrants, each of whom joins and leaves "
         "once (two deliveries each; --deliveries is not used)",
-    )  # fmt: skip
+    )
     p.add_argument("--warmup", type=int, default=40, help="deliveries before the timed ones")
     p.add_argument("--concurrency", type=int, default=4, help="client threads")
     p.add_argument(
-        "--rate", type=float, default=0,
+        "--rate",
+        type=float,
+        default=0,
         help="deliveries per second, each timed from when it is due (default: as fast as the "
         "threads go)",
-    )  # fmt: skip
+    )
     p.add_argument("--workers", type=int, default=2, help="gunicorn workers")
     p.add_argument("--port", type=int, default=8785)
     p.add_argument("--redis", default="redis://127.0.0.1:6379", help="Redis server")
     p.add_argument("--redis-db", type=int, default=5, help="Celery's broker: emptied by the run")
     p.add_argument(
-        "--max-seconds", type=float, default=900.0,
+        "--max-seconds",
+        type=float,
+        default=900.0,
         help="give up waiting for the worker after this long (the figures then say how many)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--profile", type=int, default=0, metavar="K",
+        "--profile",
+        type=int,
+        default=0,
+        metavar="K",
         help="instead of the worker: apply K events in-process, in batches, under cProfile",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--profile-endpoint", type=int, default=0, metavar="K",
+        "--profile-endpoint",
+        type=int,
+        default=0,
+        metavar="K",
         help="instead of both phases: K deliveries through Django's test client in-process "
         "under cProfile (no server, no worker)",
-    )  # fmt: skip
-    p.add_argument("--sql-sample", type=int, default=100, help="with --profile: events whose SQL is captured")  # fmt: skip
+    )
+    p.add_argument(
+        "--sql-sample", type=int, default=100, help="with --profile: events whose SQL is captured"
+    )
     p.add_argument("--keep", action="store_true", help="leave the connection and its records")
     args = p.parse_args(argv)
     args.deliveries = max(1, min(args.deliveries, 100_000))
@@ -243,9 +265,11 @@ class Phase:
         own = os.times()
         group = self.group() if self.group else None
         return (
-            own.user + own.system + postgres_cpu_seconds()
+            own.user
+            + own.system
+            + postgres_cpu_seconds()
             + (group_cpu_seconds(group) if group else 0.0)
-        )  # fmt: skip
+        )
 
     def __enter__(self):
         self.load_before = os.getloadavg()[0]
@@ -499,8 +523,10 @@ def attendees_pick(workspace_id: str, count: int) -> list[tuple[str, str]]:
         picked.setdefault(email.strip().lower(), name)
         if len(picked) == count:
             return list(picked.items())
-    raise SystemExit(f"The workspace has {len(picked):,} leads with distinct emails among the "
-                     f"first {count * 2:,}; --attendees {count:,} needs that many.")  # fmt: skip
+    raise SystemExit(
+        f"The workspace has {len(picked):,} leads with distinct emails among the "
+        f"first {count * 2:,}; --attendees {count:,} needs that many."
+    )
 
 
 def _zoom_time(moment: datetime) -> str:
@@ -599,9 +625,12 @@ def zoom_participant_bodies(webinar: dict, attendees: list, account_id: str) -> 
         }
         for event_type, at, extra in (
             (ZOOM_JOINED, person.joined, {"join_time": _zoom_time(person.joined)}),
-            (ZOOM_LEFT, person.left, {"leave_time": _zoom_time(person.left),
-                                      "leave_reason": "left the webinar."}),
-        ):  # fmt: skip
+            (
+                ZOOM_LEFT,
+                person.left,
+                {"leave_time": _zoom_time(person.left), "leave_reason": "left the webinar."},
+            ),
+        ):
             obj = {**webinar, "id": str(webinar["id"]), "participant": {**participant, **extra}}
             bodies[event_type].append(_zoom_body(event_type, at, account_id, obj))
     return bodies[ZOOM_JOINED] + bodies[ZOOM_LEFT]
@@ -741,17 +770,29 @@ def refund_bodies(count: int, run: str, kind: str) -> list[bytes]:
         charge_id = f"ch_bench{run}{i:06d}"
         if kind == "refund":
             refund = {
-                "id": f"re_bench{run}{i:06d}", "object": "refund", "amount": AMOUNT // 2,
-                "charge": charge_id, "currency": "usd", "created": now, "status": "succeeded",
-                "reason": "requested_by_customer", "metadata": {},
-            }  # fmt: skip
+                "id": f"re_bench{run}{i:06d}",
+                "object": "refund",
+                "amount": AMOUNT // 2,
+                "charge": charge_id,
+                "currency": "usd",
+                "created": now,
+                "status": "succeeded",
+                "reason": "requested_by_customer",
+                "metadata": {},
+            }
             bodies.append(_stripe_event(f"evt_benchre{run}{i:06d}", "refund.created", refund, now))
         else:
             dispute = {
-                "id": f"dp_bench{run}{i:06d}", "object": "dispute", "amount": AMOUNT,
-                "charge": charge_id, "currency": "usd", "created": now - 86400,
-                "status": "lost", "reason": "fraudulent", "metadata": {},
-            }  # fmt: skip
+                "id": f"dp_bench{run}{i:06d}",
+                "object": "dispute",
+                "amount": AMOUNT,
+                "charge": charge_id,
+                "currency": "usd",
+                "created": now - 86400,
+                "status": "lost",
+                "reason": "fraudulent",
+                "metadata": {},
+            }
             bodies.append(
                 _stripe_event(f"evt_benchdp{run}{i:06d}", "charge.dispute.closed", dispute, now)
             )
@@ -781,12 +822,21 @@ def named_bodies(sales: list[tuple[str, str]], run: str) -> list[bytes]:
     bodies = []
     for i, (sale_id, email) in enumerate(sales):
         charge = {
-            "id": f"ch_benchnm{run}{i:06d}", "object": "charge", "amount": AMOUNT,
-            "currency": "usd", "created": now, "status": "succeeded", "paid": True,
-            "billing_details": {"email": email, "name": None}, "receipt_email": email,
-            "customer": None, "metadata": {"sale_id": sale_id}, "refunded": False,
-            "amount_refunded": 0, "refunds": {"object": "list", "data": []},
-        }  # fmt: skip
+            "id": f"ch_benchnm{run}{i:06d}",
+            "object": "charge",
+            "amount": AMOUNT,
+            "currency": "usd",
+            "created": now,
+            "status": "succeeded",
+            "paid": True,
+            "billing_details": {"email": email, "name": None},
+            "receipt_email": email,
+            "customer": None,
+            "metadata": {"sale_id": sale_id},
+            "refunded": False,
+            "amount_refunded": 0,
+            "refunds": {"object": "list", "data": []},
+        }
         bodies.append(_stripe_event(f"evt_benchnm{run}{i:06d}", "charge.succeeded", charge, now))
     return bodies
 
@@ -834,34 +884,71 @@ def calendly_bodies(attendees: list[tuple[str, str]], host: str, run: str) -> li
         booked = now - timedelta(seconds=5)
         invitee = {
             "uri": f"{event_uri}/invitees/INV{run}{i:06d}",
-            "email": email, "name": name, "first_name": None, "last_name": None,
-            "status": "active", "timezone": "UTC", "questions_and_answers": [],
+            "email": email,
+            "name": name,
+            "first_name": None,
+            "last_name": None,
+            "status": "active",
+            "timezone": "UTC",
+            "questions_and_answers": [],
             "created_at": booked.isoformat().replace("+00:00", ".000000Z"),
             "updated_at": booked.isoformat().replace("+00:00", ".000000Z"),
-            "rescheduled": False, "old_invitee": None, "new_invitee": None,
+            "rescheduled": False,
+            "old_invitee": None,
+            "new_invitee": None,
             "cancel_url": f"https://calendly.com/cancellations/INV{run}{i:06d}",
             "reschedule_url": f"https://calendly.com/reschedulings/INV{run}{i:06d}",
-            "tracking": {"utm_source": None, "utm_medium": None, "utm_campaign": None,
-                         "utm_content": None, "utm_term": None, "salesforce_uuid": None},
-            "no_show": None, "reconfirmation": None, "payment": None,
+            "tracking": {
+                "utm_source": None,
+                "utm_medium": None,
+                "utm_campaign": None,
+                "utm_content": None,
+                "utm_term": None,
+                "salesforce_uuid": None,
+            },
+            "no_show": None,
+            "reconfirmation": None,
+            "payment": None,
             "scheduled_event": {
-                "uri": event_uri, "name": "Sales call", "status": "active",
+                "uri": event_uri,
+                "name": "Sales call",
+                "status": "active",
                 "start_time": start.isoformat().replace("+00:00", ".000000Z"),
-                "end_time": (start + timedelta(minutes=30)).isoformat().replace("+00:00", ".000000Z"),
-                "event_type": f"{api}/event_types/BENCH", "location": {"type": "zoom"},
+                "end_time": (start + timedelta(minutes=30))
+                .isoformat()
+                .replace("+00:00", ".000000Z"),
+                "event_type": f"{api}/event_types/BENCH",
+                "location": {"type": "zoom"},
                 "event_memberships": [{"user": f"{api}/users/BENCHHOST", "user_email": host}],
             },
-        }  # fmt: skip
+        }
         sent = now.isoformat().replace("+00:00", ".000000Z")
-        created.append(json.dumps({"event": "invitee.created", "created_at": sent,
-                                   "created_by": f"{api}/users/BENCHHOST",
-                                   "payload": invitee}).encode())  # fmt: skip
-        gone = {**invitee, "status": "canceled",
-                "cancellation": {"canceled_by": name, "reason": "", "canceler_type": "invitee"}}  # fmt: skip
+        created.append(
+            json.dumps(
+                {
+                    "event": "invitee.created",
+                    "created_at": sent,
+                    "created_by": f"{api}/users/BENCHHOST",
+                    "payload": invitee,
+                }
+            ).encode()
+        )
+        gone = {
+            **invitee,
+            "status": "canceled",
+            "cancellation": {"canceled_by": name, "reason": "", "canceler_type": "invitee"},
+        }
         later = (now + timedelta(seconds=1)).isoformat().replace("+00:00", ".000000Z")
-        cancelled.append(json.dumps({"event": "invitee.canceled", "created_at": later,
-                                     "created_by": f"{api}/users/BENCHHOST",
-                                     "payload": gone}).encode())  # fmt: skip
+        cancelled.append(
+            json.dumps(
+                {
+                    "event": "invitee.canceled",
+                    "created_at": later,
+                    "created_by": f"{api}/users/BENCHHOST",
+                    "payload": gone,
+                }
+            ).encode()
+        )
     return created + cancelled
 
 
@@ -972,11 +1059,14 @@ class FakeHubSpot:
                 fake.calls += 1
                 fake.ids += len(ids)
                 stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
-                answer = json.dumps({
-                    "status": "COMPLETE",
-                    "results": [fake.contacts[i] for i in ids if i in fake.contacts],
-                    "startedAt": stamp, "completedAt": stamp,
-                }).encode()  # fmt: skip
+                answer = json.dumps(
+                    {
+                        "status": "COMPLETE",
+                        "results": [fake.contacts[i] for i in ids if i in fake.contacts],
+                        "startedAt": stamp,
+                        "completedAt": stamp,
+                    }
+                ).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json;charset=utf-8")
                 self.send_header("Content-Length", str(len(answer)))
@@ -1004,13 +1094,21 @@ def hubspot_contacts(count: int, run: str) -> dict[str, dict]:
         contacts[contact_id] = {
             "id": contact_id,
             "properties": {
-                "createdate": stamp, "email": f"hs{run}{i:06d}@bench.example.test",
-                "firstname": f"Bench{i}", "lastname": f"Contact{run}", "hs_object_id": contact_id,
-                "lastmodifieddate": stamp, "utm_source": "bench", "utm_medium": None,
-                "utm_campaign": None, "utm_content": None,
+                "createdate": stamp,
+                "email": f"hs{run}{i:06d}@bench.example.test",
+                "firstname": f"Bench{i}",
+                "lastname": f"Contact{run}",
+                "hs_object_id": contact_id,
+                "lastmodifieddate": stamp,
+                "utm_source": "bench",
+                "utm_medium": None,
+                "utm_campaign": None,
+                "utm_content": None,
             },
-            "createdAt": stamp, "updatedAt": stamp, "archived": False,
-        }  # fmt: skip
+            "createdAt": stamp,
+            "updatedAt": stamp,
+            "archived": False,
+        }
     return contacts
 
 
@@ -1023,11 +1121,17 @@ def hubspot_bodies(contacts: dict[str, dict]) -> list[bytes]:
     for i, contact_id in enumerate(contacts):
         event = {
             "eventId": first + i,
-            "subscriptionId": 2_345_678, "portalId": 62_515, "appId": 1_234_567,
-            "occurredAt": now - 20_000 + i, "subscriptionType": "contact.creation",
-            "attemptNumber": 0, "objectId": int(contact_id), "changeFlag": "CREATED",
-            "changeSource": "CRM", "sourceId": "userId:123",
-        }  # fmt: skip
+            "subscriptionId": 2_345_678,
+            "portalId": 62_515,
+            "appId": 1_234_567,
+            "occurredAt": now - 20_000 + i,
+            "subscriptionType": "contact.creation",
+            "attemptNumber": 0,
+            "objectId": int(contact_id),
+            "changeFlag": "CREATED",
+            "changeSource": "CRM",
+            "sourceId": "userId:123",
+        }
         bodies.append(json.dumps([event]).encode())
     return bodies
 
@@ -1124,9 +1228,11 @@ def endpoint_phase(args, env, run, bodies) -> dict:
     path = f"/hooks/{run.key}/{run.connection.pk}"
     warm, timed = bodies[: args.warmup], bodies[args.warmup :]
     server = Server(
-        env, port=args.port, workers=args.workers,
+        env,
+        port=args.port,
+        workers=args.workers,
         log_path=OUT / f"gunicorn-{args.port}.log",
-    )  # fmt: skip
+    )
     try:
         server.wait_ready(
             lambda: (
@@ -1202,12 +1308,26 @@ def worker_phase(args, env, run, total: int) -> dict:
     with Phase() as phase:
         began = time.perf_counter()
         worker = subprocess.Popen(
-            [str(BIN / "celery"), "-A", "config", "worker", "--concurrency", "1",
-             "--queues", ",".join(queue_names("celery")),
-             "--loglevel", "WARNING", "--without-mingle", "--without-gossip"],
-            cwd=ROOT, env={**env, "CELERY_TASK_ALWAYS_EAGER": "false"},
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+            [
+                str(BIN / "celery"),
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                "1",
+                "--queues",
+                ",".join(queue_names("celery")),
+                "--loglevel",
+                "WARNING",
+                "--without-mingle",
+                "--without-gossip",
+            ],
+            cwd=ROOT,
+            env={**env, "CELERY_TASK_ALWAYS_EAGER": "false"},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         cpu_before = 0.0
         try:
             while True:
@@ -1361,8 +1481,7 @@ def endpoint_profile(args, run, bodies) -> dict:
     path = f"/hooks/{run.key}/{run.connection.pk}"
     warm, timed = bodies[: args.warmup], bodies[args.warmup :]
     for body in warm:
-        answer = client.post(path, body, content_type="application/json",
-                             headers=run.headers(body))  # fmt: skip
+        answer = client.post(path, body, content_type="application/json", headers=run.headers(body))
         if answer.status_code != 200:
             raise SystemExit(f"The endpoint answered {answer.status_code}: {answer.content[:300]}")
     signed = [(body, run.headers(body)) for body in timed]
@@ -1393,8 +1512,14 @@ class StripeRun:
     types = None  # the event types measured: every event of the connection
     worker_log = "webhooks-worker.log"
     results = "webhooks-results.json"
-    tables = ["workspaces_payment", "workspaces_sale", "workspaces_lead",
-              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+    tables = [
+        "workspaces_payment",
+        "workspaces_sale",
+        "workspaces_lead",
+        "audit_auditevent",
+        "integrations_event",
+        "integrations_connection",
+    ]
 
     def __init__(self, args, info: dict):
         self.args, self.info = args, info
@@ -1432,8 +1557,14 @@ class ZoomRun(StripeRun):
     types = (ZOOM_JOINED, ZOOM_LEFT)
     worker_log = "webhooks-zoom-worker.log"
     results = "webhooks-zoom-results.json"
-    tables = ["workspaces_registration", "workspaces_webinarevent", "workspaces_lead",
-              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+    tables = [
+        "workspaces_registration",
+        "workspaces_webinarevent",
+        "workspaces_lead",
+        "audit_auditevent",
+        "integrations_event",
+        "integrations_connection",
+    ]
 
     def headers(self, body: bytes) -> dict:
         return zoom_headers(body, self.secret)
@@ -1454,8 +1585,9 @@ class ZoomRun(StripeRun):
         picked = attendees_pick(workspace_id, count)
         webinar = zoom_webinar(workspace_id, secrets.token_hex(4))
         start = datetime.fromisoformat(webinar["start_time"])
-        attendees = [Attendee(i, len(picked), email, name, start)
-                     for i, (email, name) in enumerate(picked)]  # fmt: skip
+        attendees = [
+            Attendee(i, len(picked), email, name, start) for i, (email, name) in enumerate(picked)
+        ]
         if not args.profile_endpoint:
             print(
                 f"{args.database}: webinar {webinar['id']} and {count:,} registrations of "
@@ -1505,15 +1637,24 @@ class StripeRefundRun(StripeRun):
         total = args.warmup + (args.profile_endpoint or args.deliveries)
         run = secrets.token_hex(4)
         emails = emails_pick(self.info["workspace_id"], total)
-        print(f"{args.database}: {total:,} charges to refund, by signed charge.succeeded "
-              "deliveries applied in-process…", flush=True)  # fmt: skip
+        print(
+            f"{args.database}: {total:,} charges to refund, by signed charge.succeeded "
+            "deliveries applied in-process…",
+            flush=True,
+        )
         result["setup"] = {
             "what": f"{total:,} charges (charge.succeeded)",
-            **in_process_apply(self.connection, f"/hooks/stripe/{self.connection.pk}",
-                               deliveries_make(emails, run), self.headers),
-        }  # fmt: skip
-        print(f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
-              flush=True)  # fmt: skip
+            **in_process_apply(
+                self.connection,
+                f"/hooks/stripe/{self.connection.pk}",
+                deliveries_make(emails, run),
+                self.headers,
+            ),
+        }
+        print(
+            f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
+            flush=True,
+        )
         return refund_bodies(total, run, self.kind)
 
 
@@ -1540,8 +1681,10 @@ class StripeNamedRun(StripeRun):
         args = self.args
         total = args.warmup + (args.profile_endpoint or args.deliveries)
         sales = sales_pick(self.info["workspace_id"], total)
-        print(f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
-              flush=True)  # fmt: skip
+        print(
+            f"{args.database}: {total:,} {self.delivered} deliveries to {self.connection.pk}",
+            flush=True,
+        )
         return named_bodies(sales, secrets.token_hex(4))
 
 
@@ -1554,8 +1697,14 @@ class CalendlyRun(StripeRun):
     types = ("invitee.created", "invitee.canceled")
     worker_log = "webhooks-calendly-worker.log"
     results = "webhooks-calendly-results.json"
-    tables = ["workspaces_call", "workspaces_registration", "workspaces_lead",
-              "audit_auditevent", "integrations_event", "integrations_connection"]  # fmt: skip
+    tables = [
+        "workspaces_call",
+        "workspaces_registration",
+        "workspaces_lead",
+        "audit_auditevent",
+        "integrations_event",
+        "integrations_connection",
+    ]
 
     def headers(self, body: bytes) -> dict:
         return calendly_headers(body, self.secret)
@@ -1572,8 +1721,11 @@ class CalendlyRun(StripeRun):
         bodies = calendly_bodies(people, closer_email(workspace_id), secrets.token_hex(4))
         # Every invitee is booked, then cancelled: the warm-up is the first of the bookings.
         args.warmup = min(args.warmup, len(bodies) // 10)
-        print(f"{args.database}: {len(bodies):,} {self.delivered} deliveries ({count:,} "
-              f"existing leads) to {self.connection.pk}", flush=True)  # fmt: skip
+        print(
+            f"{args.database}: {len(bodies):,} {self.delivered} deliveries ({count:,} "
+            f"existing leads) to {self.connection.pk}",
+            flush=True,
+        )
         return bodies
 
     def cleanup(self) -> dict:
@@ -1596,8 +1748,12 @@ class HubSpotRun(StripeRun):
     types = ("contact.creation",)
     worker_log = "webhooks-hubspot-worker.log"
     results = "webhooks-hubspot-results.json"
-    tables = ["workspaces_lead", "audit_auditevent", "integrations_event",
-              "integrations_connection"]  # fmt: skip
+    tables = [
+        "workspaces_lead",
+        "audit_auditevent",
+        "integrations_event",
+        "integrations_connection",
+    ]
     fake = None
 
     @staticmethod
@@ -1620,16 +1776,22 @@ class HubSpotRun(StripeRun):
         if not port_free(self.api_port(args)):
             raise SystemExit(f"Port {self.api_port(args)} (the fake HubSpot API) is in use.")
         self.fake = FakeHubSpot(self.api_port(args), contacts)
-        print(f"{args.database}: {total:,} {self.delivered} deliveries (contacts new to the "
-              f"workspace, read from the fake API on {HOST}:{self.api_port(args)}) to "
-              f"{self.connection.pk}", flush=True)  # fmt: skip
+        print(
+            f"{args.database}: {total:,} {self.delivered} deliveries (contacts new to the "
+            f"workspace, read from the fake API on {HOST}:{self.api_port(args)}) to "
+            f"{self.connection.pk}",
+            flush=True,
+        )
         return hubspot_bodies(contacts)
 
     def cleanup(self) -> dict:
         if self.fake is not None:
             self.fake.stop()
-            print(f"  the fake HubSpot API answered {self.fake.calls:,} batch reads of "
-                  f"{self.fake.ids:,} contacts", flush=True)  # fmt: skip
+            print(
+                f"  the fake HubSpot API answered {self.fake.calls:,} batch reads of "
+                f"{self.fake.ids:,} contacts",
+                flush=True,
+            )
         return hubspot_cleanup(self.connection)
 
 
@@ -1776,8 +1938,11 @@ def main(argv=None) -> int:
         env["HUBSPOT_API_BASE"] = f"http://{HOST}:{HubSpotRun.api_port(args)}"
     migrate = subprocess.run(
         [str(BIN / "python"), "manage.py", "migrate", "--noinput"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if migrate.returncode != 0:
         raise SystemExit(f"migrate failed:\n{migrate.stdout[-2000:]}{migrate.stderr[-3000:]}")
     applied = [line.strip() for line in migrate.stdout.splitlines() if "Applying" in line]
@@ -1809,8 +1974,10 @@ def main(argv=None) -> int:
         if args.profile_endpoint:
             profiled = endpoint_profile(args, run, bodies)
             print(profiled["profile"])
-            print(f"{profiled['deliveries']} deliveries in {profiled['seconds']:.2f} s under "
-                  "cProfile, in-process")  # fmt: skip
+            print(
+                f"{profiled['deliveries']} deliveries in {profiled['seconds']:.2f} s under "
+                "cProfile, in-process"
+            )
             return 0
         result["endpoint"] = endpoint_phase(args, env, run, bodies)
         stored, states = events_done(run.connection.pk, run.types)
@@ -1821,8 +1988,10 @@ def main(argv=None) -> int:
             flush=True,
         )
         if stored:
-            print(f"  {stored} events were applied during phase 1: a worker reads "
-                  f"{broker}", flush=True)  # fmt: skip
+            print(
+                f"  {stored} events were applied during phase 1: a worker reads {broker}",
+                flush=True,
+            )
         if args.profile:
             result["profile"] = profile_phase(args, run.connection)
             print(result["profile"]["profile"])

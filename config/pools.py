@@ -45,8 +45,9 @@ def commands(environ=os.environ) -> list[list[str]]:
     chosen = [k.strip() for k in environ.get("WORKER_KINDS", "").split(",") if k.strip()]
     unknown = sorted(set(chosen) - set(KINDS))
     if unknown:
-        raise SystemExit(f"WORKER_KINDS: unknown kind(s) {', '.join(unknown)}; the kinds are "
-                         f"{', '.join(KINDS)}")  # fmt: skip
+        raise SystemExit(
+            f"WORKER_KINDS: unknown kind(s) {', '.join(unknown)}; the kinds are {', '.join(KINDS)}"
+        )
     made = []
     for kind in KINDS:
         if chosen and kind not in chosen:
@@ -59,10 +60,21 @@ def commands(environ=os.environ) -> list[list[str]]:
             pool = ["--pool", "threads", "--concurrency", str(concurrency)]
         else:
             pool = ["--concurrency", str(concurrency)]
-        made.append([
-            CELERY, "-A", "config", "worker", "--queues", ",".join(queues),
-            "--hostname", f"{kind}@%h", *pool, "--loglevel", "INFO",
-        ])  # fmt: skip
+        made.append(
+            [
+                CELERY,
+                "-A",
+                "config",
+                "worker",
+                "--queues",
+                ",".join(queues),
+                "--hostname",
+                f"{kind}@%h",
+                *pool,
+                "--loglevel",
+                "INFO",
+            ]
+        )
     if environ.get("WORKER_BEAT", "true").lower() not in ("0", "false", "no", "off"):
         made.append([CELERY, "-A", "config", "beat", "--loglevel", "INFO"])
     return made

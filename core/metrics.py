@@ -42,21 +42,28 @@ LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0
 QUERY_BUCKETS = (0, 1, 2, 5, 10, 20, 50, 100, 200)
 
 REQUESTS = Counter(
-    "http_requests_total", "Requests answered, by route template, method and status.",
+    "http_requests_total",
+    "Requests answered, by route template, method and status.",
     ["route", "method", "status"],
-)  # fmt: skip
+)
 LATENCY = Histogram(
-    "http_request_duration_seconds", "Time to answer a request, by route template and method.",
-    ["route", "method"], buckets=LATENCY_BUCKETS,
-)  # fmt: skip
+    "http_request_duration_seconds",
+    "Time to answer a request, by route template and method.",
+    ["route", "method"],
+    buckets=LATENCY_BUCKETS,
+)
 DB_QUERIES = Histogram(
-    "http_request_db_queries", "Database statements run while answering one request.",
-    ["route"], buckets=QUERY_BUCKETS,
-)  # fmt: skip
+    "http_request_db_queries",
+    "Database statements run while answering one request.",
+    ["route"],
+    buckets=QUERY_BUCKETS,
+)
 DB_SECONDS = Histogram(
-    "http_request_db_seconds", "Time spent in the database while answering one request.",
-    ["route"], buckets=LATENCY_BUCKETS,
-)  # fmt: skip
+    "http_request_db_seconds",
+    "Time spent in the database while answering one request.",
+    ["route"],
+    buckets=LATENCY_BUCKETS,
+)
 WEBHOOKS = Counter(
     "webhook_deliveries_total",
     "Provider webhook deliveries and events by outcome: received, duplicate and refused at "
@@ -73,13 +80,16 @@ OUTBOUND_DEFERRED = Counter(
     "Attempts put off because their endpoint or workspace had as many under way as its cap.",
 )
 TASKS = Counter(
-    "celery_tasks_total", "Celery task runs by task name and state (succeeded, failed, retried).",
+    "celery_tasks_total",
+    "Celery task runs by task name and state (succeeded, failed, retried).",
     ["task", "state"],
-)  # fmt: skip
+)
 TASK_SECONDS = Histogram(
-    "celery_task_duration_seconds", "Time a Celery task ran, by task name.",
-    ["task"], buckets=(*LATENCY_BUCKETS, 30.0, 60.0, 300.0),
-)  # fmt: skip
+    "celery_task_duration_seconds",
+    "Time a Celery task ran, by task name.",
+    ["task"],
+    buckets=(*LATENCY_BUCKETS, 30.0, 60.0, 300.0),
+)
 RATE_LIMITED = Counter(
     "rate_limit_refusals_total", "Requests refused by a rate limit, by policy.", ["policy"]
 )

@@ -21,11 +21,36 @@ from core.display import money_text as display_money_text
 
 # Minor-unit exponent per ISO 4217 code; a currency not listed here is refused.
 CURRENCY_EXPONENTS = {
-    "USD": 2, "EUR": 2, "GBP": 2, "CAD": 2, "AUD": 2, "NZD": 2, "CHF": 2, "SEK": 2,
-    "NOK": 2, "DKK": 2, "PLN": 2, "CZK": 2, "ZAR": 2, "SGD": 2, "HKD": 2, "MXN": 2,
-    "BRL": 2, "INR": 2, "AED": 2, "ILS": 2, "JPY": 0, "KRW": 0, "ISK": 0, "CLP": 0,
-    "BHD": 3, "KWD": 3, "JOD": 3, "OMR": 3, "TND": 3,
-}  # fmt: skip
+    "USD": 2,
+    "EUR": 2,
+    "GBP": 2,
+    "CAD": 2,
+    "AUD": 2,
+    "NZD": 2,
+    "CHF": 2,
+    "SEK": 2,
+    "NOK": 2,
+    "DKK": 2,
+    "PLN": 2,
+    "CZK": 2,
+    "ZAR": 2,
+    "SGD": 2,
+    "HKD": 2,
+    "MXN": 2,
+    "BRL": 2,
+    "INR": 2,
+    "AED": 2,
+    "ILS": 2,
+    "JPY": 0,
+    "KRW": 0,
+    "ISK": 0,
+    "CLP": 0,
+    "BHD": 3,
+    "KWD": 3,
+    "JOD": 3,
+    "OMR": 3,
+    "TND": 3,
+}
 
 # The exponent of a currency not listed (never kept: such a currency is refused).
 DEFAULT_EXPONENT = 2

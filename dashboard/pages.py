@@ -309,8 +309,12 @@ def _eod_due(workspace, member, period) -> dict:
         first_day=period.first_day,
         last_day=min(period.last_day, today - timedelta(days=1)),
     )
-    return {"eod_today_due": today_due, "eod_today": today, "eod_missed": missed,
-            "eod_reports": reports}  # fmt: skip
+    return {
+        "eod_today_due": today_due,
+        "eod_today": today,
+        "eod_missed": missed,
+        "eod_reports": reports,
+    }
 
 
 @page
@@ -530,10 +534,28 @@ def acquisition(request, workspace_id):
 
 # The columns of the acquisition table, as /acquisition names its Fields.
 ACQUISITION_COLUMNS = (
-    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
-    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
-)  # fmt: skip
+    "spend",
+    "leads",
+    "booked",
+    "shows",
+    "closes",
+    "cash_collected",
+    "cost_per_lead",
+    "cost_per_booked_call",
+    "cost_per_show",
+    "cost_per_close",
+    "roas",
+)
 ACQUISITION_HEADINGS = (
-    "Spend", "Leads", "Booked", "Showed", "Closes", "Cash collected", "Cost per lead",
-    "Cost per booked call", "Cost per show", "Cost per close", "ROAS",
-)  # fmt: skip
+    "Spend",
+    "Leads",
+    "Booked",
+    "Showed",
+    "Closes",
+    "Cash collected",
+    "Cost per lead",
+    "Cost per booked call",
+    "Cost per show",
+    "Cost per close",
+    "ROAS",
+)

@@ -199,8 +199,9 @@ def keyset_page(
     limit = PAGE_SIZE + 1
     back = cursor_decode(before, day=day) if before else None
     if back is not None:
-        rows = list(queryset.filter(_before(time_field, *back)).order_by(
-            f"-{time_field}", "-pk")[:limit])  # fmt: skip
+        rows = list(
+            queryset.filter(_before(time_field, *back)).order_by(f"-{time_field}", "-pk")[:limit]
+        )
         more_before = len(rows) > PAGE_SIZE
         rows = list(reversed(rows[:PAGE_SIZE]))
         more_after = True

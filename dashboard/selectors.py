@@ -246,8 +246,11 @@ def overview(*, workspace, picked, now=None) -> dict:
         ),
         **shown,
     )
-    spend = spend_figures(workspace=workspace, picked=picked) if workspace_has_spend(
-        workspace=workspace) else None  # fmt: skip
+    spend = (
+        spend_figures(workspace=workspace, picked=picked)
+        if workspace_has_spend(workspace=workspace)
+        else None
+    )
     commission = figures.commission_figures(workspace=workspace, period=period).data
     eod = figures.eod_figures(workspace=workspace, period=period, now=now).data
     waiting = figures.speed_to_lead(

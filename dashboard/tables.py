@@ -23,8 +23,12 @@ from .pages import (
 from .periods import period_pick
 from .records import wide_role
 
-UTM_HEADINGS = {"utm_source": "Source", "utm_medium": "Medium", "utm_campaign": "Campaign",
-                "utm_content": "Content"}  # fmt: skip
+UTM_HEADINGS = {
+    "utm_source": "Source",
+    "utm_medium": "Medium",
+    "utm_campaign": "Campaign",
+    "utm_content": "Content",
+}
 
 
 def _chart_table(chart: dict) -> tuple[list, list]:
@@ -64,8 +68,15 @@ def _attribution(data: dict, params) -> tuple[list, list]:
 
 
 def _commission(data: dict, params) -> tuple[list, list]:
-    columns = [("Member", None), ("Email", None), ("Role", None), ("Rule: basis", None),
-               ("Rule: slot", None), ("Rule: rate (fraction)", None), ("Owed", "money")]  # fmt: skip
+    columns = [
+        ("Member", None),
+        ("Email", None),
+        ("Role", None),
+        ("Rule: basis", None),
+        ("Rule: slot", None),
+        ("Rule: rate (fraction)", None),
+        ("Owed", "money"),
+    ]
     return columns, (
         [
             row["name"],
@@ -83,8 +94,14 @@ def _commission(data: dict, params) -> tuple[list, list]:
 
 
 def _eod(data: dict, params) -> tuple[list, list]:
-    columns = [("Member", None), ("Email", None), ("Role", None), ("Due", "count"),
-               ("Filed", "count"), ("Compliance", "rate")]  # fmt: skip
+    columns = [
+        ("Member", None),
+        ("Email", None),
+        ("Role", None),
+        ("Due", "count"),
+        ("Filed", "count"),
+        ("Compliance", "rate"),
+    ]
     return columns, (
         [
             row["name"],
@@ -106,8 +123,14 @@ def _funnel(data: dict, params) -> tuple[list, list]:
 
 
 def _waiting(data: dict, params) -> tuple[list, list]:
-    columns = [("Lead", None), ("Email", None), ("Created", None), ("Created (UTC, ISO 8601)", None),
-               ("Waiting (minutes)", None), ("Setter", None)]  # fmt: skip
+    columns = [
+        ("Lead", None),
+        ("Email", None),
+        ("Created", None),
+        ("Created (UTC, ISO 8601)", None),
+        ("Waiting (minutes)", None),
+        ("Setter", None),
+    ]
     return columns, (
         [
             lead["name"] or lead["email"] or "(no name)",
@@ -122,8 +145,13 @@ def _waiting(data: dict, params) -> tuple[list, list]:
 
 
 def _acquisition(data: dict, params) -> tuple[list, list]:
-    units = {"leads": "count", "booked": "count", "shows": "count", "closes": "count",
-             "roas": "rate"}  # fmt: skip
+    units = {
+        "leads": "count",
+        "booked": "count",
+        "shows": "count",
+        "closes": "count",
+        "roas": "rate",
+    }
     columns = [
         ("Source", None),
         ("Campaign", None),

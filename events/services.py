@@ -63,9 +63,14 @@ def _record(workspace, events: list[tuple[str, dict]], *, ping_allowed=False) ->
         # to the endpoints that want every type.
         wanted = type != PING and _dispatcher is not None and _dispatcher.wanted(workspace, type)
         rows.append(
-            Event(workspace_id=workspace.pk, type=type, created_at=now, data=data,
-                  dispatched=not wanted)
-        )  # fmt: skip
+            Event(
+                workspace_id=workspace.pk,
+                type=type,
+                created_at=now,
+                data=data,
+                dispatched=not wanted,
+            )
+        )
     made = Event.objects.bulk_create(rows, batch_size=1000)
     for event in made:
         if not event.dispatched:
@@ -94,9 +99,14 @@ def event_claim(seq: int) -> Event | None:
     if isinstance(created_at, str):  # SQLite answers a naive text in UTC
         created_at = parse_datetime(created_at).replace(tzinfo=UTC)
     return Event(
-        seq=seq, id=id, workspace_id=workspace_id, type=type, created_at=created_at,
-        data=data, dispatched=True,
-    )  # fmt: skip
+        seq=seq,
+        id=id,
+        workspace_id=workspace_id,
+        type=type,
+        created_at=created_at,
+        data=data,
+        dispatched=True,
+    )
 
 
 def events_undispatched(*, before: datetime, limit: int = 1000) -> list[int]:

@@ -160,8 +160,9 @@ class AdSpendRecordSerializer(serializers.Serializer):
     it and the ad_spend.updated event carries it."""
 
     id = serializers.CharField(help_text="The record's own id (the platform's): its identity.")
-    date = serializers.DateField(help_text="The day the money was spent, in the workspace's "
-                                 "timezone.")  # fmt: skip
+    date = serializers.DateField(
+        help_text="The day the money was spent, in the workspace's timezone."
+    )
     platform = serializers.RegexField(
         r"^[a-z0-9_-]{1,32}$", help_text="meta, google, or another key such as tiktok."
     )
@@ -323,9 +324,18 @@ DATA_MEMBERS = {
 }
 
 _ACQUISITION_FIELDS = (
-    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
-    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
-)  # fmt: skip
+    "spend",
+    "leads",
+    "booked",
+    "shows",
+    "closes",
+    "cash_collected",
+    "cost_per_lead",
+    "cost_per_booked_call",
+    "cost_per_show",
+    "cost_per_close",
+    "roas",
+)
 DATA_MEMBERS["acquisition"] = {
     "rows": _rows(
         "AcquisitionRow",

@@ -286,8 +286,9 @@ def _fast_apply(connection: Connection, events: list, effects: Effects) -> list:
         return events
     except Exception:
         # A defect of the fast path stops no event: each is applied one by one instead.
-        logger.exception("connection %s: the %s fast path failed", connection.pk,
-                         connection.provider)  # fmt: skip
+        logger.exception(
+            "connection %s: the %s fast path failed", connection.pk, connection.provider
+        )
         return events
     effects.counters.update(fast.counters)
     effects.outcomes.update(fast.outcomes)

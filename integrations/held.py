@@ -32,8 +32,11 @@ def event_assign(*, event: Event, sale: Sale, actor: Actor) -> Event:
         if sale.workspace_id != locked.workspace_id:
             raise NotFound("No such sale.")
         if locked.hold_code == Event.HoldCode.CURRENCY:
-            raise InvalidField("sale", "A payment in another currency cannot be placed on a "
-                               "sale of this workspace; dismiss it instead.")  # fmt: skip
+            raise InvalidField(
+                "sale",
+                "A payment in another currency cannot be placed on a "
+                "sale of this workspace; dismiss it instead.",
+            )
         locked.assigned_sale = sale
         locked.attempts = min(locked.attempts + 1, ATTEMPTS_MAX)
         effects = Effects(locked.connection_id, locked.provider)

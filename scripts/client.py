@@ -103,9 +103,19 @@ def _generate_package(name: str, spec: Path, work: Path) -> Path:
     config.write_text(CONFIG)
     out = work / name
     _run(
-        str(BIN / "openapi-python-client"), "generate", "--path", str(spec), "--meta", "none",
-        "--config", str(config), "--output-path", str(out), "--overwrite", cwd=work,
-    )  # fmt: skip
+        str(BIN / "openapi-python-client"),
+        "generate",
+        "--path",
+        str(spec),
+        "--meta",
+        "none",
+        "--config",
+        str(config),
+        "--output-path",
+        str(out),
+        "--overwrite",
+        cwd=work,
+    )
     (out / "_dates.py").write_text(DATES)
     for path in sorted(out.rglob("*.py")):
         text = path.read_text()

@@ -215,10 +215,19 @@ def render_config(ids: dict, report_dir: Path) -> Path:
 
 def run_schemathesis(name, url, *, env, args, config, report_dir: Path) -> tuple[int, dict]:
     command = [
-        str(BIN / "schemathesis"), "--config-file", str(config), "--no-color",
-        "run", url, "--max-examples", str(args.max_examples),
-        "--report", "junit", "--report-junit-path", str(report_dir / f"{name}.xml"),
-    ]  # fmt: skip
+        str(BIN / "schemathesis"),
+        "--config-file",
+        str(config),
+        "--no-color",
+        "run",
+        url,
+        "--max-examples",
+        str(args.max_examples),
+        "--report",
+        "junit",
+        "--report-junit-path",
+        str(report_dir / f"{name}.xml"),
+    ]
     if args.seed is not None:
         command += ["--seed", str(args.seed)]
     print(f"\n== {name}: {url} ==", flush=True)

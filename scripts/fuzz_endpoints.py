@@ -42,14 +42,31 @@ CREDENTIALS = {
     },
 }
 EVENT_TYPES = {
-    "stripe": ["charge.succeeded", "charge.failed", "charge.refunded", "refund.created",
-               "charge.dispute.closed", "customer.created"],
-    "calendly": ["invitee.created", "invitee.canceled", "invitee_no_show.created",
-                 "invitee_no_show.deleted", "routing_form_submission.created"],
-    "zoom": ["webinar.created", "webinar.updated", "webinar.registration_created",
-             "webinar.participant_joined", "webinar.participant_left", "endpoint.url_validation"],
+    "stripe": [
+        "charge.succeeded",
+        "charge.failed",
+        "charge.refunded",
+        "refund.created",
+        "charge.dispute.closed",
+        "customer.created",
+    ],
+    "calendly": [
+        "invitee.created",
+        "invitee.canceled",
+        "invitee_no_show.created",
+        "invitee_no_show.deleted",
+        "routing_form_submission.created",
+    ],
+    "zoom": [
+        "webinar.created",
+        "webinar.updated",
+        "webinar.registration_created",
+        "webinar.participant_joined",
+        "webinar.participant_left",
+        "endpoint.url_validation",
+    ],
     "hubspot": ["contact.creation", "contact.propertyChange", "contact.deletion"],
-}  # fmt: skip
+}
 
 CONNECTIONS_SCRIPT = """
 import json
@@ -88,8 +105,12 @@ def connections_make(python: str, root, env: dict, workspace_id: str) -> dict:
     }
     done = subprocess.run(
         [python, "manage.py", "shell", "-c", script],
-        cwd=root, env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         raise SystemExit(f"could not make the fuzz connections:\n{done.stderr[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -146,9 +167,16 @@ texts = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40
 ) | st.sampled_from(
     # A NUL, half a surrogate pair, look-alike letters, the calendar's edges.
-    ["\x00", "a\ud800b", "\u017fetter", "adm\u0131n", "9999-12-31T23:59:59-05:00",
-     "0001-01-01T00:00:00Z", "9" * 5000]
-)  # fmt: skip
+    [
+        "\x00",
+        "a\ud800b",
+        "\u017fetter",
+        "adm\u0131n",
+        "9999-12-31T23:59:59-05:00",
+        "0001-01-01T00:00:00Z",
+        "9" * 5000,
+    ]
+)
 numbers = st.integers(min_value=-(10**30), max_value=10**30) | st.floats(allow_nan=False)
 scalars = st.none() | st.booleans() | numbers | texts
 json_values = st.recursive(
@@ -162,38 +190,68 @@ def envelope(provider: str):
     kinds = st.sampled_from(EVENT_TYPES[provider]) | texts
     if provider == "stripe":
         return st.fixed_dictionaries(
-            {"id": st.from_regex(r"evt_[A-Za-z0-9]{1,20}", fullmatch=True), "type": kinds,
-             "created": numbers | texts, "data": st.fixed_dictionaries({"object": json_values})
-             | json_values}
-        )  # fmt: skip
+            {
+                "id": st.from_regex(r"evt_[A-Za-z0-9]{1,20}", fullmatch=True),
+                "type": kinds,
+                "created": numbers | texts,
+                "data": st.fixed_dictionaries({"object": json_values}) | json_values,
+            }
+        )
     if provider == "calendly":
         return st.fixed_dictionaries(
-            {"event": kinds, "created_at": texts | numbers,
-             "payload": st.dictionaries(
-                 st.sampled_from(["uri", "email", "created_at", "invitee", "no_show",
-                                  "scheduled_event", "old_invitee", "tracking", "name"]),
-                 json_values, max_size=6) | json_values}
-        )  # fmt: skip
+            {
+                "event": kinds,
+                "created_at": texts | numbers,
+                "payload": st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "uri",
+                            "email",
+                            "created_at",
+                            "invitee",
+                            "no_show",
+                            "scheduled_event",
+                            "old_invitee",
+                            "tracking",
+                            "name",
+                        ]
+                    ),
+                    json_values,
+                    max_size=6,
+                )
+                | json_values,
+            }
+        )
     if provider == "zoom":
         return st.fixed_dictionaries(
-            {"event": kinds, "event_ts": numbers | texts,
-             "payload": st.fixed_dictionaries({"object": json_values, "plainToken": texts})
-             | json_values}
-        )  # fmt: skip
+            {
+                "event": kinds,
+                "event_ts": numbers | texts,
+                "payload": st.fixed_dictionaries({"object": json_values, "plainToken": texts})
+                | json_values,
+            }
+        )
     return st.lists(
         st.fixed_dictionaries(
-            {"eventId": numbers | texts, "subscriptionType": kinds, "objectId": numbers | texts,
-             "occurredAt": numbers | texts, "propertyName": texts, "propertyValue": texts}
+            {
+                "eventId": numbers | texts,
+                "subscriptionType": kinds,
+                "objectId": numbers | texts,
+                "occurredAt": numbers | texts,
+                "propertyName": texts,
+                "propertyValue": texts,
+            }
         ),
         max_size=3,
-    )  # fmt: skip
+    )
 
 
 def _run(strategies: dict, send, examples: int) -> None:
     """Run send(**case) on `examples` cases that Hypothesis draws from the strategies."""
 
-    @settings(max_examples=examples, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @settings(
+        max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+    )
     @given(**strategies)
     def run(**case):
         send(**case)
@@ -246,14 +304,33 @@ def fuzz_webhooks(host, port, base_url, connections: dict, examples: int) -> dic
     return tallies
 
 
-SIGNATURE_HEADERS = ("Stripe-Signature", "Calendly-Webhook-Signature", "x-zm-signature",
-                     "x-zm-request-timestamp", "X-HubSpot-Signature-v3",
-                     "X-HubSpot-Request-Timestamp")  # fmt: skip
+SIGNATURE_HEADERS = (
+    "Stripe-Signature",
+    "Calendly-Webhook-Signature",
+    "x-zm-signature",
+    "x-zm-request-timestamp",
+    "X-HubSpot-Signature-v3",
+    "X-HubSpot-Request-Timestamp",
+)
 
 
-OAUTH_NAMES = ["client_id", "response_type", "redirect_uri", "scope", "state", "code",
-               "code_challenge", "code_challenge_method", "resource", "grant_type",
-               "code_verifier", "refresh_token", "token", "token_type_hint", "approval_prompt"]  # fmt: skip
+OAUTH_NAMES = [
+    "client_id",
+    "response_type",
+    "redirect_uri",
+    "scope",
+    "state",
+    "code",
+    "code_challenge",
+    "code_challenge_method",
+    "resource",
+    "grant_type",
+    "code_verifier",
+    "refresh_token",
+    "token",
+    "token_type_hint",
+    "approval_prompt",
+]
 
 
 def fuzz_oauth_and_mcp(host, port, token: str, client_id: str, examples: int) -> dict:
@@ -280,8 +357,10 @@ def fuzz_oauth_and_mcp(host, port, token: str, client_id: str, examples: int) ->
 
     def send_mcp(message, raw, authorized):
         body = raw if raw is not None else json.dumps(message).encode()
-        headers = {"Content-Type": "application/json",
-                   "Accept": "application/json, text/event-stream"}  # fmt: skip
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
         if authorized:
             headers["Authorization"] = f"Bearer {token}"
         else:
@@ -289,15 +368,23 @@ def fuzz_oauth_and_mcp(host, port, token: str, client_id: str, examples: int) ->
         mcp.record(f"POST /mcp {body[:200]!r}", _send(host, port, "POST", "/mcp", body, headers))
 
     routes = st.sampled_from(
-        ["/o/authorize/", "/o/token/", "/o/revoke_token/",
-         "/.well-known/oauth-authorization-server", "/.well-known/oauth-protected-resource/mcp"]
-    )  # fmt: skip
+        [
+            "/o/authorize/",
+            "/o/token/",
+            "/o/revoke_token/",
+            "/.well-known/oauth-authorization-server",
+            "/.well-known/oauth-protected-resource/mcp",
+        ]
+    )
     _run({"query": params, "form": params, "route": routes}, send_oauth, examples)
     message = json_values | st.fixed_dictionaries(
-        {"jsonrpc": st.just("2.0") | texts, "id": numbers | texts | st.none(),
-         "method": st.sampled_from(["tools/list", "tools/call", "initialize"]) | texts,
-         "params": json_values}
-    )  # fmt: skip
+        {
+            "jsonrpc": st.just("2.0") | texts,
+            "id": numbers | texts | st.none(),
+            "method": st.sampled_from(["tools/list", "tools/call", "initialize"]) | texts,
+            "params": json_values,
+        }
+    )
     raws = st.sampled_from([None, b"{", b'{"id": NaN}', b"[]", b"\xff\xfe"])
     _run({"message": message, "raw": raws, "authorized": st.booleans()}, send_mcp, examples)
     return {"oauth": oauth, "mcp": mcp}

@@ -82,11 +82,23 @@ class Server:
         self.port = port
         self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(
-            [str(BIN / "gunicorn"), *SERVER_COMMANDS[kind], "--workers", str(workers),
-             "--bind", f"{HOST}:{port}", "--log-level", "warning", *extra_args],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                str(BIN / "gunicorn"),
+                *SERVER_COMMANDS[kind],
+                "--workers",
+                str(workers),
+                "--bind",
+                f"{HOST}:{port}",
+                "--log-level",
+                "warning",
+                *extra_args,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-        )  # fmt: skip
+        )
 
     def wait_ready(self, answers: Callable[[], bool]) -> None:
         """Wait up to 30 s until `answers()` (a request to the server) is true."""

@@ -46,12 +46,27 @@ class Lab:
         return subprocess.run([*prefix, *command], check=check, capture_output=True, text=True)
 
     def _pg_ctl(self, data: Path, action: str, *extra: str) -> None:
-        self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-l", str(data) + ".log",
-                  "-w", action, *extra)  # fmt: skip
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(data) + ".log",
+            "-w",
+            action,
+            *extra,
+        )
 
     def start(self) -> Lab:
-        self._run(str(self.bin / "initdb"), "-D", str(self.primary), "-U", "postgres",
-                  "--auth=trust", "--no-sync")  # fmt: skip
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.primary),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--no-sync",
+        )
         with open(self.primary / "postgresql.conf", "a") as conf:
             conf.write(
                 f"port = {self.primary_port}\nlisten_addresses = '{HOST}'\n"
@@ -65,8 +80,20 @@ class Lab:
                 f"host replication all {HOST}/32 trust\n"
             )
         self._pg_ctl(self.primary, "start")
-        self._run(str(self.bin / "pg_basebackup"), "-h", HOST, "-p", str(self.primary_port),
-                  "-U", "postgres", "-D", str(self.replica), "-R", "-X", "stream")  # fmt: skip
+        self._run(
+            str(self.bin / "pg_basebackup"),
+            "-h",
+            HOST,
+            "-p",
+            str(self.primary_port),
+            "-U",
+            "postgres",
+            "-D",
+            str(self.replica),
+            "-R",
+            "-X",
+            "stream",
+        )
         with open(self.replica / "postgresql.auto.conf", "a") as conf:
             conf.write(f"port = {self.replica_port}\n")
         self._pg_ctl(self.replica, "start")
@@ -79,10 +106,23 @@ class Lab:
     def sql(self, statement: str, *, replica: bool = False, database: str = "postgres") -> str:
         port = self.replica_port if replica else self.primary_port
         done = subprocess.run(
-            ["psql", "-h", HOST, "-p", str(port), "-U", "postgres", "-d", database, "-Atc",
-             statement],
-            check=True, capture_output=True, text=True,
-        )  # fmt: skip
+            [
+                "psql",
+                "-h",
+                HOST,
+                "-p",
+                str(port),
+                "-U",
+                "postgres",
+                "-d",
+                database,
+                "-Atc",
+                statement,
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         return done.stdout.strip()
 
     def wait_replayed(self, timeout: float = 30) -> None:
@@ -104,6 +144,13 @@ class Lab:
     def stop(self) -> None:
         for data in (self.replica, self.primary):
             if data.exists():
-                self._run(str(self.bin / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop",
-                          check=False)  # fmt: skip
+                self._run(
+                    str(self.bin / "pg_ctl"),
+                    "-D",
+                    str(data),
+                    "-m",
+                    "immediate",
+                    "stop",
+                    check=False,
+                )
         shutil.rmtree(self.root, ignore_errors=True)

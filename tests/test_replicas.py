@@ -87,12 +87,23 @@ def served():
             DEMO_FILE=str(folder / "demo.json"),
         )
         for command in (["migrate", "--noinput"], ["seed_demo", "--json", "--allow-production"]):
-            done = subprocess.run([str(BIN / "python"), "manage.py", *command], cwd=ROOT,
-                                  env=env, check=True, capture_output=True, text=True)  # fmt: skip
+            done = subprocess.run(
+                [str(BIN / "python"), "manage.py", *command],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
         demo = json.loads(done.stdout)
         lab.wait_replayed()
-        server = Server(env, port=port, workers=1, log_path=folder / "gunicorn.log",
-                        extra_args=("--config", "python:config.gunicorn"))  # fmt: skip
+        server = Server(
+            env,
+            port=port,
+            workers=1,
+            log_path=folder / "gunicorn.log",
+            extra_args=("--config", "python:config.gunicorn"),
+        )
         server.wait_ready(lambda: _get(port, "/healthz", "")[0] == 200)
         yield lab, port, demo["workspaces"][0]
     finally:
@@ -138,8 +149,9 @@ def test_figures_come_from_the_replica_and_from_the_primary_when_it_lags_or_stop
 
     # Replay paused, then a write on the primary: the replica falls behind.
     lab.sql("SELECT pg_wal_replay_pause()", replica=True)
-    lab.sql("CREATE TABLE lag_marker (n int); INSERT INTO lag_marker VALUES (1)",
-            database="figures")  # fmt: skip
+    lab.sql(
+        "CREATE TABLE lag_marker (n int); INSERT INTO lag_marker VALUES (1)", database="figures"
+    )
     time.sleep(1.5)
     before = _reads(port)
     status, lagging = _get(port, f"/api/v1/calls?{PERIOD}", token)

@@ -44,10 +44,20 @@ def served(tmp_path_factory):
         LOG_LEVEL="INFO",
     )
     for command in (["migrate", "--noinput"], ["collectstatic", "--noinput"]):
-        subprocess.run([str(BIN / "python"), "manage.py", *command], cwd=ROOT, env=env,
-                       check=True, capture_output=True)  # fmt: skip
-    server = Server(env, port=port, workers=3, log_path=folder / "gunicorn.log",
-                    extra_args=("--config", "python:config.gunicorn"))  # fmt: skip
+        subprocess.run(
+            [str(BIN / "python"), "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    server = Server(
+        env,
+        port=port,
+        workers=3,
+        log_path=folder / "gunicorn.log",
+        extra_args=("--config", "python:config.gunicorn"),
+    )
     try:
         server.wait_ready(lambda: _get(port, "/healthz")[0] == 200)
         yield port, folder / "gunicorn.log"
@@ -61,8 +71,10 @@ def test_health_and_readiness(served):
     assert (status, body) == (200, b'{"status": "ok"}')
     status, _headers, body = _get(served, "/readyz")
     assert status == 200
-    assert body == (b'{"status": "ready", "checks": {"database": "ok", "migrations": "ok", '
-                    b'"broker": "ok", "cache": "ok"}}')  # fmt: skip
+    assert body == (
+        b'{"status": "ready", "checks": {"database": "ok", "migrations": "ok", '
+        b'"broker": "ok", "cache": "ok"}}'
+    )
 
 
 def test_static_files_are_served_compressed_under_hashed_names(served):
@@ -110,9 +122,12 @@ def test_every_log_line_is_one_json_object(served):
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
     loggers = {line["logger"] for line in lines}
     assert {"gunicorn.error", "service.request"} <= loggers
-    [mine] = [line for line in lines
-              if line.get("request_id") == "0f1e2d3c-4b5a-4697-8877-665544332211"
-              and line["logger"] == "service.request"]  # fmt: skip
+    [mine] = [
+        line
+        for line in lines
+        if line.get("request_id") == "0f1e2d3c-4b5a-4697-8877-665544332211"
+        and line["logger"] == "service.request"
+    ]
     assert (mine["route"], mine["status"], mine["level"]) == ("/api/v1/whoami", 401, "INFO")
 
 

@@ -204,9 +204,14 @@ def test_without_debug_the_base_url_must_be_https_or_loopback_http(base_url, mes
 
 @pytest.mark.parametrize(
     "base_url",
-    ["https://figures.example.com", "http://127.0.0.1:8000", "http://localhost:8000",
-     "http://[::1]:8000", "http://127.0.0.2"],
-)  # fmt: skip
+    [
+        "https://figures.example.com",
+        "http://127.0.0.1:8000",
+        "http://localhost:8000",
+        "http://[::1]:8000",
+        "http://127.0.0.2",
+    ],
+)
 def test_https_and_loopback_http_base_urls_are_taken(base_url):
     values = loaded(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=FERNET_A, BASE_URL=base_url)
     assert values["DEBUG"] is False

@@ -236,14 +236,20 @@ AD_SPEND = _data(
         "platform": _S.RegexField(r"^[a-z0-9_-]{1,32}$"),
         **{
             name: _S.CharField(**_TEXT_OR_NULL)
-            for name in ("utm_source", "utm_medium", "utm_campaign", "utm_content",
-                         "campaign_id", "campaign_name")
+            for name in (
+                "utm_source",
+                "utm_medium",
+                "utm_campaign",
+                "utm_content",
+                "campaign_id",
+                "campaign_name",
+            )
         },
         "impressions": _S.IntegerField(allow_null=True),
         "clicks": _S.IntegerField(allow_null=True),
         **_MONEY,
     },
-)  # fmt: skip
+)
 CHANGE = _data(
     "ChangeEventData",
     {
@@ -330,19 +336,28 @@ assert set(PAYLOADS) == set(EVENT_TYPES)
 
 _HEADERS = [
     OpenApiParameter(
-        "webhook-id", str, OpenApiParameter.HEADER, required=True,
+        "webhook-id",
+        str,
+        OpenApiParameter.HEADER,
+        required=True,
         description="The event's id (`evt_…`), the same on every retry: deduplicate on it.",
     ),
     OpenApiParameter(
-        "webhook-timestamp", str, OpenApiParameter.HEADER, required=True,
+        "webhook-timestamp",
+        str,
+        OpenApiParameter.HEADER,
+        required=True,
         description="Seconds since the epoch when this attempt was signed.",
     ),
     OpenApiParameter(
-        "webhook-signature", str, OpenApiParameter.HEADER, required=True,
+        "webhook-signature",
+        str,
+        OpenApiParameter.HEADER,
+        required=True,
         description="`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}."
         "{body}` keyed with the endpoint's secret (the base64 after `whsec_`).",
     ),
-]  # fmt: skip
+]
 
 
 def _callback(type: str) -> OpenApiCallback:

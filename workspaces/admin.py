@@ -185,8 +185,15 @@ class RefundAdmin(RecordAdmin):
 
 @admin.register(AdSpend)
 class AdSpendAdmin(RecordAdmin):
-    list_display = ("external_id", "date", "platform", "utm_source", "utm_campaign", "amount",
-                    "workspace")  # fmt: skip
+    list_display = (
+        "external_id",
+        "date",
+        "platform",
+        "utm_source",
+        "utm_campaign",
+        "amount",
+        "workspace",
+    )
     list_filter = ("platform",)
     search_fields = ("external_id", "utm_campaign", "campaign_name", "workspace__slug")
     date_hierarchy = "date"

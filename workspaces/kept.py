@@ -58,12 +58,18 @@ def utm_tags_ids(*, workspace: Workspace, combinations: Iterable[tuple]) -> dict
     if missing:
         UtmTags.objects.bulk_create(
             [
-                UtmTags(workspace=workspace, source=tags_of[d][0], medium=tags_of[d][1],
-                        campaign=tags_of[d][2], content=tags_of[d][3], digest=d)
+                UtmTags(
+                    workspace=workspace,
+                    source=tags_of[d][0],
+                    medium=tags_of[d][1],
+                    campaign=tags_of[d][2],
+                    content=tags_of[d][3],
+                    digest=d,
+                )
                 for d in missing
             ],
             ignore_conflicts=True,
-        )  # fmt: skip
+        )
         found.update(held.filter(digest__in=missing).values_list("digest", "pk"))
     return {tags: found[digest] for tags, digest in wanted.items()}
 

@@ -305,9 +305,13 @@ class Lead(WorkspaceRecord):
     utm_content = models.CharField(max_length=200, blank=True)
     # The combination of the four tags above, kept by the lead writers.
     utm_tags = models.ForeignKey(
-        UtmTags, null=True, blank=True, on_delete=models.RESTRICT, related_name="+",
+        UtmTags,
+        null=True,
+        blank=True,
+        on_delete=models.RESTRICT,
+        related_name="+",
         db_index=False,
-    )  # fmt: skip
+    )
     # First touch by a member; kept on the lead so speed-to-lead reads one table.
     first_contact_at = models.DateTimeField(null=True, blank=True)
     # Whether any sale names the lead, and the succeeded payments on its sales (minor

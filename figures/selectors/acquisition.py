@@ -42,9 +42,18 @@ BY = ("campaign", "source")
 BY_DEFAULT = "campaign"
 # The members of a row (and of data.total), in the order an answer writes them.
 ACQUISITION_KEYS = (
-    "spend", "leads", "booked", "shows", "closes", "cash_collected", "cost_per_lead",
-    "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas",
-)  # fmt: skip
+    "spend",
+    "leads",
+    "booked",
+    "shows",
+    "closes",
+    "cash_collected",
+    "cost_per_lead",
+    "cost_per_booked_call",
+    "cost_per_show",
+    "cost_per_close",
+    "roas",
+)
 _COUNTS = ("spend", "leads", "booked", "shows", "closes", "cash")
 AD_SPEND_LIMIT_DEFAULT = 100
 AD_SPEND_LIMIT_MAX = 500
@@ -220,8 +229,9 @@ def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> F
     """`data.rows` (one per key with spend or leads in the period, by spend, then leads,
     highest first, then the keys) and `data.total` for the whole period."""
     counts = acquisition_counts(workspace=workspace, period=period, by=by)
-    ordered = sorted(counts.items(), key=lambda item: (-item[1]["spend"], -item[1]["leads"],
-                                                       item[0]))  # fmt: skip
+    ordered = sorted(
+        counts.items(), key=lambda item: (-item[1]["spend"], -item[1]["leads"], item[0])
+    )
     built = _AcquisitionFields(workspace)
     columns = _columns(by)
     rows = [

@@ -83,8 +83,12 @@ def pk_of(record):
 
 def figures_params(*, workspace, period: Period, member=None) -> dict:
     """The FIGURES_PARAMS of a figures query of the workspace, period and member."""
-    return {"workspace": workspace.pk, "member": pk_of(member), "start": period.start,
-            "end": period.end}  # fmt: skip
+    return {
+        "workspace": workspace.pk,
+        "member": pk_of(member),
+        "start": period.start,
+        "end": period.end,
+    }
 
 
 def in_period(period: Period | Span, field: str) -> Q:

@@ -52,8 +52,17 @@ def _calls_aggregates(now) -> dict:
     return {key: Count("pk", filter=condition) for key, condition in calls_conditions(now).items()}
 
 
-CALLS_COUNT_KEYS = ("booked", "cancelled", "taken", "no_show", "awaiting", "upcoming",
-                    "closed", "offered", "offer_recorded")  # fmt: skip
+CALLS_COUNT_KEYS = (
+    "booked",
+    "cancelled",
+    "taken",
+    "no_show",
+    "awaiting",
+    "upcoming",
+    "closed",
+    "offered",
+    "offer_recorded",
+)
 # The counts each /calls figure is built from by calls_data: a series of one figure
 # counts only those (each conditional count costs a pass over the rows' conditions).
 CALLS_COUNTS_OF = {

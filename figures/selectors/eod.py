@@ -101,8 +101,14 @@ eod_query = CompiledQuery(
 def eod_figures(*, workspace, period: Period, member=None, now=None) -> Figures:
     first, last_due = _due_window(workspace=workspace, period=period, now=now)
     working = tuple(int(day) for day in (workspace.working_days or []))
-    params = {"workspace": workspace.pk, "member": pk_of(member), "first_day": period.first_day,
-              "last_day": period.last_day, "last_due": last_due, "working": working}  # fmt: skip
+    params = {
+        "workspace": workspace.pk,
+        "member": pk_of(member),
+        "first_day": period.first_day,
+        "last_day": period.last_day,
+        "last_due": last_due,
+        "working": working,
+    }
     rows = eod_query(part="members", **params)
     submitted_total = eod_query(part="submitted", **params)["submitted"]
 

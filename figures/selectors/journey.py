@@ -81,19 +81,38 @@ def _touches(workspace, lead):
 
 def _registrations(workspace, lead):
     records = Registration.objects.filter(workspace=workspace, lead=lead)
-    return records, {"at": "registered_at", "at_b": "joined_at", "at_c": "left_at",
-                     "id_a": "event", "text_a": "event__name"}  # fmt: skip
+    return records, {
+        "at": "registered_at",
+        "at_b": "joined_at",
+        "at_c": "left_at",
+        "id_a": "event",
+        "text_a": "event__name",
+    }
 
 
 def _calls(workspace, lead):
     records = Call.objects.filter(workspace=workspace, lead=lead)
-    return records, {"at": "booked_at", "at_b": "scheduled_for", "id_a": "pk",
-                     "id_b": "rescheduled_from", "text_a": "status", "text_b": "attendance",
-                     "flag": "replaced", **_member("m1", "closer"), **_member("m2", "setter")}  # fmt: skip
+    return records, {
+        "at": "booked_at",
+        "at_b": "scheduled_for",
+        "id_a": "pk",
+        "id_b": "rescheduled_from",
+        "text_a": "status",
+        "text_b": "attendance",
+        "flag": "replaced",
+        **_member("m1", "closer"),
+        **_member("m2", "setter"),
+    }
 
 
-_OUTCOME = {"at": "at", "id_a": "call", "text_a": "result", "text_b": "reason",
-            "flag": "offer_made", **_member("m1", "member")}  # fmt: skip
+_OUTCOME = {
+    "at": "at",
+    "id_a": "call",
+    "text_a": "result",
+    "text_b": "reason",
+    "flag": "offer_made",
+    **_member("m1", "member"),
+}
 
 
 def _outcomes_by_lead(workspace, lead):
@@ -114,21 +133,36 @@ def _outcomes_by_call(workspace, lead):
 
 def _sales(workspace, lead):
     records = Sale.objects.filter(workspace=workspace, lead=lead)
-    return records, {"at": "closed_at", "id_a": "pk", "text_a": "origin",
-                     "number": "contract_value", **_member("m1", "closer"),
-                     **_member("m2", "setter")}  # fmt: skip
+    return records, {
+        "at": "closed_at",
+        "id_a": "pk",
+        "text_a": "origin",
+        "number": "contract_value",
+        **_member("m1", "closer"),
+        **_member("m2", "setter"),
+    }
 
 
 def _payments(workspace, lead):
     records = Payment.objects.filter(workspace=workspace, sale__lead=lead)
-    return records, {"at": "paid_at", "id_a": "pk", "id_b": "sale", "text_a": "status",
-                     "number": "amount"}  # fmt: skip
+    return records, {
+        "at": "paid_at",
+        "id_a": "pk",
+        "id_b": "sale",
+        "text_a": "status",
+        "number": "amount",
+    }
 
 
 def _refunds(workspace, lead):
     records = Refund.objects.filter(workspace=workspace, sale__lead=lead)
-    return records, {"at": "at", "id_a": "payment", "id_b": "sale", "text_a": "kind",
-                     "number": "amount"}  # fmt: skip
+    return records, {
+        "at": "at",
+        "id_a": "payment",
+        "id_b": "sale",
+        "text_a": "kind",
+        "number": "amount",
+    }
 
 
 def _funnel_events(workspace, lead):
@@ -203,8 +237,14 @@ def _second_member(record: Record) -> dict | None:
 
 
 def _touch_events(record: Record, workspace) -> list[dict]:
-    return [{"at": utc_iso(record.at), "type": "touch", "channel": record.text_a,
-             "member": _first_member(record)}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": "touch",
+            "channel": record.text_a,
+            "member": _first_member(record),
+        }
+    ]
 
 
 def _webinar_events(record: Record, workspace) -> list[dict]:
@@ -222,8 +262,12 @@ def _call_events(record: Record, workspace) -> list[dict]:
     """A call's booking (or rescheduling), then its cancellation or attendance; a call
     replaced by a rescheduled one shows only its booking."""
     scheduled_for, status, attendance = utc_iso(record.at_b), record.text_a, record.text_b
-    ref = {"id": str(record.id_a), "scheduled_for": scheduled_for,
-           "closer": _first_member(record), "setter": _second_member(record)}  # fmt: skip
+    ref = {
+        "id": str(record.id_a),
+        "scheduled_for": scheduled_for,
+        "closer": _first_member(record),
+        "setter": _second_member(record),
+    }
     booking = {"at": utc_iso(record.at), "type": "call.booked", "call": ref}
     if record.id_b:
         booking = {**booking, "type": "call.rescheduled", "rescheduled_from": str(record.id_b)}
@@ -236,38 +280,71 @@ def _call_events(record: Record, workspace) -> list[dict]:
 
 
 def _outcome_events(record: Record, workspace) -> list[dict]:
-    return [{"at": utc_iso(record.at), "type": "outcome", "result": record.text_a,
-             "reason": record.text_b, "offer_made": record.flag,
-             "call_id": str(record.id_a) if record.id_a else None,
-             "member": _first_member(record)}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": "outcome",
+            "result": record.text_a,
+            "reason": record.text_b,
+            "offer_made": record.flag,
+            "call_id": str(record.id_a) if record.id_a else None,
+            "member": _first_member(record),
+        }
+    ]
 
 
 def _sale_events(record: Record, workspace) -> list[dict]:
-    return [{"at": utc_iso(record.at), "type": "sale", "sale_id": str(record.id_a),
-             "origin": record.text_a,
-             "contract_value": fields.major_units(record.number, workspace),
-             "currency": workspace.currency, "closer": _first_member(record),
-             "setter": _second_member(record)}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": "sale",
+            "sale_id": str(record.id_a),
+            "origin": record.text_a,
+            "contract_value": fields.major_units(record.number, workspace),
+            "currency": workspace.currency,
+            "closer": _first_member(record),
+            "setter": _second_member(record),
+        }
+    ]
 
 
 def _payment_events(record: Record, workspace) -> list[dict]:
-    return [{"at": utc_iso(record.at), "type": "payment", "payment_id": str(record.id_a),
-             "sale_id": str(record.id_b), "status": record.text_a,
-             "amount": fields.major_units(record.number, workspace),
-             "currency": workspace.currency}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": "payment",
+            "payment_id": str(record.id_a),
+            "sale_id": str(record.id_b),
+            "status": record.text_a,
+            "amount": fields.major_units(record.number, workspace),
+            "currency": workspace.currency,
+        }
+    ]
 
 
 def _refund_events(record: Record, workspace) -> list[dict]:
     """A refund or a chargeback, typed by its kind."""
-    return [{"at": utc_iso(record.at), "type": record.text_a,
-             "payment_id": str(record.id_a), "sale_id": str(record.id_b),
-             "amount": fields.major_units(record.number, workspace),
-             "currency": workspace.currency}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": record.text_a,
+            "payment_id": str(record.id_a),
+            "sale_id": str(record.id_b),
+            "amount": fields.major_units(record.number, workspace),
+            "currency": workspace.currency,
+        }
+    ]
 
 
 def _funnel_stage_events(record: Record, workspace) -> list[dict]:
-    return [{"at": utc_iso(record.at), "type": "funnel.stage", "funnel": record.text_a,
-             "stage": record.text_b}]  # fmt: skip
+    return [
+        {
+            "at": utc_iso(record.at),
+            "type": "funnel.stage",
+            "funnel": record.text_a,
+            "stage": record.text_b,
+        }
+    ]
 
 
 # Each kind of record: how it is read, and the events it shows; in the order the journey

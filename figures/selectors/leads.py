@@ -34,9 +34,17 @@ LEADS_LIMIT_DEFAULT = 100
 
 # The columns a lead's row is written from (lead_row_of): the lead's, then its setter's.
 LEAD_COLUMNS = (
-    "pk", "created_at", "name", "email", "utm_source", "utm_medium", "utm_campaign",
-    "utm_content", "status", "first_contact_at",
-)  # fmt: skip
+    "pk",
+    "created_at",
+    "name",
+    "email",
+    "utm_source",
+    "utm_medium",
+    "utm_campaign",
+    "utm_content",
+    "status",
+    "first_contact_at",
+)
 LEAD_ROW_COLUMNS = (*LEAD_COLUMNS, "setter_id", "setter__name", "setter__email")
 # The same, each time as UTC text (UtcText): a long list skips a datetime per time.
 LEAD_TEXT_COLUMNS = tuple(
@@ -48,8 +56,21 @@ LEAD_TEXT_COLUMNS = tuple(
 def lead_row_of(values, time_text=utc_iso) -> dict:
     """A lead's row from its LEAD_ROW_COLUMNS' values (as values_list gives them), each
     time written by `time_text` (utc_text_iso for LEAD_TEXT_COLUMNS' texts)."""
-    (pk, created_at, name, email, source, medium, campaign, content, status, first_contact_at,
-     setter, setter_name, setter_email) = values  # fmt: skip
+    (
+        pk,
+        created_at,
+        name,
+        email,
+        source,
+        medium,
+        campaign,
+        content,
+        status,
+        first_contact_at,
+        setter,
+        setter_name,
+        setter_email,
+    ) = values
     return {
         "id": str(pk),
         "created_at": time_text(created_at),

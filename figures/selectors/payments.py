@@ -110,8 +110,11 @@ def _payments_part(*, part: str, workspace, member, start, end):
 payments_part = CompiledQuery(_payments_part, params=FIGURES_PARAMS, model=Payment)
 
 # The counts and sums of each part's aggregate (_payments_querysets).
-PAYMENT_PART_KEYS = {"cash": ("cash",), "refunds": ("refunded",),
-                     "sales": ("sales", "revenue", "collected", "over_collected")}  # fmt: skip
+PAYMENT_PART_KEYS = {
+    "cash": ("cash",),
+    "refunds": ("refunded",),
+    "sales": ("sales", "revenue", "collected", "over_collected"),
+}
 _PAYMENT_PARTS = tuple(PAYMENT_PART_KEYS)
 
 
@@ -268,9 +271,10 @@ def _commission_totals(*, part: str, workspace, member, start, end):
 
 
 commission_members = CompiledQuery(
-    _commission_members, params={"workspace": FIGURES_PARAMS["workspace"],
-                                 "member": FIGURES_PARAMS["member"]}, model=Member
-)  # fmt: skip
+    _commission_members,
+    params={"workspace": FIGURES_PARAMS["workspace"], "member": FIGURES_PARAMS["member"]},
+    model=Member,
+)
 
 
 def _each_slot(sql: str, vendor: str) -> str:

@@ -26,8 +26,11 @@ SERIES_METRICS = (
     "acquisition.roas",
 )
 # Which of the payments' three aggregates a metric reads.
-_PAYMENT_PARTS = {"cash_collected": {"cash"}, "refunded": {"refunds"},
-                  "net_cash": {"cash", "refunds"}}  # fmt: skip
+_PAYMENT_PARTS = {
+    "cash_collected": {"cash"},
+    "refunded": {"refunds"},
+    "net_cash": {"cash", "refunds"},
+}
 
 
 def _next_start(start: date, interval: str) -> date | None:

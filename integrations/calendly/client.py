@@ -173,7 +173,11 @@ class CalendlyClient:
         page = self._request(
             "GET",
             "/webhook_subscriptions",
-            params={"organization": organization, "user": user, "scope": "user",
-                    "count": PAGE_SIZE},
-        )  # fmt: skip
+            params={
+                "organization": organization,
+                "user": user,
+                "scope": "user",
+                "count": PAGE_SIZE,
+            },
+        )
         return page.get("collection") or []

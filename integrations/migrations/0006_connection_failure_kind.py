@@ -12,7 +12,7 @@ _SIGNS = (
     ("limited", ("429", "too many requests", "rate limit")),
     ("refused", ("refused", "(401)", "(403)", "http 401", "http 403", "unauthorized",
                  "forbidden", "invalid api key", "invalid_grant", "invalid token", "expired")),
-)  # fmt: skip
+)
 
 
 def _kind(error: str) -> str:

@@ -168,13 +168,19 @@ def _place(event: Event, charge: dict, workspace) -> Sale | Held:
     if isinstance(reference, str) and reference.strip():
         sale = _sale_named(workspace, reference.strip())
         if sale is None:
-            return Held(Event.HoldCode.NO_SALE, f"The charge's metadata names sale {reference!r}, which this "
-                        "workspace does not have.")  # fmt: skip
+            return Held(
+                Event.HoldCode.NO_SALE,
+                f"The charge's metadata names sale {reference!r}, which this "
+                "workspace does not have.",
+            )
         return sale
     email = _charge_email(charge)
     if not email:
-        return Held(Event.HoldCode.NO_LEAD, "The charge carries no email (billing details, receipt or "
-                    "customer) to find its lead by.")  # fmt: skip
+        return Held(
+            Event.HoldCode.NO_LEAD,
+            "The charge carries no email (billing details, receipt or "
+            "customer) to find its lead by.",
+        )
     leads = Lead.objects.filter(workspace=workspace, email__iexact=email)
     sale = (
         Sale.objects.filter(workspace=workspace, lead__in=leads)
@@ -190,8 +196,10 @@ def _place(event: Event, charge: dict, workspace) -> Sale | Held:
 def _unplaced(email: str, *, lead_known: bool) -> Held:
     if not lead_known:
         return Held(Event.HoldCode.NO_LEAD, f"No lead has the charge's email {email}.")
-    return Held(Event.HoldCode.NO_SALE, f"The lead with the email {email} has no sale with an unpaid "
-                "balance.")  # fmt: skip
+    return Held(
+        Event.HoldCode.NO_SALE,
+        f"The lead with the email {email} has no sale with an unpaid balance.",
+    )
 
 
 def _charge(event: Event, charge: dict, workspace, others) -> Applied | Held | Ignored:
@@ -200,11 +208,17 @@ def _charge(event: Event, charge: dict, workspace, others) -> Applied | Held | I
         return Ignored("The event carries no charge id.")
     currency = str(charge.get("currency") or "").upper()
     if currency != workspace.currency:
-        return Held(Event.HoldCode.CURRENCY, f"The charge is in {currency or 'no currency'}; the workspace "
-                    f"counts in {workspace.currency}.")  # fmt: skip
+        return Held(
+            Event.HoldCode.CURRENCY,
+            f"The charge is in {currency or 'no currency'}; the workspace "
+            f"counts in {workspace.currency}.",
+        )
     if not event.assigned_sale_id and _held_placement(others):
-        return Held(Event.HoldCode.WAITING, f"Another event of charge {charge_id} is held until it is "
-                    "placed on a sale.", waits_for=charge_id)  # fmt: skip
+        return Held(
+            Event.HoldCode.WAITING,
+            f"Another event of charge {charge_id} is held until it is placed on a sale.",
+            waits_for=charge_id,
+        )
     placed = _place(event, charge, workspace)
     if isinstance(placed, Held):
         return placed
@@ -261,8 +275,11 @@ def _charge_payment(workspace, charge_id: str, *, named_by: str) -> Payment | He
     """The payment of the charge, or the event held until that charge is placed."""
     payment = Payment.objects.filter(workspace=workspace, external_id=charge_id).first()
     if payment is None:
-        return Held(Event.HoldCode.WAITING, f"The {named_by}'s charge {charge_id} has not arrived or is not "
-                    "placed yet.", waits_for=charge_id)  # fmt: skip
+        return Held(
+            Event.HoldCode.WAITING,
+            f"The {named_by}'s charge {charge_id} has not arrived or is not placed yet.",
+            waits_for=charge_id,
+        )
     return payment
 
 
@@ -397,9 +414,7 @@ def _fast_objects(events: list, connection) -> dict[int, dict]:
             found[event.pk] = obj
     # A charge a refund or dispute of the batch names is applied in the batch's order.
     named = Counter(event.object_id for event in events)
-    named.update(
-        _charge_id(_object(e)) for e in events if e.event_type in FAST_REFUND_TYPES
-    )  # fmt: skip
+    named.update(_charge_id(_object(e)) for e in events if e.event_type in FAST_REFUND_TYPES)
     ids = [obj["id"] for obj in found.values() if named[obj["id"]] == 1]
     if not ids:
         return {}
@@ -472,22 +487,29 @@ def _charges_map_many(events: list, charges: dict[int, dict], workspace) -> dict
         charge = charges.get(event.pk)
         if charge is None:
             continue
-        amount = to_minor(charge.get("amount") or 0, currency=workspace.currency,
-                          workspace=workspace)  # fmt: skip
+        amount = to_minor(
+            charge.get("amount") or 0, currency=workspace.currency, workspace=workspace
+        )
         reference = _reference(charge)
         if reference:
             sale = named.get(reference)
             if sale is None:
-                outcomes[event.pk] = Held(Event.HoldCode.NO_SALE, f"The charge's metadata names sale "
-                    f"{reference!r}, which this workspace does not have.")  # fmt: skip
+                outcomes[event.pk] = Held(
+                    Event.HoldCode.NO_SALE,
+                    f"The charge's metadata names sale "
+                    f"{reference!r}, which this workspace does not have.",
+                )
                 continue
         else:
             email = _charge_email(charge)
             sale = next(
-                (s for s in sales.get(email.upper(), []) if s.cash_collected + pending[s.pk] <
-                 s.contract_value),
+                (
+                    s
+                    for s in sales.get(email.upper(), [])
+                    if s.cash_collected + pending[s.pk] < s.contract_value
+                ),
                 None,
-            )  # fmt: skip
+            )
             if sale is None:
                 outcomes[event.pk] = _unplaced(email, lead_known=email.upper() in known)
                 continue
@@ -517,8 +539,11 @@ def _refunds_map_many(events: list, objs: dict[int, dict], workspace) -> dict:
     # The charges another event of the batch is about, or names and is left one by one:
     # their refunds keep their order on the one-by-one path.
     busy = {event.object_id for event in events if event.pk not in objs}
-    busy |= {_charge_id(_object(e)) for e in events if e.pk not in objs and
-             e.event_type in FAST_REFUND_TYPES}  # fmt: skip
+    busy |= {
+        _charge_id(_object(e))
+        for e in events
+        if e.pk not in objs and e.event_type in FAST_REFUND_TYPES
+    }
     payments = {
         payment.external_id: payment
         for payment in Payment.objects.filter(
@@ -544,9 +569,11 @@ def _refunds_map_many(events: list, objs: dict[int, dict], workspace) -> dict:
         if payment is None or payment.status != Payment.Status.SUCCEEDED:
             refused.add(charge_of[event.pk])
             continue
-        amount = to_minor(obj.get("amount") or 0,
-                          currency=obj.get("currency") or workspace.currency,
-                          workspace=workspace)  # fmt: skip
+        amount = to_minor(
+            obj.get("amount") or 0,
+            currency=obj.get("currency") or workspace.currency,
+            workspace=workspace,
+        )
         refunded[payment.pk] = refunded.get(payment.pk, 0) + amount
         if refunded[payment.pk] > payment.amount:
             refused.add(charge_of[event.pk])
@@ -554,8 +581,9 @@ def _refunds_map_many(events: list, objs: dict[int, dict], workspace) -> dict:
     outcomes, rows = {}, []
     for event, obj, payment, amount in planned:
         if payment is None:
-            outcomes[event.pk] = Ignored(f"The dispute closed as {obj.get('status')}: no money "
-                                         "was lost.")  # fmt: skip
+            outcomes[event.pk] = Ignored(
+                f"The dispute closed as {obj.get('status')}: no money was lost."
+            )
             continue
         if charge_of[event.pk] in refused:
             continue

@@ -69,9 +69,11 @@ class ZoomClient:
                     "grant_type": "account_credentials",
                     "account_id": self.credentials.get("account_id", ""),
                 },
-                auth=(self.credentials.get("client_id", ""),
-                      self.credentials.get("client_secret", "")),
-            )  # fmt: skip
+                auth=(
+                    self.credentials.get("client_id", ""),
+                    self.credentials.get("client_secret", ""),
+                ),
+            )
         except httpx.HTTPError as error:
             raise ProviderUnreachable(f"Zoom could not be reached: {error}") from error
         if answer.status_code >= 500:
@@ -148,10 +150,9 @@ def _item(event_type: str, event_ts: int, obj: dict, account_id: str) -> Backfil
 def _webinar_object(webinar: dict) -> dict:
     return {
         key: webinar[key]
-        for key in ("uuid", "id", "host_id", "topic", "type", "start_time", "duration",
-                    "timezone")
+        for key in ("uuid", "id", "host_id", "topic", "type", "start_time", "duration", "timezone")
         if key in webinar
-    }  # fmt: skip
+    }
 
 
 def _registrant_items(webinar: dict, registrants: list, account_id: str) -> list:
@@ -180,12 +181,16 @@ def _participant_items(webinar: dict, rows: list, account_id: str) -> list:
         joined = mapping.zoom_time(row.get("join_time"))
         left = mapping.zoom_time(row.get("leave_time"))
         if joined is not None:
-            obj = {**_webinar_object(webinar),
-                   "participant": {**person, "join_time": row["join_time"]}}  # fmt: skip
+            obj = {
+                **_webinar_object(webinar),
+                "participant": {**person, "join_time": row["join_time"]},
+            }
             items.append(_item(mapping.JOINED, _ms(joined), obj, account_id))
         if left is not None:
-            obj = {**_webinar_object(webinar),
-                   "participant": {**person, "leave_time": row["leave_time"]}}  # fmt: skip
+            obj = {
+                **_webinar_object(webinar),
+                "participant": {**person, "leave_time": row["leave_time"]},
+            }
             items.append(_item(mapping.LEFT, _ms(left), obj, account_id))
     return items
 
@@ -208,11 +213,15 @@ def _webinar_pages(client, *, cursor: dict, since: int, now, account_id: str, we
             webinars.append(object_)
         token = listed.get("next_page_token") or ""
         if token:
-            following = {"since": since, "stage": "webinars", "token": token,
-                         "webinars": webinars}  # fmt: skip
+            following = {"since": since, "stage": "webinars", "token": token, "webinars": webinars}
         elif webinars:
-            following = {"since": since, "stage": "people", "index": 0,
-                         "resource": "registrants", "webinars": webinars}  # fmt: skip
+            following = {
+                "since": since,
+                "stage": "people",
+                "index": 0,
+                "resource": "registrants",
+                "webinars": webinars,
+            }
         else:
             following = None
         yield BackfillPage(items=items, cursor=following)
@@ -254,8 +263,13 @@ def _people_pages(client, *, cursor: dict, since: int, now, account_id: str, web
                 index, resource = index + 1, "registrants"
         following = None
         if index < len(webinars):
-            following = {"since": since, "stage": "people", "index": index,
-                         "resource": resource, "webinars": webinars}  # fmt: skip
+            following = {
+                "since": since,
+                "stage": "people",
+                "index": index,
+                "resource": resource,
+                "webinars": webinars,
+            }
             if token:
                 following["token"] = token
         yield BackfillPage(items=items, cursor=following)

@@ -411,9 +411,14 @@ def test_the_currency_is_locked_once_the_workspace_holds_money(team):
     post(
         browser(team.owner),
         settings_url(team),
-        {"action": "settings", "name": "Northwind", "timezone": "UTC", "currency": "EUR",
-         "working_days": ["0"]},
-    )  # fmt: skip
+        {
+            "action": "settings",
+            "name": "Northwind",
+            "timezone": "UTC",
+            "currency": "EUR",
+            "working_days": ["0"],
+        },
+    )
     assert Workspace.objects.get(pk=team.workspace.pk).currency == "USD"
 
 
@@ -436,22 +441,46 @@ def test_commission_rules_are_entered_as_percentages(team):
     page = browser(team.owner).get(settings_url(team)).content.decode()
     assert f'name="{prefix}-percent" value="10.0000"' in page or 'value="10.00"' in page
     # Changed, then removed with an empty rate.
-    post(browser(team.owner), settings_url(team), {
-        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "revenue_booked",
-        f"{prefix}-slot": "closer", f"{prefix}-percent": "7.5"})  # fmt: skip
+    post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "commission",
+            "member": str(team.closer.pk),
+            f"{prefix}-basis": "revenue_booked",
+            f"{prefix}-slot": "closer",
+            f"{prefix}-percent": "7.5",
+        },
+    )
     assert CommissionRule.objects.get(member=team.closer).rate == Decimal("0.0750")
-    post(browser(team.owner), settings_url(team), {
-        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "revenue_booked",
-        f"{prefix}-slot": "closer", f"{prefix}-percent": ""})  # fmt: skip
+    post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "commission",
+            "member": str(team.closer.pk),
+            f"{prefix}-basis": "revenue_booked",
+            f"{prefix}-slot": "closer",
+            f"{prefix}-percent": "",
+        },
+    )
     assert not CommissionRule.objects.filter(member=team.closer).exists()
     assert list(
         AuditEvent.objects.filter(action__startswith="commission_rule.")
         .values_list("action", flat=True)
         .order_by("at")
     ) == ["commission_rule.set", "commission_rule.set", "commission_rule.removed"]
-    too_much = post(browser(team.owner), settings_url(team), {
-        "action": "commission", "member": str(team.closer.pk), f"{prefix}-basis": "cash_collected",
-        f"{prefix}-slot": "closer", f"{prefix}-percent": "150"})  # fmt: skip
+    too_much = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "commission",
+            "member": str(team.closer.pk),
+            f"{prefix}-basis": "cash_collected",
+            f"{prefix}-slot": "closer",
+            f"{prefix}-percent": "150",
+        },
+    )
     assert too_much.status_code == 400
     assert "Enter a percentage of 100 or less." in too_much.content.decode()
 
@@ -489,9 +518,15 @@ def test_labels_modules_and_programmes_show_in_the_display(team, api):
     refused = post(
         browser(team.owner),
         settings_url(team),
-        {"action": "settings", "name": "Northwind Sales", "timezone": "UTC", "currency": "USD",
-         "working_days": ["0"], "programmes": "Mastermind = 49.999"},
-    )  # fmt: skip
+        {
+            "action": "settings",
+            "name": "Northwind Sales",
+            "timezone": "UTC",
+            "currency": "USD",
+            "working_days": ["0"],
+            "programmes": "Mastermind = 49.999",
+        },
+    )
     assert refused.status_code == 400
     assert "Mastermind:" in refused.content.decode()
 
@@ -527,9 +562,18 @@ def test_the_settings_offer_time_zones_by_city_with_their_offset(team):
     assert '<option value="Asia/Kolkata">Kolkata · UTC+05:30 · Asia/Kolkata</option>' in html
     assert 'list="timezone-options"' in html and '<datalist id="timezone-options">' in html
     # A city typed is its zone.
-    answer = post(browser(team.owner), settings_url(team), {
-        "action": "settings", "name": "Northwind", "timezone": "new york", "currency": "USD",
-        "working_days": ["0"], "locale": "en"})  # fmt: skip
+    answer = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "settings",
+            "name": "Northwind",
+            "timezone": "new york",
+            "currency": "USD",
+            "working_days": ["0"],
+            "locale": "en",
+        },
+    )
     assert answer.status_code == 302
     assert Workspace.objects.get(pk=team.workspace.pk).timezone == "America/New_York"
 
@@ -544,10 +588,20 @@ def test_the_settings_offer_locales_with_a_sample_currencies_by_name_and_colour_
     assert '<option value="JPY">Japanese Yen (JPY)</option>' in html
     assert 'type="color" name="primary_colour" value="#1d2330"' in html
     # The picker's colour left as it is sets no colour; one picked is kept.
-    answer = post(browser(team.owner), settings_url(team), {
-        "action": "settings", "name": "Northwind", "timezone": "UTC", "currency": "USD",
-        "working_days": ["0"], "locale": "de", "primary_colour": "#1d2330",
-        "accent_colour": "#FF0000"})  # fmt: skip
+    answer = post(
+        browser(team.owner),
+        settings_url(team),
+        {
+            "action": "settings",
+            "name": "Northwind",
+            "timezone": "UTC",
+            "currency": "USD",
+            "working_days": ["0"],
+            "locale": "de",
+            "primary_colour": "#1d2330",
+            "accent_colour": "#FF0000",
+        },
+    )
     assert answer.status_code == 302
     workspace = Workspace.objects.get(pk=team.workspace.pk)
     assert workspace.branding["colours"] == {"accent": "#ff0000"}

@@ -353,12 +353,24 @@ def test_the_console_period_picker_and_the_change_from_the_period_before(agency_
 
 
 def _plan_form(**extra) -> dict:
-    data = {"blueprint": "", "workspace": "", "name": "Acme Coaching", "slug": "acme-coaching",
-            "currency": "EUR", "timezone": "Berlin", "team-0-email": "ann@acme.example",
-            "team-0-name": "Ann Closer", "team-0-role": "closer", "team-1-role": "sdr",
-            "team-2-role": "closer", "team-3-role": "closer", "team-4-role": "closer",
-            "programme-0-name": "Mastermind", "programme-0-price": "4,997.50",
-            "connect": ["stripe", "calendly"]}  # fmt: skip
+    data = {
+        "blueprint": "",
+        "workspace": "",
+        "name": "Acme Coaching",
+        "slug": "acme-coaching",
+        "currency": "EUR",
+        "timezone": "Berlin",
+        "team-0-email": "ann@acme.example",
+        "team-0-name": "Ann Closer",
+        "team-0-role": "closer",
+        "team-1-role": "sdr",
+        "team-2-role": "closer",
+        "team-3-role": "closer",
+        "team-4-role": "closer",
+        "programme-0-name": "Mastermind",
+        "programme-0-price": "4,997.50",
+        "connect": ["stripe", "calendly"],
+    }
     data.update(extra)
     return data
 
@@ -375,13 +387,17 @@ def test_the_console_makes_a_plan_from_its_form_and_asks_for_approval(agency_wor
     assert answer["Location"] == f"/agency/{agency.pk}/#plan-{plan.pk}"
     assert plan.state == "waiting_for_approval"
     assert plan.body == {
-        "workspace": {"name": "Acme Coaching", "slug": "acme-coaching", "currency": "EUR",
-                      "timezone": "Europe/Berlin"},
+        "workspace": {
+            "name": "Acme Coaching",
+            "slug": "acme-coaching",
+            "currency": "EUR",
+            "timezone": "Europe/Berlin",
+        },
         "settings": {},
         "team": [{"email": "ann@acme.example", "name": "Ann Closer", "role": "closer"}],
         "programmes": [{"name": "Mastermind", "price": "4997.50"}],
         "integrations": ["stripe", "calendly"],
-    }  # fmt: skip
+    }
     actions = list(
         AuditEvent.objects.filter(target_id=str(plan.pk)).values_list("action", flat=True)
     )
@@ -396,19 +412,33 @@ def test_the_plan_form_refuses_in_words_beside_each_field(agency_world, console)
     agency = agency_world.agency
     answer = console.post(
         f"/agency/{agency.pk}/plans/make",
-        _plan_form(**{"slug": "Acme Coaching!", "team-0-email": "", "programme-0-price": "12.345",
-                      "timezone": "Atlantis"}),
-    )  # fmt: skip
+        _plan_form(
+            **{
+                "slug": "Acme Coaching!",
+                "team-0-email": "",
+                "programme-0-price": "12.345",
+                "timezone": "Atlantis",
+            }
+        ),
+    )
     assert answer.status_code == 400
     html = answer.content.decode()
     links = re.findall(r'<li><a href="#([^"]+)">([^<]+)</a></li>', html)
     assert links == [
-        ("id_slug", "Short name in addresses: Use lowercase letters, digits and hyphens, like "
-                    "acme-coaching."),
-        ("id_timezone", "Time zone: Choose a time zone from the list, or type a city, like Berlin."),
+        (
+            "id_slug",
+            "Short name in addresses: Use lowercase letters, digits and hyphens, like "
+            "acme-coaching.",
+        ),
+        (
+            "id_timezone",
+            "Time zone: Choose a time zone from the list, or type a city, like Berlin.",
+        ),
         ("id_team-0-email", "Person 1: email: Enter Ann Closer&#x27;s email."),
-        ("id_programme-0-price", "Programme 1: price: Enter an amount with at most 2 decimals, "
-                                 "like 4997."),
-    ]  # fmt: skip
+        (
+            "id_programme-0-price",
+            "Programme 1: price: Enter an amount with at most 2 decimals, like 4997.",
+        ),
+    ]
     assert 'aria-invalid="true" aria-describedby="id_slug_helptext id_slug_error"' in html
     assert not Plan.objects.filter(agency=agency).exists()

@@ -116,8 +116,14 @@ def test_a_missing_member_is_400_naming_it(team, api, missing):
 
 
 def test_the_workspace_currency_and_absent_values(team, api):
-    body = {"id": "g-1", "date": "2026-03-05", "platform": "google", "amount": 0,
-            "currency": "usd", "utm_source": None}  # fmt: skip
+    body = {
+        "id": "g-1",
+        "date": "2026-03-05",
+        "platform": "google",
+        "amount": 0,
+        "currency": "usd",
+        "utm_source": None,
+    }
     answer = _post(api, team.write_token, body)
     assert answer.status_code == 201
     shown = answer.json()

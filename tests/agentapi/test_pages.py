@@ -51,9 +51,14 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
     team.workspace.save()
     today = local_today(team.workspace)
     for back in (2, 4):
-        eod_upsert(workspace=team.workspace, external_id=None, member=closer,
-                   date=today - timedelta(days=back), submitted_at=timezone.now(),
-                   fields={"dials": 10})  # fmt: skip
+        eod_upsert(
+            workspace=team.workspace,
+            external_id=None,
+            member=closer,
+            date=today - timedelta(days=back),
+            submitted_at=timezone.now(),
+            fields={"dials": 10},
+        )
     first, second = (
         make_call(team.workspace, closer=closer),
         make_call(team.workspace, closer=closer),
@@ -81,10 +86,22 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
     assert f'href="{post_call_url(team, first)}" id="file-{first.pk}"' in html
 
     # Filing today's report and one call leaves one missed day fewer, and "1 call".
-    eod_upsert(workspace=team.workspace, external_id=None, member=closer, date=today,
-               submitted_at=timezone.now(), fields={})  # fmt: skip
-    eod_upsert(workspace=team.workspace, external_id=None, member=closer, date=expected[0],
-               submitted_at=timezone.now(), fields={})  # fmt: skip
+    eod_upsert(
+        workspace=team.workspace,
+        external_id=None,
+        member=closer,
+        date=today,
+        submitted_at=timezone.now(),
+        fields={},
+    )
+    eod_upsert(
+        workspace=team.workspace,
+        external_id=None,
+        member=closer,
+        date=expected[0],
+        submitted_at=timezone.now(),
+        fields={},
+    )
     second.attendance = "no_show"
     second.save()
     html = browser(closer).get(f"/app/{team.workspace.pk}/board/?range=7").content.decode()
@@ -121,8 +138,13 @@ def test_a_closer_files_a_post_call_once_and_it_is_what_the_api_writes(team, mak
     call, twin = make_call(team.workspace, closer=closer), make_call(team.workspace, closer=closer)
     client = browser(closer)
     submission, csrf = open_form(client, post_call_url(team, call))
-    fields = {"attendance": "showed", "outcome": "no_sale", "offer_made": "yes",
-              "reason": "Price", "notes": "Wants to think."}  # fmt: skip
+    fields = {
+        "attendance": "showed",
+        "outcome": "no_sale",
+        "offer_made": "yes",
+        "reason": "Price",
+        "notes": "Wants to think.",
+    }
     body = {"submission_id": submission, "csrfmiddlewaretoken": csrf, **fields}
     first = client.post(post_call_url(team, call), body)
     assert (first.status_code, first["Location"]) == (302, f"/app/{team.workspace.pk}/board/")
@@ -132,16 +154,29 @@ def test_a_closer_files_a_post_call_once_and_it_is_what_the_api_writes(team, mak
     assert Outcome.objects.filter(call=call).count() == 1
 
     # The API files the same on the twin call.
-    api_body = {"submission_id": "5f0b2c1e-3b8e-4c7e-9d7e-0c3a2b1d4e5f", "call_id": str(twin.pk),
-                "attendance": "showed", "outcome": "no_sale", "offer_made": True,
-                "reason": "Price", "notes": "Wants to think."}  # fmt: skip
+    api_body = {
+        "submission_id": "5f0b2c1e-3b8e-4c7e-9d7e-0c3a2b1d4e5f",
+        "call_id": str(twin.pk),
+        "attendance": "showed",
+        "outcome": "no_sale",
+        "offer_made": True,
+        "reason": "Price",
+        "notes": "Wants to think.",
+    }
     assert write(team.sessions["closer"], "/api/v1/forms/post-call", api_body).status_code == 201
 
     def written(c):
         c = Call.objects.get(pk=c.pk)
         outcome = Outcome.objects.get(call=c)
-        return (c.attendance, c.outcome, c.offer_made, outcome.result, outcome.reason,
-                outcome.notes, outcome.member_id)  # fmt: skip
+        return (
+            c.attendance,
+            c.outcome,
+            c.offer_made,
+            outcome.result,
+            outcome.reason,
+            outcome.notes,
+            outcome.member_id,
+        )
 
     assert (
         written(call)
@@ -169,9 +204,13 @@ def test_bad_input_is_refused_beside_the_field_and_kept(team, make_call):
     submission, csrf = open_form(client, post_call_url(team, call))
     refused = client.post(
         post_call_url(team, call),
-        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "attendance": "showed",
-         "notes": "kept text"},
-    )  # fmt: skip
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "attendance": "showed",
+            "notes": "kept text",
+        },
+    )
     assert refused.status_code == 400
     html = refused.content.decode()
     # Beside the field, in words, marked for assistive technology, and summed up on top.
@@ -197,9 +236,15 @@ def test_money_is_refused_in_words_not_the_apis(team, make_call):
     submission, csrf = open_form(client, post_call_url(team, call))
     refused = client.post(
         post_call_url(team, call),
-        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "attendance": "showed",
-         "outcome": "closed", "contract_value": "12.345", "cash_collected": "lots"},
-    )  # fmt: skip
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "attendance": "showed",
+            "outcome": "closed",
+            "contract_value": "12.345",
+            "cash_collected": "lots",
+        },
+    )
     assert refused.status_code == 400
     html = refused.content.decode()
     assert "Contract value: Enter an amount with at most 2 decimals, like 1234.50." in html
@@ -226,9 +271,14 @@ def test_an_eod_report_from_a_page(team):
     submission, csrf = open_form(client, url)
     answer = client.post(
         url,
-        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "dials": "80",
-         "conversations": "12", "notes": "Good day."},
-    )  # fmt: skip
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "dials": "80",
+            "conversations": "12",
+            "notes": "Good day.",
+        },
+    )
     assert answer.status_code == 302
     report = EodReport.objects.get(member=setter)
     assert report.fields == {"dials": 80, "conversations": 12, "notes": "Good day."}
@@ -257,8 +307,15 @@ def test_filing_a_day_again_says_it_replaces_the_earlier_report(team):
     url = f"/app/{team.workspace.pk}/file/eod/"
     today = local_today(team.workspace)
     submission, csrf = open_form(client, url)
-    first = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
-                              "date": today.isoformat(), "dials": "80"})  # fmt: skip
+    first = client.post(
+        url,
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "date": today.isoformat(),
+            "dials": "80",
+        },
+    )
     assert first.status_code == 302
     filed = EodReport.objects.get(member=setter)
     board = client.get(first["Location"]).content.decode()
@@ -276,8 +333,15 @@ def test_filing_a_day_again_says_it_replaces_the_earlier_report(team):
     assert f'"{today.isoformat()}": "You filed the report of' in again
 
     submission, csrf = open_form(client, url)
-    second = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
-                               "date": today.isoformat(), "dials": "95"})  # fmt: skip
+    second = client.post(
+        url,
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "date": today.isoformat(),
+            "dials": "95",
+        },
+    )
     assert second.status_code == 302
     board = client.get(second["Location"]).content.decode()
     assert (
@@ -292,8 +356,15 @@ def test_an_eod_day_still_to_come_is_refused_in_words(team):
     url = f"/app/{team.workspace.pk}/file/eod/"
     tomorrow = local_today(team.workspace) + timedelta(days=1)
     submission, csrf = open_form(client, url)
-    refused = client.post(url, {"submission_id": submission, "csrfmiddlewaretoken": csrf,
-                                "date": tomorrow.isoformat(), "dials": "-3"})  # fmt: skip
+    refused = client.post(
+        url,
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "date": tomorrow.isoformat(),
+            "dials": "-3",
+        },
+    )
     assert refused.status_code == 400
     html = refused.content.decode()
     assert (
@@ -323,9 +394,13 @@ def test_a_draft_is_checked_and_filed_and_closes(team, write):
     submission, csrf = open_form(client, url)
     answer = client.post(
         url,
-        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "draft_id": draft_id,
-         "dials": "45"},
-    )  # fmt: skip
+        {
+            "submission_id": submission,
+            "csrfmiddlewaretoken": csrf,
+            "draft_id": draft_id,
+            "dials": "45",
+        },
+    )
     assert answer.status_code == 302
     assert Draft.objects.get(pk=draft_id).status == "filed"
     assert EodReport.objects.get(member=closer).fields == {"dials": 45}

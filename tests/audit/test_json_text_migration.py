@@ -19,11 +19,25 @@ def test_each_event_takes_its_text():
     try:
         AuditEvent = old_apps.get_model("audit", "AuditEvent")
         events = [
-            {"actor_kind": "member", "actor_id": "m-1", "actor_label": ODD, "action": "form.eod",
-             "target_type": "eod", "target_id": "e-1", "reason": ""},
-            {"actor_kind": "system", "actor_id": "", "actor_label": "system", "action": ODD,
-             "target_type": ODD, "target_id": "", "reason": ODD},
-        ]  # fmt: skip
+            {
+                "actor_kind": "member",
+                "actor_id": "m-1",
+                "actor_label": ODD,
+                "action": "form.eod",
+                "target_type": "eod",
+                "target_id": "e-1",
+                "reason": "",
+            },
+            {
+                "actor_kind": "system",
+                "actor_id": "",
+                "actor_label": "system",
+                "action": ODD,
+                "target_type": ODD,
+                "target_id": "",
+                "reason": ODD,
+            },
+        ]
         times = [datetime(2026, 3, 2, 10, tzinfo=UTC), datetime(2026, 3, 2, 10, 0, 0, 250, UTC)]
         pks = []
         for columns, at in zip(events, times, strict=True):

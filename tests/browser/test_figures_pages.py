@@ -70,8 +70,11 @@ def test_the_owner_reads_the_overview_and_a_closer_their_board(page, live_server
     page.wait_for_selector("#calls-chart canvas")
     page.wait_for_selector("#funnel-chart canvas")
     figures = shown(page)
-    headline = [f for f in figures if f["path"] and f["api"].startswith(("/api/v1/calls",
-                "/api/v1/payments", "/api/v1/leads"))]  # fmt: skip
+    headline = [
+        f
+        for f in figures
+        if f["path"] and f["api"].startswith(("/api/v1/calls", "/api/v1/payments", "/api/v1/leads"))
+    ]
     assert len(headline) == 16
     assert all(f["visible"] for f in headline)
     leads_created = next(f for f in headline if f["metric"] == "leads.created")
@@ -218,9 +221,14 @@ def test_the_tooltip_the_table_and_the_api_name_the_same_day(
         })""",
     )
     assert [row["day"] for row in rows] == [
-        "17 Nov 2026", "18 Nov 2026", "19 Nov 2026", "20 Nov 2026",
-        "21 Nov 2026", "22 Nov 2026", "23 Nov 2026",
-    ]  # fmt: skip
+        "17 Nov 2026",
+        "18 Nov 2026",
+        "19 Nov 2026",
+        "20 Nov 2026",
+        "21 Nov 2026",
+        "22 Nov 2026",
+        "23 Nov 2026",
+    ]
     peak = next(row for row in rows if row["text"] == "$2,500.00")
     assert peak["day"] == "20 Nov 2026"
 

@@ -84,8 +84,9 @@ def test_a_refused_form_focuses_its_first_error_and_sums_them_up(
 def test_a_closer_files_a_missed_eod_day_from_the_board_on_a_phone(
     chromium, live_server, make_workspace, make_member
 ):
-    workspace = make_workspace(name="Northwind Sales", timezone="Europe/Berlin",
-                               working_days=[0, 1, 2, 3, 4, 5, 6])  # fmt: skip
+    workspace = make_workspace(
+        name="Northwind Sales", timezone="Europe/Berlin", working_days=[0, 1, 2, 3, 4, 5, 6]
+    )
     closer = make_member(workspace, "closer", name="Cole Closer")
     today = local_today(workspace)
     yesterday = today - timedelta(days=1)

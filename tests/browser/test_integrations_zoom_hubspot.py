@@ -207,10 +207,15 @@ def test_connect_zoom_receive_its_webinar_and_set_the_pitch_time(
         (r.lead.email, r.lead.name, r.registered_at, r.joined_at, r.left_at)
         for r in Registration.objects.select_related("lead")
     ) == [
-        ("pat@example.test", "Pat Lee", zoom.utc("2026-03-02 10:00"),
-         zoom.utc("2026-03-05 17:02"), zoom.utc("2026-03-05 18:25")),
+        (
+            "pat@example.test",
+            "Pat Lee",
+            zoom.utc("2026-03-02 10:00"),
+            zoom.utc("2026-03-05 17:02"),
+            zoom.utc("2026-03-05 18:25"),
+        ),
         ("quinn@example.test", "Quinn Moss", zoom.utc("2026-03-03 11:00"), None, None),
-    ]  # fmt: skip
+    ]
 
     page.reload()
     assert counters(page, section) == {

@@ -72,8 +72,12 @@ def test_a_figure_opens_its_payments_and_they_download_as_csv(
     page.wait_for_selector("#cash-chart canvas")
     # The demo has ad spend: its tiles stand beside cash collected.
     tiles = page.eval_on_selector_all("#headline article.tile", "ts => ts.map(t => t.id)")
-    assert tiles[:4] == ["tile-paymentscash_collected", "tile-acquisitionspend",
-                         "tile-acquisitioncost_per_close", "tile-acquisitionroas"]  # fmt: skip
+    assert tiles[:4] == [
+        "tile-paymentscash_collected",
+        "tile-acquisitionspend",
+        "tile-acquisitioncost_per_close",
+        "tile-acquisitionroas",
+    ]
     cash_value = page.get_attribute("#tile-paymentscash_collected .big .figure", "data-value")
     shot(page, f"overview-spend{suffix}.png")
 

@@ -84,10 +84,21 @@ def served(tmp_path_factory):
     server = None
     try:
         manage = [str(BIN / "python"), "manage.py"]
-        subprocess.run([*manage, "migrate", "--noinput"], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL)  # fmt: skip
-        seeded = subprocess.run([*manage, "seed_demo", "--json", "--allow-production"], cwd=ROOT,
-                                env=env, check=True, capture_output=True, text=True)  # fmt: skip
+        subprocess.run(
+            [*manage, "migrate", "--noinput"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        seeded = subprocess.run(
+            [*manage, "seed_demo", "--json", "--allow-production"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         demo = json.loads(seeded.stdout)
         server = Server(env, port=port, workers=2, log_path=folder / "gunicorn.log")
         server.wait_ready(lambda: _answers(port))

@@ -19,28 +19,63 @@ from .conftest import ANONYMOUS_RATE
 # descriptions (test_every_operation_is_made_by_a_test), wherever a description holds it.
 GROUPS = {
     "figures": {
-        "whoami", "list_attribution", "list_audit_events", "list_call_figures",
-        "list_commission", "list_eod_figures", "get_funnel", "list_leads", "get_lead_journey",
-        "list_outcomes", "list_payment_figures", "get_series", "list_speed_to_lead",
+        "whoami",
+        "list_attribution",
+        "list_audit_events",
+        "list_call_figures",
+        "list_commission",
+        "list_eod_figures",
+        "get_funnel",
+        "list_leads",
+        "get_lead_journey",
+        "list_outcomes",
+        "list_payment_figures",
+        "get_series",
+        "list_speed_to_lead",
         "get_webinar",
     },
     "webhooks": {
-        "create_webhook_endpoint", "list_webhook_endpoints", "get_webhook_endpoint",
-        "update_webhook_endpoint", "delete_webhook_endpoint", "create_workspace_change",
+        "create_webhook_endpoint",
+        "list_webhook_endpoints",
+        "get_webhook_endpoint",
+        "update_webhook_endpoint",
+        "delete_webhook_endpoint",
+        "create_workspace_change",
     },
     "events": {"list_events"},
     "ad_spend": {"create_ad_spend", "list_ad_spend", "list_acquisition"},
-    "workspace": {"get_display", "create_change", "list_changes", "compare_around_change",
-                  "list_workspaces", "list_drafts", "create_draft"},
-    "members": {"get_my_board", "file_post_call_form", "file_past_call_form",
-                "file_dm_close_form", "file_eod_form"},
-    "agency": {
-        "list_agency_workspaces", "list_templates", "get_template", "put_template",
-        "create_plan", "get_plan", "request_plan_approval", "apply_plan",
-        "create_connect_link", "get_connect_link", "revoke_connect_link",
-        "list_workspace_changes", "get_workspace_display",
+    "workspace": {
+        "get_display",
+        "create_change",
+        "list_changes",
+        "compare_around_change",
+        "list_workspaces",
+        "list_drafts",
+        "create_draft",
     },
-}  # fmt: skip
+    "members": {
+        "get_my_board",
+        "file_post_call_form",
+        "file_past_call_form",
+        "file_dm_close_form",
+        "file_eod_form",
+    },
+    "agency": {
+        "list_agency_workspaces",
+        "list_templates",
+        "get_template",
+        "put_template",
+        "create_plan",
+        "get_plan",
+        "request_plan_approval",
+        "apply_plan",
+        "create_connect_link",
+        "get_connect_link",
+        "revoke_connect_link",
+        "list_workspace_changes",
+        "get_workspace_display",
+    },
+}
 
 
 class Recording:
@@ -224,8 +259,14 @@ def test_ad_spend_written_then_read(served, record):
     ws = _workspace(demo)
     writer = record(Client, ws["tokens"]["write"], base_url)
     day = datetime.date.today() - datetime.timedelta(days=1)
-    body = {"id": f"client-{uuid.uuid4().hex}", "date": day.isoformat(), "platform": "tiktok",
-            "utm_source": "tiktok", "utm_campaign": "client-test", "amount": "12.34"}  # fmt: skip
+    body = {
+        "id": f"client-{uuid.uuid4().hex}",
+        "date": day.isoformat(),
+        "platform": "tiktok",
+        "utm_source": "tiktok",
+        "utm_campaign": "client-test",
+        "amount": "12.34",
+    }
     made = writer.create_ad_spend(body=body)
     assert (made.id, made.amount, made.currency) == (body["id"], 12.34, "USD")
     replaced = writer.create_ad_spend(body={**body, "amount": "20"})

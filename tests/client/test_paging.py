@@ -9,18 +9,33 @@ import salesfigures
 from salesfigures.errors import PagingError
 
 WORKSPACE = {"id": "6aae3a4b-4aa8-44c4-a3b3-63f62b454838", "currency": "USD"}
-SPEND = {"metric": "acquisition.spend", "label": "Ad spend", "unit": "money", "value": 12,
-         "currency": "USD", "unavailable": None}  # fmt: skip
+SPEND = {
+    "metric": "acquisition.spend",
+    "label": "Ad spend",
+    "unit": "money",
+    "value": 12,
+    "currency": "USD",
+    "unavailable": None,
+}
 TRUNCATED = {"subject": "records", "code": "truncated", "reason": "500 of 501 listed."}
 
 
 def _record(external_id, day):
     return {
-        "id": external_id, "date": day, "platform": "meta", "utm_source": "facebook",
-        "utm_medium": None, "utm_campaign": "spring", "utm_content": None, "campaign_id": None,
-        "campaign_name": None, "impressions": None, "clicks": None, "currency": "USD",
+        "id": external_id,
+        "date": day,
+        "platform": "meta",
+        "utm_source": "facebook",
+        "utm_medium": None,
+        "utm_campaign": "spring",
+        "utm_content": None,
+        "campaign_id": None,
+        "campaign_name": None,
+        "impressions": None,
+        "clicks": None,
+        "currency": "USD",
         "amount": 4,
-    }  # fmt: skip
+    }
 
 
 def _page(first, last, records, *, cut=False):
@@ -76,8 +91,10 @@ def test_a_cut_period_is_read_day_by_day_oldest_first():
     client = _client(httpx.MockTransport(pages))
     records = client.iter_ad_spend(from_=datetime.date(2026, 3, 1), to=datetime.date(2026, 3, 3))
     assert [(r.id, r.date.isoformat()) for r in records] == [
-        ("a", "2026-03-01"), ("b", "2026-03-03"), ("c", "2026-03-03"),
-    ]  # fmt: skip
+        ("a", "2026-03-01"),
+        ("b", "2026-03-03"),
+        ("c", "2026-03-03"),
+    ]
     assert [(q["from"], q["to"], q["limit"]) for q in pages.queries] == [
         ("2026-03-01", "2026-03-03", "500"),
         ("2026-03-01", "2026-03-01", "500"),
@@ -87,8 +104,10 @@ def test_a_cut_period_is_read_day_by_day_oldest_first():
 
 
 def test_a_day_of_more_than_a_page_raises():
-    answers = {**MARCH, ("2026-03-02", "2026-03-02"): _page("2026-03-02", "2026-03-02", [],
-                                                            cut=True)}  # fmt: skip
+    answers = {
+        **MARCH,
+        ("2026-03-02", "2026-03-02"): _page("2026-03-02", "2026-03-02", [], cut=True),
+    }
     client = _client(httpx.MockTransport(Pages(answers)))
     records = client.iter_ad_spend(from_=datetime.date(2026, 3, 1), to=datetime.date(2026, 3, 3))
     assert next(records).id == "a"

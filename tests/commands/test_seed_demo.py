@@ -265,8 +265,11 @@ def test_records_cover_every_case_and_keep_the_invariants(seed_demo):
             assert lead.first_contact_at == (min(by_member) if by_member else None)
             tags = lead.utm_tags
             assert (tags.source, tags.medium, tags.campaign, tags.content) == (
-                lead.utm_source, lead.utm_medium, lead.utm_campaign, lead.utm_content,
-            )  # fmt: skip
+                lead.utm_source,
+                lead.utm_medium,
+                lead.utm_campaign,
+                lead.utm_content,
+            )
 
 
 def test_no_plaintext_token_anywhere_in_the_database(seed_demo):
@@ -441,5 +444,8 @@ def test_the_acquisition_figures_show_at_once(seed_demo, api):
         assert facebook["spend"]["value"] > 0 and facebook["leads"]["value"] > 0
         assert facebook["cost_per_lead"]["value"] > 0
         assert body["data"]["total"]["roas"]["value"] is not None
-        assert list(rows)[:3] == [("facebook", "spring-launch"), ("google", "brand"),
-                                  ("instagram", "dm-campaign")]  # fmt: skip
+        assert list(rows)[:3] == [
+            ("facebook", "spring-launch"),
+            ("google", "brand"),
+            ("instagram", "dm-campaign"),
+        ]

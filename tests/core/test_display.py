@@ -9,8 +9,21 @@ from babel.numbers import format_currency, format_decimal, format_percent
 
 from core import display
 
-VALUES = [0, 1, 7, 12.5, 999.999, 1000, 1234.5, 118624.98, 69500, -4321.5, Decimal("0.005"),
-          Decimal("1234567.891"), 10**9]  # fmt: skip
+VALUES = [
+    0,
+    1,
+    7,
+    12.5,
+    999.999,
+    1000,
+    1234.5,
+    118624.98,
+    69500,
+    -4321.5,
+    Decimal("0.005"),
+    Decimal("1234567.891"),
+    10**9,
+]
 LOCALES = ["en", "de", "fr_CH", "ja", "tr", "hi_IN", "ar_EG"]
 
 
@@ -44,8 +57,15 @@ def test_the_written_forms_a_reader_sees():
     assert display.points_text(0, "en") == "±0.0 pp"
 
 
-ZONES = ["America/New_York", "America/Los_Angeles", "Pacific/Honolulu", "UTC", "Europe/Berlin",
-         "Australia/Sydney", "Pacific/Kiritimati"]  # fmt: skip
+ZONES = [
+    "America/New_York",
+    "America/Los_Angeles",
+    "Pacific/Honolulu",
+    "UTC",
+    "Europe/Berlin",
+    "Australia/Sydney",
+    "Pacific/Kiritimati",
+]
 
 
 @pytest.fixture

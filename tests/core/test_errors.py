@@ -15,7 +15,11 @@ NOT_JSON = "The body is not valid JSON: send a JSON object."
     ("exc", "status", "body"),
     [
         (Http404(), 404, {"reason": "not_found", "message": "Nothing with that id exists here."}),
-        (PermissionDenied(), 403, {"reason": "forbidden", "message": "This token may not do that."}),
+        (
+            PermissionDenied(),
+            403,
+            {"reason": "forbidden", "message": "This token may not do that."},
+        ),
         (
             drf_exceptions.AuthenticationFailed("Expired."),
             401,
@@ -29,12 +33,20 @@ NOT_JSON = "The body is not valid JSON: send a JSON object."
         (
             drf_exceptions.UnsupportedMediaType("text/plain"),
             400,
-            {"reason": "invalid_body", "message": "Send the body as application/json.", "field": "body"},
+            {
+                "reason": "invalid_body",
+                "message": "Send the body as application/json.",
+                "field": "body",
+            },
         ),
         (
             drf_exceptions.ValidationError({"lead": {"email": ["Enter a valid email."]}}),
             400,
-            {"reason": "invalid_field", "message": "lead.email: Enter a valid email.", "field": "lead.email"},
+            {
+                "reason": "invalid_field",
+                "message": "lead.email: Enter a valid email.",
+                "field": "lead.email",
+            },
         ),
         (
             drf_exceptions.ValidationError(["Give one of them."]),
@@ -46,12 +58,16 @@ NOT_JSON = "The body is not valid JSON: send a JSON object."
             405,
             {"reason": "method_not_allowed", "message": 'Method "PUT" not allowed.'},
         ),
-        (drf_exceptions.NotFound("Gone."), 404, {"reason": "not_found", "message": "Nothing with that id exists here."}),
+        (
+            drf_exceptions.NotFound("Gone."),
+            404,
+            {"reason": "not_found", "message": "Nothing with that id exists here."},
+        ),
         (drf_exceptions.PermissionDenied("No."), 403, {"reason": "forbidden", "message": "No."}),
         (drf_exceptions.APIException("Broken."), 500, {"reason": "error", "message": "Broken."}),
         (Conflict("Taken."), 409, {"reason": "conflict", "message": "Taken."}),
     ],
-)  # fmt: skip
+)
 def test_each_exception_becomes_its_error(exc, status, body):
     response = exception_handler(exc, {})
     reason, message, extra = body.pop("reason"), body.pop("message"), body

@@ -136,11 +136,23 @@ def test_a_request_writes_one_json_line_with_its_route_workspace_and_request_id(
     assert response.status_code == 200
     [line] = stream.getvalue().splitlines()
     record = json.loads(line)
-    assert set(record) >= {"time", "level", "logger", "message", "request_id", "route",
-                           "method", "status", "duration_ms", "workspace_id"}  # fmt: skip
+    assert set(record) >= {
+        "time",
+        "level",
+        "logger",
+        "message",
+        "request_id",
+        "route",
+        "method",
+        "status",
+        "duration_ms",
+        "workspace_id",
+    }
     assert (record["level"], record["logger"], record["request_id"]) == (
-        "INFO", "service.request", given,
-    )  # fmt: skip
+        "INFO",
+        "service.request",
+        given,
+    )
     assert (record["route"], record["method"], record["status"]) == ("/api/v1/calls", "GET", 200)
     assert record["workspace_id"] == str(workspace.pk)
     assert record["duration_ms"] > 0

@@ -60,9 +60,14 @@ def _settings(**env) -> dict:
     )
     clean = {"PATH": os.environ.get("PATH", ""), "DJANGO_SETTINGS_MODULE": "config.settings_dev"}
     result = subprocess.run(
-        [sys.executable, "-c", read], cwd=settings.BASE_DIR, env={**clean, **env},
-        capture_output=True, text=True, timeout=60, check=True,
-    )  # fmt: skip
+        [sys.executable, "-c", read],
+        cwd=settings.BASE_DIR,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
@@ -73,8 +78,13 @@ def test_celery_queue_is_the_prefix_of_every_queue():
     assert values["CELERY_TASK_ROUTES"]["core.mail_deliver"] == {"queue": "acme.mail"}
     assert values["CELERY_TASK_ROUTES"]["webhooks.delivery_attempt"] == {"queue": "acme.deliveries"}
     assert values["METRICS_QUEUES"] == [
-        "acme.mail", "acme.applies", "acme.providers", "acme.deliveries", "acme.sweeps", "acme",
-    ]  # fmt: skip
+        "acme.mail",
+        "acme.applies",
+        "acme.providers",
+        "acme.deliveries",
+        "acme.sweeps",
+        "acme",
+    ]
 
 
 def _queues(command: list[str]) -> str:
@@ -84,11 +94,19 @@ def _queues(command: list[str]) -> str:
 def test_make_worker_starts_a_pool_per_kind_and_the_beat():
     made = pools.commands({"CELERY_QUEUE": "acme"})
     assert [_queues(c) for c in made[:-1]] == [
-        "acme.mail", "acme.applies", "acme.providers", "acme.deliveries", "acme.sweeps,acme",
-    ]  # fmt: skip
+        "acme.mail",
+        "acme.applies",
+        "acme.providers",
+        "acme.deliveries",
+        "acme.sweeps,acme",
+    ]
     assert [c[c.index("--hostname") + 1] for c in made[:-1]] == [
-        "mail@%h", "applies@%h", "providers@%h", "deliveries@%h", "sweeps@%h",
-    ]  # fmt: skip
+        "mail@%h",
+        "applies@%h",
+        "providers@%h",
+        "deliveries@%h",
+        "sweeps@%h",
+    ]
     assert made[-1][1:] == ["-A", "config", "beat", "--loglevel", "INFO"]
     # The deliveries wait on the network: 24 threads, more than a workspace's cap of 8.
     assert made[3][made[3].index("--pool") + 1 :][:3] == ["threads", "--concurrency", "24"]

@@ -81,8 +81,10 @@ def _fast_hashing(settings):
 @pytest.fixture
 def team(make_workspace, make_member):
     ws = make_workspace(timezone="Europe/Berlin", name="Northwind Sales")
-    members = {role: make_member(ws, role, name=f"{role.title()} Person")
-               for role in ("owner", "admin", "manager", "closer", "setter")}  # fmt: skip
+    members = {
+        role: make_member(ws, role, name=f"{role.title()} Person")
+        for role in ("owner", "admin", "manager", "closer", "setter")
+    }
     return {"workspace": ws, **members}
 
 
@@ -101,8 +103,7 @@ def figures_data(team):
         ("2026-02-20 10:00", Call.Attendance.SHOWED, "closed"),
     ]:
         lead = rec.lead(day.replace("10:00", "08:00"), tz=tz, setter=setter, utm_source="google")
-        call = rec.call(day, tz=tz, lead=lead, closer=closer, setter=setter,
-                        attendance=attendance)  # fmt: skip
+        call = rec.call(day, tz=tz, lead=lead, closer=closer, setter=setter, attendance=attendance)
         if result:
             rec.outcome(result, call=call, member=closer)
     rec.call("2026-03-10 12:00", tz=tz)  # awaiting an outcome

@@ -74,9 +74,12 @@ def test_the_checklist_lists_the_connect_links_not_used_yet(
     owner = make_member(ws, "owner")
     assert 'id="pending-links"' not in _overview(owner)
     first, _url = connect_link_create(
-        agency=agency, workspace=ws, integrations=["stripe", "calendly"], expires_in_hours=48,
+        agency=agency,
+        workspace=ws,
+        integrations=["stripe", "calendly"],
+        expires_in_hours=48,
         actor=SYSTEM,
-    )  # fmt: skip
+    )
     used, _url = connect_link_create(
         agency=agency, workspace=ws, integrations=["zoom"], expires_in_hours=72, actor=SYSTEM
     )

@@ -76,15 +76,40 @@ def test_cash_collected_opens_its_payments_and_exports_them(
     ]
     rows = csv_of(client.get(f"/app/{ws.pk}/payments/{link(html, 'export-csv')}"))
     assert rows[0] == [
-        "Lead", "Email", "Paid", "Paid (UTC, ISO 8601)", "Amount", "Amount (minor units)",
-        "Amount (currency)", "Closer", "Setter",
-    ]  # fmt: skip
+        "Lead",
+        "Email",
+        "Paid",
+        "Paid (UTC, ISO 8601)",
+        "Amount",
+        "Amount (minor units)",
+        "Amount (currency)",
+        "Closer",
+        "Setter",
+    ]
     assert rows[1:] == [
-        ["Sally Sale", "—", "2 Mar 2026, 11:05", "2026-03-02T10:05:00Z", "$1,500.00", "150000",
-         "USD", "Closer Person", "Setter Person"],
-        ["Sally Sale", "—", "16 Mar 2026, 09:00", "2026-03-16T08:00:00Z", "$500.00", "50000",
-         "USD", "Closer Person", "Setter Person"],
-    ]  # fmt: skip
+        [
+            "Sally Sale",
+            "—",
+            "2 Mar 2026, 11:05",
+            "2026-03-02T10:05:00Z",
+            "$1,500.00",
+            "150000",
+            "USD",
+            "Closer Person",
+            "Setter Person",
+        ],
+        [
+            "Sally Sale",
+            "—",
+            "16 Mar 2026, 09:00",
+            "2026-03-16T08:00:00Z",
+            "$500.00",
+            "50000",
+            "USD",
+            "Closer Person",
+            "Setter Person",
+        ],
+    ]
     # The CSV's rows are the list's, and they add up to the API's figure.
     assert [[*row[:3], row[4], row[7], row[8]] for row in rows[1:]] == table_rows(html)
     payments = api(workspace_token(ws)).get("/api/v1/payments?from=2026-03-01&to=2026-03-31")
@@ -99,9 +124,16 @@ def test_revenue_refunds_and_net_cash_open_their_records(team, figures_data):
     sales = client.get(link(overview, "list-paymentsrevenue_booked")).content.decode()
     assert "Sales" in sales and total(sales) == 1
     assert table_rows(sales) == [
-        ["Sally Sale", "—", "2 Mar 2026, 11:00", "$4,000.00", "$2,000.00", "Closer Person",
-         "Setter Person"],
-    ]  # fmt: skip
+        [
+            "Sally Sale",
+            "—",
+            "2 Mar 2026, 11:00",
+            "$4,000.00",
+            "$2,000.00",
+            "Closer Person",
+            "Setter Person",
+        ],
+    ]
     refunds = client.get(link(overview, "list-paymentsrefunded")).content.decode()
     assert table_rows(refunds) == [["Sally Sale", "—", "20 Mar 2026, 11:00", "$100.00", "refund"]]
     # Net cash opens the payments, and beside them the refunds taken off.
@@ -148,9 +180,15 @@ def test_eod_and_commission_rows_open_their_records(team, figures_data):
     eod_rows = csv_of(client.get(eod_link + "&export=csv"))
     assert eod_rows == [
         ["Member", "Email", "Day", "Day (ISO 8601)", "Filed", "Filed (UTC, ISO 8601)"],
-        ["Closer Person", closer.email, "2 Mar 2026", "2026-03-02", "2 Mar 2026, 19:00",
-         "2026-03-02T18:00:00Z"],
-    ]  # fmt: skip
+        [
+            "Closer Person",
+            closer.email,
+            "2 Mar 2026",
+            "2026-03-02",
+            "2 Mar 2026, 19:00",
+            "2026-03-02T18:00:00Z",
+        ],
+    ]
 
 
 def test_lists_page_both_ways_and_say_which_rows_they_show(team, figures_data, monkeypatch):
@@ -204,9 +242,15 @@ def test_the_leads_csv_is_the_lists_rows_and_the_apis(team, figures_data, api, w
     html = client.get(f"/app/{ws.pk}/leads/", MARCH).content.decode()
     rows = csv_of(client.get(f"/app/{ws.pk}/leads/", {**MARCH, "export": "csv"}))
     assert rows[0] == [
-        "Lead", "Email", "Created", "Created (UTC, ISO 8601)", "Source", "Setter",
-        "First contact", "First contact (UTC, ISO 8601)",
-    ]  # fmt: skip
+        "Lead",
+        "Email",
+        "Created",
+        "Created (UTC, ISO 8601)",
+        "Source",
+        "Setter",
+        "First contact",
+        "First contact (UTC, ISO 8601)",
+    ]
     page_rows = table_rows(html)
     assert [[r[0], r[1], r[2], r[4], r[5], r[6]] for r in rows[1:]] == page_rows
     answer = api(workspace_token(ws)).get("/api/v1/leads?from=2026-03-01&to=2026-03-31&limit=100")
@@ -230,9 +274,16 @@ def test_csv_writes_a_new_york_euro_workspace_as_its_pages_do(
     client = signed_in(owner)
     rows = csv_of(client.get(f"/app/{ws.pk}/payments/", {**MARCH, "export": "csv"}))
     assert rows[1] == [
-        "Nora", "n@x.test", "1 Mar 2026, 22:30", "2026-03-02T03:30:00Z", "1.234,56\xa0€",
-        "123456", "EUR", "—", "—",
-    ]  # fmt: skip
+        "Nora",
+        "n@x.test",
+        "1 Mar 2026, 22:30",
+        "2026-03-02T03:30:00Z",
+        "1.234,56\xa0€",
+        "123456",
+        "EUR",
+        "—",
+        "—",
+    ]
     html = client.get(f"/app/{ws.pk}/payments/", MARCH).content.decode()
     assert table_rows(html) == [
         ["Nora", "n@x.test", "1 Mar 2026, 22:30", "1.234,56\xa0€", "—", "—"]
@@ -249,21 +300,40 @@ def test_a_page_table_exports_its_rows(team, figures_data):
     overview = client.get(f"/app/{ws.pk}/", MARCH).content.decode()
     rows = csv_of(client.get(link(overview, "export-attribution")))
     assert rows[0] == [
-        "Source", "Medium", "Campaign", "Content", "Leads", "Leads (number)", "Closes",
-        "Closes (number)", "Cash collected", "Cash collected (minor units)",
-        "Cash collected (currency)", "Close rate", "Close rate (fraction)",
-    ]  # fmt: skip
+        "Source",
+        "Medium",
+        "Campaign",
+        "Content",
+        "Leads",
+        "Leads (number)",
+        "Closes",
+        "Closes (number)",
+        "Cash collected",
+        "Cash collected (minor units)",
+        "Cash collected (currency)",
+        "Close rate",
+        "Close rate (fraction)",
+    ]
     # The page's order (most leads first): google 4 leads, then (none) 3, facebook 1.
     assert [row[:1] + row[4:6] for row in rows[1:]] == [
-        ["google", "4", "4"], ["(none)", "3", "3"], ["facebook", "1", "1"],
-    ]  # fmt: skip
+        ["google", "4", "4"],
+        ["(none)", "3", "3"],
+        ["facebook", "1", "1"],
+    ]
     # No source: Sally's sale (2,000.00 paid) and February's sale of a lead of March (1,000.00).
     assert rows[2][8:11] == ["$3,000.00", "300000", "USD"]
     eod = csv_of(client.get(link(overview, "export-eod")))
     assert eod[0] == [
-        "Member", "Email", "Role", "Due", "Due (number)", "Filed", "Filed (number)",
-        "Compliance", "Compliance (fraction)",
-    ]  # fmt: skip
+        "Member",
+        "Email",
+        "Role",
+        "Due",
+        "Due (number)",
+        "Filed",
+        "Filed (number)",
+        "Compliance",
+        "Compliance (fraction)",
+    ]
     assert [row[0] for row in eod[1:]] == ["Closer Person", "Setter Person"]
     assert eod[1][5:7] == ["1", "1"]
     cash = csv_of(client.get(link(overview, "export-cash-chart")))
@@ -274,9 +344,8 @@ def test_a_page_table_exports_its_rows(team, figures_data):
 
 @pytest.mark.parametrize(
     "path",
-    ["payments", "refunds", "sales", "eod-reports", "spend", "tables/attribution",
-     "acquisition"],
-)  # fmt: skip
+    ["payments", "refunds", "sales", "eod-reports", "spend", "tables/attribution", "acquisition"],
+)
 def test_a_closer_or_setter_gets_the_403_page(team, figures_data, path):
     ws = team["workspace"]
     for role in ("closer", "setter"):
@@ -304,9 +373,15 @@ def test_a_name_a_spreadsheet_would_read_as_a_formula_is_written_as_text(team, f
 
 @pytest.mark.parametrize(
     ("path", "rows"),
-    [("payments/", 2), ("sales/", 1), ("refunds/", 1), ("eod-reports/", 1),
-     ("calls/?figure=show_rate", 4), ("leads/?utm_source=google", 4)],
-)  # fmt: skip
+    [
+        ("payments/", 2),
+        ("sales/", 1),
+        ("refunds/", 1),
+        ("eod-reports/", 1),
+        ("calls/?figure=show_rate", 4),
+        ("leads/?utm_source=google", 4),
+    ],
+)
 def test_every_list_pages_forward_and_back_in_a_fixed_number_of_queries(
     team, figures_data, monkeypatch, django_assert_max_num_queries, path, rows
 ):
@@ -345,8 +420,14 @@ def test_a_leads_journey_exports_its_events(team, figures_data):
     rows = csv_of(client.get(f"/app/leads/{lead.pk}", {"export": "csv"}))
     assert rows[0] == ["When", "When (UTC, ISO 8601)", "Event", "Event type", "Detail"]
     assert [row[3] for row in rows[1:]] == [
-        "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
-    ]  # fmt: skip
+        "lead.created",
+        "funnel.stage",
+        "funnel.stage",
+        "sale",
+        "payment",
+        "payment",
+        "refund",
+    ]
     assert rows[1][:3] == ["1 Mar 2026, 09:00", "2026-03-01T08:00:00Z", "Lead created"]
     assert rows[4][4] == "$4,000.00 closed by Closer Person"
     assert (

@@ -46,8 +46,15 @@ def test_every_number_on_the_overview_is_the_apis(
     checked = check_against_api(figures, reader.get)
     shown = {figure["data-metric"] for figure in figures}
     assert shown >= HEADLINE
-    assert {"calls.booked", "calls.closed", "funnel.stage_count", "attribution.leads",
-            "commission.owed", "eod.compliance_rate", "speed_to_lead.waiting"} <= shown  # fmt: skip
+    assert {
+        "calls.booked",
+        "calls.closed",
+        "funnel.stage_count",
+        "attribution.leads",
+        "commission.owed",
+        "eod.compliance_rate",
+        "speed_to_lead.waiting",
+    } <= shown
     # 6 headline figures twice, 31 days x 5 series, funnel, attribution, commission, EOD...
     assert checked == len(figures) > 6 * 2 + 31 * 5
     by_path = {(f["data-api"], f["data-path"]): f for f in figures}
@@ -150,8 +157,14 @@ def test_the_lead_page_tells_the_journey_in_order(team, figures_data, role):
     html = response.content.decode()
     types = re.findall(r'<li class="event" data-type="([^"]+)">', html)
     assert types == [
-        "lead.created", "funnel.stage", "funnel.stage", "sale", "payment", "payment", "refund",
-    ]  # fmt: skip
+        "lead.created",
+        "funnel.stage",
+        "funnel.stage",
+        "sale",
+        "payment",
+        "payment",
+        "refund",
+    ]
     assert 'Sale closed</strong> <span class="detail">$4,000.00 closed by Closer Person' in html
     assert "1 Mar 2026, 09:00</time> <strong>Lead created" in html  # in Berlin time
     assert 'Refund</strong> <span class="detail">$100.00' in html
@@ -280,12 +293,24 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
         ({"type": "lead.created"}, ""),
         ({"type": "touch", "channel": "sms", "member": CLOSER}, "by sms (Casey Closer)"),
         ({"type": "touch", "channel": "email", "member": None}, "by email"),
-        ({"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}}, "Spring launch"),
         (
-            {"type": "call.rescheduled", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": CLOSER}},
+            {"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}},
+            "Spring launch",
+        ),
+        (
+            {
+                "type": "call.rescheduled",
+                "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": CLOSER},
+            },
             "for 2 Mar 2026, 10:00 with Casey Closer",
         ),
-        ({"type": "call.no_show", "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None}}, ""),
+        (
+            {
+                "type": "call.no_show",
+                "call": {"scheduled_for": "2026-03-02T10:00:00Z", "closer": None},
+            },
+            "",
+        ),
         (
             {"type": "outcome", "result": "follow_up", "reason": "needs spouse", "member": CLOSER},
             "Follow-up (needs spouse) by Casey Closer",
@@ -295,12 +320,18 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
             {"type": "sale", "contract_value": 12000, "currency": "EUR", "closer": None},
             "€12,000.00",
         ),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"}, "$1,500.00 (failed)"),
-        ({"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"}, "$1,500.00"),
+        (
+            {"type": "payment", "amount": 1500, "currency": "USD", "status": "failed"},
+            "$1,500.00 (failed)",
+        ),
+        (
+            {"type": "payment", "amount": 1500, "currency": "USD", "status": "succeeded"},
+            "$1,500.00",
+        ),
         ({"type": "chargeback", "amount": 250, "currency": "USD"}, "$250.00"),
         ({"type": "funnel.stage", "funnel": "vsl", "stage": "booked"}, "vsl: Booked a call"),
     ],
-)  # fmt: skip
+)
 def test_each_journey_event_is_told_in_words(event, detail):
     assert _detail(event) == detail
 

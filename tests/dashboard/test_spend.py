@@ -34,10 +34,26 @@ def spend(ws, external_id, day, amount, **extra):
 def with_spend(team, figures_data):
     """March's spend: google 400.00 + 200.00, facebook 100.00; February's: google 300.00."""
     ws = team["workspace"]
-    spend(ws, "g-1", "2026-03-03", 40000, platform="google", utm_source="google",
-          campaign_name="Brand")  # fmt: skip
-    spend(ws, "g-2", "2026-03-20", 20000, platform="google", utm_source="google",
-          campaign_name="Brand", impressions=1200, clicks=34)  # fmt: skip
+    spend(
+        ws,
+        "g-1",
+        "2026-03-03",
+        40000,
+        platform="google",
+        utm_source="google",
+        campaign_name="Brand",
+    )
+    spend(
+        ws,
+        "g-2",
+        "2026-03-20",
+        20000,
+        platform="google",
+        utm_source="google",
+        campaign_name="Brand",
+        impressions=1200,
+        clicks=34,
+    )
     spend(ws, "f-1", "2026-03-05", 10000, utm_source="facebook", campaign_name="Spring")
     spend(ws, "g-0", "2026-02-10", 30000, platform="google", utm_source="google")
     return figures_data
@@ -59,9 +75,12 @@ def test_the_spend_tiles_show_beside_cash_with_their_change(team, with_spend):
     html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
     order = re.findall(r'<article class="tile[^"]*" id="tile-([^"]+)"', html)
     assert order[:5] == [
-        "paymentscash_collected", "acquisitionspend", "acquisitioncost_per_close",
-        "acquisitionroas", "paymentsrevenue_booked",
-    ]  # fmt: skip
+        "paymentscash_collected",
+        "acquisitionspend",
+        "acquisitioncost_per_close",
+        "acquisitionroas",
+        "paymentsrevenue_booked",
+    ]
     spent = tile(html, "acquisitionspend")
     assert text_of(spent, "figure") == "$700.00"
     # February: 300.00 (the period before the 31 days of March starts on 29 January).
@@ -96,15 +115,19 @@ def test_the_attribution_table_gains_spend_and_cost_per_lead(team, with_spend):
     assert '<th scope="col">Ad spend</th><th scope="col">Cost per lead</th>' in table
     rows = re.findall(r'<tr class="attribution-row">(.*?)</tr>', table, re.S)
     cells = [
-        [unescape(re.sub(r"<[^>]+>", "", cell)).strip() for cell in re.findall(
-            r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)]
+        [
+            unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
         for row in rows
-    ]  # fmt: skip
+    ]
     assert [row[0].split(" / ")[0] for row in cells] == ["google", "(none)", "facebook"]
     # google: 600.00 over 4 leads; no source: no spend over 3; facebook: 100.00 over 1.
     assert [row[5:] for row in cells] == [
-        ["$600.00", "$150.00"], ["$0.00", "$0.00"], ["$100.00", "$100.00"],
-    ]  # fmt: skip
+        ["$600.00", "$150.00"],
+        ["$0.00", "$0.00"],
+        ["$100.00", "$100.00"],
+    ]
 
 
 def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
@@ -125,19 +148,58 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
     google = unescape(re.search(r'<a href="([^"]+)" class="row-spend">google', html).group(1))
     listed = client.get(google).content.decode()
     assert re.search(r'data-total="(\d+)"', listed).group(1) == "2"
-    rows = list(csv.reader(io.StringIO(b"".join(
-        client.get(google + "&export=csv").streaming_content).decode())))  # fmt: skip
+    rows = list(
+        csv.reader(
+            io.StringIO(b"".join(client.get(google + "&export=csv").streaming_content).decode())
+        )
+    )
     assert rows[0] == [
-        "Day", "Day (ISO 8601)", "Platform", "Source", "Campaign", "Campaign name", "Spend",
-        "Spend (minor units)", "Spend (currency)", "Impressions", "Impressions (number)",
-        "Clicks", "Clicks (number)",
-    ]  # fmt: skip
+        "Day",
+        "Day (ISO 8601)",
+        "Platform",
+        "Source",
+        "Campaign",
+        "Campaign name",
+        "Spend",
+        "Spend (minor units)",
+        "Spend (currency)",
+        "Impressions",
+        "Impressions (number)",
+        "Clicks",
+        "Clicks (number)",
+    ]
     assert rows[1:] == [
-        ["3 Mar 2026", "2026-03-03", "google", "google", "(none)", "Brand", "$400.00", "40000",
-         "USD", "—", "", "—", ""],
-        ["20 Mar 2026", "2026-03-20", "google", "google", "(none)", "Brand", "$200.00", "20000",
-         "USD", "1,200", "1200", "34", "34"],
-    ]  # fmt: skip
+        [
+            "3 Mar 2026",
+            "2026-03-03",
+            "google",
+            "google",
+            "(none)",
+            "Brand",
+            "$400.00",
+            "40000",
+            "USD",
+            "—",
+            "",
+            "—",
+            "",
+        ],
+        [
+            "20 Mar 2026",
+            "2026-03-20",
+            "google",
+            "google",
+            "(none)",
+            "Brand",
+            "$200.00",
+            "20000",
+            "USD",
+            "1,200",
+            "1200",
+            "34",
+            "34",
+        ],
+    ]
     chart = re.search(r'<table class="series" id="spend-chart-table">.*?</table>', html, re.S)
     assert chart.group(0).count("<tr>") == 1 + 31
     assert "Ad spend and cash collected per day" in html
@@ -146,18 +208,38 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
 def test_the_spend_csv_is_the_ad_spend_apis_records(team, with_spend, api, workspace_token):
     ws = team["workspace"]
     client = signed_in(team["owner"])
-    rows = list(csv.reader(io.StringIO(b"".join(
-        client.get(f"/app/{ws.pk}/spend/", {**MARCH, "export": "csv"}).streaming_content
-    ).decode())))  # fmt: skip
+    rows = list(
+        csv.reader(
+            io.StringIO(
+                b"".join(
+                    client.get(f"/app/{ws.pk}/spend/", {**MARCH, "export": "csv"}).streaming_content
+                ).decode()
+            )
+        )
+    )
     answer = api(workspace_token(ws)).get("/api/v1/ad-spend?from=2026-03-01&to=2026-03-31")
     records = answer.json()["data"]["records"]
-    assert [(row[1], row[2], int(row[7])) for row in rows[1:]] == [
-        (record["date"], record["platform"], round(record["amount"] * 100)) for record in records
-    ] == [("2026-03-03", "google", 40000), ("2026-03-05", "meta", 10000),
-          ("2026-03-20", "google", 20000)]  # fmt: skip
-    exported = list(csv.reader(io.StringIO(b"".join(
-        client.get(f"/app/{ws.pk}/tables/acquisition/", MARCH).streaming_content
-    ).decode())))  # fmt: skip
+    assert (
+        [(row[1], row[2], int(row[7])) for row in rows[1:]]
+        == [
+            (record["date"], record["platform"], round(record["amount"] * 100))
+            for record in records
+        ]
+        == [
+            ("2026-03-03", "google", 40000),
+            ("2026-03-05", "meta", 10000),
+            ("2026-03-20", "google", 20000),
+        ]
+    )
+    exported = list(
+        csv.reader(
+            io.StringIO(
+                b"".join(
+                    client.get(f"/app/{ws.pk}/tables/acquisition/", MARCH).streaming_content
+                ).decode()
+            )
+        )
+    )
     assert exported[1][:5] == ["google", "(none)", "$600.00", "60000", "USD"]
 
 
@@ -188,12 +270,27 @@ def test_the_spend_chart_exports_its_days(team, with_spend):
     response = signed_in(team["owner"]).get(f"/app/{ws.pk}/tables/spend-chart/", MARCH)
     rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert rows[0] == [
-        "Period", "From (ISO 8601)", "To (ISO 8601)", "Ad spend", "Ad spend (minor units)",
-        "Ad spend (currency)", "Cash collected", "Cash collected (minor units)",
+        "Period",
+        "From (ISO 8601)",
+        "To (ISO 8601)",
+        "Ad spend",
+        "Ad spend (minor units)",
+        "Ad spend (currency)",
+        "Cash collected",
+        "Cash collected (minor units)",
         "Cash collected (currency)",
-    ]  # fmt: skip
+    ]
     assert len(rows) == 1 + 31
     # 2 March: Sally's first payment; 3 March: google's 400.00.
-    assert rows[2] == ["2 Mar 2026", "2026-03-02", "2026-03-02", "$0.00", "0", "USD",
-                       "$1,500.00", "150000", "USD"]  # fmt: skip
+    assert rows[2] == [
+        "2 Mar 2026",
+        "2026-03-02",
+        "2026-03-02",
+        "$0.00",
+        "0",
+        "USD",
+        "$1,500.00",
+        "150000",
+        "USD",
+    ]
     assert rows[3][3:6] == ["$400.00", "40000", "USD"]

@@ -41,8 +41,9 @@ def march(ws, rec):
     rec.call("2026-03-31 23:45", lead=last, status="cancelled")
     # Rescheduled, then the final call cancelled: the replaced call no longer counts.
     replaced = rec.call("2026-03-11 10:00", lead=moved_then_cancelled, attendance="showed")
-    rec.call("2026-03-12 10:00", lead=moved_then_cancelled, rescheduled_from=replaced,
-             status="cancelled")  # fmt: skip
+    rec.call(
+        "2026-03-12 10:00", lead=moved_then_cancelled, rescheduled_from=replaced, status="cancelled"
+    )
     # Rescheduled, the final call taken: booked and showed once; a sale in April with
     # 1,050.00 paid (cash to date counts).
     earlier = rec.call("2026-03-16 10:00", lead=moved)
@@ -66,8 +67,15 @@ def march(ws, rec):
     spend(ws, "fb-0331", "2026-03-31", 5000, **SPRING)
     spend(ws, "fb-0228", "2026-02-28", 99900, **SPRING)
     spend(ws, "fb-0401", "2026-04-01", 99900, **SPRING)
-    spend(ws, "tt-0310", "2026-03-10", 2500, platform="tiktok", utm_source="tiktok",
-          utm_campaign="launch")  # fmt: skip
+    spend(
+        ws,
+        "tt-0310",
+        "2026-03-10",
+        2500,
+        platform="tiktok",
+        utm_source="tiktok",
+        utm_campaign="launch",
+    )
     spend(ws, "fb-0302", "2026-03-02", 1000, utm_source="facebook")
 
 
@@ -77,8 +85,9 @@ def _values(row) -> dict:
     }
 
 
-def _row(keys, spend, leads, booked, shows, closes, cash, per_lead, per_booked, per_show,
-         per_close, roas) -> dict:  # fmt: skip
+def _row(
+    keys, spend, leads, booked, shows, closes, cash, per_lead, per_booked, per_show, per_close, roas
+) -> dict:
     return {
         **keys,
         "spend": spend,
@@ -138,8 +147,11 @@ def test_rows_by_campaign_hand_computed(ws, march, client_for, django_assert_max
         "code": "empty-denominator",
         "reason": "No ad spend in the period.",
     }
-    assert {"subject": "acquisition.roas", "code": "figure-unavailable",
-            "reason": "No ad spend in the period."} in body["notes"]  # fmt: skip
+    assert {
+        "subject": "acquisition.roas",
+        "code": "figure-unavailable",
+        "reason": "No ad spend in the period.",
+    } in body["notes"]
 
 
 def test_rows_by_source(ws, march, client_for):
@@ -160,8 +172,18 @@ def test_a_single_day_period_holds_its_first_and_last_instants(ws, march, client
     (row,) = body.json()["data"]["rows"]
     assert _values(row) == _row(
         {"utm_source": "facebook", "utm_campaign": "spring"},
-        50, 1, 0, 0, 0, 0, 50, None, None, None, 0.0,
-    )  # fmt: skip
+        50,
+        1,
+        0,
+        0,
+        0,
+        0,
+        50,
+        None,
+        None,
+        None,
+        0.0,
+    )
 
 
 def test_nothing_in_the_period(ws, client_for):
@@ -212,15 +234,22 @@ def test_series_of_spend_cost_per_lead_and_roas(ws, march, client_for):
     month = points("acquisition.roas", {**MARCH, "interval": "month"})
     assert month == [("2026-03-01", "2026-03-31", 32.4)]
     days = points("acquisition.spend", {"from": "2026-03-30", "to": "2026-04-01"})
-    assert days == [("2026-03-30", "2026-03-30", 0), ("2026-03-31", "2026-03-31", 50),
-                    ("2026-04-01", "2026-04-01", 999)]  # fmt: skip
+    assert days == [
+        ("2026-03-30", "2026-03-30", 0),
+        ("2026-03-31", "2026-03-31", 50),
+        ("2026-04-01", "2026-04-01", 999),
+    ]
 
 
 def test_the_records_oldest_day_first_and_paged(ws, march, client_for):
     client = client_for(ws)
     body = client.get("/api/v1/ad-spend", MARCH).json()
-    assert [r["id"] for r in body["data"]["records"]] == ["fb-0301", "fb-0302", "tt-0310",
-                                                          "fb-0331"]  # fmt: skip
+    assert [r["id"] for r in body["data"]["records"]] == [
+        "fb-0301",
+        "fb-0302",
+        "tt-0310",
+        "fb-0331",
+    ]
     assert body["data"]["spend"]["value"] == 125
     assert body["data"]["records"][3] == {
         "id": "fb-0331",

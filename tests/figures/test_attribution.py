@@ -76,8 +76,13 @@ def test_no_leads(ws, client_for):
 
 
 def test_the_rows_add_up_to_the_leads_created(ws, rec, client_for, django_assert_num_queries):
-    for day, utm in ((2, GOOGLE), (3, GOOGLE), (4, {}), (5, {"utm_source": "facebook"}),
-                     (31, {**GOOGLE, "utm_content": ""})):  # fmt: skip
+    for day, utm in (
+        (2, GOOGLE),
+        (3, GOOGLE),
+        (4, {}),
+        (5, {"utm_source": "facebook"}),
+        (31, {**GOOGLE, "utm_content": ""}),
+    ):
         rec.lead(f"2026-03-{day:02d} 10:00", **utm)
     rec.lead("2026-02-28 23:00", **GOOGLE)  # before the period in the workspace's zone
     period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))

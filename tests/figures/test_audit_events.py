@@ -38,8 +38,17 @@ def event(workspace, at, action, **extra):
 
 def test_events_newest_first(ws, make_workspace, client_for, django_assert_max_num_queries):
     event(ws, "2026-03-02 10:00", "form.post_call")
-    event(ws, "2026-03-05 10:00", "token.revoke", actor_kind="system", actor_id="",
-          actor_label="system", target_type="api_token", target_id="t-9", reason="leaked")  # fmt: skip
+    event(
+        ws,
+        "2026-03-05 10:00",
+        "token.revoke",
+        actor_kind="system",
+        actor_id="",
+        actor_label="system",
+        target_type="api_token",
+        target_id="t-9",
+        reason="leaked",
+    )
     event(ws, "2026-02-27 10:00", "form.eod")
     event(make_workspace(), "2026-03-03 10:00", "form.eod")
     client = client_for(ws)
@@ -130,12 +139,20 @@ ODD = 'é 日本 😀 \u2028\u2029 "q" \\ \x01\x08\x0c\x1f\r\n\t\x7f </script>'
 
 def recorded(workspace, action, **extra):
     """An event recorded through the service, as every write records it."""
-    actor = Actor(kind=extra.pop("kind", "member"), id=extra.pop("id", "m-1"),
-                  label=extra.pop("label", "ann@example.test"))  # fmt: skip
+    actor = Actor(
+        kind=extra.pop("kind", "member"),
+        id=extra.pop("id", "m-1"),
+        label=extra.pop("label", "ann@example.test"),
+    )
     with transaction.atomic():
-        return audit_record(actor=actor, action=action, workspace=workspace,
-                            target_type=extra.pop("target_type", "call"),
-                            target_id=extra.pop("target_id", "c-1"), **extra)  # fmt: skip
+        return audit_record(
+            actor=actor,
+            action=action,
+            workspace=workspace,
+            target_type=extra.pop("target_type", "call"),
+            target_id=extra.pop("target_id", "c-1"),
+            **extra,
+        )
 
 
 def _around_today() -> dict:

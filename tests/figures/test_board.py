@@ -104,8 +104,11 @@ def test_board_of_a_setter_without_a_rule(ws, team):
 
     body = envelope_build(workspace=ws, period=march(ws), data=board, now=NOW)
     assert body["period"] == {"from": "2026-03-01", "to": "2026-03-31"}
-    assert {"subject": "commission.owed", "code": "figure-unavailable",
-            "reason": "Bo has no commission rule."} in body["notes"]  # fmt: skip
+    assert {
+        "subject": "commission.owed",
+        "code": "figure-unavailable",
+        "reason": "Bo has no commission rule.",
+    } in body["notes"]
 
 
 def test_key_figures_by_days_and_by_instants(ws, team, django_assert_max_num_queries):

@@ -68,9 +68,12 @@ def test_march(ws, team, client_for, django_assert_max_num_queries):
         "reason": "Cy has no commission rule.",
     }
     assert body["notes"] == [
-        {"subject": "commission.owed", "code": "figure-unavailable",
-         "reason": "Cy has no commission rule."}
-    ]  # fmt: skip
+        {
+            "subject": "commission.owed",
+            "code": "figure-unavailable",
+            "reason": "Cy has no commission rule.",
+        }
+    ]
 
 
 def test_refund_in_a_later_period_subtracts_there(ws, team, client_for):
@@ -78,8 +81,9 @@ def test_refund_in_a_later_period_subtracts_there(ws, team, client_for):
     assert owed(body) == {"Ada": -10, "Bo": -5, "Cy": None, "Eve": 0}
 
 
-def test_query_count_does_not_grow_with_members(ws, team, make_member, client_for,
-                                                django_assert_max_num_queries):  # fmt: skip
+def test_query_count_does_not_grow_with_members(
+    ws, team, make_member, client_for, django_assert_max_num_queries
+):
     for _ in range(10):
         make_member(ws, "closer")
     client = client_for(ws)

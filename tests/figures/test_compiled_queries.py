@@ -44,8 +44,9 @@ def dataset(ws, rec, make_member, calls_dataset):
     rec.touch(lead, "2026-03-01 09:05", member=closer, channel="sms")
     event = rec.webinar("2026-03-01 18:00", name="Launch")
     rec.registration(event, lead=lead, joined="2026-03-01 18:01")
-    call = rec.call("2026-03-04 10:00", lead=lead, closer=closer, setter=setter,
-                    attendance="showed")  # fmt: skip
+    call = rec.call(
+        "2026-03-04 10:00", lead=lead, closer=closer, setter=setter, attendance="showed"
+    )
     rec.outcome("no_sale", call=call, member=closer, reason="price")
     rec.outcome("no_sale", lead=lead, member=closer, when="2026-03-05 10:00", reason="")
     sale = rec.sale(200000, "2026-03-04 11:05", lead=lead, closer=closer, setter=setter)
@@ -78,8 +79,7 @@ def each_shape(ws, dataset):
     closer, _, _ = dataset
     for period in periods(ws):
         for member in (None, closer.pk):
-            yield {"workspace": ws.pk, "member": member, "start": period.start,
-                   "end": period.end}  # fmt: skip
+            yield {"workspace": ws.pk, "member": member, "start": period.start, "end": period.end}
 
 
 def test_calls(ws, dataset):
@@ -128,9 +128,17 @@ def test_eod(ws, dataset):
         for member in (None, closer.pk):
             for working in ((0, 1, 2, 3, 4), (0, 2), ()):
                 for part in ("members", "submitted"):
-                    same(eod_query, eod_query.build, part=part, workspace=ws.pk, member=member,
-                         first_day=period.first_day, last_day=period.last_day,
-                         last_due=date(2026, 3, 6), working=working)  # fmt: skip
+                    same(
+                        eod_query,
+                        eod_query.build,
+                        part=part,
+                        workspace=ws.pk,
+                        member=member,
+                        first_day=period.first_day,
+                        last_day=period.last_day,
+                        last_due=date(2026, 3, 6),
+                        working=working,
+                    )
 
 
 def test_leads(ws, dataset):
@@ -150,8 +158,15 @@ def test_speed_to_lead(ws, dataset, rec):
     for minutes in (30, 120, 60 * 24 * 30):
         for member in (None, setter.pk, closer.pk):
             for part in ("counts", "waiting"):
-                same(speed_query, speed_query.build, part=part, workspace=ws.pk, member=member,
-                     since=NOW - timedelta(minutes=minutes), now=NOW)  # fmt: skip
+                same(
+                    speed_query,
+                    speed_query.build,
+                    part=part,
+                    workspace=ws.pk,
+                    member=member,
+                    since=NOW - timedelta(minutes=minutes),
+                    now=NOW,
+                )
 
 
 def test_journey(ws, dataset, rec, make_workspace):
@@ -160,15 +175,27 @@ def test_journey(ws, dataset, rec, make_workspace):
     rec.outcome("follow_up", call=call, member=closer)
     # An outcome that names only its call (the model allows it): found by its call.
     Outcome.objects.filter(call=call).update(lead=None)
-    kinds = ["_calls", "_calls", "_funnel_events", "_outcomes_by_call", "_outcomes_by_lead",
-             "_outcomes_by_lead", "_payments", "_refunds", "_registrations", "_sales",
-             "_touches"]  # fmt: skip
+    kinds = [
+        "_calls",
+        "_calls",
+        "_funnel_events",
+        "_outcomes_by_call",
+        "_outcomes_by_lead",
+        "_outcomes_by_lead",
+        "_payments",
+        "_refunds",
+        "_registrations",
+        "_sales",
+        "_touches",
+    ]
     for workspace in (ws, make_workspace()):
-        found = same(journey_query, journey_query.build, part="lead", workspace=workspace.pk,
-                     lead=lead.pk)  # fmt: skip
+        found = same(
+            journey_query, journey_query.build, part="lead", workspace=workspace.pk, lead=lead.pk
+        )
         assert bool(found) == (workspace == ws)
-        found = same(journey_query, journey_query.build, part="records", workspace=workspace.pk,
-                     lead=lead.pk)  # fmt: skip
+        found = same(
+            journey_query, journey_query.build, part="records", workspace=workspace.pk, lead=lead.pk
+        )
         assert sorted(KINDS[row[0]][0].__name__ for row in found) == (
             kinds if workspace == ws else []
         )
@@ -182,21 +209,35 @@ def test_funnel(ws, dataset, rec, make_workspace):
     rec.funnel_event(funnel, rec.lead("2026-03-05 09:00"), "registered", "2026-03-05 12:00")
     none = {"funnel": None, "member": None, "start": None, "end": None, "stages": 0}
     for workspace in (ws, make_workspace()):
-        found = same(funnel_query, funnel_query.build, part="funnels",
-                     **{**none, "workspace": workspace.pk})  # fmt: skip
+        found = same(
+            funnel_query, funnel_query.build, part="funnels", **{**none, "workspace": workspace.pk}
+        )
         assert len(found) == (2 if workspace == ws else 0)
     for key in ("vsl", "webinar"):
-        stages = same(funnel_query, funnel_query.build, part="stages",
-                      **{**none, "workspace": None, "funnel": ws.funnels.get(key=key).pk})  # fmt: skip
+        stages = same(
+            funnel_query,
+            funnel_query.build,
+            part="stages",
+            **{**none, "workspace": None, "funnel": ws.funnels.get(key=key).pk},
+        )
         assert [stage.position for stage in stages] == list(range(len(stages)))
     answers = []
     for period in periods(ws):
         for member in (None, setter.pk):
             for stages in (1, 3, 5):
-                answers.append(same(funnel_query, funnel_query.build, part="counts",
-                                    workspace=ws.pk, funnel=funnel.pk, member=member,
-                                    start=period.start, end=period.end,
-                                    stages=stages))  # fmt: skip
+                answers.append(
+                    same(
+                        funnel_query,
+                        funnel_query.build,
+                        part="counts",
+                        workspace=ws.pk,
+                        funnel=funnel.pk,
+                        member=member,
+                        start=period.start,
+                        end=period.end,
+                        stages=stages,
+                    )
+                )
     assert answers[1] == {"s0": 2, "s1": 1, "s2": 0}  # the month's cohort, three stages
     assert answers[4] == {"s0": 1, "s1": 1, "s2": 0}  # the setter's lead
 
@@ -209,23 +250,51 @@ def test_webinar(ws, dataset, rec, make_workspace):
     rec.registration(event)
     for workspace in (ws, make_workspace()):
         for event_id in (event.pk, ws.pk):
-            found = same(webinar_query, webinar_query.build, part="event",
-                         workspace=workspace.pk, event=event_id, member=None, start=None,
-                         end=None)  # fmt: skip
+            found = same(
+                webinar_query,
+                webinar_query.build,
+                part="event",
+                workspace=workspace.pk,
+                event=event_id,
+                member=None,
+                start=None,
+                end=None,
+            )
             assert bool(found) == (workspace == ws and event_id == event.pk)
-        found = same(webinar_query, webinar_query.build, part="any_event",
-                     workspace=workspace.pk, event=None, member=None, start=None,
-                     end=None)  # fmt: skip
+        found = same(
+            webinar_query,
+            webinar_query.build,
+            part="any_event",
+            workspace=workspace.pk,
+            event=None,
+            member=None,
+            start=None,
+            end=None,
+        )
         assert bool(found) == (workspace == ws)
     answers = []
     for period in periods(ws):
         for member in (None, setter.pk):
             for event_id in (None, event.pk):
-                answers.append(same(webinar_query, webinar_query.build, part="counts",
-                                    workspace=ws.pk, event=event_id, member=member,
-                                    start=period.start, end=period.end))  # fmt: skip
-    assert answers[0] == {"registrations": 4, "attended": 3, "stayed": 1, "unpitched": 1,
-                          "booked": answers[0]["booked"]}  # fmt: skip
+                answers.append(
+                    same(
+                        webinar_query,
+                        webinar_query.build,
+                        part="counts",
+                        workspace=ws.pk,
+                        event=event_id,
+                        member=member,
+                        start=period.start,
+                        end=period.end,
+                    )
+                )
+    assert answers[0] == {
+        "registrations": 4,
+        "attended": 3,
+        "stayed": 1,
+        "unpitched": 1,
+        "booked": answers[0]["booked"],
+    }
     assert answers[3]["registrations"] == 1  # the setter's lead at the second event
 
 
@@ -242,12 +311,27 @@ def test_commission_totals_group_each_slot_on_postgresql(ws, dataset):
 
 def test_audit_events(ws, make_workspace):
     other = make_workspace()
-    for workspace, action, when in ((ws, "a", "2026-03-02 10:00"), (ws, "b", "2026-03-04 09:00"),
-                                  (ws, "c", "2026-03-09 00:00"), (other, "d", "2026-03-03 10:00")):  # fmt: skip
-        columns = {"actor_kind": "member", "actor_id": "m", "actor_label": "Ann",
-                   "action": action, "target_type": "call", "target_id": "c", "reason": ""}  # fmt: skip
-        AuditEvent.objects.create(workspace=workspace, at=at(when),
-                                  json_text=event_json(at=at(when), **columns), **columns)  # fmt: skip
+    for workspace, action, when in (
+        (ws, "a", "2026-03-02 10:00"),
+        (ws, "b", "2026-03-04 09:00"),
+        (ws, "c", "2026-03-09 00:00"),
+        (other, "d", "2026-03-03 10:00"),
+    ):
+        columns = {
+            "actor_kind": "member",
+            "actor_id": "m",
+            "actor_label": "Ann",
+            "action": action,
+            "target_type": "call",
+            "target_id": "c",
+            "reason": "",
+        }
+        AuditEvent.objects.create(
+            workspace=workspace,
+            at=at(when),
+            json_text=event_json(at=at(when), **columns),
+            **columns,
+        )
     span = {"start": at("2026-03-01 00:00"), "end": at("2026-03-09 00:00")}
     parts = ("rows", "text") if connection.vendor == "postgresql" else ("rows",)
     for workspace, actions in ((ws, ["b", "a"]), (other, ["d"]), (make_workspace(), [])):

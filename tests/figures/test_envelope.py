@@ -63,12 +63,18 @@ def test_fields_built_by_position_are_the_fields_named():
     ws = _Workspace()
     note = fields.Note("x", "y", "z")
     leads = fields.FieldsOf("attribution.leads", "count", workspace=ws).count(7, notes=[note])
-    assert leads == fields.Field(metric="attribution.leads", label="Opt-ins", unit="count",
-                                 value=7, raw=7, notes=(note,))  # fmt: skip
+    assert leads == fields.Field(
+        metric="attribution.leads", label="Opt-ins", unit="count", value=7, raw=7, notes=(note,)
+    )
     cash = fields.money("attribution.cash_collected", 123450, workspace=ws)
-    assert cash == fields.Field(metric="attribution.cash_collected", label="Cash collected",
-                                unit="money", value=1234.5, currency="EUR",
-                                raw=123450)  # fmt: skip
+    assert cash == fields.Field(
+        metric="attribution.cash_collected",
+        label="Cash collected",
+        unit="money",
+        value=1234.5,
+        currency="EUR",
+        raw=123450,
+    )
     missing = fields.money("attribution.cash_collected", None, workspace=ws)
     assert (missing.value, missing.unavailable_code, missing.currency) == (
         None,
@@ -76,11 +82,15 @@ def test_fields_built_by_position_are_the_fields_named():
         "EUR",
     )
     rate = fields.rate("attribution.close_rate", 1, 4, workspace=ws)
-    assert rate == fields.Field(metric="attribution.close_rate", label="Close rate",
-                                unit="rate", value=0.25,
-                                numerator=fields.Side("Leads with a sale", 1),
-                                denominator=fields.Side("Leads", 4),
-                                raw=(1, 4))  # fmt: skip
+    assert rate == fields.Field(
+        metric="attribution.close_rate",
+        label="Close rate",
+        unit="rate",
+        value=0.25,
+        numerator=fields.Side("Leads with a sale", 1),
+        denominator=fields.Side("Leads", 4),
+        raw=(1, 4),
+    )
     empty = fields.rate("attribution.close_rate", 0, 0, workspace=ws)
     assert empty.as_dict()["unavailable"] == {
         "code": "empty-denominator",

@@ -13,8 +13,9 @@ FIRST_HALF = {"from": "2026-03-01", "to": "2026-03-14"}
 def team(make_workspace, records, make_member):
     ws = make_workspace(timezone="America/New_York")
     rec = records(ws)
-    closer = make_member(ws, "closer", name="Ann", email="ann@example.test",
-                         joined_at=date(2026, 3, 10))  # fmt: skip
+    closer = make_member(
+        ws, "closer", name="Ann", email="ann@example.test", joined_at=date(2026, 3, 10)
+    )
     setter = make_member(ws, "setter", name="Bob", email="bob@example.test")
     owner = make_member(ws, "owner", name="Oz")
     rec.eod(closer, "2026-03-09")  # before joining: filed, not due

@@ -18,8 +18,13 @@ def vsl(ws, rec):
     funnel = rec.funnel()
     rec.funnel("webinar", stages=("registered", "attended"))
     l1 = rec.lead()
-    for stage, day in [("opt-in", 2), ("application", 3), ("booked", 4), ("taken", 5),
-                       ("closed", 6)]:  # fmt: skip
+    for stage, day in [
+        ("opt-in", 2),
+        ("application", 3),
+        ("booked", 4),
+        ("taken", 5),
+        ("closed", 6),
+    ]:
         rec.funnel_event(funnel, l1, stage, f"2026-03-0{day} 10:00")
     # Booked before applying: application counts, booked does not.
     l2 = rec.lead()

@@ -137,8 +137,14 @@ def test_a_rate_with_an_empty_denominator_is_null_in_its_bucket(ws, rec, client_
 
 
 def test_months_are_clipped_to_the_period(ws, rec, client_for):
-    for created in ["2026-01-14 23:00", "2026-01-15 00:00", "2026-02-28 23:59",
-                    "2026-03-01 00:00", "2026-03-10 12:00", "2026-03-11 00:00"]:  # fmt: skip
+    for created in [
+        "2026-01-14 23:00",
+        "2026-01-15 00:00",
+        "2026-02-28 23:59",
+        "2026-03-01 00:00",
+        "2026-03-10 12:00",
+        "2026-03-11 00:00",
+    ]:
         rec.lead(created)
     body = (
         client_for(ws)
@@ -170,11 +176,21 @@ def test_every_point_is_what_the_endpoint_answers_for_its_days(
     rec.refund(payment, 20000, "2026-03-18 10:00")
     rec.outcome("disqualified", lead=rec.lead("2026-03-11 08:00"), when="2026-03-12 09:00")
     for n, day in enumerate(("2026-02-26", "2026-03-05", "2026-03-05", "2026-03-31")):
-        ad_spend_upsert(workspace=ws, external_id=f"s{n}", date=date.fromisoformat(day),
-                        platform="meta", amount=1000 * (n + 1))  # fmt: skip
+        ad_spend_upsert(
+            workspace=ws,
+            external_id=f"s{n}",
+            date=date.fromisoformat(day),
+            platform="meta",
+            amount=1000 * (n + 1),
+        )
     client = client_for(ws)
-    endpoint = {"calls": "calls", "outcomes": "outcomes", "payments": "payments", "leads": "leads",
-                "acquisition": "acquisition"}  # fmt: skip
+    endpoint = {
+        "calls": "calls",
+        "outcomes": "outcomes",
+        "payments": "payments",
+        "leads": "leads",
+        "acquisition": "acquisition",
+    }
     for metric in SERIES_METRICS:
         family, key = metric.split(".", 1)
         body = client.get(
@@ -367,8 +383,13 @@ def test_a_periods_figures_added_up_from_its_buckets_are_the_endpoints(
     assert everything["payments.refunded"].value == 200
     assert totals["outcomes.disqualified"].value == 1
     client = client_for(ws)
-    endpoint = {"calls": "calls", "outcomes": "outcomes", "payments": "payments", "leads": "leads",
-                "acquisition": "acquisition"}  # fmt: skip
+    endpoint = {
+        "calls": "calls",
+        "outcomes": "outcomes",
+        "payments": "payments",
+        "leads": "leads",
+        "acquisition": "acquisition",
+    }
     rendered = {}
     for metric, field in {**totals, **everything}.items():
         family, key = metric.split(".", 1)

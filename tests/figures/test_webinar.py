@@ -108,5 +108,8 @@ def test_no_webinar_ever_recorded(ws, client_for):
     body = client_for(ws).get("/api/v1/webinar", MARCH).json()
     assert body["data"]["registrations"]["value"] == 0
     assert body["data"]["attendance_rate"]["unavailable"]["code"] == "empty-denominator"
-    assert {"subject": "webinar", "code": "no-data-source",
-            "reason": "No webinar event has ever been recorded here."} in body["notes"]  # fmt: skip
+    assert {
+        "subject": "webinar",
+        "code": "no-data-source",
+        "reason": "No webinar event has ever been recorded here.",
+    } in body["notes"]

@@ -12,8 +12,13 @@ from workspaces.models import Call, Lead, Member, Payment, Refund, Sale
 def _labels(ws) -> dict[str, str]:
     """Every record's id in the workspace, by a name that does not depend on it."""
     labels = {}
-    for model, name in ((Lead, "lead"), (Sale, "sale"), (Payment, "payment"),
-                        (Refund, "refund"), (Call, "call")):  # fmt: skip
+    for model, name in (
+        (Lead, "lead"),
+        (Sale, "sale"),
+        (Payment, "payment"),
+        (Refund, "refund"),
+        (Call, "call"),
+    ):
         for pk, external_id, *rest in model.objects.filter(workspace=ws).values_list(
             "pk", "external_id", *(["email"] if model is Lead else [])
         ):
@@ -40,36 +45,78 @@ def snapshot(ws) -> dict:
 
     def rows(queryset, *fields):
         return sorted(
-            (tuple(_named(str(v) if v is not None else None, labels) for v in row)
-             for row in queryset.values_list(*fields)),
+            (
+                tuple(_named(str(v) if v is not None else None, labels) for v in row)
+                for row in queryset.values_list(*fields)
+            ),
             key=repr,
-        )  # fmt: skip
+        )
 
     audits = AuditEvent.objects.filter(target_type="integration_event", workspace=ws)
     return {
-        "leads": rows(Lead.objects.filter(workspace=ws), "pk", "name", "email", "created_at",
-                      "status", "setter", "cash_collected", "has_sale", "utm_source"),
+        "leads": rows(
+            Lead.objects.filter(workspace=ws),
+            "pk",
+            "name",
+            "email",
+            "created_at",
+            "status",
+            "setter",
+            "cash_collected",
+            "has_sale",
+            "utm_source",
+        ),
         "sales": rows(Sale.objects.filter(workspace=ws), "pk", "cash_collected"),
-        "payments": rows(Payment.objects.filter(workspace=ws), "pk", "sale", "amount",
-                         "status", "paid_at", "closer", "setter"),
-        "refunds": rows(Refund.objects.filter(workspace=ws), "pk", "payment", "sale", "kind",
-                        "at", "amount"),
-        "calls": rows(Call.objects.filter(workspace=ws), "pk", "lead", "booked_at",
-                      "scheduled_for", "closer", "setter", "status", "rescheduled_from",
-                      "replaced", "attendance", "outcome", "offer_made"),
-        "events": rows(Event.objects.filter(workspace=ws), "event_id", "state", "hold_code",
-                       "hold_reason", "waits_for", "attempts"),
-        "counters": list(Connection.objects.filter(workspace=ws).values_list(
-            "events_received", "events_applied", "events_held")),
+        "payments": rows(
+            Payment.objects.filter(workspace=ws),
+            "pk",
+            "sale",
+            "amount",
+            "status",
+            "paid_at",
+            "closer",
+            "setter",
+        ),
+        "refunds": rows(
+            Refund.objects.filter(workspace=ws), "pk", "payment", "sale", "kind", "at", "amount"
+        ),
+        "calls": rows(
+            Call.objects.filter(workspace=ws),
+            "pk",
+            "lead",
+            "booked_at",
+            "scheduled_for",
+            "closer",
+            "setter",
+            "status",
+            "rescheduled_from",
+            "replaced",
+            "attendance",
+            "outcome",
+            "offer_made",
+        ),
+        "events": rows(
+            Event.objects.filter(workspace=ws),
+            "event_id",
+            "state",
+            "hold_code",
+            "hold_reason",
+            "waits_for",
+            "attempts",
+        ),
+        "counters": list(
+            Connection.objects.filter(workspace=ws).values_list(
+                "events_received", "events_applied", "events_held"
+            )
+        ),
         "audit": sorted(
-            (a.action, a.reason, json.dumps(a.detail, sort_keys=True), a.actor_kind)
-            for a in audits
+            (a.action, a.reason, json.dumps(a.detail, sort_keys=True), a.actor_kind) for a in audits
         ),
         "announced": sorted(
             (e.type, json.dumps(_named(e.data, labels), sort_keys=True))
             for e in Announced.objects.filter(workspace_id=ws.pk)
         ),
-    }  # fmt: skip
+    }
 
 
 def applied_one_by_one(monkeypatch, provider, run, *args):

@@ -25,10 +25,14 @@ def test_the_stripe_backfill_reads_a_stripe_mock_server(shop, settings):
     charges = respx.get(f"{MOCK}/v1/charges").mock(
         return_value=httpx.Response(
             200,
-            json={"object": "list", "url": "/v1/charges", "has_more": False,
-                  "data": [charge("ch_mock", 5000, "2026-03-03 10:00", email="pat@example.test")]},
+            json={
+                "object": "list",
+                "url": "/v1/charges",
+                "has_more": False,
+                "data": [charge("ch_mock", 5000, "2026-03-03 10:00", email="pat@example.test")],
+            },
         )
-    )  # fmt: skip
+    )
     refunds = respx.get(f"{MOCK}/v1/refunds").mock(
         return_value=httpx.Response(
             200, json={"object": "list", "url": "/v1/refunds", "has_more": False, "data": []}

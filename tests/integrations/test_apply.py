@@ -73,8 +73,12 @@ def test_a_run_applies_every_received_event_batch_after_batch(shop, monkeypatch)
     assert batches == [2, 2, 1, 0]
     assert set(_states(shop.connection).values()) == {"applied"}
     assert sorted(Payment.objects.values_list("external_id", flat=True)) == [
-        "ch_1", "ch_2", "ch_3", "ch_4", "ch_5",
-    ]  # fmt: skip
+        "ch_1",
+        "ch_2",
+        "ch_3",
+        "ch_4",
+        "ch_5",
+    ]
     assert AuditEvent.objects.filter(action="integration.event_applied").count() == 5
     counters = Connection.objects.values("events_received", "events_applied", "events_held")
     assert counters.get() == {"events_received": 5, "events_applied": 5, "events_held": 0}
@@ -86,15 +90,23 @@ def test_a_refund_before_its_charge_waits_then_is_applied_in_the_same_run(shop):
     connection = shop.connection
     _store(
         connection,
-        event("evt_r", "refund.created", refund("re_1", "ch_9", 2500, "2026-03-04 09:00"),
-              "2026-03-04 09:00"),
-    )  # fmt: skip
+        event(
+            "evt_r",
+            "refund.created",
+            refund("re_1", "ch_9", 2500, "2026-03-04 09:00"),
+            "2026-03-04 09:00",
+        ),
+    )
     # Placed by the sale it names: applied one by one, in the batch's order.
     _store(
         connection,
-        event("evt_c", "charge.succeeded", charge("ch_9", 10000, "2026-03-03 10:00",
-              metadata={"sale_id": "sale-pat"}), "2026-03-03 10:00"),
-    )  # fmt: skip
+        event(
+            "evt_c",
+            "charge.succeeded",
+            charge("ch_9", 10000, "2026-03-03 10:00", metadata={"sale_id": "sale-pat"}),
+            "2026-03-03 10:00",
+        ),
+    )
     # The refund (stored first) waits for its charge; the charge releases it; the run's
     # next batch applies it.
     assert services.events_apply(connection_id=connection.pk, batch_size=100) == 3
@@ -129,8 +141,7 @@ def test_a_mapping_defect_leaves_its_event_received_and_the_others_applied(
     monkeypatch.setattr(mapping, "event_map", broken)
     with caplog.at_level(logging.ERROR, logger="integrations.services"):
         assert services.events_apply(connection_id=shop.connection.pk) == 3
-    assert _states(shop.connection) == {"evt_1": "applied", "evt_2": "received",
-                                        "evt_3": "applied"}  # fmt: skip
+    assert _states(shop.connection) == {"evt_1": "applied", "evt_2": "received", "evt_3": "applied"}
     assert Event.objects.get(pk=stored[1].pk).attempts == 1
     assert sorted(Payment.objects.values_list("external_id", flat=True)) == ["ch_1", "ch_3"]
     assert [r.getMessage() for r in caplog.records] == [
@@ -154,8 +165,11 @@ def test_a_provider_refusal_stops_the_run_and_keeps_what_was_applied(shop, monke
 
     monkeypatch.setattr(mapping, "event_map", refusing)
     assert services.events_apply(connection_id=shop.connection.pk) == 3
-    assert _states(shop.connection) == {"evt_1": "applied", "evt_2": "received",
-                                        "evt_3": "received"}  # fmt: skip
+    assert _states(shop.connection) == {
+        "evt_1": "applied",
+        "evt_2": "received",
+        "evt_3": "received",
+    }
     connection = Connection.objects.get()
     assert (connection.state, connection.last_error) == (
         "failing",
@@ -238,15 +252,26 @@ def test_the_fast_path_places_charges_as_one_by_one_would(shop, monkeypatch):
     """Five charges by email in one batch, against the same five applied one by one."""
     # The sale's unpaid 3,000 USD takes three 1,000 USD charges; a failed charge pays
     # nothing; the fifth finds no unpaid balance.
-    specs = [("ch_1", 100000, "succeeded"), ("ch_2", 100000, "failed"),
-             ("ch_3", 100000, "succeeded"), ("ch_4", 100000, "succeeded"),
-             ("ch_5", 100000, "succeeded")]  # fmt: skip
+    specs = [
+        ("ch_1", 100000, "succeeded"),
+        ("ch_2", 100000, "failed"),
+        ("ch_3", 100000, "succeeded"),
+        ("ch_4", 100000, "succeeded"),
+        ("ch_5", 100000, "succeeded"),
+    ]
 
     def run():
         for n, (charge_id, amount, status) in enumerate(specs, start=1):
             at = f"2026-03-{n + 2:02} 10:00"
-            _store(shop.connection, event(f"evt_{n}", f"charge.{status}",
-                   charge(charge_id, amount, at, email=PAT.upper(), status=status), at))  # fmt: skip
+            _store(
+                shop.connection,
+                event(
+                    f"evt_{n}",
+                    f"charge.{status}",
+                    charge(charge_id, amount, at, email=PAT.upper(), status=status),
+                    at,
+                ),
+            )
         services.events_apply(connection_id=shop.connection.pk)
         return (
             _states(shop.connection),
@@ -255,8 +280,13 @@ def test_the_fast_path_places_charges_as_one_by_one_would(shop, monkeypatch):
         )
 
     fast = run()
-    assert fast[0] == {"evt_1": "applied", "evt_2": "applied", "evt_3": "applied",
-                       "evt_4": "applied", "evt_5": "held"}  # fmt: skip
+    assert fast[0] == {
+        "evt_1": "applied",
+        "evt_2": "applied",
+        "evt_3": "applied",
+        "evt_4": "applied",
+        "evt_5": "held",
+    }
     assert fast[2][4] == (
         "no_sale",
         "The lead with the email PAT@EXAMPLE.TEST has no sale with an unpaid balance.",

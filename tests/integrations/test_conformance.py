@@ -48,15 +48,31 @@ def _unmapped(key: str) -> object:
     now = int(time.time())
     iso = datetime.now(UTC).isoformat().replace("+00:00", "Z")
     return {
-        "stripe": {"id": "evt_conf", "type": "customer.created", "created": now,
-                   "data": {"object": {"id": "cus_1", "object": "customer"}}},
-        "calendly": {"event": "routing_form_submission.created", "created_at": iso,
-                     "payload": {"uri": "https://api.calendly.com/routing/1"}},
-        "zoom": {"event": "webinar.deleted", "event_ts": now * 1000,
-                 "payload": {"object": {"id": "123456789"}}},
-        "hubspot": [{"eventId": 7001, "subscriptionType": "contact.deletion", "objectId": 5,
-                     "occurredAt": now * 1000}],
-    }[key]  # fmt: skip
+        "stripe": {
+            "id": "evt_conf",
+            "type": "customer.created",
+            "created": now,
+            "data": {"object": {"id": "cus_1", "object": "customer"}},
+        },
+        "calendly": {
+            "event": "routing_form_submission.created",
+            "created_at": iso,
+            "payload": {"uri": "https://api.calendly.com/routing/1"},
+        },
+        "zoom": {
+            "event": "webinar.deleted",
+            "event_ts": now * 1000,
+            "payload": {"object": {"id": "123456789"}},
+        },
+        "hubspot": [
+            {
+                "eventId": 7001,
+                "subscriptionType": "contact.deletion",
+                "objectId": 5,
+                "occurredAt": now * 1000,
+            }
+        ],
+    }[key]
 
 
 @pytest.fixture
@@ -142,17 +158,32 @@ def test_a_duplicate_is_stored_once_and_an_unmapped_type_ignored(connection, key
 
 def _stripe_early_late(workspace):
     """A refund delivered before its charge; the charge's email finds Pat's sale."""
-    pat = Lead.objects.create(workspace=workspace, name="Pat", email="pat@example.test",
-                              created_at=stripe_samples.utc("2026-02-20 09:00"))  # fmt: skip
-    Sale.objects.create(workspace=workspace, lead=pat, contract_value=300000,
-                        closed_at=stripe_samples.utc("2026-03-02 12:00"))  # fmt: skip
+    pat = Lead.objects.create(
+        workspace=workspace,
+        name="Pat",
+        email="pat@example.test",
+        created_at=stripe_samples.utc("2026-02-20 09:00"),
+    )
+    Sale.objects.create(
+        workspace=workspace,
+        lead=pat,
+        contract_value=300000,
+        closed_at=stripe_samples.utc("2026-03-02 12:00"),
+    )
     leads_sales_refresh(workspace=workspace, lead_ids=[pat.pk])
     s = stripe_samples
-    early = s.event("evt_r", "refund.created", s.refund("re_9", "ch_9", 1000, "2026-03-08 10:00"),
-                    "2026-03-08 10:00")  # fmt: skip
-    late = s.event("evt_c", "charge.succeeded",
-                   s.charge("ch_9", 4000, "2026-03-07 10:00", email="pat@example.test"),
-                   "2026-03-07 10:00")  # fmt: skip
+    early = s.event(
+        "evt_r",
+        "refund.created",
+        s.refund("re_9", "ch_9", 1000, "2026-03-08 10:00"),
+        "2026-03-08 10:00",
+    )
+    late = s.event(
+        "evt_c",
+        "charge.succeeded",
+        s.charge("ch_9", 4000, "2026-03-07 10:00", email="pat@example.test"),
+        "2026-03-07 10:00",
+    )
 
     def landed():
         return list(Refund.objects.filter(workspace=workspace).values_list("external_id", "amount"))
@@ -164,12 +195,21 @@ def _calendly_early_late(workspace):
     """A no-show mark delivered before its invitee's booking."""
     c = calendly_samples
     invitee = c.uri("EV1", "INV1")
-    early = c.delivery("invitee_no_show.created", c.no_show("NS1", invitee, "2026-03-10 16:00"),
-                       "2026-03-10 16:00")  # fmt: skip
-    late = c.delivery("invitee.created",
-                      c.invitee("EV1", "INV1", email="pat@example.test", name="Pat",
-                                created="2026-03-01 09:00", start="2026-03-10 15:00"),
-                      "2026-03-01 09:00")  # fmt: skip
+    early = c.delivery(
+        "invitee_no_show.created", c.no_show("NS1", invitee, "2026-03-10 16:00"), "2026-03-10 16:00"
+    )
+    late = c.delivery(
+        "invitee.created",
+        c.invitee(
+            "EV1",
+            "INV1",
+            email="pat@example.test",
+            name="Pat",
+            created="2026-03-01 09:00",
+            start="2026-03-10 15:00",
+        ),
+        "2026-03-01 09:00",
+    )
 
     def landed():
         return list(
@@ -203,13 +243,19 @@ EARLY_LATE = {
 @pytest.mark.parametrize(
     "key",
     [
-        pytest.param(key, marks=pytest.mark.skip(reason="HubSpot's mapping reads the contact's "
-                     "current state from its API, so no event waits for another; an older "
-                     "read after a newer one is tested in tests/integrations/hubspot."))
-        if key not in EARLY_LATE else key
+        pytest.param(
+            key,
+            marks=pytest.mark.skip(
+                reason="HubSpot's mapping reads the contact's "
+                "current state from its API, so no event waits for another; an older "
+                "read after a newer one is tested in tests/integrations/hubspot."
+            ),
+        )
+        if key not in EARLY_LATE
+        else key
         for key in WEBHOOK_KEYS
     ],
-)  # fmt: skip
+)
 def test_an_event_before_its_record_waits_and_is_applied_when_the_record_arrives(connection, key):
     made = connection(key)
     early, late, waits_for, landed, expected = EARLY_LATE[key](made.workspace)

@@ -30,19 +30,31 @@ def held(shop, deliver):
         workspace=shop.ws, lead=paid_up, closed_at=utc("2026-02-02 09:00"), contract_value=0
     )
     for payload in (
-        event("evt_eur", "charge.succeeded",
-              charge("ch_eur", 10000, "2026-03-03 10:00", email="pat@example.test",
-                     currency="eur"),
-              "2026-03-03 10:00"),
-        event("evt_who", "charge.succeeded",
-              charge("ch_who", 20000, "2026-03-04 10:00", email="nobody@example.test"),
-              "2026-03-04 10:00"),
-        event("evt_done", "charge.succeeded",
-              charge("ch_done", 30000, "2026-03-05 10:00", email="done@example.test"),
-              "2026-03-05 10:00"),
-        event("evt_ref", "refund.created", refund("re_who", "ch_who", 5000, "2026-03-06 10:00"),
-              "2026-03-06 10:00"),
-    ):  # fmt: skip
+        event(
+            "evt_eur",
+            "charge.succeeded",
+            charge("ch_eur", 10000, "2026-03-03 10:00", email="pat@example.test", currency="eur"),
+            "2026-03-03 10:00",
+        ),
+        event(
+            "evt_who",
+            "charge.succeeded",
+            charge("ch_who", 20000, "2026-03-04 10:00", email="nobody@example.test"),
+            "2026-03-04 10:00",
+        ),
+        event(
+            "evt_done",
+            "charge.succeeded",
+            charge("ch_done", 30000, "2026-03-05 10:00", email="done@example.test"),
+            "2026-03-05 10:00",
+        ),
+        event(
+            "evt_ref",
+            "refund.created",
+            refund("re_who", "ch_who", 5000, "2026-03-06 10:00"),
+            "2026-03-06 10:00",
+        ),
+    ):
         assert deliver(shop.connection, payload).status_code == 200
     return {e.event_id: e for e in Event.objects.all()}
 
@@ -53,15 +65,19 @@ def _note(body):
 
 def test_why_each_is_held(held, shop):
     assert {key: (e.state, e.hold_code, e.hold_reason) for key, e in held.items()} == {
-        "evt_eur": ("held", "currency",
-                    "The charge is in EUR; the workspace counts in USD."),
+        "evt_eur": ("held", "currency", "The charge is in EUR; the workspace counts in USD."),
         "evt_who": ("held", "no_lead", "No lead has the charge's email nobody@example.test."),
-        "evt_done": ("held", "no_sale",
-                     "The lead with the email done@example.test has no sale with an unpaid "
-                     "balance."),
-        "evt_ref": ("held", "waiting",
-                    "The refund's charge ch_who has not arrived or is not placed yet."),
-    }  # fmt: skip
+        "evt_done": (
+            "held",
+            "no_sale",
+            "The lead with the email done@example.test has no sale with an unpaid balance.",
+        ),
+        "evt_ref": (
+            "held",
+            "waiting",
+            "The refund's charge ch_who has not arrived or is not placed yet.",
+        ),
+    }
     assert Payment.objects.count() == 0
     connection = Connection.objects.get()
     assert (connection.events_received, connection.events_applied, connection.events_held) == (
@@ -97,8 +113,12 @@ def test_assigning_places_the_payment_and_releases_its_refund(held, shop, commit
     with committed():
         services.event_assign(event=held["evt_who"], sale=shop.sale, actor=OWNER)
     states = dict(Event.objects.values_list("event_id", "state"))
-    assert states == {"evt_eur": "held", "evt_who": "applied", "evt_done": "held",
-                      "evt_ref": "applied"}  # fmt: skip
+    assert states == {
+        "evt_eur": "held",
+        "evt_who": "applied",
+        "evt_done": "held",
+        "evt_ref": "applied",
+    }
     assert list(Payment.objects.values_list("external_id", "sale_id", "amount")) == [
         ("ch_who", shop.sale.pk, 20000)
     ]
@@ -129,8 +149,12 @@ def test_dismissing_takes_the_events_waiting_for_it(held, shop):
     services.event_dismiss(event=held["evt_who"], actor=OWNER)
     services.event_dismiss(event=held["evt_eur"], actor=OWNER)
     states = dict(Event.objects.values_list("event_id", "state"))
-    assert states == {"evt_eur": "dismissed", "evt_who": "dismissed", "evt_done": "held",
-                      "evt_ref": "dismissed"}  # fmt: skip
+    assert states == {
+        "evt_eur": "dismissed",
+        "evt_who": "dismissed",
+        "evt_done": "held",
+        "evt_ref": "dismissed",
+    }
     assert AuditEvent.objects.filter(action="integration.event_dismissed").count() == 3
     body = shop.reader.get("/api/v1/commission", MARCH).json()
     assert _note(body)[0]["reason"].startswith("1 Stripe payment or refund in this period is")
@@ -143,10 +167,18 @@ def test_dismissing_takes_the_events_waiting_for_it(held, shop):
 
 
 def test_a_charge_held_makes_its_later_events_wait_for_it(held, shop, deliver, committed):
-    refunded = event("evt_who2", "charge.refunded",
-                     charge("ch_who", 20000, "2026-03-04 10:00", email="nobody@example.test",
-                            refunds=[refund("re_who", "ch_who", 5000, "2026-03-06 10:00")]),
-                     "2026-03-06 10:01")  # fmt: skip
+    refunded = event(
+        "evt_who2",
+        "charge.refunded",
+        charge(
+            "ch_who",
+            20000,
+            "2026-03-04 10:00",
+            email="nobody@example.test",
+            refunds=[refund("re_who", "ch_who", 5000, "2026-03-06 10:00")],
+        ),
+        "2026-03-06 10:01",
+    )
     deliver(shop.connection, refunded)
     waiting = Event.objects.get(event_id="evt_who2")
     assert (waiting.state, waiting.hold_code, waiting.waits_for) == ("held", "waiting", "ch_who")

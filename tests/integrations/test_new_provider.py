@@ -44,11 +44,18 @@ class Hooked(Provider):
     feeds = "nothing much"
     refused_step = "paste a new hooked key"
     credential_fields = (
-        CredentialField("api_key", "Hooked API key", "it looks like hk_ and 8 letters.",
-                        r"hk_[a-z]{8}"),
-        CredentialField("secret", "Hooked webhook secret", "the secret shown beside the URL.",
-                        r"[a-z0-9-]{16,64}", after_webhook_url=True, signs_webhooks=True),
-    )  # fmt: skip
+        CredentialField(
+            "api_key", "Hooked API key", "it looks like hk_ and 8 letters.", r"hk_[a-z]{8}"
+        ),
+        CredentialField(
+            "secret",
+            "Hooked webhook secret",
+            "the secret shown beside the URL.",
+            r"[a-z0-9-]{16,64}",
+            after_webhook_url=True,
+            signs_webhooks=True,
+        ),
+    )
 
     def verify(self, *, body: bytes, headers: Mapping[str, str], secret: str, **request):
         expected = hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
@@ -56,8 +63,12 @@ class Hooked(Provider):
             raise SignatureRefused("The X-Hooked-Signature header does not match.")
 
     def describe(self, payload: dict) -> Described:
-        return Described(event_id=str(payload.get("id") or ""), event_type="thing.happened",
-                         occurred_at=None, object_id=str(payload.get("id") or ""))  # fmt: skip
+        return Described(
+            event_id=str(payload.get("id") or ""),
+            event_type="thing.happened",
+            occurred_at=None,
+            object_id=str(payload.get("id") or ""),
+        )
 
     def apply(self, *, event, connection, credentials):
         return Applied(records=(event.object_id,))
@@ -73,9 +84,10 @@ class Pulled(PulledProvider):
     name = "Pulled Ads"
     feeds = "ad spend"
     credential_fields = (
-        CredentialField("token", "Pulled token", "it looks like pt_ and 8 letters.",
-                        r"pt_[a-z]{8}"),
-    )  # fmt: skip
+        CredentialField(
+            "token", "Pulled token", "it looks like pt_ and 8 letters.", r"pt_[a-z]{8}"
+        ),
+    )
     answers: list = []
 
     def backfill(self, *, connection, credentials, cursor):
@@ -132,11 +144,13 @@ def test_a_webhook_provider_is_connected_receives_applies_and_fails_in_words(
     body = json.dumps({"id": "thing-1"}).encode()
     signature = hmac.new(SECRET.encode(), body, hashlib.sha256).hexdigest()
     path = f"/hooks/hooked/{connection.pk}"
-    answer = Client().post(path, data=body, content_type="application/json",
-                           headers={"X-Hooked-Signature": signature})  # fmt: skip
+    answer = Client().post(
+        path, data=body, content_type="application/json", headers={"X-Hooked-Signature": signature}
+    )
     assert answer.json() == {"received": True}
-    wrong = Client().post(path, data=body, content_type="application/json",
-                          headers={"X-Hooked-Signature": "0" * 64})  # fmt: skip
+    wrong = Client().post(
+        path, data=body, content_type="application/json", headers={"X-Hooked-Signature": "0" * 64}
+    )
     assert (wrong.status_code, wrong.json()["error"]["reason"]) == (400, "invalid_signature")
     services.events_apply(connection_id=connection.pk)
     assert Event.objects.get(connection=connection).state == "applied"

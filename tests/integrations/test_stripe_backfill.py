@@ -36,22 +36,44 @@ def waits(monkeypatch):
 @respx.mock
 def test_pages_of_charges_then_refunds_make_the_records_once(shop, deliver, waits):
     # A webhook already brought the first charge: the backfill makes it no second time.
-    deliver(shop.connection, event("evt_1", "charge.succeeded",
-                                   charge("ch_b1", 100000, "2026-03-03 10:00",
-                                          email="pat@example.test"),
-                                   "2026-03-03 10:00"))  # fmt: skip
+    deliver(
+        shop.connection,
+        event(
+            "evt_1",
+            "charge.succeeded",
+            charge("ch_b1", 100000, "2026-03-03 10:00", email="pat@example.test"),
+            "2026-03-03 10:00",
+        ),
+    )
     charges = respx.get(CHARGES).mock(
         side_effect=[
-            listed([charge("ch_b1", 100000, "2026-03-03 10:00", email="pat@example.test")],
-                   has_more=True),
-            httpx.Response(429, json={"error": {"type": "rate_limit_error",
-                                                "message": "Too many requests"}}),
-            listed([charge("ch_b2", 40000, "2026-03-04 10:00", email="pat@example.test",
-                           status="failed"),
-                    charge("ch_b3", 9000, "2026-03-04 11:00", email="pat@example.test",
-                           status="pending")]),
+            listed(
+                [charge("ch_b1", 100000, "2026-03-03 10:00", email="pat@example.test")],
+                has_more=True,
+            ),
+            httpx.Response(
+                429, json={"error": {"type": "rate_limit_error", "message": "Too many requests"}}
+            ),
+            listed(
+                [
+                    charge(
+                        "ch_b2",
+                        40000,
+                        "2026-03-04 10:00",
+                        email="pat@example.test",
+                        status="failed",
+                    ),
+                    charge(
+                        "ch_b3",
+                        9000,
+                        "2026-03-04 11:00",
+                        email="pat@example.test",
+                        status="pending",
+                    ),
+                ]
+            ),
         ]
-    )  # fmt: skip
+    )
     refunds = respx.get(REFUNDS).mock(
         return_value=listed([refund("re_b1", "ch_b1", 30000, "2026-03-06 10:00")])
     )
@@ -118,14 +140,20 @@ def test_a_refused_key_or_endless_429_is_a_provider_error(shop, waits):
         )
     )
     with pytest.raises(ProviderError, match="refused the secret key"):
-        list(backfill.pages(connection=shop.connection, credentials={"secret_key": STRIPE_KEY},
-                            cursor=None))  # fmt: skip
+        list(
+            backfill.pages(
+                connection=shop.connection, credentials={"secret_key": STRIPE_KEY}, cursor=None
+            )
+        )
     respx.get(CHARGES).mock(
         return_value=httpx.Response(429, json={"error": {"type": "rate_limit_error"}})
     )
     with pytest.raises(ProviderError, match="429"):
-        list(backfill.pages(connection=shop.connection, credentials={"secret_key": STRIPE_KEY},
-                            cursor=None))  # fmt: skip
+        list(
+            backfill.pages(
+                connection=shop.connection, credentials={"secret_key": STRIPE_KEY}, cursor=None
+            )
+        )
     assert waits == [1, 2, 4, 8, 16, 32]
 
 

@@ -23,26 +23,36 @@ def story(shop):
     charge.refunded), a lost dispute on the second, and an event type nothing maps."""
     re_1 = refund("re_1", "ch_1", 25000, "2026-03-10 09:00")
     return [
-        event("evt_1", "charge.succeeded",
-              charge("ch_1", 100000, "2026-03-03 10:00", email="PAT@example.test"),
-              "2026-03-03 10:00"),
-        event("evt_2", "charge.succeeded",
-              charge("ch_2", 50000, "2026-03-04 10:00", metadata={"sale_id": str(shop.sale.pk)}),
-              "2026-03-04 10:00"),
-        event("evt_3", "charge.failed",
-              charge("ch_3", 20000, "2026-03-05 10:00", email="pat@example.test",
-                     status="failed"),
-              "2026-03-05 10:00"),
+        event(
+            "evt_1",
+            "charge.succeeded",
+            charge("ch_1", 100000, "2026-03-03 10:00", email="PAT@example.test"),
+            "2026-03-03 10:00",
+        ),
+        event(
+            "evt_2",
+            "charge.succeeded",
+            charge("ch_2", 50000, "2026-03-04 10:00", metadata={"sale_id": str(shop.sale.pk)}),
+            "2026-03-04 10:00",
+        ),
+        event(
+            "evt_3",
+            "charge.failed",
+            charge("ch_3", 20000, "2026-03-05 10:00", email="pat@example.test", status="failed"),
+            "2026-03-05 10:00",
+        ),
         event("evt_4", "refund.created", re_1, "2026-03-10 09:00"),
-        event("evt_5", "charge.refunded",
-              charge("ch_1", 100000, "2026-03-03 10:00", email="pat@example.test",
-                     refunds=[re_1]),
-              "2026-03-10 09:01"),
-        event("evt_6", "charge.dispute.closed", dispute("dp_1", "ch_2", 50000),
-              "2026-03-20 15:00"),
-        event("evt_7", "customer.created", {"id": "cus_1", "object": "customer"},
-              "2026-03-01 08:00"),
-    ]  # fmt: skip
+        event(
+            "evt_5",
+            "charge.refunded",
+            charge("ch_1", 100000, "2026-03-03 10:00", email="pat@example.test", refunds=[re_1]),
+            "2026-03-10 09:01",
+        ),
+        event("evt_6", "charge.dispute.closed", dispute("dp_1", "ch_2", 50000), "2026-03-20 15:00"),
+        event(
+            "evt_7", "customer.created", {"id": "cus_1", "object": "customer"}, "2026-03-01 08:00"
+        ),
+    ]
 
 
 def records(shop):
@@ -162,16 +172,27 @@ def test_any_delivery_order_ends_in_the_same_records(shop, deliver, seed):
 
 
 def test_a_refund_before_its_charge_waits_and_is_applied_when_it_arrives(shop, deliver):
-    deliver(shop.connection, event("evt_r", "refund.created",
-                                   refund("re_9", "ch_9", 1000, "2026-03-08 10:00"),
-                                   "2026-03-08 10:00"))  # fmt: skip
+    deliver(
+        shop.connection,
+        event(
+            "evt_r",
+            "refund.created",
+            refund("re_9", "ch_9", 1000, "2026-03-08 10:00"),
+            "2026-03-08 10:00",
+        ),
+    )
     held = Event.objects.get(event_id="evt_r")
     assert (held.state, held.hold_code, held.waits_for) == ("held", "waiting", "ch_9")
     assert Refund.objects.count() == 0
-    deliver(shop.connection, event("evt_c", "charge.succeeded",
-                                   charge("ch_9", 4000, "2026-03-07 10:00",
-                                          email="pat@example.test"),
-                                   "2026-03-07 10:00"))  # fmt: skip
+    deliver(
+        shop.connection,
+        event(
+            "evt_c",
+            "charge.succeeded",
+            charge("ch_9", 4000, "2026-03-07 10:00", email="pat@example.test"),
+            "2026-03-07 10:00",
+        ),
+    )
     held.refresh_from_db()
     assert (held.state, held.hold_code, held.waits_for) == ("applied", "", "")
     assert list(Refund.objects.values_list("external_id", "amount", "at")) == [
@@ -182,14 +203,24 @@ def test_a_refund_before_its_charge_waits_and_is_applied_when_it_arrives(shop, d
 
 
 def test_a_refund_that_failed_later_counts_nothing_in_either_order(shop, deliver):
-    made = event("evt_a", "refund.created", refund("re_5", "ch_5", 1000, "2026-03-08 10:00"),
-                 "2026-03-08 10:00")  # fmt: skip
-    failed = event("evt_b", "refund.updated",
-                   refund("re_5", "ch_5", 1000, "2026-03-08 10:00", status="failed"),
-                   "2026-03-09 10:00")  # fmt: skip
-    paid = event("evt_c", "charge.succeeded",
-                 charge("ch_5", 4000, "2026-03-07 10:00", email="pat@example.test"),
-                 "2026-03-07 10:00")  # fmt: skip
+    made = event(
+        "evt_a",
+        "refund.created",
+        refund("re_5", "ch_5", 1000, "2026-03-08 10:00"),
+        "2026-03-08 10:00",
+    )
+    failed = event(
+        "evt_b",
+        "refund.updated",
+        refund("re_5", "ch_5", 1000, "2026-03-08 10:00", status="failed"),
+        "2026-03-09 10:00",
+    )
+    paid = event(
+        "evt_c",
+        "charge.succeeded",
+        charge("ch_5", 4000, "2026-03-07 10:00", email="pat@example.test"),
+        "2026-03-07 10:00",
+    )
     for payload in (paid, failed, made):
         deliver(shop.connection, payload)
     assert list(Refund.objects.values_list("external_id", "amount")) == []
@@ -210,8 +241,13 @@ def test_zero_decimal_and_two_decimal_representations(make_workspace, deliver):
         workspace=yen, lead=lead, closed_at=utc("2026-03-01 10:00"), contract_value=90000
     )
     connection = stripe_connection(yen)
-    deliver(connection, event("evt_y", "charge.succeeded",
-                              charge("ch_y", 5000, "2026-03-02 10:00", currency="jpy",
-                                     email="k@example.test"),
-                              "2026-03-02 10:00"))  # fmt: skip
+    deliver(
+        connection,
+        event(
+            "evt_y",
+            "charge.succeeded",
+            charge("ch_y", 5000, "2026-03-02 10:00", currency="jpy", email="k@example.test"),
+            "2026-03-02 10:00",
+        ),
+    )
     assert list(Payment.objects.values_list("sale_id", "amount")) == [(sale.pk, 5000)]

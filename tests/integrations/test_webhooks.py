@@ -208,20 +208,32 @@ def test_metrics_count_each_delivery_and_what_became_of_it(shop, deliver):
         ]
 
     before = counts()
-    paid = event("evt_m1", "charge.succeeded",
-                 charge("ch_m1", 1000, "2026-03-03 10:00", email="pat@example.test"),
-                 "2026-03-03 10:00")  # fmt: skip
-    unknown = event("evt_m2", "charge.succeeded",
-                    charge("ch_m2", 1000, "2026-03-03 10:00", email="nobody@example.test"),
-                    "2026-03-03 10:00")  # fmt: skip
+    paid = event(
+        "evt_m1",
+        "charge.succeeded",
+        charge("ch_m1", 1000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
+    unknown = event(
+        "evt_m2",
+        "charge.succeeded",
+        charge("ch_m2", 1000, "2026-03-03 10:00", email="nobody@example.test"),
+        "2026-03-03 10:00",
+    )
     assert deliver(shop.connection, paid).status_code == 200
     assert deliver(shop.connection, paid).json() == {"received": True, "duplicate": True}
     assert deliver(shop.connection, unknown).status_code == 200
     assert deliver(shop.connection, paid, secret=OTHER_SECRET).status_code == 400
     after = counts()
-    assert dict(zip(outcomes, [a - b for a, b in zip(after, before, strict=True)], strict=True)) == {
-        "received": 2, "duplicate": 1, "refused": 1, "applied": 1, "held": 1,
-    }  # fmt: skip
+    assert dict(
+        zip(outcomes, [a - b for a, b in zip(after, before, strict=True)], strict=True)
+    ) == {
+        "received": 2,
+        "duplicate": 1,
+        "refused": 1,
+        "applied": 1,
+        "held": 1,
+    }
 
 
 def test_a_delivery_is_received_while_the_broker_cannot_be_reached(
@@ -237,9 +249,12 @@ def test_a_delivery_is_received_while_the_broker_cannot_be_reached(
     monkeypatch.setenv("CELERY_BROKER_URL", closed)
     monkeypatch.setattr(current_app, "_pool", None)
     monkeypatch.setattr(current_app.amqp, "_producer_pool", None)
-    paid = event("evt_down", "charge.succeeded",
-                 charge("ch_down", 1000, "2026-03-03 10:00", email="pat@example.test"),
-                 "2026-03-03 10:00")  # fmt: skip
+    paid = event(
+        "evt_down",
+        "charge.succeeded",
+        charge("ch_down", 1000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
     answer = deliver(shop.connection, paid)
     assert (answer.status_code, answer.json()) == (200, {"received": True})
     assert list(Event.objects.values_list("event_id", "state")) == [("evt_down", "received")]
@@ -252,9 +267,12 @@ def test_metrics_count_the_apply_task_runs(shop, deliver):
         REGISTRY.get_sample_value("celery_task_duration_seconds_count", {"task": labels["task"]})
         or 0
     )
-    paid = event("evt_t1", "charge.succeeded",
-                 charge("ch_t1", 1000, "2026-03-03 10:00", email="pat@example.test"),
-                 "2026-03-03 10:00")  # fmt: skip
+    paid = event(
+        "evt_t1",
+        "charge.succeeded",
+        charge("ch_t1", 1000, "2026-03-03 10:00", email="pat@example.test"),
+        "2026-03-03 10:00",
+    )
     assert deliver(shop.connection, paid).status_code == 200
     assert REGISTRY.get_sample_value("celery_tasks_total", labels) == runs + 1
     assert (

@@ -23,17 +23,27 @@ def webinar(make_workspace, make_member, workspace_token, api):
     """A New York workspace; a webinar from 17:00 UTC (12:00 there): Pat there 17:05 to
     18:30, Quinn 17:10 to 17:45."""
     ws = make_workspace(timezone="America/New_York")
-    event, _ = webinar_event_upsert(workspace=ws, external_id="88812345678",
-                                    name="Scale your offer", starts_at=utc("2026-03-05 17:00"))  # fmt: skip
+    event, _ = webinar_event_upsert(
+        workspace=ws,
+        external_id="88812345678",
+        name="Scale your offer",
+        starts_at=utc("2026-03-05 17:00"),
+    )
     for n, (email, joined, left) in enumerate(
         [("pat@example.test", "17:05", "18:30"), ("quinn@example.test", "17:10", "17:45")]
     ):
-        lead, _ = lead_upsert(workspace=ws, external_id=f"L{n}", email=email,
-                              created_at=utc("2026-03-01 09:00"))  # fmt: skip
-        registration_upsert(workspace=ws, external_id=f"R{n}", event=event, lead=lead,
-                            registered_at=utc("2026-03-02 09:00"),
-                            joined_at=utc(f"2026-03-05 {joined}"),
-                            left_at=utc(f"2026-03-05 {left}"))  # fmt: skip
+        lead, _ = lead_upsert(
+            workspace=ws, external_id=f"L{n}", email=email, created_at=utc("2026-03-01 09:00")
+        )
+        registration_upsert(
+            workspace=ws,
+            external_id=f"R{n}",
+            event=event,
+            lead=lead,
+            registered_at=utc("2026-03-02 09:00"),
+            joined_at=utc(f"2026-03-05 {joined}"),
+            left_at=utc(f"2026-03-05 {left}"),
+        )
     return {
         "ws": ws,
         "event": event,
@@ -65,8 +75,9 @@ def test_a_manager_sets_the_pitch_time_and_the_stay_figures_follow(webinar, role
     assert stay(webinar) == (None, None)
 
     # 13:00 in New York is 18:00 UTC: Pat (until 18:30) stayed, Quinn (until 17:45) did not.
-    answer = client.post(webinar["url"], {"event": str(webinar["event"].pk),
-                                          "pitch_at": "2026-03-05T13:00"})  # fmt: skip
+    answer = client.post(
+        webinar["url"], {"event": str(webinar["event"].pk), "pitch_at": "2026-03-05T13:00"}
+    )
     assert answer.status_code == 302
     assert answer["Location"] == webinar["url"]
     event = WebinarEvent.objects.get()
@@ -105,8 +116,9 @@ def test_a_pitch_before_the_start_or_not_a_time_is_refused(webinar):
 
 def test_another_workspaces_event_is_not_found(webinar, make_workspace):
     other = make_workspace()
-    theirs, _ = webinar_event_upsert(workspace=other, external_id="1", name="Theirs",
-                                     starts_at=utc("2026-03-05 17:00"))  # fmt: skip
+    theirs, _ = webinar_event_upsert(
+        workspace=other, external_id="1", name="Theirs", starts_at=utc("2026-03-05 17:00")
+    )
     client = signed_in(webinar["member"]("owner"))
     answer = client.post(webinar["url"], {"event": str(theirs.pk), "pitch_at": "2026-03-05T13:00"})
     assert answer.status_code == 400
@@ -118,8 +130,9 @@ def test_another_workspaces_event_is_not_found(webinar, make_workspace):
 def test_other_roles_are_refused(webinar, role):
     client = signed_in(webinar["member"](role))
     assert client.get(webinar["url"]).status_code == 403
-    answer = client.post(webinar["url"], {"event": str(webinar["event"].pk),
-                                          "pitch_at": "2026-03-05T13:00"})  # fmt: skip
+    answer = client.post(
+        webinar["url"], {"event": str(webinar["event"].pk), "pitch_at": "2026-03-05T13:00"}
+    )
     assert answer.status_code == 403
     assert WebinarEvent.objects.get().pitch_at is None
 
@@ -134,8 +147,12 @@ def test_strangers_get_404_and_anonymous_visitors_sign_in(webinar, make_workspac
 
 
 def test_each_events_form_has_ids_of_its_own(webinar):
-    second, _ = webinar_event_upsert(workspace=webinar["ws"], external_id="88899999999",
-                                     name="Close more", starts_at=utc("2026-03-12 17:00"))  # fmt: skip
+    second, _ = webinar_event_upsert(
+        workspace=webinar["ws"],
+        external_id="88899999999",
+        name="Close more",
+        starts_at=utc("2026-03-12 17:00"),
+    )
     page = signed_in(webinar["member"]("owner")).get(webinar["url"]).content.decode()
     ids = re.findall(r'id="(id_[^"]+)"', page)
     assert sorted(ids) == sorted([f"id_event-{webinar['event'].pk}", f"id_event-{second.pk}"])

@@ -71,8 +71,12 @@ def test_deliveries_queued_meanwhile_are_applied_by_one_task_in_order(shop, star
     # One transaction, and still each charge sees the cash of the ones before it: the
     # 3,000 USD sale takes three, the fourth finds no unpaid balance.
     states = dict(Event.objects.values_list("event_id", "state"))
-    assert states == {"evt_b1": "applied", "evt_b2": "applied", "evt_b3": "applied",
-                      "evt_b4": "held"}  # fmt: skip
+    assert states == {
+        "evt_b1": "applied",
+        "evt_b2": "applied",
+        "evt_b3": "applied",
+        "evt_b4": "held",
+    }
     assert Event.objects.get(event_id="evt_b4").hold_code == "no_sale"
     assert sorted(Payment.objects.values_list("external_id", flat=True)) == [
         "ch_b1",

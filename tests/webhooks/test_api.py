@@ -113,8 +113,9 @@ def test_a_post_needs_an_idempotency_key(writer, receiver):
     assert response.json()["error"]["reason"] == "refused.idempotency_key_required"
 
 
-def test_who_may_read_and_write(ws, workspace_token, agency_token, make_agency, api,
-                                make_member, session_token, receiver):  # fmt: skip
+def test_who_may_read_and_write(
+    ws, workspace_token, agency_token, make_agency, api, make_member, session_token, receiver
+):
     reader = api(workspace_token(ws, scopes=("read",)))
     assert reader.get("/api/v1/webhook-endpoints").status_code == 200
     refused = _create(reader, {"url": receiver.url})
@@ -144,8 +145,9 @@ def test_who_may_read_and_write(ws, workspace_token, agency_token, make_agency, 
     assert agency.get("/api/v1/events").status_code == 401
 
 
-def test_another_workspaces_endpoint_is_not_found(make_workspace, workspace_token, api,
-                                                  writer, receiver):  # fmt: skip
+def test_another_workspaces_endpoint_is_not_found(
+    make_workspace, workspace_token, api, writer, receiver
+):
     theirs = api(workspace_token(make_workspace(), scopes=WRITE))
     endpoint_id = _create(theirs, {"url": receiver.url}).json()["id"]
     for method in ("get", "patch", "delete"):
@@ -234,8 +236,13 @@ def test_the_feed_pages_oldest_first_with_a_cursor(ws, make_workspace, workspace
 def test_the_feed_filters_by_type(ws, workspace_token, api):
     _leads(ws, 1)
     with transaction.atomic():
-        lead_upsert(workspace=ws, external_id="L0", created_at=aware("2026-11-02 10:00"),
-                    name="Renamed", email="lead0@example.test")  # fmt: skip
+        lead_upsert(
+            workspace=ws,
+            external_id="L0",
+            created_at=aware("2026-11-02 10:00"),
+            name="Renamed",
+            email="lead0@example.test",
+        )
     client = api(workspace_token(ws))
     updated = client.get("/api/v1/events?types=lead.updated").json()["events"]
     assert [(e["type"], e["data"]["name"]) for e in updated] == [("lead.updated", "Renamed")]

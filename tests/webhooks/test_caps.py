@@ -249,8 +249,11 @@ def test_the_sweep_takes_the_workspaces_in_turns(
     quiet_ids = [pk for pk, endpoint in order if endpoint == quiet.pk]
     assert _sweep() == 4
     assert [args[0] for args, _ in queue.messages] == [
-        busy_ids[0], quiet_ids[0], busy_ids[1], quiet_ids[1]
-    ]  # fmt: skip
+        busy_ids[0],
+        quiet_ids[0],
+        busy_ids[1],
+        quiet_ids[1],
+    ]
     queue.messages.clear()
     assert _sweep() == 2
     assert [args[0] for args, _ in queue.messages] == busy_ids[2:4]

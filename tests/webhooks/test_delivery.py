@@ -113,8 +113,10 @@ def test_each_endpoint_gets_the_types_it_wants_once(ws, make_workspace, receiver
     _lead(ws, 0, name="Renamed")  # no change: no event
     _lead(other, 5)
     received = receiver.wait(4)
-    seen = sorted((r.path, json.loads(r.body)["type"], json.loads(r.body)["data"]["external_id"])
-                  for r in received)  # fmt: skip
+    seen = sorted(
+        (r.path, json.loads(r.body)["type"], json.loads(r.body)["data"]["external_id"])
+        for r in received
+    )
     assert seen == [
         ("/hooks/all", "lead.created", "L0"),
         ("/hooks/all", "lead.updated", "L0"),
@@ -211,8 +213,9 @@ def test_resend_one_and_every_failed_since(ws, receiver, monkeypatch):
     _lead(ws, 1)
     receiver.wait(2)
     Delivery.objects.update(state="failed", next_attempt_at=None)
-    services.delivery_resend(delivery=Delivery.objects.get(event__data__external_id="L0"),
-                             actor=SYSTEM)  # fmt: skip
+    services.delivery_resend(
+        delivery=Delivery.objects.get(event__data__external_id="L0"), actor=SYSTEM
+    )
     received = receiver.wait(3)
     assert json.loads(received[2].body)["data"]["external_id"] == "L0"
     # The same event id: the receiver deduplicates on it.

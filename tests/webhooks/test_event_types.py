@@ -57,42 +57,101 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
     closer = make_member(ws, "closer")
     services.endpoint_create(workspace=ws, url=receiver.url + "/all", actor=SYSTEM)
     services.endpoint_create(
-        workspace=ws, url=receiver.url + "/money", events=["sale.closed", "payment.refunded"],
+        workspace=ws,
+        url=receiver.url + "/money",
+        events=["sale.closed", "payment.refunded"],
         actor=SYSTEM,
-    )  # fmt: skip
+    )
     at = aware("2026-11-02 10:00")
     with transaction.atomic():
         lead, _ = lead_upsert(workspace=ws, external_id="L", created_at=at, name="Lea")
         lead_upsert(workspace=ws, external_id="L", created_at=at, name="Lea Renamed")
-        first, _ = call_upsert(workspace=ws, external_id="C1", lead=lead, booked_at=at,
-                               scheduled_for=aware("2026-11-03 10:00"), closer=closer)  # fmt: skip
-        call_upsert(workspace=ws, external_id="C2", lead=lead, booked_at=at,
-                                scheduled_for=aware("2026-11-04 10:00"), closer=closer,
-                                rescheduled_from=first)  # fmt: skip
-        call_upsert(workspace=ws, external_id="C2", lead=lead, booked_at=at,
-                    scheduled_for=aware("2026-11-04 10:00"), closer=closer,
-                    rescheduled_from=first, status="cancelled")  # fmt: skip
+        first, _ = call_upsert(
+            workspace=ws,
+            external_id="C1",
+            lead=lead,
+            booked_at=at,
+            scheduled_for=aware("2026-11-03 10:00"),
+            closer=closer,
+        )
+        call_upsert(
+            workspace=ws,
+            external_id="C2",
+            lead=lead,
+            booked_at=at,
+            scheduled_for=aware("2026-11-04 10:00"),
+            closer=closer,
+            rescheduled_from=first,
+        )
+        call_upsert(
+            workspace=ws,
+            external_id="C2",
+            lead=lead,
+            booked_at=at,
+            scheduled_for=aware("2026-11-04 10:00"),
+            closer=closer,
+            rescheduled_from=first,
+            status="cancelled",
+        )
         outcome_upsert(workspace=ws, external_id="O", result="closed", at=at, call=first)
-        sale, _ = sale_upsert(workspace=ws, external_id="S", lead=lead, closed_at=at,
-                              contract_value=500000, call=first, closer=closer)  # fmt: skip
-        paid, _ = payment_upsert(workspace=ws, external_id="P1", sale=sale, paid_at=at,
-                                 amount=100000)  # fmt: skip
-        payment_upsert(workspace=ws, external_id="P2", sale=sale, paid_at=at, amount=5000,
-                       status="failed")  # fmt: skip
+        sale, _ = sale_upsert(
+            workspace=ws,
+            external_id="S",
+            lead=lead,
+            closed_at=at,
+            contract_value=500000,
+            call=first,
+            closer=closer,
+        )
+        paid, _ = payment_upsert(
+            workspace=ws, external_id="P1", sale=sale, paid_at=at, amount=100000
+        )
+        payment_upsert(
+            workspace=ws, external_id="P2", sale=sale, paid_at=at, amount=5000, status="failed"
+        )
         refund_upsert(workspace=ws, external_id="R", payment=paid, at=at, amount=2550)
-        eod_upsert(workspace=ws, external_id="E", member=closer, date=date(2026, 11, 2),
-                   submitted_at=at, fields={"calls": 4})  # fmt: skip
-        ad_spend_upsert(workspace=ws, external_id="fb-1", date=date(2026, 11, 2),
-                        platform="meta", utm_source="facebook", amount=41237)  # fmt: skip
-        change_create(workspace=ws, actor=SYSTEM, effective_at=at, kind="price",
-                      title="New price", what="4,997 to 5,497")  # fmt: skip
-        joined = member_add(workspace=ws, user=None, email="new@example.test", name="New",
-                            role="setter", actor=SYSTEM)  # fmt: skip
+        eod_upsert(
+            workspace=ws,
+            external_id="E",
+            member=closer,
+            date=date(2026, 11, 2),
+            submitted_at=at,
+            fields={"calls": 4},
+        )
+        ad_spend_upsert(
+            workspace=ws,
+            external_id="fb-1",
+            date=date(2026, 11, 2),
+            platform="meta",
+            utm_source="facebook",
+            amount=41237,
+        )
+        change_create(
+            workspace=ws,
+            actor=SYSTEM,
+            effective_at=at,
+            kind="price",
+            title="New price",
+            what="4,997 to 5,497",
+        )
+        joined = member_add(
+            workspace=ws,
+            user=None,
+            email="new@example.test",
+            name="New",
+            role="setter",
+            actor=SYSTEM,
+        )
         member_deactivate(member=joined, by_role="owner", actor=SYSTEM)
-        connection = connection_create(workspace=ws, provider="stripe",
-                                       credentials={"secret_key": "rk_test_" + "a" * 24,
-                                                    "webhook_secret": "whsec_" + "b" * 24},
-                                       actor=SYSTEM)  # fmt: skip
+        connection = connection_create(
+            workspace=ws,
+            provider="stripe",
+            credentials={
+                "secret_key": "rk_test_" + "a" * 24,
+                "webhook_secret": "whsec_" + "b" * 24,
+            },
+            actor=SYSTEM,
+        )
         connection_fail(connection=connection, error="Stripe refused the key.")
         connection_fail(connection=connection, error="Still refused.")  # once, on the change
     events = list(Event.objects.filter(workspace=ws).order_by("seq"))
@@ -124,8 +183,11 @@ def test_the_writers_make_every_type_each_once_per_wanting_endpoint(
     assert refunded["currency"] == "EUR"
     spent = events[types.index("ad_spend.updated")].data
     assert (spent["id"], spent["amount"], spent["currency"], spent["utm_campaign"]) == (
-        "fb-1", 412.37, "EUR", None,
-    )  # fmt: skip
+        "fb-1",
+        412.37,
+        "EUR",
+        None,
+    )
     schemas = callback_schemas()
     assert set(schemas) == set(EVENT_TYPES)
     for event in events:
@@ -144,13 +206,15 @@ def test_payments_written_at_once_announce_each_payment(make_workspace, receiver
     """The bulk writer (a batch of Stripe charges) records one event per payment, in one
     insert, and each reaches the endpoint."""
     ws = make_workspace()
-    services.endpoint_create(workspace=ws, url=receiver.url, events=["payment.succeeded"],
-                             actor=SYSTEM)  # fmt: skip
+    services.endpoint_create(
+        workspace=ws, url=receiver.url, events=["payment.succeeded"], actor=SYSTEM
+    )
     at = aware("2026-11-02 10:00")
     with transaction.atomic():
         lead, _ = lead_upsert(workspace=ws, external_id="L", created_at=at)
-        sale, _ = sale_upsert(workspace=ws, external_id="S", lead=lead, closed_at=at,
-                              contract_value=900000)  # fmt: skip
+        sale, _ = sale_upsert(
+            workspace=ws, external_id="S", lead=lead, closed_at=at, contract_value=900000
+        )
         payments_create(
             workspace=ws,
             payments=[

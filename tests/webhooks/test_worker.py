@@ -53,8 +53,11 @@ def test_the_write_does_not_wait_for_the_receiver(
     wait_for(lambda: len(receiver.received) == 1, "the delivery to arrive", worker)
     assert DeliveryAttempt.objects.count() == 0
     release.set()
-    wait_for(lambda: Delivery.objects.filter(state="succeeded").count() == 1,
-             "the worker to record the delivery", worker)  # fmt: skip
+    wait_for(
+        lambda: Delivery.objects.filter(state="succeeded").count() == 1,
+        "the worker to record the delivery",
+        worker,
+    )
     assert DeliveryAttempt.objects.get().status_code == 200
 
 
@@ -81,8 +84,11 @@ def test_a_worker_killed_mid_delivery_delivers_after_restart(
         return len(receiver.received) >= 2
 
     wait_for(sent_again, "the delivery to be attempted again", restarted)
-    wait_for(lambda: Delivery.objects.get().state == "succeeded",
-             "the worker to record the delivery", restarted)  # fmt: skip
+    wait_for(
+        lambda: Delivery.objects.get().state == "succeeded",
+        "the worker to record the delivery",
+        restarted,
+    )
     second = receiver.received[1]
     assert second.headers["webhook-id"] == first.headers["webhook-id"]
     assert json.loads(second.body) == json.loads(first.body)

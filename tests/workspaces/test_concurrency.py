@@ -134,8 +134,13 @@ def test_leads_with_a_new_utm_combination_at_once_share_one_row(lead):
     ws = lead.workspace
 
     def write(n):
-        lead_upsert(workspace=ws, external_id=f"u{n}", created_at=aware("2026-03-01 10:00"),
-                    utm_source="news", utm_campaign="spring")  # fmt: skip
+        lead_upsert(
+            workspace=ws,
+            external_id=f"u{n}",
+            created_at=aware("2026-03-01 10:00"),
+            utm_source="news",
+            utm_campaign="spring",
+        )
 
     _together(write)
     kept = set(

@@ -743,20 +743,44 @@ def test_the_import_reads_each_named_record_once(
     assert Call.objects.filter(workspace=ws, outcome="no_sale").count() == 20
 
 
-SPEND = {"type": "ad_spend", "id": "fb-1-2026-03-04", "date": "2026-03-04", "platform": "meta",
-         "utm_source": "facebook", "utm_campaign": "spring", "amount": "412.37",
-         "impressions": 18250, "clicks": 412}  # fmt: skip
+SPEND = {
+    "type": "ad_spend",
+    "id": "fb-1-2026-03-04",
+    "date": "2026-03-04",
+    "platform": "meta",
+    "utm_source": "facebook",
+    "utm_campaign": "spring",
+    "amount": "412.37",
+    "impressions": 18250,
+    "clicks": 412,
+}
 
 
 def test_ad_spend_lines_are_written_and_a_revision_replaces_the_amount(make_workspace, import_file):
     ws = make_workspace(currency="USD", timezone="America/New_York")
-    out = import_file(ws, [SPEND, {**SPEND, "id": "g-1", "platform": "google", "amount": 12,
-                                   "date": "2026-03-05T02:00:00Z", "utm_source": "google"}])  # fmt: skip
+    out = import_file(
+        ws,
+        [
+            SPEND,
+            {
+                **SPEND,
+                "id": "g-1",
+                "platform": "google",
+                "amount": 12,
+                "date": "2026-03-05T02:00:00Z",
+                "utm_source": "google",
+            },
+        ],
+    )
     assert "ad_spend" in out
     record = AdSpend.objects.get(workspace=ws, external_id="fb-1-2026-03-04")
     assert (record.date, record.amount, record.impressions, record.clicks, record.utm_medium) == (
-        date(2026, 3, 4), 41237, 18250, 412, "",
-    )  # fmt: skip
+        date(2026, 3, 4),
+        41237,
+        18250,
+        412,
+        "",
+    )
     # A time with an offset is read as a day of the workspace (New York: 4 March).
     assert AdSpend.objects.get(workspace=ws, external_id="g-1").date == date(2026, 3, 4)
     import_file(ws, [{**SPEND, "amount": "430"}])
@@ -779,8 +803,9 @@ def test_ad_spend_lines_are_written_and_a_revision_replaces_the_amount(make_work
         ({"impressions": "12"}, "impressions"),
     ],
 )
-def test_a_bad_ad_spend_line_is_named_and_nothing_is_written(make_workspace, import_file, bad,
-                                                             field):  # fmt: skip
+def test_a_bad_ad_spend_line_is_named_and_nothing_is_written(
+    make_workspace, import_file, bad, field
+):
     ws = make_workspace(currency="USD")
     with pytest.raises(CommandError) as refused:
         import_file(ws, [{**SPEND, "id": "ok"}, {**SPEND, **bad}])

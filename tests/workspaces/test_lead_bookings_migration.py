@@ -28,9 +28,15 @@ def test_each_lead_takes_its_bookings_from_the_calls_that_count():
         def lead(name, *calls):
             made = Lead.objects.create(workspace=ws, name=name, created_at=_at(1))
             for status, attendance, replaced in calls:
-                Call.objects.create(workspace=ws, lead=made, booked_at=_at(1),
-                                    scheduled_for=_at(2), status=status,
-                                    attendance=attendance, replaced=replaced)  # fmt: skip
+                Call.objects.create(
+                    workspace=ws,
+                    lead=made,
+                    booked_at=_at(1),
+                    scheduled_for=_at(2),
+                    status=status,
+                    attendance=attendance,
+                    replaced=replaced,
+                )
             return made
 
         lead("none")

@@ -32,8 +32,15 @@ def test_each_call_takes_the_reason_of_its_latest_outcome():
             )
 
         def outcome(call, result, reason, at, external_id=None):
-            Outcome.objects.create(workspace=ws, call=call, lead=lead, result=result,
-                                   reason=reason, at=at, external_id=external_id)  # fmt: skip
+            Outcome.objects.create(
+                workspace=ws,
+                call=call,
+                lead=lead,
+                result=result,
+                reason=reason,
+                at=at,
+                external_id=external_id,
+            )
 
         changed = call("no_sale")  # price, then timing later
         outcome(changed, "no_sale", "price", _at(3))

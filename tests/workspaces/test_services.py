@@ -122,19 +122,38 @@ def test_call_outcome_reason_is_its_latest_outcomes_reason(lead):
         return Call.objects.values_list("outcome", "outcome_reason").get(pk=call.pk)
 
     assert kept() == ("", "")
-    outcome_upsert(workspace=ws, external_id="o1", call=call, result="no_sale", reason="Price",
-                   at=aware("2026-03-03 11:00"))  # fmt: skip
+    outcome_upsert(
+        workspace=ws,
+        external_id="o1",
+        call=call,
+        result="no_sale",
+        reason="Price",
+        at=aware("2026-03-03 11:00"),
+    )
     assert kept() == ("no_sale", "Price")
     # An earlier form changes neither; a later one without a reason empties it.
-    outcome_upsert(workspace=ws, external_id="o0", call=call, result="no_sale", reason="Timing",
-                   at=aware("2026-03-03 10:30"))  # fmt: skip
+    outcome_upsert(
+        workspace=ws,
+        external_id="o0",
+        call=call,
+        result="no_sale",
+        reason="Timing",
+        at=aware("2026-03-03 10:30"),
+    )
     assert kept() == ("no_sale", "Price")
-    outcome_upsert(workspace=ws, external_id="o2", call=call, result="follow_up",
-                   at=aware("2026-03-04 11:00"))  # fmt: skip
+    outcome_upsert(
+        workspace=ws, external_id="o2", call=call, result="follow_up", at=aware("2026-03-04 11:00")
+    )
     assert kept() == ("follow_up", "")
     # The same form moved later again names the reason it now carries.
-    outcome_upsert(workspace=ws, external_id="o0", call=call, result="no_sale", reason="Spouse",
-                   at=aware("2026-03-05 10:30"))  # fmt: skip
+    outcome_upsert(
+        workspace=ws,
+        external_id="o0",
+        call=call,
+        result="no_sale",
+        reason="Spouse",
+        at=aware("2026-03-05 10:30"),
+    )
     assert kept() == ("no_sale", "Spouse")
     with pytest.raises(RecordInvalid) as refused:
         outcome_upsert(
@@ -260,56 +279,98 @@ def test_many_registrations_are_made_and_updated_at_once(lead, make_workspace):
         workspace=ws, external_id="w", name="Live", starts_at=aware("2026-03-05 18:00")
     )
     registration_upsert(
-        workspace=ws, external_id="r1", event=event, lead=lead,
+        workspace=ws,
+        external_id="r1",
+        event=event,
+        lead=lead,
         registered_at=aware("2026-03-02 10:00"),
-    )  # fmt: skip
+    )
     registration_upsert(
-        workspace=ws, external_id="r2", event=event, lead=other,
+        workspace=ws,
+        external_id="r2",
+        event=event,
+        lead=other,
         registered_at=aware("2026-03-02 11:00"),
-    )  # fmt: skip
+    )
     # The other lead books after the start: its new registration and its old one say so.
-    call_upsert(workspace=ws, external_id="c", lead=other, booked_at=aware("2026-03-05 19:00"),
-                scheduled_for=aware("2026-03-09 10:00"))  # fmt: skip
+    call_upsert(
+        workspace=ws,
+        external_id="c",
+        lead=other,
+        booked_at=aware("2026-03-05 19:00"),
+        scheduled_for=aware("2026-03-09 10:00"),
+    )
     Registration.objects.filter(external_id="r2").update(booked_after=False)
     joined, left = aware("2026-03-05 18:01"), aware("2026-03-05 19:30")
     made = registrations_write(
         workspace=ws,
         registrations=[
-            {"external_id": "r1", "event": event, "lead": lead,
-             "registered_at": aware("2026-03-02 10:00"), "joined_at": joined, "left_at": left},
-            {"external_id": "r2", "event": event, "lead": other,
-             "registered_at": aware("2026-03-02 11:00"), "joined_at": None, "left_at": None},
-            {"external_id": "r3", "event": event, "lead": other,
-             "registered_at": aware("2026-03-05 18:05"), "joined_at": aware("2026-03-05 18:05"),
-             "left_at": None},
+            {
+                "external_id": "r1",
+                "event": event,
+                "lead": lead,
+                "registered_at": aware("2026-03-02 10:00"),
+                "joined_at": joined,
+                "left_at": left,
+            },
+            {
+                "external_id": "r2",
+                "event": event,
+                "lead": other,
+                "registered_at": aware("2026-03-02 11:00"),
+                "joined_at": None,
+                "left_at": None,
+            },
+            {
+                "external_id": "r3",
+                "event": event,
+                "lead": other,
+                "registered_at": aware("2026-03-05 18:05"),
+                "joined_at": aware("2026-03-05 18:05"),
+                "left_at": None,
+            },
         ],
-    )  # fmt: skip
+    )
     # r1 changed, r2 did not, r3 is new.
     assert made == (1, 1)
     assert sorted(
         Registration.objects.filter(workspace=ws).values_list(
-            "external_id", "lead__external_id", "registered_at", "joined_at", "left_at",
+            "external_id",
+            "lead__external_id",
+            "registered_at",
+            "joined_at",
+            "left_at",
             "booked_after",
         )
     ) == [
         ("r1", "l", aware("2026-03-02 10:00"), joined, left, False),
         ("r2", "l2", aware("2026-03-02 11:00"), None, None, True),
         ("r3", "l2", aware("2026-03-05 18:05"), aware("2026-03-05 18:05"), None, True),
-    ]  # fmt: skip
+    ]
 
     touched = set()
     assert registrations_write(
         workspace=ws,
-        registrations=[{"external_id": "r1", "event": event, "lead": other,
-                        "registered_at": aware("2026-03-02 10:00")}],
+        registrations=[
+            {
+                "external_id": "r1",
+                "event": event,
+                "lead": other,
+                "registered_at": aware("2026-03-02 10:00"),
+            }
+        ],
         touched=touched,
-    ) == (0, 1)  # fmt: skip
+    ) == (0, 1)
     assert touched == {other.pk}
     assert Registration.objects.get(external_id="r1").lead_id == other.pk
 
     def refused(**values):
-        base = {"external_id": "r9", "event": event, "lead": lead,
-                "registered_at": aware("2026-03-02 10:00")}  # fmt: skip
+        base = {
+            "external_id": "r9",
+            "event": event,
+            "lead": lead,
+            "registered_at": aware("2026-03-02 10:00"),
+        }
         with pytest.raises(RecordInvalid) as raised:
             registrations_write(workspace=ws, registrations=[{**base, **values}])
         return raised.value.field
@@ -324,10 +385,15 @@ def test_many_registrations_are_made_and_updated_at_once(lead, make_workspace):
         registrations_write(
             workspace=ws,
             registrations=[
-                {"external_id": "r9", "event": event, "lead": lead,
-                 "registered_at": aware("2026-03-02 10:00")},
-            ] * 2,
-        )  # fmt: skip
+                {
+                    "external_id": "r9",
+                    "event": event,
+                    "lead": lead,
+                    "registered_at": aware("2026-03-02 10:00"),
+                },
+            ]
+            * 2,
+        )
     assert twice.value.field == "external_id"
     assert Registration.objects.filter(workspace=ws).count() == 3
 
@@ -476,8 +542,14 @@ def test_a_lead_is_booked_by_a_call_that_counts_and_showed_by_one_marked_so(lead
     at = aware("2026-03-02 10:00")
 
     def call(external_id, **values):
-        return call_upsert(workspace=ws, external_id=external_id, lead=lead, booked_at=at,
-                           scheduled_for=aware("2026-03-03 10:00"), **values)[0]  # fmt: skip
+        return call_upsert(
+            workspace=ws,
+            external_id=external_id,
+            lead=lead,
+            booked_at=at,
+            scheduled_for=aware("2026-03-03 10:00"),
+            **values,
+        )[0]
 
     assert _bookings(lead) == [(False, False)]
     first = call("c1")
@@ -497,14 +569,30 @@ def test_a_lead_is_booked_by_a_call_that_counts_and_showed_by_one_marked_so(lead
     call_attendance_record(workspace=ws, call=second, attendance="showed")
     assert _bookings(lead) == [(False, False)]  # cancelled: showed or not, it does not count
     other = lead_upsert(workspace=ws, external_id="l2", created_at=at)[0]
-    calls_write_many(workspace=ws, calls=[
-        {"external_id": "c3", "lead": other, "booked_at": at, "scheduled_for": at},
-        {"external_id": "c4", "lead": lead, "booked_at": at, "scheduled_for": at,
-         "attendance": "showed"},
-    ])  # fmt: skip
+    calls_write_many(
+        workspace=ws,
+        calls=[
+            {"external_id": "c3", "lead": other, "booked_at": at, "scheduled_for": at},
+            {
+                "external_id": "c4",
+                "lead": lead,
+                "booked_at": at,
+                "scheduled_for": at,
+                "attendance": "showed",
+            },
+        ],
+    )
     assert _bookings(lead, other) == [(True, True), (True, False)]
-    calls_write_many(workspace=ws, calls=[
-        {"external_id": "c3", "lead": other, "booked_at": at, "scheduled_for": at,
-         "status": "cancelled"},
-    ])  # fmt: skip
+    calls_write_many(
+        workspace=ws,
+        calls=[
+            {
+                "external_id": "c3",
+                "lead": other,
+                "booked_at": at,
+                "scheduled_for": at,
+                "status": "cancelled",
+            },
+        ],
+    )
     assert _bookings(other) == [(False, False)]

@@ -28,22 +28,32 @@ def test_each_lead_takes_the_row_of_its_tags():
             "d": (other, ("fb", "paid", "spring", "é")),
         }
         for external_id, (ws, (source, medium, campaign, content)) in tags.items():
-            Lead.objects.create(workspace=ws, external_id=external_id, created_at=when,
-                                utm_source=source, utm_medium=medium, utm_campaign=campaign,
-                                utm_content=content)  # fmt: skip
+            Lead.objects.create(
+                workspace=ws,
+                external_id=external_id,
+                created_at=when,
+                utm_source=source,
+                utm_medium=medium,
+                utm_campaign=campaign,
+                utm_content=content,
+            )
 
         new_apps = migrate(AFTER)
         leads = new_apps.get_model("workspaces", "Lead").objects.select_related("utm_tags")
         kept = {
             lead.external_id: (
                 lead.utm_tags.workspace_id,
-                (lead.utm_tags.source, lead.utm_tags.medium, lead.utm_tags.campaign,
-                 lead.utm_tags.content),
+                (
+                    lead.utm_tags.source,
+                    lead.utm_tags.medium,
+                    lead.utm_tags.campaign,
+                    lead.utm_tags.content,
+                ),
                 lead.utm_tags.digest,
                 lead.utm_tags_id,
             )
             for lead in leads
-        }  # fmt: skip
+        }
         for external_id, (ws, four) in tags.items():
             assert kept[external_id][:3] == (ws.pk, four, utm_digest(four))
         assert kept["a"][3] == kept["b"][3] != kept["d"][3]

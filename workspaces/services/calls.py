@@ -120,8 +120,16 @@ def _call_check(workspace: Workspace, values: dict) -> None:
         raise RecordInvalid("rescheduled_from", "A call cannot replace itself.")
 
 
-_CALL_FIELDS = ("lead", "booked_at", "scheduled_for", "closer", "setter", "status",
-                "rescheduled_from", "attendance")  # fmt: skip
+_CALL_FIELDS = (
+    "lead",
+    "booked_at",
+    "scheduled_for",
+    "closer",
+    "setter",
+    "status",
+    "rescheduled_from",
+    "attendance",
+)
 
 
 @in_transaction
@@ -161,8 +169,10 @@ def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
             if getattr(call, attname) != value:
                 before[attname] = getattr(call, attname)
         if set(before) - {"status"}:
-            raise RecordInvalid(None, f"Call {call.external_id} changes more than its status: "
-                                "write it with call_upsert.")  # fmt: skip
+            raise RecordInvalid(
+                None,
+                f"Call {call.external_id} changes more than its status: write it with call_upsert.",
+            )
         if before:
             call.status = full["status"]
             moved.setdefault(call.status, []).append(call.pk)

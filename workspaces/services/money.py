@@ -155,8 +155,9 @@ def payments_create(*, workspace: Workspace, payments: list[dict], touched: set 
     for values in payments:
         same_workspace(workspace, "sale", values["sale"])
         if values.get("status", Payment.Status.SUCCEEDED) not in Payment.Status.values:
-            raise RecordInvalid("status", f"Unknown status {values['status']!r}; use succeeded "
-                                "or failed.")  # fmt: skip
+            raise RecordInvalid(
+                "status", f"Unknown status {values['status']!r}; use succeeded or failed."
+            )
     if len(set(ids)) != len(ids) or None in ids:
         raise RecordInvalid("external_id", "Each new payment needs an external id of its own.")
     if Payment.objects.filter(workspace=workspace, external_id__in=ids).exists():
@@ -250,8 +251,9 @@ def refunds_create(*, workspace: Workspace, refunds: list[dict]):
     for values in refunds:
         same_workspace(workspace, "payment", values["payment"])
         if values.get("kind", Refund.Kind.REFUND) not in Refund.Kind.values:
-            raise RecordInvalid("kind", f"Unknown kind {values['kind']!r}; use refund or "
-                                "chargeback.")  # fmt: skip
+            raise RecordInvalid(
+                "kind", f"Unknown kind {values['kind']!r}; use refund or chargeback."
+            )
         if values["payment"].status != Payment.Status.SUCCEEDED:
             raise RecordInvalid("payment", "Only a succeeded payment can be refunded.")
     if Refund.objects.filter(workspace=workspace, external_id__in=ids).exists():

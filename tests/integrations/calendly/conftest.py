@@ -124,8 +124,11 @@ def delivery(event, body, sent):
 
 
 def no_show(mark_id, invitee_uri, created):
-    return {"uri": f"{API}/invitee_no_shows/{mark_id}", "invitee": invitee_uri,
-            "created_at": iso(created)}  # fmt: skip
+    return {
+        "uri": f"{API}/invitee_no_shows/{mark_id}",
+        "invitee": invitee_uri,
+        "created_at": iso(created),
+    }
 
 
 def calendly_connection(workspace, key=KEY):

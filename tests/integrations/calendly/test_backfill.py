@@ -29,8 +29,9 @@ SINCE = "2026-01-01T00:00:00.000000Z"
 
 
 def recorded(name, status=200, **headers):
-    return httpx.Response(status, json=json.loads((RECORDED / f"{name}.json").read_text()),
-                          headers=headers)  # fmt: skip
+    return httpx.Response(
+        status, json=json.loads((RECORDED / f"{name}.json").read_text()), headers=headers
+    )
 
 
 @pytest.fixture
@@ -72,10 +73,17 @@ def calendly():
 
 def calls(ws):
     return sorted(
-        (call.external_id, call.lead.email, call.booked_at, call.scheduled_for, call.status,
-         call.rescheduled_from.external_id if call.rescheduled_from else None, call.attendance)
+        (
+            call.external_id,
+            call.lead.email,
+            call.booked_at,
+            call.scheduled_for,
+            call.status,
+            call.rescheduled_from.external_id if call.rescheduled_from else None,
+            call.attendance,
+        )
         for call in Call.objects.filter(workspace=ws).select_related("lead", "rescheduled_from")
-    )  # fmt: skip
+    )
 
 
 def test_the_backfill_reads_every_page_and_makes_the_records_once(team, send, calendly, waits):
@@ -83,8 +91,10 @@ def test_the_backfill_reads_every_page_and_makes_the_records_once(team, send, ca
     # A webhook already brought Ray's booking: the backfill makes it no second time.
     ray = json.loads((RECORDED / "invitees_EV2_page_2.json").read_text())["collection"][0]
     event = json.loads((RECORDED / "scheduled_events_page_2.json").read_text())["collection"][1]
-    send(team.connection, delivery("invitee.created", {**ray, "scheduled_event": event},
-                                   "2026-03-06 11:00"))  # fmt: skip
+    send(
+        team.connection,
+        delivery("invitee.created", {**ray, "scheduled_event": event}, "2026-03-06 11:00"),
+    )
     cursors = []
     real_record = backfills.backfill_page_record
 
@@ -120,15 +130,43 @@ def test_the_backfill_reads_every_page_and_makes_the_records_once(team, send, ca
     assert not calendly["subscribe"].called
 
     assert calls(team.ws) == [
-        (uri("EV1", "I1"), "pat@example.test", utc("2026-03-02 09:00"), utc("2026-03-10 15:00"),
-         "scheduled", None, ""),
-        (uri("EV2", "I2"), "pat@example.test", utc("2026-03-05 10:00"), utc("2026-03-12 15:00"),
-         "scheduled", uri("EV1", "I1"), "no_show"),
-        (uri("EV2", "I5"), "ray@example.test", utc("2026-03-06 11:00"), utc("2026-03-12 15:00"),
-         "scheduled", None, ""),
-        (uri("EV3", "I3"), "kim@example.test", utc("2026-03-03 12:00"), utc("2026-03-11 09:00"),
-         "cancelled", None, ""),
-    ]  # fmt: skip
+        (
+            uri("EV1", "I1"),
+            "pat@example.test",
+            utc("2026-03-02 09:00"),
+            utc("2026-03-10 15:00"),
+            "scheduled",
+            None,
+            "",
+        ),
+        (
+            uri("EV2", "I2"),
+            "pat@example.test",
+            utc("2026-03-05 10:00"),
+            utc("2026-03-12 15:00"),
+            "scheduled",
+            uri("EV1", "I1"),
+            "no_show",
+        ),
+        (
+            uri("EV2", "I5"),
+            "ray@example.test",
+            utc("2026-03-06 11:00"),
+            utc("2026-03-12 15:00"),
+            "scheduled",
+            None,
+            "",
+        ),
+        (
+            uri("EV3", "I3"),
+            "kim@example.test",
+            utc("2026-03-03 12:00"),
+            utc("2026-03-11 09:00"),
+            "cancelled",
+            None,
+            "",
+        ),
+    ]
     assert Call.objects.get(external_id=uri("EV1", "I1")).replaced is True
     assert sorted(Lead.objects.values_list("email", "created_at", "utm_source")) == [
         ("kim@example.test", utc("2026-03-03 12:00"), ""),

@@ -20,8 +20,13 @@ pytestmark = pytest.mark.django_db
 MARCH = {"from": "2026-03-01", "to": "2026-03-31"}
 PAT_1, PAT_2 = uri("EV1", "I1"), uri("EV2", "I2")
 KIM, LEE = uri("EV3", "I3"), uri("EV4", "I4")
-TRACKING = {"utm_source": "youtube", "utm_medium": "video", "utm_campaign": "spring",
-            "utm_content": "ad-7", "utm_term": "calls"}  # fmt: skip
+TRACKING = {
+    "utm_source": "youtube",
+    "utm_medium": "video",
+    "utm_campaign": "spring",
+    "utm_content": "ad-7",
+    "utm_term": "calls",
+}
 
 
 def story():
@@ -30,39 +35,89 @@ def story():
     and a type nothing maps."""
     pat = {"email": "pat@example.test", "name": "Pat", "tracking": TRACKING}
     return [
-        delivery("invitee.created",
-                 invitee("EV1", "I1", created="2026-03-02 09:00", start="2026-03-10 15:00",
-                         **pat), "2026-03-02 09:00"),
-        delivery("invitee.canceled",
-                 invitee("EV1", "I1", created="2026-03-02 09:00", start="2026-03-10 15:00",
-                         status="canceled", rescheduled=True, new=PAT_2,
-                         canceled_at="2026-03-05 10:00", **pat), "2026-03-05 10:00"),
-        delivery("invitee.created",
-                 invitee("EV2", "I2", created="2026-03-05 10:00", start="2026-03-12 15:00",
-                         old=PAT_1, **pat), "2026-03-05 10:00"),
-        delivery("invitee_no_show.created", no_show("NS1", PAT_2, "2026-03-12 16:00"),
-                 "2026-03-12 16:00"),
-        delivery("invitee.created",
-                 invitee("EV3", "I3", email="KIM@example.test", name="Kim",
-                         created="2026-03-03 12:00", start="2026-03-11 09:00",
-                         host="guest@elsewhere.test"), "2026-03-03 12:00"),
-        delivery("invitee.canceled",
-                 invitee("EV3", "I3", email="KIM@example.test", name="Kim",
-                         created="2026-03-03 12:00", start="2026-03-11 09:00",
-                         host="guest@elsewhere.test", status="canceled",
-                         canceled_at="2026-03-06 08:00"), "2026-03-06 08:00"),
-        delivery("invitee.created",
-                 invitee("EV4", "I4", email="Lee@Example.test", name="Lee L.",
-                         created="2026-03-04 08:00", start="2026-03-13 11:00",
-                         tracking={"utm_source": "ads"}), "2026-03-04 08:00"),
-        delivery("invitee_no_show.created", no_show("NS2", LEE, "2026-03-13 12:00"),
-                 "2026-03-13 12:00"),
-        delivery("invitee_no_show.deleted", no_show("NS2", LEE, "2026-03-13 12:00"),
-                 "2026-03-13 13:00"),
-        delivery("routing_form_submission.created",
-                 {"uri": "https://api.calendly.com/routing_form_submissions/RF1"},
-                 "2026-03-01 08:00"),
-    ]  # fmt: skip
+        delivery(
+            "invitee.created",
+            invitee("EV1", "I1", created="2026-03-02 09:00", start="2026-03-10 15:00", **pat),
+            "2026-03-02 09:00",
+        ),
+        delivery(
+            "invitee.canceled",
+            invitee(
+                "EV1",
+                "I1",
+                created="2026-03-02 09:00",
+                start="2026-03-10 15:00",
+                status="canceled",
+                rescheduled=True,
+                new=PAT_2,
+                canceled_at="2026-03-05 10:00",
+                **pat,
+            ),
+            "2026-03-05 10:00",
+        ),
+        delivery(
+            "invitee.created",
+            invitee(
+                "EV2", "I2", created="2026-03-05 10:00", start="2026-03-12 15:00", old=PAT_1, **pat
+            ),
+            "2026-03-05 10:00",
+        ),
+        delivery(
+            "invitee_no_show.created", no_show("NS1", PAT_2, "2026-03-12 16:00"), "2026-03-12 16:00"
+        ),
+        delivery(
+            "invitee.created",
+            invitee(
+                "EV3",
+                "I3",
+                email="KIM@example.test",
+                name="Kim",
+                created="2026-03-03 12:00",
+                start="2026-03-11 09:00",
+                host="guest@elsewhere.test",
+            ),
+            "2026-03-03 12:00",
+        ),
+        delivery(
+            "invitee.canceled",
+            invitee(
+                "EV3",
+                "I3",
+                email="KIM@example.test",
+                name="Kim",
+                created="2026-03-03 12:00",
+                start="2026-03-11 09:00",
+                host="guest@elsewhere.test",
+                status="canceled",
+                canceled_at="2026-03-06 08:00",
+            ),
+            "2026-03-06 08:00",
+        ),
+        delivery(
+            "invitee.created",
+            invitee(
+                "EV4",
+                "I4",
+                email="Lee@Example.test",
+                name="Lee L.",
+                created="2026-03-04 08:00",
+                start="2026-03-13 11:00",
+                tracking={"utm_source": "ads"},
+            ),
+            "2026-03-04 08:00",
+        ),
+        delivery(
+            "invitee_no_show.created", no_show("NS2", LEE, "2026-03-13 12:00"), "2026-03-13 12:00"
+        ),
+        delivery(
+            "invitee_no_show.deleted", no_show("NS2", LEE, "2026-03-13 12:00"), "2026-03-13 13:00"
+        ),
+        delivery(
+            "routing_form_submission.created",
+            {"uri": "https://api.calendly.com/routing_form_submissions/RF1"},
+            "2026-03-01 08:00",
+        ),
+    ]
 
 
 def lee(team):
@@ -79,17 +134,34 @@ def lee(team):
 
 def records(ws):
     leads = sorted(
-        (lead.external_id, lead.name, lead.email, lead.created_at, lead.setter_id,
-         lead.utm_source, lead.utm_medium, lead.utm_campaign, lead.utm_content)
+        (
+            lead.external_id,
+            lead.name,
+            lead.email,
+            lead.created_at,
+            lead.setter_id,
+            lead.utm_source,
+            lead.utm_medium,
+            lead.utm_campaign,
+            lead.utm_content,
+        )
         for lead in Lead.objects.filter(workspace=ws)
-    )  # fmt: skip
+    )
     calls = sorted(
-        (call.external_id, call.lead.external_id, call.booked_at, call.scheduled_for,
-         call.closer_id, call.setter_id, call.status,
-         call.rescheduled_from.external_id if call.rescheduled_from else None,
-         call.replaced, call.attendance)
+        (
+            call.external_id,
+            call.lead.external_id,
+            call.booked_at,
+            call.scheduled_for,
+            call.closer_id,
+            call.setter_id,
+            call.status,
+            call.rescheduled_from.external_id if call.rescheduled_from else None,
+            call.replaced,
+            call.attendance,
+        )
         for call in Call.objects.filter(workspace=ws).select_related("lead", "rescheduled_from")
-    )  # fmt: skip
+    )
     return leads, calls
 
 
@@ -97,24 +169,81 @@ def expected(team):
     ada, sam = team.ada.pk, team.sam.pk
     return (
         [
-            ("calendly:kim@example.test", "Kim", "kim@example.test", utc("2026-03-03 12:00"),
-             None, "", "", "", ""),
-            ("calendly:pat@example.test", "Pat", "pat@example.test", utc("2026-03-02 09:00"),
-             None, "youtube", "video", "spring", "ad-7"),
-            ("lead-lee", "Lee", "lee@example.test", utc("2026-02-20 09:00"), sam, "", "", "",
-             ""),
+            (
+                "calendly:kim@example.test",
+                "Kim",
+                "kim@example.test",
+                utc("2026-03-03 12:00"),
+                None,
+                "",
+                "",
+                "",
+                "",
+            ),
+            (
+                "calendly:pat@example.test",
+                "Pat",
+                "pat@example.test",
+                utc("2026-03-02 09:00"),
+                None,
+                "youtube",
+                "video",
+                "spring",
+                "ad-7",
+            ),
+            ("lead-lee", "Lee", "lee@example.test", utc("2026-02-20 09:00"), sam, "", "", "", ""),
         ],
         [
-            (PAT_1, "calendly:pat@example.test", utc("2026-03-02 09:00"),
-             utc("2026-03-10 15:00"), ada, None, "scheduled", None, True, ""),
-            (PAT_2, "calendly:pat@example.test", utc("2026-03-05 10:00"),
-             utc("2026-03-12 15:00"), ada, None, "scheduled", PAT_1, False, "no_show"),
-            (KIM, "calendly:kim@example.test", utc("2026-03-03 12:00"),
-             utc("2026-03-11 09:00"), None, None, "cancelled", None, False, ""),
-            (LEE, "lead-lee", utc("2026-03-04 08:00"), utc("2026-03-13 11:00"), ada, sam,
-             "scheduled", None, False, ""),
+            (
+                PAT_1,
+                "calendly:pat@example.test",
+                utc("2026-03-02 09:00"),
+                utc("2026-03-10 15:00"),
+                ada,
+                None,
+                "scheduled",
+                None,
+                True,
+                "",
+            ),
+            (
+                PAT_2,
+                "calendly:pat@example.test",
+                utc("2026-03-05 10:00"),
+                utc("2026-03-12 15:00"),
+                ada,
+                None,
+                "scheduled",
+                PAT_1,
+                False,
+                "no_show",
+            ),
+            (
+                KIM,
+                "calendly:kim@example.test",
+                utc("2026-03-03 12:00"),
+                utc("2026-03-11 09:00"),
+                None,
+                None,
+                "cancelled",
+                None,
+                False,
+                "",
+            ),
+            (
+                LEE,
+                "lead-lee",
+                utc("2026-03-04 08:00"),
+                utc("2026-03-13 11:00"),
+                ada,
+                sam,
+                "scheduled",
+                None,
+                False,
+                "",
+            ),
         ],
-    )  # fmt: skip
+    )
 
 
 def test_deliveries_make_the_leads_and_calls(team, send):
@@ -187,23 +316,68 @@ def imported(team):
     """The same story as lines of the import."""
     ada, sam = str(team.ada.pk), str(team.sam.pk)
     lines = [
-        {"type": "lead", "id": "pat", "name": "Pat", "email": "pat@example.test",
-         "created_at": "2026-03-02T09:00:00Z", "utm_source": "youtube", "utm_medium": "video",
-         "utm_campaign": "spring", "utm_content": "ad-7"},
-        {"type": "lead", "id": "kim", "name": "Kim", "email": "kim@example.test",
-         "created_at": "2026-03-03T12:00:00Z"},
-        {"type": "lead", "id": "lee", "name": "Lee", "email": "lee@example.test",
-         "created_at": "2026-02-20T09:00:00Z", "setter": sam},
-        {"type": "call", "id": "c1", "lead": "pat", "booked_at": "2026-03-02T09:00:00Z",
-         "scheduled_for": "2026-03-10T15:00:00Z", "closer": ada},
-        {"type": "call", "id": "c2", "lead": "pat", "booked_at": "2026-03-05T10:00:00Z",
-         "scheduled_for": "2026-03-12T15:00:00Z", "closer": ada, "rescheduled_from": "c1",
-         "attendance": "no_show"},
-        {"type": "call", "id": "c3", "lead": "kim", "booked_at": "2026-03-03T12:00:00Z",
-         "scheduled_for": "2026-03-11T09:00:00Z", "status": "cancelled"},
-        {"type": "call", "id": "c4", "lead": "lee", "booked_at": "2026-03-04T08:00:00Z",
-         "scheduled_for": "2026-03-13T11:00:00Z", "closer": ada, "setter": sam},
-    ]  # fmt: skip
+        {
+            "type": "lead",
+            "id": "pat",
+            "name": "Pat",
+            "email": "pat@example.test",
+            "created_at": "2026-03-02T09:00:00Z",
+            "utm_source": "youtube",
+            "utm_medium": "video",
+            "utm_campaign": "spring",
+            "utm_content": "ad-7",
+        },
+        {
+            "type": "lead",
+            "id": "kim",
+            "name": "Kim",
+            "email": "kim@example.test",
+            "created_at": "2026-03-03T12:00:00Z",
+        },
+        {
+            "type": "lead",
+            "id": "lee",
+            "name": "Lee",
+            "email": "lee@example.test",
+            "created_at": "2026-02-20T09:00:00Z",
+            "setter": sam,
+        },
+        {
+            "type": "call",
+            "id": "c1",
+            "lead": "pat",
+            "booked_at": "2026-03-02T09:00:00Z",
+            "scheduled_for": "2026-03-10T15:00:00Z",
+            "closer": ada,
+        },
+        {
+            "type": "call",
+            "id": "c2",
+            "lead": "pat",
+            "booked_at": "2026-03-05T10:00:00Z",
+            "scheduled_for": "2026-03-12T15:00:00Z",
+            "closer": ada,
+            "rescheduled_from": "c1",
+            "attendance": "no_show",
+        },
+        {
+            "type": "call",
+            "id": "c3",
+            "lead": "kim",
+            "booked_at": "2026-03-03T12:00:00Z",
+            "scheduled_for": "2026-03-11T09:00:00Z",
+            "status": "cancelled",
+        },
+        {
+            "type": "call",
+            "id": "c4",
+            "lead": "lee",
+            "booked_at": "2026-03-04T08:00:00Z",
+            "scheduled_for": "2026-03-13T11:00:00Z",
+            "closer": ada,
+            "setter": sam,
+        },
+    ]
     records_import(workspace=team.ws, lines=[json.dumps(line) for line in lines])
 
 
@@ -282,8 +456,9 @@ def test_any_order_ends_in_the_same_records(team, send, seed):
 
 def test_a_no_show_before_its_booking_waits_for_it(team, send):
     team = team()
-    mark = delivery("invitee_no_show.created", no_show("NS9", PAT_1, "2026-03-10 16:00"),
-                    "2026-03-10 16:00")  # fmt: skip
+    mark = delivery(
+        "invitee_no_show.created", no_show("NS9", PAT_1, "2026-03-10 16:00"), "2026-03-10 16:00"
+    )
     send(team.connection, mark)
     held = Event.objects.get()
     assert (held.state, held.hold_code, held.waits_for) == ("held", "waiting", PAT_1)

@@ -16,10 +16,16 @@ pytestmark = pytest.mark.django_db
 def booking():
     return delivery(
         "invitee.created",
-        invitee("EV1", "I1", email="pat@example.test", name="Pat", created="2026-03-02 09:00",
-                start="2026-03-10 15:00"),
+        invitee(
+            "EV1",
+            "I1",
+            email="pat@example.test",
+            name="Pat",
+            created="2026-03-02 09:00",
+            start="2026-03-10 15:00",
+        ),
         "2026-03-02 09:00",
-    )  # fmt: skip
+    )
 
 
 def nothing_stored(connection, refused):
@@ -37,14 +43,23 @@ def test_a_signed_delivery_is_accepted(team, send):
 @pytest.mark.parametrize(
     "header, reason, message",
     [
-        (False, "invalid_signature", "The Calendly-Webhook-Signature header is missing or is "
-         "not t=<time>,v1=<signature>."),
-        ("v1=abc,t=1", "invalid_signature", "The Calendly-Webhook-Signature header is missing "
-         "or is not t=<time>,v1=<signature>."),
-        (f"t={int(time.time())},v1={'0' * 64}", "invalid_signature",
-         "The Calendly-Webhook-Signature header does not match this connection's signing key."),
+        (
+            False,
+            "invalid_signature",
+            "The Calendly-Webhook-Signature header is missing or is not t=<time>,v1=<signature>.",
+        ),
+        (
+            "v1=abc,t=1",
+            "invalid_signature",
+            "The Calendly-Webhook-Signature header is missing or is not t=<time>,v1=<signature>.",
+        ),
+        (
+            f"t={int(time.time())},v1={'0' * 64}",
+            "invalid_signature",
+            "The Calendly-Webhook-Signature header does not match this connection's signing key.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_missing_malformed_or_wrong_signature_is_refused(team, send, header, reason, message):
     team = team()
     answer = send(team.connection, booking(), header=header)

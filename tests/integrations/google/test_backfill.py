@@ -27,12 +27,10 @@ def _rows(workspace):
 
 
 FIRST_READ = [
-    ("google:20512345678:2026-03-01", date(2026, 3, 1), 4567, "google", "Search - Brand",
-     1520, 88),
-    ("google:20598765432:2026-03-01", date(2026, 3, 1), 123, "google", "PMax - Webinar",
-     310, 4),
+    ("google:20512345678:2026-03-01", date(2026, 3, 1), 4567, "google", "Search - Brand", 1520, 88),
+    ("google:20598765432:2026-03-01", date(2026, 3, 1), 123, "google", "PMax - Webinar", 310, 4),
     ("google:20512345678:2026-03-02", date(2026, 3, 2), 0, "google", "Search - Brand", 12, 0),
-]  # fmt: skip
+]
 
 
 def test_connect_reads_90_days_then_the_schedule_reads_7_again(
@@ -160,9 +158,14 @@ def test_the_campaign_id_mapping_remaps_google_rows_only(
     google.stream("campaign", "spend")
     services.connection_backfill(connection_id=connection.pk)
     AdSpend.objects.create(
-        workspace=connection.workspace, external_id="manual-1", date=date(2026, 3, 1),
-        platform="google", utm_source="google", utm_campaign="Typed by hand", amount=100,
-    )  # fmt: skip
+        workspace=connection.workspace,
+        external_id="manual-1",
+        date=date(2026, 3, 1),
+        platform="google",
+        utm_source="google",
+        utm_campaign="Typed by hand",
+        amount=100,
+    )
     owner = make_member(connection.workspace, "owner")
     client = Client()
     client.force_login(owner.user)

@@ -31,11 +31,17 @@ def search_body(since, after=None):
         ],
         "sorts": [{"propertyName": "createdate", "direction": "ASCENDING"}],
         "properties": [
-            "email", "firstname", "lastname", "createdate",
-            "utm_source", "utm_medium", "utm_campaign", "utm_content",
+            "email",
+            "firstname",
+            "lastname",
+            "createdate",
+            "utm_source",
+            "utm_medium",
+            "utm_campaign",
+            "utm_content",
         ],
         "limit": 100,
-    }  # fmt: skip
+    }
     if after is not None:
         body["after"] = after
     return body
@@ -97,8 +103,9 @@ def test_a_restarted_backfill_resumes_at_its_cursor(portal, sent):
 def test_an_older_read_does_not_undo_a_newer_one(portal, deliver):
     """A backfill item read before a webhook's read was applied is left alone."""
     with replay.use_cassette("contacts_search_resumed.yaml"):
-        [page] = backfill.pages(connection=portal.connection, credentials=CREDENTIALS,
-                                cursor={"since": 1767225600000})  # fmt: skip
+        [page] = backfill.pages(
+            connection=portal.connection, credentials=CREDENTIALS, cursor={"since": 1767225600000}
+        )
     with replay.use_cassette("contacts_read.yaml", allow_playback_repeats=True):
         deliver(portal.connection, [created(9004, 103, "2026-03-04 10:00")])
     services.backfill_page_record(connection=portal.connection, page=page)

@@ -22,11 +22,16 @@ def contact(contact_id, email, first, last, when, utm=None):
     stamp = when.replace(" ", "T") + ":00.000Z"
     return {
         "id": str(contact_id),
-        "properties": {"email": email, "firstname": first, "lastname": last,
-                       "createdate": stamp, "utm_source": utm},
+        "properties": {
+            "email": email,
+            "firstname": first,
+            "lastname": last,
+            "createdate": stamp,
+            "utm_source": utm,
+        },
         "createdAt": stamp,
         "updatedAt": stamp,
-    }  # fmt: skip
+    }
 
 
 CONTACTS = {
@@ -62,14 +67,21 @@ def _store(connection, payload):
 
 def run(make_workspace):
     ws = make_workspace(currency="USD", timezone="UTC")
-    Lead.objects.create(workspace=ws, name="Pat", email="pat@example.test", external_id="L-pat",
-                        created_at=utc("2026-02-01 00:00"))  # fmt: skip
+    Lead.objects.create(
+        workspace=ws,
+        name="Pat",
+        email="pat@example.test",
+        external_id="L-pat",
+        created_at=utc("2026-02-01 00:00"),
+    )
     connection = hubspot_connection(ws)
     cache.clear()
     first = [created(n, int(i), "2026-03-07 09:00") for n, i in enumerate(CONTACTS, 1)]
     first.append(created(20, 108, "2026-03-07 09:00"))
-    second = [changed(30, 101, "2026-03-07 10:00", "firstname", "Ada"),
-              created(31, 102, "2026-03-03 10:30")]  # fmt: skip
+    second = [
+        changed(30, 101, "2026-03-07 10:00", "firstname", "Ada"),
+        created(31, 102, "2026-03-03 10:30"),
+    ]
     for stage in (first, second):
         for payload in stage:
             _store(connection, payload)
@@ -90,10 +102,14 @@ def test_new_contacts_applied_set_based_end_as_one_by_one(make_workspace, reads,
     assert sorted(event_id for event_id, _outcome in taken) == ["1", "2", "20", "6", "7"]
     # One read a batch, either way (the one-by-one path uses the reads the fast path kept).
     assert [sorted(ids) for ids in reads] == [
-        ["101", "102", "103", "104", "105", "106", "107", "108"], ["101", "102"]
-    ]  # fmt: skip
+        ["101", "102", "103", "104", "105", "106", "107", "108"],
+        ["101", "102"],
+    ]
     assert [sorted(ids) for ids in slow_reads] == [sorted(ids) for ids in reads]
     assert sorted(row[1:3] for row in fast["leads"]) == [
-        ("Ada Lovelace", "ada@example.test"), ("Bo Chen", "bo@example.test"),
-        ("No Email", ""), ("Pat Doe", "pat@example.test"), ("Twin Two", "twin@example.test"),
-    ]  # fmt: skip
+        ("Ada Lovelace", "ada@example.test"),
+        ("Bo Chen", "bo@example.test"),
+        ("No Email", ""),
+        ("Pat Doe", "pat@example.test"),
+        ("Twin Two", "twin@example.test"),
+    ]

@@ -33,9 +33,13 @@ def test_an_owner_maps_the_properties_and_the_next_read_uses_them(portal, make_m
     }
     answer = owner.post(
         page_url(portal),
-        {"utm_source": "hs_analytics_source", "utm_medium": "", "utm_campaign":
-         "hs_analytics_source_data_1", "utm_content": "utm_content"},
-    )  # fmt: skip
+        {
+            "utm_source": "hs_analytics_source",
+            "utm_medium": "",
+            "utm_campaign": "hs_analytics_source_data_1",
+            "utm_content": "utm_content",
+        },
+    )
     assert (answer.status_code, answer["Location"]) == (302, page_url(portal))
     connection = Connection.objects.get()
     assert connection.options["utm_properties"] == {
@@ -47,9 +51,14 @@ def test_an_owner_maps_the_properties_and_the_next_read_uses_them(portal, make_m
     event = AuditEvent.objects.get(action="integration.options_changed")
     assert (event.actor_label, event.target_id) == ("olga@example.test", str(connection.pk))
     assert properties_for(connection) == [
-        "email", "firstname", "lastname", "createdate",
-        "hs_analytics_source", "hs_analytics_source_data_1", "utm_content",
-    ]  # fmt: skip
+        "email",
+        "firstname",
+        "lastname",
+        "createdate",
+        "hs_analytics_source",
+        "hs_analytics_source_data_1",
+        "utm_content",
+    ]
     lead_write(
         workspace=portal.ws,
         connection=connection,

@@ -70,14 +70,38 @@ LEADS = (
     [
         # The imported lead with Pat's email, updated (not duplicated): HubSpot's name,
         # UTMs and earlier creation time; its status stays.
-        ("Pat Doe", "pat@example.test", "2026-03-04T10:00:00Z", "booked",
-         "newsletter", "email", "march", "(none)"),
-        ("Bo Chen", "bo@example.test", "2026-03-03T10:30:00Z", "new",
-         "facebook", "paid_social", "spring", "video"),
-        ("Ada Lovelace", "ada@example.test", "2026-03-02T09:00:00Z", "new",
-         "google", "cpc", "spring", "(none)"),
+        (
+            "Pat Doe",
+            "pat@example.test",
+            "2026-03-04T10:00:00Z",
+            "booked",
+            "newsletter",
+            "email",
+            "march",
+            "(none)",
+        ),
+        (
+            "Bo Chen",
+            "bo@example.test",
+            "2026-03-03T10:30:00Z",
+            "new",
+            "facebook",
+            "paid_social",
+            "spring",
+            "video",
+        ),
+        (
+            "Ada Lovelace",
+            "ada@example.test",
+            "2026-03-02T09:00:00Z",
+            "new",
+            "google",
+            "cpc",
+            "spring",
+            "(none)",
+        ),
     ],
-)  # fmt: skip
+)
 # One lead a row, rows then by their tuple; Pat's sale and 1,000 USD paid follow the lead.
 ATTRIBUTION = [
     ("facebook", "paid_social", "spring", "video", 1, 0, 0, 0.0),
@@ -101,10 +125,16 @@ def test_a_batch_of_events_makes_the_leads_with_one_read(portal, deliver, sent):
         "propertiesWithHistory": [],
         "inputs": [{"id": "101"}, {"id": "102"}, {"id": "103"}],
         "properties": [
-            "email", "firstname", "lastname", "createdate",
-            "utm_source", "utm_medium", "utm_campaign", "utm_content",
+            "email",
+            "firstname",
+            "lastname",
+            "createdate",
+            "utm_source",
+            "utm_medium",
+            "utm_campaign",
+            "utm_content",
         ],
-    }  # fmt: skip
+    }
     assert request.headers["Authorization"] == (
         "Bearer pat-na1-0a1b2c3d-0a1b-4c2d-8e3f-0a1b2c3d4e5f"
     )
@@ -159,8 +189,10 @@ def test_duplicate_and_shuffled_deliveries_change_nothing(portal, deliver):
 
 def test_a_contact_hubspot_no_longer_has_is_ignored(portal, deliver):
     with replay.use_cassette("contacts_read_missing.yaml"):
-        deliver(portal.connection, [created(9001, 101, "2026-03-02 09:00"),
-                                    created(9010, 104, "2026-03-02 09:30")])  # fmt: skip
+        deliver(
+            portal.connection,
+            [created(9001, 101, "2026-03-02 09:00"), created(9010, 104, "2026-03-02 09:30")],
+        )
     assert sorted(Event.objects.values_list("object_id", "state", "hold_reason")) == [
         ("101", "applied", ""),
         ("104", "ignored", "HubSpot has no contact 104 (deleted or merged)."),
@@ -207,13 +239,13 @@ def nothing_stored(refused):
 
 
 def test_a_bad_signature_is_refused_and_nothing_is_stored(portal, deliver):
-    message = _refused(deliver(portal.connection, FIRST, secret=OTHER_SECRET),
-                       "invalid_signature")  # fmt: skip
+    message = _refused(deliver(portal.connection, FIRST, secret=OTHER_SECRET), "invalid_signature")
     assert message == (
         "The X-HubSpot-Signature-v3 header does not match this endpoint's app client secret."
     )
-    _refused(deliver(portal.connection, FIRST, signature="bm90IGEgc2lnbmF0dXJl"),
-             "invalid_signature")  # fmt: skip
+    _refused(
+        deliver(portal.connection, FIRST, signature="bm90IGEgc2lnbmF0dXJl"), "invalid_signature"
+    )
     nothing_stored(refused=2)
 
 
@@ -224,10 +256,12 @@ def test_a_signature_of_another_url_is_refused(portal, deliver, settings, make_w
 
     body = json.dumps(FIRST)
     stamp = int(time.time() * 1000)
-    signature = sign(CLIENT_SECRET, "POST", f"{settings.BASE_URL}/hooks/hubspot/{other.pk}",
-                     body, stamp)  # fmt: skip
-    _refused(deliver(portal.connection, FIRST, timestamp=stamp, signature=signature),
-             "invalid_signature")  # fmt: skip
+    signature = sign(
+        CLIENT_SECRET, "POST", f"{settings.BASE_URL}/hooks/hubspot/{other.pk}", body, stamp
+    )
+    _refused(
+        deliver(portal.connection, FIRST, timestamp=stamp, signature=signature), "invalid_signature"
+    )
     assert Event.objects.count() == 0
 
 

@@ -44,9 +44,13 @@ class GraphServer:
                 query = {key: values[0] for key, values in parse_qs(parts.query).items()}
                 server.requests.append((parts.path, query))
                 queue = server.answers[(parts.path, query.get("after"))]
-                status, body = queue.pop(0) if len(queue) > 1 else queue[0] if queue else (
-                    404, {"error": {"message": "Unknown path", "code": 803}}
-                )  # fmt: skip
+                status, body = (
+                    queue.pop(0)
+                    if len(queue) > 1
+                    else queue[0]
+                    if queue
+                    else (404, {"error": {"message": "Unknown path", "code": 803}})
+                )
                 data = json.dumps(body).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")

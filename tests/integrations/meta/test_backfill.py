@@ -42,13 +42,40 @@ def _rows(workspace):
 
 
 FIRST_READ = [
-    ("meta:120210000000001:2026-03-01", date(2026, 3, 1), "meta", 12345, "facebook",
-     "Spring webinar US", "Spring webinar US", 10234, 321),
-    ("meta:120210000000002:2026-03-01", date(2026, 3, 1), "meta", 7, "facebook",
-     "Retargeting", "Retargeting", 88, 1),
-    ("meta:120210000000001:2026-03-02", date(2026, 3, 2), "meta", 9810, "facebook",
-     "Spring webinar US", "Spring webinar US", 9120, 280),
-]  # fmt: skip
+    (
+        "meta:120210000000001:2026-03-01",
+        date(2026, 3, 1),
+        "meta",
+        12345,
+        "facebook",
+        "Spring webinar US",
+        "Spring webinar US",
+        10234,
+        321,
+    ),
+    (
+        "meta:120210000000002:2026-03-01",
+        date(2026, 3, 1),
+        "meta",
+        7,
+        "facebook",
+        "Retargeting",
+        "Retargeting",
+        88,
+        1,
+    ),
+    (
+        "meta:120210000000001:2026-03-02",
+        date(2026, 3, 2),
+        "meta",
+        9810,
+        "facebook",
+        "Spring webinar US",
+        "Spring webinar US",
+        9120,
+        280,
+    ),
+]
 
 
 def test_connect_reads_90_days_page_by_page_then_the_schedule_reads_7_again(

@@ -25,12 +25,24 @@ def _spend(connection):
     PROVIDER.write(
         connection=connection,
         records=[
-            {"campaign_id": "1202", "campaign_name": "Spring webinar", "date": "2026-03-01",
-             "amount": 12345, "impressions": 10, "clicks": 1},
-            {"campaign_id": "1202", "campaign_name": "Spring webinar", "date": "2026-03-02",
-             "amount": 500, "impressions": None, "clicks": None},
+            {
+                "campaign_id": "1202",
+                "campaign_name": "Spring webinar",
+                "date": "2026-03-01",
+                "amount": 12345,
+                "impressions": 10,
+                "clicks": 1,
+            },
+            {
+                "campaign_id": "1202",
+                "campaign_name": "Spring webinar",
+                "date": "2026-03-02",
+                "amount": 500,
+                "impressions": None,
+                "clicks": None,
+            },
         ],
-    )  # fmt: skip
+    )
 
 
 def _utm(workspace):

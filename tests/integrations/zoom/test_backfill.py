@@ -78,10 +78,14 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
 ):
     # Webhooks already brought Pat's registration and first join: the backfill makes no
     # second registration, and the records are the same as from either alone.
-    zoom_deliver(school.connection,
-                 registered("2026-03-02 10:00", "pat@example.test", "Pat", "Lee", "reg-pat"))  # fmt: skip
-    zoom_deliver(school.connection,
-                 participant("joined", "2026-03-05 17:02", "pat@example.test", "Pat L", "p-pat"))  # fmt: skip
+    zoom_deliver(
+        school.connection,
+        registered("2026-03-02 10:00", "pat@example.test", "Pat", "Lee", "reg-pat"),
+    )
+    zoom_deliver(
+        school.connection,
+        participant("joined", "2026-03-05 17:02", "pat@example.test", "Pat L", "p-pat"),
+    )
     token = respx.post(TOKEN).mock(return_value=recorded("oauth_token.json"))
     webinars = respx.get(f"{API}/users/me/webinars").mock(
         side_effect=[recorded("webinars_page_1.json"), recorded("webinars_page_2.json")]
@@ -103,8 +107,13 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
     cursors = run(Connection.objects.get())
 
     assert [
-        (c.get("stage"), c.get("index"), c.get("resource"), c.get("token"),
-         [w["id"] for w in c.get("webinars", [])])
+        (
+            c.get("stage"),
+            c.get("index"),
+            c.get("resource"),
+            c.get("token"),
+            [w["id"] for w in c.get("webinars", [])],
+        )
         for c in cursors
     ] == [
         ("webinars", None, None, "Tva2CuIdTgsv8wAnhyAdU3m06Y2HuLQtlh3", [WEBINAR_ID]),
@@ -114,7 +123,7 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
         ("people", 1, "registrants", None, [WEBINAR_ID, 85555555555]),
         ("people", 1, "participants", None, [WEBINAR_ID, 85555555555]),
         (None, None, None, None, []),
-    ]  # fmt: skip
+    ]
     assert {c.get("since") for c in cursors[:-1]} == {SINCE}
     assert Connection.objects.get().backfill_finished_at is not None
 
@@ -129,9 +138,12 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
     # Page after page by next_page_token; one wait of Retry-After's 2 seconds after the 429.
     assert [dict(call.request.url.params) for call in webinars.calls] == [
         {"type": "scheduled", "page_size": "300"},
-        {"type": "scheduled", "page_size": "300",
-         "next_page_token": "Tva2CuIdTgsv8wAnhyAdU3m06Y2HuLQtlh3"},
-    ]  # fmt: skip
+        {
+            "type": "scheduled",
+            "page_size": "300",
+            "next_page_token": "Tva2CuIdTgsv8wAnhyAdU3m06Y2HuLQtlh3",
+        },
+    ]
     assert [dict(call.request.url.params) for call in registrants.calls] == [
         {"page_size": "300"},
         {"page_size": "300"},
@@ -140,8 +152,9 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
     assert waits == [2]
     assert (report.call_count, spring.call_count) == (1, 1)
     # The spring webinar has not started: no report is asked for.
-    assert not [c for c in respx.calls if SPRING in str(c.request.url) and "report" in
-                str(c.request.url)]  # fmt: skip
+    assert not [
+        c for c in respx.calls if SPRING in str(c.request.url) and "report" in str(c.request.url)
+    ]
 
     # Last year's webinar is older than 90 days: left out.
     assert sorted(WebinarEvent.objects.values_list("external_id", "name", "starts_at")) == [
@@ -149,15 +162,39 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
         (W, "Scale your offer, live", utc("2026-03-05 17:00")),
     ]
     assert registrations() == [
-        (f"zoom:{SPRING}:ann@example.test", "ann@example.test", "Ann Park",
-         utc("2026-03-12 08:30"), None, None),
-        (f"zoom:{W}:pat@example.test", "pat@example.test", "Pat Lee", utc("2026-03-02 10:00"),
-         utc("2026-03-05 17:02"), utc("2026-03-05 18:25")),
-        (f"zoom:{W}:quinn@example.test", "quinn@example.test", "Quinn Moss",
-         utc("2026-03-03 11:00"), utc("2026-03-05 17:05"), utc("2026-03-05 17:50")),
-        (f"zoom:{W}:rae@example.test", "rae@example.test", "Rae", utc("2026-03-04 12:00"),
-         None, None),
-    ]  # fmt: skip
+        (
+            f"zoom:{SPRING}:ann@example.test",
+            "ann@example.test",
+            "Ann Park",
+            utc("2026-03-12 08:30"),
+            None,
+            None,
+        ),
+        (
+            f"zoom:{W}:pat@example.test",
+            "pat@example.test",
+            "Pat Lee",
+            utc("2026-03-02 10:00"),
+            utc("2026-03-05 17:02"),
+            utc("2026-03-05 18:25"),
+        ),
+        (
+            f"zoom:{W}:quinn@example.test",
+            "quinn@example.test",
+            "Quinn Moss",
+            utc("2026-03-03 11:00"),
+            utc("2026-03-05 17:05"),
+            utc("2026-03-05 17:50"),
+        ),
+        (
+            f"zoom:{W}:rae@example.test",
+            "rae@example.test",
+            "Rae",
+            utc("2026-03-04 12:00"),
+            None,
+            None,
+        ),
+    ]
     # The dial-in caller has no email: nothing to place, not stored.
     assert set(Event.objects.filter(source="backfill").values_list("state", flat=True)) == {
         "applied"
@@ -173,9 +210,11 @@ def test_pages_of_webinars_registrants_and_participants_make_the_records_once(
         side_effect=[recorded("webinars_page_1.json"), recorded("webinars_page_2.json")]
     )
     respx.get(f"{API}/webinars/{W}/registrants").mock(
-        side_effect=[recorded("registrants_88812345678_page_1.json"),
-                     recorded("registrants_88812345678_page_2.json")]
-    )  # fmt: skip
+        side_effect=[
+            recorded("registrants_88812345678_page_1.json"),
+            recorded("registrants_88812345678_page_2.json"),
+        ]
+    )
     run(Connection.objects.get())
     assert Event.objects.count() == before
     assert Registration.objects.count() == 4
@@ -213,13 +252,31 @@ def test_a_restarted_backfill_resumes_at_its_cursor(school):
     assert [c.get("resource") for c in cursors] == ["registrants", "participants", None]
     # Attendance without registrations in this run: each attendee registered at first join.
     assert registrations() == [
-        (f"zoom:{SPRING}:ann@example.test", "ann@example.test", "Ann Park",
-         utc("2026-03-12 08:30"), None, None),
-        (f"zoom:{W}:pat@example.test", "pat@example.test", "Pat L", utc("2026-03-05 17:02"),
-         utc("2026-03-05 17:02"), utc("2026-03-05 18:25")),
-        (f"zoom:{W}:quinn@example.test", "quinn@example.test", "Quinn",
-         utc("2026-03-05 17:05"), utc("2026-03-05 17:05"), utc("2026-03-05 17:50")),
-    ]  # fmt: skip
+        (
+            f"zoom:{SPRING}:ann@example.test",
+            "ann@example.test",
+            "Ann Park",
+            utc("2026-03-12 08:30"),
+            None,
+            None,
+        ),
+        (
+            f"zoom:{W}:pat@example.test",
+            "pat@example.test",
+            "Pat L",
+            utc("2026-03-05 17:02"),
+            utc("2026-03-05 17:02"),
+            utc("2026-03-05 18:25"),
+        ),
+        (
+            f"zoom:{W}:quinn@example.test",
+            "quinn@example.test",
+            "Quinn",
+            utc("2026-03-05 17:05"),
+            utc("2026-03-05 17:05"),
+            utc("2026-03-05 17:50"),
+        ),
+    ]
 
 
 @respx.mock
@@ -243,8 +300,7 @@ def test_an_expired_token_is_bought_again_once(school):
             httpx.Response(200, json={"next_page_token": "", "webinars": []}),
         ]
     )
-    pages = list(backfill.pages(connection=school.connection, credentials=CREDENTIALS,
-                                cursor=None))  # fmt: skip
+    pages = list(backfill.pages(connection=school.connection, credentials=CREDENTIALS, cursor=None))
     assert [(page.items, page.cursor) for page in pages] == [([], None)]
     assert token.call_count == 2
 

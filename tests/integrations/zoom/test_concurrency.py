@@ -23,11 +23,19 @@ def test_events_of_one_new_person_applied_at_once_make_one_lead(transactional_db
         participant("joined", "2026-03-05 17:40", "pat@example.test", "Pat L", "p-pat"),
         participant("left", "2026-03-05 18:25", "pat@example.test", "Pat L", "p-pat"),
         # The same person in another webinar: the same lead.
-        {**registered("2026-03-03 10:00", "pat@example.test", "Pat", "Lee", "reg-pat-2"),
-         "payload": {"account_id": "a", "object": {
-             **registered("2026-03-03 10:00", "pat@example.test", "Pat", "Lee", "reg-pat-2")
-             ["payload"]["object"], "id": 77700000000}}},
-    ]  # fmt: skip
+        {
+            **registered("2026-03-03 10:00", "pat@example.test", "Pat", "Lee", "reg-pat-2"),
+            "payload": {
+                "account_id": "a",
+                "object": {
+                    **registered("2026-03-03 10:00", "pat@example.test", "Pat", "Lee", "reg-pat-2")[
+                        "payload"
+                    ]["object"],
+                    "id": 77700000000,
+                },
+            },
+        },
+    ]
     provider = services.provider_get("zoom")
     stored = [
         services.event_receive(

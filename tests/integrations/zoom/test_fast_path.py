@@ -66,17 +66,44 @@ def _import(ws):
     """Pat, Uma and Vic are leads already, imported with their emails in other cases; Uma
     books a call after the webinar's start, Pat one before it."""
     lines = [
-        {"type": "lead", "id": "L-pat", "name": "Pat Lee", "email": "PAT@Example.test",
-         "created_at": "2026-02-10T09:00:00+00:00"},
-        {"type": "lead", "id": "L-uma", "name": "Uma Diaz", "email": "Uma@example.test",
-         "created_at": "2026-02-12T09:00:00+00:00"},
-        {"type": "lead", "id": "L-vic", "name": "Vic Hale", "email": "vic@EXAMPLE.test",
-         "created_at": "2026-02-13T09:00:00+00:00"},
-        {"type": "call", "id": "C-uma", "lead": "L-uma", "booked_at": "2026-03-05T18:40:00+00:00",
-         "scheduled_for": "2026-03-10T15:00:00+00:00", "status": "scheduled"},
-        {"type": "call", "id": "C-pat", "lead": "L-pat", "booked_at": "2026-03-01T09:00:00+00:00",
-         "scheduled_for": "2026-03-09T15:00:00+00:00", "status": "scheduled"},
-    ]  # fmt: skip
+        {
+            "type": "lead",
+            "id": "L-pat",
+            "name": "Pat Lee",
+            "email": "PAT@Example.test",
+            "created_at": "2026-02-10T09:00:00+00:00",
+        },
+        {
+            "type": "lead",
+            "id": "L-uma",
+            "name": "Uma Diaz",
+            "email": "Uma@example.test",
+            "created_at": "2026-02-12T09:00:00+00:00",
+        },
+        {
+            "type": "lead",
+            "id": "L-vic",
+            "name": "Vic Hale",
+            "email": "vic@EXAMPLE.test",
+            "created_at": "2026-02-13T09:00:00+00:00",
+        },
+        {
+            "type": "call",
+            "id": "C-uma",
+            "lead": "L-uma",
+            "booked_at": "2026-03-05T18:40:00+00:00",
+            "scheduled_for": "2026-03-10T15:00:00+00:00",
+            "status": "scheduled",
+        },
+        {
+            "type": "call",
+            "id": "C-pat",
+            "lead": "L-pat",
+            "booked_at": "2026-03-01T09:00:00+00:00",
+            "scheduled_for": "2026-03-09T15:00:00+00:00",
+            "status": "scheduled",
+        },
+    ]
     records_import(workspace=ws, lines=[json.dumps(line) for line in lines])
 
 
@@ -125,10 +152,17 @@ def records(ws):
         for lead in Lead.objects.filter(workspace=ws)
     )
     registrations = sorted(
-        (r.external_id, r.event.external_id, r.lead.email, r.registered_at, r.joined_at,
-         r.left_at, r.booked_after)
+        (
+            r.external_id,
+            r.event.external_id,
+            r.lead.email,
+            r.registered_at,
+            r.joined_at,
+            r.left_at,
+            r.booked_after,
+        )
         for r in Registration.objects.filter(workspace=ws).select_related("event", "lead")
-    )  # fmt: skip
+    )
     events = sorted(
         Event.objects.filter(workspace=ws).values_list(
             "event_id", "state", "hold_code", "hold_reason", "waits_for"
@@ -165,19 +199,61 @@ def run(school):
 
 def expected_registrations():
     return [
-        (f"zoom:{W}:pat@example.test", W, "PAT@Example.test", utc("2026-03-02 10:00"),
-         utc("2026-03-05 17:02"), utc("2026-03-05 18:25"), False),
-        (f"zoom:{W}:quinn@example.test", W, "quinn@example.test", utc("2026-03-03 11:00"),
-         utc("2026-03-05 17:05"), utc("2026-03-05 17:50"), False),
-        (f"zoom:{W}:rae@example.test", W, "rae@example.test", utc("2026-03-04 12:00"),
-         None, None, False),
-        (f"zoom:{W}:sam@example.test", W, "sam@example.test", utc("2026-03-05 17:10"),
-         utc("2026-03-05 17:10"), None, False),
-        (f"zoom:{W}:uma@example.test", W, "Uma@example.test", utc("2026-03-05 17:15"),
-         utc("2026-03-05 17:15"), utc("2026-03-05 17:45"), True),
-        (f"zoom:{W}:vic@example.test", W, "vic@EXAMPLE.test", utc("2026-03-05 17:20"),
-         utc("2026-03-05 17:20"), utc("2026-03-05 18:00"), False),
-    ]  # fmt: skip
+        (
+            f"zoom:{W}:pat@example.test",
+            W,
+            "PAT@Example.test",
+            utc("2026-03-02 10:00"),
+            utc("2026-03-05 17:02"),
+            utc("2026-03-05 18:25"),
+            False,
+        ),
+        (
+            f"zoom:{W}:quinn@example.test",
+            W,
+            "quinn@example.test",
+            utc("2026-03-03 11:00"),
+            utc("2026-03-05 17:05"),
+            utc("2026-03-05 17:50"),
+            False,
+        ),
+        (
+            f"zoom:{W}:rae@example.test",
+            W,
+            "rae@example.test",
+            utc("2026-03-04 12:00"),
+            None,
+            None,
+            False,
+        ),
+        (
+            f"zoom:{W}:sam@example.test",
+            W,
+            "sam@example.test",
+            utc("2026-03-05 17:10"),
+            utc("2026-03-05 17:10"),
+            None,
+            False,
+        ),
+        (
+            f"zoom:{W}:uma@example.test",
+            W,
+            "Uma@example.test",
+            utc("2026-03-05 17:15"),
+            utc("2026-03-05 17:15"),
+            utc("2026-03-05 17:45"),
+            True,
+        ),
+        (
+            f"zoom:{W}:vic@example.test",
+            W,
+            "vic@EXAMPLE.test",
+            utc("2026-03-05 17:20"),
+            utc("2026-03-05 17:20"),
+            utc("2026-03-05 18:00"),
+            False,
+        ),
+    ]
 
 
 def test_a_batch_applied_set_based_ends_as_one_by_one(make_school, taken, monkeypatch):
@@ -248,8 +324,9 @@ def test_a_key_whose_email_is_in_another_webinar_of_the_batch_goes_one_by_one(ma
         _store(school.connection, payload)
     taken.clear()
     assert services.events_apply(connection_id=school.connection.pk) == 3
-    assert taken == [("webinar.participant_joined", f"{W}|pat@example.test",
-                      (W, f"{W}|pat@example.test"))]  # fmt: skip
+    assert taken == [
+        ("webinar.participant_joined", f"{W}|pat@example.test", (W, f"{W}|pat@example.test"))
+    ]
     assert sorted(
         Registration.objects.values_list("event__external_id", "lead__email", "joined_at")
     ) == [
@@ -264,14 +341,21 @@ def _attendees(school, people: int, first: int = 0):
     """Imported leads of people `first`.. registered to the known webinar; then a join and
     a leave of each stored, not applied."""
     lines = [
-        {"type": "lead", "id": f"L-{n}", "name": f"Person {n}", "email": f"p{n}@example.test",
-         "created_at": "2026-02-10T09:00:00+00:00"}
+        {
+            "type": "lead",
+            "id": f"L-{n}",
+            "name": f"Person {n}",
+            "email": f"p{n}@example.test",
+            "created_at": "2026-02-10T09:00:00+00:00",
+        }
         for n in range(first, first + people)
-    ]  # fmt: skip
+    ]
     records_import(workspace=school.ws, lines=[json.dumps(line) for line in lines])
     for n in range(first, first + people):
-        _store(school.connection,
-               registered("2026-03-02 10:00", f"p{n}@example.test", "P", str(n), f"r{n}"))  # fmt: skip
+        _store(
+            school.connection,
+            registered("2026-03-02 10:00", f"p{n}@example.test", "P", str(n), f"r{n}"),
+        )
     services.events_apply(connection_id=school.connection.pk)
     for n in range(first, first + people):
         minute = f"{n % 50:02}"

@@ -61,10 +61,9 @@ def records(ws):
         for lead in Lead.objects.filter(workspace=ws)
     )
     registrations = sorted(
-        (r.external_id, r.event.external_id, r.lead.email, r.registered_at, r.joined_at,
-         r.left_at)
+        (r.external_id, r.event.external_id, r.lead.email, r.registered_at, r.joined_at, r.left_at)
         for r in Registration.objects.filter(workspace=ws).select_related("event", "lead")
-    )  # fmt: skip
+    )
     return webinars, leads, registrations
 
 
@@ -73,22 +72,50 @@ def expected(pitch_at=None):
         [(W, "Scale your offer, live", utc("2026-03-05 17:00"), pitch_at)],
         [
             ("pat@example.test", "Pat Lee", utc("2026-03-02 10:00"), "zoom:pat@example.test"),
-            ("quinn@example.test", "Quinn Moss", utc("2026-03-03 11:00"),
-             "zoom:quinn@example.test"),
+            (
+                "quinn@example.test",
+                "Quinn Moss",
+                utc("2026-03-03 11:00"),
+                "zoom:quinn@example.test",
+            ),
             ("rae@example.test", "Rae", utc("2026-03-04 12:00"), "zoom:rae@example.test"),
             ("sam@example.test", "Sam Ortiz", utc("2026-03-05 17:10"), "zoom:sam@example.test"),
         ],
         [
-            (f"zoom:{W}:pat@example.test", W, "pat@example.test", utc("2026-03-02 10:00"),
-             utc("2026-03-05 17:02"), utc("2026-03-05 18:25")),
-            (f"zoom:{W}:quinn@example.test", W, "quinn@example.test", utc("2026-03-03 11:00"),
-             utc("2026-03-05 17:05"), utc("2026-03-05 17:50")),
-            (f"zoom:{W}:rae@example.test", W, "rae@example.test", utc("2026-03-04 12:00"),
-             None, None),
-            (f"zoom:{W}:sam@example.test", W, "sam@example.test", utc("2026-03-05 17:10"),
-             utc("2026-03-05 17:10"), None),
+            (
+                f"zoom:{W}:pat@example.test",
+                W,
+                "pat@example.test",
+                utc("2026-03-02 10:00"),
+                utc("2026-03-05 17:02"),
+                utc("2026-03-05 18:25"),
+            ),
+            (
+                f"zoom:{W}:quinn@example.test",
+                W,
+                "quinn@example.test",
+                utc("2026-03-03 11:00"),
+                utc("2026-03-05 17:05"),
+                utc("2026-03-05 17:50"),
+            ),
+            (
+                f"zoom:{W}:rae@example.test",
+                W,
+                "rae@example.test",
+                utc("2026-03-04 12:00"),
+                None,
+                None,
+            ),
+            (
+                f"zoom:{W}:sam@example.test",
+                W,
+                "sam@example.test",
+                utc("2026-03-05 17:10"),
+                utc("2026-03-05 17:10"),
+                None,
+            ),
         ],
-    )  # fmt: skip
+    )
 
 
 def figures(school, **params):
@@ -122,12 +149,15 @@ def test_deliveries_make_the_records_and_the_figures(school, zoom_deliver):
         f"{W}|pat@example.test",
     )
     # Each apply is audited with the integration as its actor, naming what it wrote.
-    quinn = Event.objects.get(event_type="webinar.registration_created",
-                              object_id=f"{W}|quinn@example.test")  # fmt: skip
+    quinn = Event.objects.get(
+        event_type="webinar.registration_created", object_id=f"{W}|quinn@example.test"
+    )
     audit = AuditEvent.objects.get(action="integration.event_applied", target_id=str(quinn.pk))
     assert (audit.actor_kind, audit.actor_id, audit.actor_label) == (
-        "integration", str(connection.pk), "zoom",
-    )  # fmt: skip
+        "integration",
+        str(connection.pk),
+        "zoom",
+    )
     assert audit.detail["records"] == [W, f"{W}|quinn@example.test"]
 
     # No pitch time yet: the stay figures are unavailable.
@@ -168,8 +198,10 @@ def test_deliveries_make_the_records_and_the_figures(school, zoom_deliver):
     zoom_deliver(school.connection, updated("2026-03-05 19:00", topic="Scale your offer (replay)"))
     event.refresh_from_db()
     assert (event.name, event.starts_at, event.pitch_at) == (
-        "Scale your offer (replay)", utc("2026-03-05 17:00"), utc("2026-03-05 18:00"),
-    )  # fmt: skip
+        "Scale your offer (replay)",
+        utc("2026-03-05 17:00"),
+        utc("2026-03-05 18:00"),
+    )
 
 
 def _import(ws, *lines):
@@ -180,14 +212,30 @@ def test_booked_counts_an_imported_booking_made_after_the_start(school, zoom_del
     # Pat was a lead already (imported, with the email in another case): Zoom uses that lead.
     _import(
         school.ws,
-        {"type": "lead", "id": "L-pat", "name": "Pat Lee", "email": "PAT@example.test",
-         "created_at": "2026-02-10T09:00:00+00:00"},
+        {
+            "type": "lead",
+            "id": "L-pat",
+            "name": "Pat Lee",
+            "email": "PAT@example.test",
+            "created_at": "2026-02-10T09:00:00+00:00",
+        },
         # Quinn booked before the webinar: that booking does not count.
-        {"type": "lead", "id": "L-quinn", "name": "Quinn Moss", "email": "quinn@example.test",
-         "created_at": "2026-02-11T09:00:00+00:00"},
-        {"type": "call", "id": "C-quinn", "lead": "L-quinn", "booked_at": "2026-03-01T09:00:00+00:00",
-         "scheduled_for": "2026-03-09T15:00:00+00:00", "status": "scheduled"},
-    )  # fmt: skip
+        {
+            "type": "lead",
+            "id": "L-quinn",
+            "name": "Quinn Moss",
+            "email": "quinn@example.test",
+            "created_at": "2026-02-11T09:00:00+00:00",
+        },
+        {
+            "type": "call",
+            "id": "C-quinn",
+            "lead": "L-quinn",
+            "booked_at": "2026-03-01T09:00:00+00:00",
+            "scheduled_for": "2026-03-09T15:00:00+00:00",
+            "status": "scheduled",
+        },
+    )
     for payload in story():
         zoom_deliver(school.connection, payload)
     pat = Lead.objects.get(external_id="L-pat")
@@ -196,12 +244,23 @@ def test_booked_counts_an_imported_booking_made_after_the_start(school, zoom_del
     # Pat books after the webinar, Rae too (she never came: not counted as booked).
     _import(
         school.ws,
-        {"type": "call", "id": "C-pat", "lead": "L-pat", "booked_at": "2026-03-05T18:40:00+00:00",
-         "scheduled_for": "2026-03-10T15:00:00+00:00", "status": "scheduled"},
-    )  # fmt: skip
+        {
+            "type": "call",
+            "id": "C-pat",
+            "lead": "L-pat",
+            "booked_at": "2026-03-05T18:40:00+00:00",
+            "scheduled_for": "2026-03-10T15:00:00+00:00",
+            "status": "scheduled",
+        },
+    )
     rae = Lead.objects.get(email="rae@example.test")
-    call_upsert(workspace=school.ws, external_id="C-rae", lead=rae,
-                booked_at=utc("2026-03-06 09:00"), scheduled_for=utc("2026-03-11 15:00"))  # fmt: skip
+    call_upsert(
+        workspace=school.ws,
+        external_id="C-rae",
+        lead=rae,
+        booked_at=utc("2026-03-06 09:00"),
+        scheduled_for=utc("2026-03-11 15:00"),
+    )
     values, _body = figures(school)
     assert (values["booked"], values["booking_rate"]) == (1, 0.3333)
 
@@ -233,15 +292,21 @@ def test_any_delivery_order_ends_in_the_same_records(school, zoom_deliver, seed)
 
 
 def test_a_leave_before_anything_else_waits_for_the_join(school, zoom_deliver):
-    zoom_deliver(school.connection,
-                 participant("left", "2026-03-05 18:10", "ann@example.test", "Ann", "p-ann"))  # fmt: skip
+    zoom_deliver(
+        school.connection,
+        participant("left", "2026-03-05 18:10", "ann@example.test", "Ann", "p-ann"),
+    )
     held = Event.objects.get()
     assert (held.state, held.hold_code, held.waits_for) == (
-        "held", "waiting", f"{W}|ann@example.test",
-    )  # fmt: skip
+        "held",
+        "waiting",
+        f"{W}|ann@example.test",
+    )
     assert Registration.objects.count() == 0
-    zoom_deliver(school.connection,
-                 participant("joined", "2026-03-05 17:20", "ann@example.test", "Ann", "p-ann"))  # fmt: skip
+    zoom_deliver(
+        school.connection,
+        participant("joined", "2026-03-05 17:20", "ann@example.test", "Ann", "p-ann"),
+    )
     held.refresh_from_db()
     assert held.state == "applied"
     assert list(Registration.objects.values_list("registered_at", "joined_at", "left_at")) == [
@@ -255,16 +320,20 @@ def test_a_leave_before_anything_else_waits_for_the_join(school, zoom_deliver):
 
 
 def test_a_participant_without_email_and_other_events_are_ignored(school, zoom_deliver):
-    zoom_deliver(school.connection,
-                 participant("joined", "2026-03-05 17:20", "", "Phone user", "p-phone"))  # fmt: skip
+    zoom_deliver(
+        school.connection, participant("joined", "2026-03-05 17:20", "", "Phone user", "p-phone")
+    )
     started = created("2026-03-05 17:00")
     started["event"] = "webinar.started"
     zoom_deliver(school.connection, started)
     assert sorted(Event.objects.values_list("event_type", "state", "hold_reason")) == [
-        ("webinar.participant_joined", "ignored",
-         "The registrant or participant has no email to find a lead by."),
+        (
+            "webinar.participant_joined",
+            "ignored",
+            "The registrant or participant has no email to find a lead by.",
+        ),
         ("webinar.started", "ignored", "Zoom's webinar.started feeds no record."),
-    ]  # fmt: skip
+    ]
     assert Registration.objects.count() == 0
 
 
