@@ -244,7 +244,9 @@ def connect_page(request, secret):
     # URL to paste at the provider before it asks for the secret that signs its webhooks:
     # a failing connection's own (a new credential replaces its), else the link's.
     chosen_webhook_url = (
-        webhook_url(links.link_connection_id(link, chosen, offered), chosen) if chosen else None
+        webhook_url(links.link_connection_id(link, chosen, offered), chosen)
+        if chosen and PROVIDERS[chosen].receives_webhooks
+        else None
     )
     chosen_item = next((item for item in offered if item["integration"].key == chosen), None)
     response = render(

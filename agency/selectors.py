@@ -52,16 +52,14 @@ def connect_link_connected(link: ConnectLink) -> set[str]:
 
 def connect_link_integration(link: ConnectLink, key: str) -> dict:
     """One offered integration: offered, or the state of the connection the link made,
-    with its id and webhook URL."""
+    with its id and, for a provider that sends webhooks, its webhook URL."""
     made = next((c for c in link.connections.all() if c.provider == key), None)
     if made is None:
         return {"key": key, "state": "offered"}
-    return {
-        "key": key,
-        "state": made.state,
-        "connection_id": str(made.pk),
-        "webhook_url": webhook_url(made),
-    }
+    answer = {"key": key, "state": made.state, "connection_id": str(made.pk)}
+    if PROVIDERS[key].receives_webhooks:
+        answer["webhook_url"] = webhook_url(made)
+    return answer
 
 
 def live_connections(workspace_ids) -> dict:

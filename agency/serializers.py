@@ -613,7 +613,8 @@ class ConnectLinkIntegrationSerializer(serializers.Serializer):
     )
     webhook_url = serializers.URLField(
         required=False,
-        help_text="Once connected: the connection's own webhook endpoint, "
+        help_text="Once connected, for a provider that sends webhooks (not the ad platforms, "
+        "which are read on a schedule): the connection's own webhook endpoint, "
         "{BASE_URL}/hooks/{key}/{connection_id}, to paste at the provider.",
     )
 

@@ -396,3 +396,34 @@ def test_a_link_does_not_replace_a_working_connection_and_says_why(agency_world,
     assert integrations.connection_credentials(Connection.objects.get(pk=working.pk)) == {
         "secret_key": STRIPE_KEY
     }
+
+
+def test_a_read_provider_has_no_webhook_url_in_the_links_state(agency_world, write, api):
+    """Meta Ads is read on a schedule: its connection has no webhook endpoint to paste, so
+    the state names none (a URL there would answer 404); Stripe's keeps its own."""
+    made = _make(agency_world, write, {"integrations": ["stripe", "meta"]}).json()
+    link = ConnectLink.objects.get(pk=made["id"])
+    for provider in ("stripe", "meta"):
+        connection = Connection.objects.create(
+            id=connection_id_for_link(link_id=link.pk, provider=provider),
+            workspace=agency_world.workspace,
+            provider=provider,
+            state="connected",
+        )
+        link.connections.add(connection)
+    state = (
+        api(agency_world.full)
+        .get(f"/api/v1/workspaces/{agency_world.workspace.pk}/connect-links/{link.pk}")
+        .json()
+    )
+    stripe_id = connection_id_for_link(link_id=link.pk, provider="stripe")
+    meta_id = connection_id_for_link(link_id=link.pk, provider="meta")
+    assert state["integrations"] == [
+        {
+            "key": "stripe",
+            "state": "connected",
+            "connection_id": str(stripe_id),
+            "webhook_url": f"{django_settings.BASE_URL}/hooks/stripe/{stripe_id}",
+        },
+        {"key": "meta", "state": "connected", "connection_id": str(meta_id)},
+    ]

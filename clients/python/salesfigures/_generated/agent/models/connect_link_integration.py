@@ -18,8 +18,9 @@ class ConnectLinkIntegration:
         state (str): offered (not connected through this link yet), or the state of the connection the link made:
             connected, failing (a call to the provider failed; webhooks are still accepted) or disconnected.
         connection_id (Union[Unset, UUID]): Once connected: the connection the link made.
-        webhook_url (Union[Unset, str]): Once connected: the connection's own webhook endpoint,
-            {BASE_URL}/hooks/{key}/{connection_id}, to paste at the provider.
+        webhook_url (Union[Unset, str]): Once connected, for a provider that sends webhooks (not the ad platforms, which
+            are read on a schedule): the connection's own webhook endpoint, {BASE_URL}/hooks/{key}/{connection_id}, to paste
+            at the provider.
     """
 
     key: str
