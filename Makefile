@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core accounts tokens workspaces audit events
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi client fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi client fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,12 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# The figures' tests and the compiled statements against the next Django minor (its own
+# .venv-next, Python 3.12 or newer): scripts/next_django.sh; NEXT_DJANGO and PYTHON_NEXT
+# change what it takes.
+test-next-django: install
+	scripts/next_django.sh
 
 lint: install
 	$(BIN)/ruff check .

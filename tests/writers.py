@@ -102,7 +102,7 @@ def _asking_module() -> str | None:
         # The model's own save() is not who asked for the write, nor this module's hooks.
         if (
             name.startswith(root)
-            and "/.venv/" not in name
+            and "/site-packages/" not in name
             and not name.endswith("/models.py")
             and name != HERE
         ):
