@@ -19,9 +19,9 @@ def named(value, kind: str) -> str:
 @register.simple_tag
 def zone_city() -> str:
     """The page's time zone as people know it, by its city and its offset from UTC now:
-    "New York time, UTC-05:00" (empty for UTC, which needs no city)."""
+    "New York, UTC-05:00" (empty for UTC, which needs no city)."""
     name = display.display_zone_name()
     if name == "UTC" or name not in zoneinfo.available_timezones():
         return ""
     offset = timezone.now().astimezone(zoneinfo.ZoneInfo(name)).utcoffset()
-    return f"{choices.zone_city(name)} time, {choices.offset_text(offset)}"
+    return f"{choices.zone_city(name)}, {choices.offset_text(offset)}"

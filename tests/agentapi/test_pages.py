@@ -296,8 +296,8 @@ def test_the_eod_form_opens_on_the_workspaces_today(team):
     assert '<button class="btn" type="submit" id="file">File</button>' in html
     # The page's zone is named by its city too.
     assert (
-        "Dates and times are in Pacific/Kiritimati time. "
-        '<span id="zone-city">That is Kiritimati time, UTC+14:00.</span>'
+        "Dates and times are in Pacific/Kiritimati time "
+        '<span id="zone-city">(Kiritimati, UTC+14:00)</span>.'
     ) in html
 
 

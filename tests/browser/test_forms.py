@@ -163,7 +163,7 @@ def test_an_owner_picks_a_time_zone_by_its_city(
         assert page.is_visible("text=Saved: time zone, language and region.")
         assert page.locator("#id_timezone").input_value() == "Asia/Tokyo"
         assert page.text_content("#page-zone") == (
-            "Dates and times are in Asia/Tokyo time. That is Tokyo time, UTC+09:00."
+            "Dates and times are in Asia/Tokyo time (Tokyo, UTC+09:00)."
         )
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     finally:
