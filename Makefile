@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core accounts tokens workspaces audit events
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps openapi client fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps wrk-deps openapi client fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -105,6 +105,13 @@ pgbouncer-deps:
 		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq pgbouncer >/dev/null \
 		&& /usr/sbin/pgbouncer --version | head -1; fi
+
+# Debian's wrk, the HTTP load generator of the serving matrix (bench/wrk_matrix.py).
+wrk-deps:
+	@if [ -x /usr/bin/wrk ]; then echo "wrk: $$(dpkg-query -W -f='$${Version}' wrk 2>/dev/null)"; else \
+		SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null \
+		&& echo "wrk: $$(dpkg-query -W -f='$${Version}' wrk 2>/dev/null)"; fi
 
 # The suite (browser tests aside) through a PgBouncer in transaction pooling mode in front
 # of the PostgreSQL at 127.0.0.1:5432: no session state may outlive a transaction. The test
