@@ -149,10 +149,14 @@ fuzz: install
 # Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.
 BENCH_PG ?= postgres://postgres@127.0.0.1:5432
 BENCH_ARGS ?=
-bench: install
+# Then the serving matrix under wrk (bench/wrk_matrix.py, BENCH_WRK_SECONDS a cell): the
+# framework's share (whoami / the bare view) and sync against uvicorn workers.
+BENCH_WRK_SECONDS ?= 5
+bench: install wrk-deps
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_large --leads 1000000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_small --leads 100000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
 	$(BIN)/python bench/run.py --databases bench_large,bench_small $(BENCH_ARGS)
+	$(BIN)/python bench/wrk_matrix.py --database bench_large --seconds $(BENCH_WRK_SECONDS)
 
 # The charting library the figure pages draw with (uPlot, MIT), copied from its npm package
 # into static/vendor/uplot/ with its licence and version; pages never load it from elsewhere.
