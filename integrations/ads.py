@@ -19,6 +19,8 @@ from django import forms
 from workspaces.models import AdSpend
 from workspaces.services import ad_spend_upsert
 
+from .base import PulledProvider
+
 CAMPAIGN_NAME = "name"
 CAMPAIGN_ID = "id"
 CAMPAIGN_CHOICES = (
@@ -167,3 +169,26 @@ class UtmMappingForm(forms.Form):
 
     def before(self) -> dict:
         return {"utm": utm_mapping(self.connection, default_source=self.default_source)}
+
+
+class AdPlatformProvider(PulledProvider):
+    """An ad platform: its rows are a day's spend of a campaign, written through the AdSpend
+    writer with the UTM values the connection's mapping gives (``default_source`` when it
+    names none), and written again when the mapping changes."""
+
+    platform: str
+    default_source: str
+
+    def write(self, *, connection, records) -> int:
+        return spend_write(
+            connection=connection,
+            records=records,
+            platform=self.platform,
+            default_source=self.default_source,
+        )
+
+    def options_changed(self, *, connection, before, after) -> dict:
+        changed = spend_remap(
+            connection=connection, platform=self.platform, default_source=self.default_source
+        )
+        return {"rows_remapped": changed}

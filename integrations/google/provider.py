@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from workspaces.models import Member
 
-from ..ads import UtmMappingForm, spend_remap, spend_write
-from ..base import CredentialField, OptionsPage, PulledProvider
+from ..ads import AdPlatformProvider, UtmMappingForm
+from ..base import CredentialField, OptionsPage
 from . import backfill
 from .client import GoogleAdsClient, digits
 
@@ -18,7 +18,9 @@ class GoogleUtmForm(UtmMappingForm):
     default_source = DEFAULT_SOURCE
 
 
-class GoogleAdsProvider(PulledProvider):
+class GoogleAdsProvider(AdPlatformProvider):
+    platform = backfill.PLATFORM
+    default_source = DEFAULT_SOURCE
     key = "google"
     name = "Google Ads"
     feeds = "ad spend"
@@ -100,20 +102,6 @@ class GoogleAdsProvider(PulledProvider):
                 "currency": currency,
             }
         }
-
-    def write(self, *, connection, records) -> int:
-        return spend_write(
-            connection=connection,
-            records=records,
-            platform=backfill.PLATFORM,
-            default_source=DEFAULT_SOURCE,
-        )
-
-    def options_changed(self, *, connection, before, after) -> dict:
-        changed = spend_remap(
-            connection=connection, platform=backfill.PLATFORM, default_source=DEFAULT_SOURCE
-        )
-        return {"rows_remapped": changed}
 
 
 PROVIDER = GoogleAdsProvider()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from workspaces.models import Member
 
-from ..ads import UtmMappingForm, spend_remap, spend_write
-from ..base import CredentialField, OptionsPage, PulledProvider
+from ..ads import AdPlatformProvider, UtmMappingForm
+from ..base import CredentialField, OptionsPage
 from . import backfill
 from . import client as api
 
@@ -16,7 +16,9 @@ class MetaUtmForm(UtmMappingForm):
     default_source = DEFAULT_SOURCE
 
 
-class MetaProvider(PulledProvider):
+class MetaProvider(AdPlatformProvider):
+    platform = backfill.PLATFORM
+    default_source = DEFAULT_SOURCE
     key = "meta"
     name = "Meta Ads"
     feeds = "ad spend"
@@ -64,20 +66,6 @@ class MetaProvider(PulledProvider):
         return {
             "account": {"id": account_id, "name": account.get("name", ""), "currency": currency}
         }
-
-    def write(self, *, connection, records) -> int:
-        return spend_write(
-            connection=connection,
-            records=records,
-            platform=backfill.PLATFORM,
-            default_source=DEFAULT_SOURCE,
-        )
-
-    def options_changed(self, *, connection, before, after) -> dict:
-        changed = spend_remap(
-            connection=connection, platform=backfill.PLATFORM, default_source=DEFAULT_SOURCE
-        )
-        return {"rows_remapped": changed}
 
 
 PROVIDER = MetaProvider()
