@@ -11,8 +11,6 @@ is appended to.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 import random
@@ -22,6 +20,9 @@ import uuid
 from datetime import UTC, datetime
 
 from locust import HttpUser, between, constant, task
+
+# The locustfile's folder is on the path Locust imports it with.
+from stripe_charges import signed_charge
 
 WORLD = json.loads(open(os.environ["NEIGHBOURS_WORLD"]).read())  # noqa: SIM115
 GOOD = WORLD["good"]
@@ -74,47 +75,10 @@ class Stripe(HttpUser):
 
     @task
     def charge(self):
-        workspace = random.choice(STRIPE)
-        connection = workspace["stripe"]
-        now = int(time.time())
-        charge = f"ch_nb{uuid.uuid4().hex[:20]}"
-        body = json.dumps(
-            {
-                "id": f"evt_nb{uuid.uuid4().hex[:20]}",
-                "object": "event",
-                "type": "charge.succeeded",
-                "created": now,
-                "livemode": False,
-                "data": {
-                    "object": {
-                        "id": charge,
-                        "object": "charge",
-                        "amount": 5000,
-                        "currency": "usd",
-                        "created": now,
-                        "status": "succeeded",
-                        "paid": True,
-                        "billing_details": {"email": f"{charge}@load.example", "name": None},
-                        "receipt_email": None,
-                        "customer": None,
-                        "metadata": {},
-                        "refunded": False,
-                        "amount_refunded": 0,
-                        "refunds": {"object": "list", "data": []},
-                    }
-                },
-            }
-        ).encode()
-        signed = f"{now}.".encode() + body
-        digest = hmac.new(connection["secret"].encode(), signed, hashlib.sha256).hexdigest()
+        connection = random.choice(STRIPE)["stripe"]
+        _event_id, body, headers = signed_charge(connection["secret"], prefix="nb")
         self.client.post(
-            f"/hooks/stripe/{connection['id']}",
-            data=body,
-            headers={
-                "Stripe-Signature": f"t={now},v1={digest}",
-                "Content-Type": "application/json",
-            },
-            name="webhooks: stripe",
+            f"/hooks/stripe/{connection['id']}", data=body, headers=headers, name="webhooks: stripe"
         )
 
 

@@ -23,6 +23,9 @@ from datetime import UTC, datetime
 
 from locust import HttpUser, between, events, task
 
+# The locustfile's folder is on the path Locust imports it with.
+from stripe_charges import signed_charge
+
 WORLD = json.loads(open(os.environ["LOADTEST_WORLD"]).read())  # noqa: SIM115
 FIGURES = [
     "calls",
@@ -125,41 +128,11 @@ class ProviderDeliveries(HttpUser):
     @task(2)
     def stripe_charge(self):
         connection = WORLD["stripe"]
-        now = int(time.time())
-        charge = f"ch_load{uuid.uuid4().hex[:20]}"
-        event_id = f"evt_load{uuid.uuid4().hex[:20]}"
-        body = json.dumps(
-            {
-                "id": event_id,
-                "object": "event",
-                "type": "charge.succeeded",
-                "created": now,
-                "livemode": False,
-                "data": {
-                    "object": {
-                        "id": charge,
-                        "object": "charge",
-                        "amount": 5000,
-                        "currency": "usd",
-                        "created": now,
-                        "status": "succeeded",
-                        "paid": True,
-                        "billing_details": {"email": f"{charge}@load.example", "name": None},
-                        "receipt_email": None,
-                        "customer": None,
-                        "metadata": {},
-                        "refunded": False,
-                        "amount_refunded": 0,
-                        "refunds": {"object": "list", "data": []},
-                    }
-                },
-            }
-        ).encode()
-        signature = f"t={now},v1={_hex(connection['secret'], f'{now}.'.encode() + body)}"
+        event_id, body, headers = signed_charge(connection["secret"], prefix="load")
         self.client.post(
             f"/hooks/stripe/{connection['id']}",
             data=body,
-            headers={"Stripe-Signature": signature, "Content-Type": "application/json"},
+            headers=headers,
             name="webhooks: stripe",
             context={"event": event_id},
         )
