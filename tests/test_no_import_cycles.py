@@ -5,23 +5,9 @@ which counts imports inside functions too) looks at every module of every app.""
 
 import grimp
 
-APPS = (
-    "config",
-    "core",
-    "accounts",
-    "tokens",
-    "workspaces",
-    "audit",
-    "events",
-    "webhooks",
-    "figures",
-    "agentapi",
-    "agency",
-    "dashboard",
-    "mcpserver",
-    "integrations",
-    "demo",
-)
+from tests.apps import PROJECT_APPS
+
+APPS = PROJECT_APPS
 
 
 def in_cycles(graph) -> set[str]:

@@ -4,24 +4,10 @@ private name (one starting with an underscore)."""
 import ast
 from pathlib import Path
 
+from tests.apps import PROJECT_APPS
+
 ROOT = Path(__file__).resolve().parents[1]
-APPS = (
-    "accounts",
-    "agency",
-    "agentapi",
-    "audit",
-    "config",
-    "core",
-    "dashboard",
-    "demo",
-    "events",
-    "figures",
-    "integrations",
-    "mcpserver",
-    "tokens",
-    "webhooks",
-    "workspaces",
-)
+APPS = PROJECT_APPS
 
 
 def private_imports(root: Path = ROOT) -> list[str]:

@@ -8,24 +8,10 @@ reads ids (`parse_uuid`). No other module of the project does any of it by hand.
 import ast
 from pathlib import Path
 
+from tests.apps import PROJECT_APPS
+
 ROOT = Path(__file__).resolve().parents[2]
-APPS = (
-    "accounts",
-    "agency",
-    "agentapi",
-    "audit",
-    "config",
-    "core",
-    "dashboard",
-    "demo",
-    "events",
-    "figures",
-    "integrations",
-    "mcpserver",
-    "tokens",
-    "webhooks",
-    "workspaces",
-)
+APPS = PROJECT_APPS
 TIMES, DISPLAY, IDS = "core/times.py", "core/display.py", "core/ids.py"
 # Each form, the modules that own it.
 OWNERS = {

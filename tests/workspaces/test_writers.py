@@ -17,25 +17,10 @@ import pytest
 from django.apps import apps
 
 from tests import writers
+from tests.apps import PROJECT_APPS
 
 ROOT = Path(__file__).resolve().parents[2]
-APPS = (
-    "accounts",
-    "config",
-    "core",
-    "workspaces",
-    "tokens",
-    "audit",
-    "integrations",
-    "figures",
-    "agentapi",
-    "agency",
-    "dashboard",
-    "mcpserver",
-    "demo",
-    "events",
-    "webhooks",
-)
+APPS = PROJECT_APPS
 WRITE_METHODS = frozenset(
     {
         "create",
