@@ -55,22 +55,57 @@ print(json.dumps(out))
 """
 
 
-def _run(env: dict, *args: str) -> str:
+def python_run(env: dict, *args: str) -> str:
+    """Run the environment's Python with these arguments in the project; its output."""
     done = subprocess.run(
         [str(BIN / "python"), *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     )
     return done.stdout
 
 
-def _psql(sql: str) -> None:
+def psql(sql: str) -> None:
+    """Run one statement on the PostgreSQL of this machine, as postgres."""
     subprocess.run(
         ["psql", "-h", HOST, "-U", "postgres", "-qc", sql], check=True, capture_output=True
     )
 
 
+def locust_run(args, locustfile: Path, prefix: Path, *, env: dict, users=()) -> None:
+    """Locust, headless, with `args.users` users for `args.seconds` against the server on
+    `args.port`; its statistics to `prefix`_*.csv. `users` names the user classes to run
+    (all of the file's when empty)."""
+    subprocess.run(
+        [
+            str(BIN / "locust"),
+            "-f",
+            str(locustfile),
+            "--headless",
+            "-u",
+            str(args.users),
+            "-r",
+            str(max(1, args.users // 4)),
+            "-t",
+            f"{args.seconds}s",
+            "--host",
+            f"http://{HOST}:{args.port}",
+            "--csv",
+            str(prefix),
+            "--only-summary",
+            "--loglevel",
+            "WARNING",
+            "--stop-timeout",
+            "10",
+            *users,
+        ],
+        cwd=ROOT,
+        check=False,
+        env=env,
+    )
+
+
 def _world(env: dict, folder: Path) -> Path:
-    _run(env, "manage.py", "migrate", "--noinput")
-    demo = json.loads(_run(env, "manage.py", "seed_demo", "--json", "--allow-production"))
+    python_run(env, "manage.py", "migrate", "--noinput")
+    demo = json.loads(python_run(env, "manage.py", "seed_demo", "--json", "--allow-production"))
     first = demo["workspaces"][0]
     setup_env = {
         **env,
@@ -78,7 +113,9 @@ def _world(env: dict, folder: Path) -> Path:
         "LOADTEST_WORKSPACE": first["id"],
     }
     printed = (
-        _run(setup_env, "manage.py", "shell", "--no-imports", "-c", SETUP).strip().splitlines()
+        python_run(setup_env, "manage.py", "shell", "--no-imports", "-c", SETUP)
+        .strip()
+        .splitlines()
     )
     connections = json.loads(printed[-1])
     closer = next(m for m in first["members"] if m["role"] == "closer")
@@ -125,7 +162,7 @@ def _unsettled(env: dict) -> int:
         "from integrations.models import Event; "
         "print(Event.objects.filter(state='received').count())"
     )
-    return int(_run(env, "manage.py", "shell", "--no-imports", "-c", code).strip())
+    return int(python_run(env, "manage.py", "shell", "--no-imports", "-c", code).strip())
 
 
 def _fault(kind: str, delay: float, folder: Path) -> subprocess.Popen:
@@ -152,7 +189,7 @@ def _stored_event_ids(env: dict) -> set[str]:
         "import json; from integrations.models import Event; "
         "print(json.dumps(list(Event.objects.values_list('event_id', flat=True))))"
     )
-    printed = _run(env, "manage.py", "shell", "--no-imports", "-c", code).strip().splitlines()
+    printed = python_run(env, "manage.py", "shell", "--no-imports", "-c", code).strip().splitlines()
     return set(json.loads(printed[-1]))
 
 
@@ -228,8 +265,8 @@ def main(argv=None) -> int:
         raise SystemExit(f"port {args.port} is taken")
     OUT.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="loadtest-"))
-    _psql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-    _psql(f'CREATE DATABASE "{args.database}"')
+    psql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+    psql(f'CREATE DATABASE "{args.database}"')
     redis_url = f"redis://{HOST}:6379/{args.redis_db}"
     subprocess.run(
         ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True
@@ -296,30 +333,10 @@ def main(argv=None) -> int:
         if args.fault:
             fault = _fault(args.fault, args.seconds / 2, folder)
         began = time.time()
-        subprocess.run(
-            [
-                str(BIN / "locust"),
-                "-f",
-                str(ROOT / "bench" / "locustfile.py"),
-                "--headless",
-                "-u",
-                str(args.users),
-                "-r",
-                str(max(1, args.users // 4)),
-                "-t",
-                f"{args.seconds}s",
-                "--host",
-                f"http://{HOST}:{args.port}",
-                "--csv",
-                str(prefix),
-                "--only-summary",
-                "--loglevel",
-                "WARNING",
-                "--stop-timeout",
-                "10",
-            ],
-            cwd=ROOT,
-            check=False,
+        locust_run(
+            args,
+            ROOT / "bench" / "locustfile.py",
+            prefix,
             env={
                 **env,
                 "LOADTEST_WORLD": str(world),
@@ -334,7 +351,7 @@ def main(argv=None) -> int:
         if args.fault:
             # The beat's resend of events whose apply task failed during the restart,
             # run now rather than in five minutes.
-            _run(
+            python_run(
                 env,
                 "manage.py",
                 "shell",

@@ -36,6 +36,7 @@ from email import message_from_bytes
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from bench.loadtest import locust_run, psql, python_run
 from scripts.fuzz_endpoints import CREDENTIALS
 from scripts.served import BIN, HOST, ROOT, Server, port_free, production_environment
 
@@ -162,19 +163,6 @@ def _workers_ready(broker: str, *, kinds: int, timeout: float) -> None:
     raise SystemExit(f"the workers did not start within {timeout:.0f} s")
 
 
-def _run(env: dict, *args: str) -> str:
-    done = subprocess.run(
-        [str(BIN / "python"), *args], cwd=ROOT, env=env, check=True, capture_output=True, text=True
-    )
-    return done.stdout
-
-
-def _psql(sql: str) -> None:
-    subprocess.run(
-        ["psql", "-h", HOST, "-U", "postgres", "-qc", sql], check=True, capture_output=True
-    )
-
-
 def _quantiles(values: list[float]) -> str:
     if not values:
         return "none"
@@ -231,33 +219,13 @@ def _stats(prefix: Path) -> dict[str, dict]:
 
 
 def _locust(args, env, world: Path, resets: Path, prefix: Path, *, bad: bool) -> None:
-    classes = ["Reader", "Writer", "Stripe", "Resetter"] + (["BadNeighbour"] if bad else [])
-    subprocess.run(
-        [
-            str(BIN / "locust"),
-            "-f",
-            str(ROOT / "bench" / "locust_neighbours.py"),
-            "--headless",
-            "-u",
-            str(args.users),
-            "-r",
-            str(max(1, args.users // 4)),
-            "-t",
-            f"{args.seconds}s",
-            "--host",
-            f"http://{HOST}:{args.port}",
-            "--csv",
-            str(prefix),
-            "--only-summary",
-            "--loglevel",
-            "WARNING",
-            "--stop-timeout",
-            "10",
-            *classes,
-        ],
-        cwd=ROOT,
-        check=False,
+    users = ["Reader", "Writer", "Stripe", "Resetter"] + (["BadNeighbour"] if bad else [])
+    locust_run(
+        args,
+        ROOT / "bench" / "locust_neighbours.py",
+        prefix,
         env={**env, "NEIGHBOURS_WORLD": str(world), "NEIGHBOURS_RESETS": str(resets)},
+        users=users,
     )
 
 
@@ -267,8 +235,8 @@ def run(args) -> int:
     OUT.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="neighbours-"))
     receivers = Receivers(args.slow)
-    _psql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-    _psql(f'CREATE DATABASE "{args.database}"')
+    psql(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+    psql(f'CREATE DATABASE "{args.database}"')
     redis_url = f"redis://{HOST}:6379/{args.redis_db}"
     subprocess.run(
         ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True
@@ -285,7 +253,7 @@ def run(args) -> int:
         RATE_LIMIT_OUTBOUND_ATTEMPTS="off",
     )
     (folder / "metrics").mkdir()
-    _run(env, "manage.py", "migrate", "--noinput")
+    python_run(env, "manage.py", "migrate", "--noinput")
     setup = {
         "workspaces": args.workspaces,
         "password": "neighbours-password",
@@ -294,7 +262,7 @@ def run(args) -> int:
         "stripe": CREDENTIALS["stripe"],
     }
     printed = (
-        _run(
+        python_run(
             {**env, "NEIGHBOURS_SETUP": json.dumps(setup)},
             "manage.py",
             "shell",
@@ -332,7 +300,7 @@ def run(args) -> int:
                 "EMAIL_URL": f"file:{mail}",
                 "CELERY_WORKER_HIJACK_ROOT_LOGGER": "false",
             }
-            _run(env, "-c", f"import redis; redis.Redis.from_url('{redis_url}').flushdb()")
+            python_run(env, "-c", f"import redis; redis.Redis.from_url('{redis_url}').flushdb()")
             workers = subprocess.Popen(
                 [str(BIN / "python"), "-m", "config.pools"],
                 cwd=ROOT,
@@ -354,7 +322,7 @@ def run(args) -> int:
             time.sleep(args.settle)
             arrivals = receivers.taken()
             counts = json.loads(
-                _run(env, "manage.py", "shell", "--no-imports", "-c", COUNTS)
+                python_run(env, "manage.py", "shell", "--no-imports", "-c", COUNTS)
                 .strip()
                 .splitlines()[-1]
             )
@@ -378,7 +346,7 @@ def run(args) -> int:
                 f"delivery rows: {counts}; not delivered (others): {lost}; received twice: {twice}"
             )
             # The next run starts from a clean table of deliveries.
-            _run(
+            python_run(
                 env,
                 "manage.py",
                 "shell",
