@@ -2,11 +2,20 @@
 
 import threading
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from core.compiled import CompiledLookup
 from tokens.models import ApiToken, token_digest
+
+
+@pytest.fixture(autouse=True)
+def compiled_on(settings):
+    """These tests are about the compiled statements themselves: on, whatever the
+    environment says (the tests that turn them off say so)."""
+    settings.COMPILED_QUERIES = True
+
 
 by_digest = CompiledLookup(
     ApiToken,

@@ -26,6 +26,14 @@ from workspaces.models import Lead, Member
 
 pytestmark = pytest.mark.django_db
 
+
+@pytest.fixture(autouse=True)
+def compiled_on(settings):
+    """These tests are about the compiled statements themselves: on, whatever the
+    environment says (the tests that turn them off say so)."""
+    settings.COMPILED_QUERIES = True
+
+
 builds = []
 
 
