@@ -147,15 +147,22 @@ fuzz: install
 
 # Performance benchmark of the figures API (a measurement, not a test; see docs/performance.md).
 # Loads bench_large (1M leads) and bench_small (100k leads) once; BENCH_REGENERATE=1 reloads them.
+# BENCH_10M=1 also loads bench_huge (10M leads, about 22 GB and a quarter of an hour) and
+# measures it beside the others, the overview page included.
 BENCH_PG ?= postgres://postgres@127.0.0.1:5432
 BENCH_ARGS ?=
+BENCH_DATABASES = $(if $(BENCH_10M),bench_huge,)$(if $(BENCH_10M),$(comma),)bench_large,bench_small
+comma := ,
 # Then the serving matrix under wrk (bench/wrk_matrix.py, BENCH_WRK_SECONDS a cell): the
 # framework's share (whoami / the bare view) and sync against uvicorn workers.
 BENCH_WRK_SECONDS ?= 5
 bench: install wrk-deps
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_large --leads 1000000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
 	$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_small --leads 100000 $(if $(BENCH_REGENERATE),--recreate,--if-absent)
-	$(BIN)/python bench/run.py --databases bench_large,bench_small $(BENCH_ARGS)
+	$(if $(BENCH_10M),$(BIN)/python bench/generate.py --database-url $(BENCH_PG)/bench_huge --leads 10000000 $(if $(BENCH_REGENERATE),--recreate,--if-absent))
+	$(BIN)/python bench/run.py --databases $(BENCH_DATABASES) $(BENCH_ARGS)
+	$(if $(BENCH_10M),$(BIN)/python bench/overview.py bench/out/bench_huge.json)
+	$(BIN)/python bench/overview.py bench/out/bench_large.json
 	$(BIN)/python bench/wrk_matrix.py --database bench_large --seconds $(BENCH_WRK_SECONDS)
 
 # The charting library the figure pages draw with (uPlot, MIT), copied from its npm package
