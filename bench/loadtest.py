@@ -254,6 +254,12 @@ def main(argv=None) -> int:
     p.add_argument("--workspaces", type=int, default=50, help="neighbours: the other tenants")
     p.add_argument("--slow", type=float, default=9.5, help="neighbours: the bad endpoints' s")
     p.add_argument("--settle", type=float, default=20, help="neighbours: s to finish delivering")
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=60,
+        help="neighbours: the other workspaces' requests a second, paced (0: as fast as answered)",
+    )
     args = p.parse_args(argv)
     if args.scenario == "neighbours":
         from bench.neighbours import run  # noqa: PLC0415

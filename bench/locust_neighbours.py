@@ -7,6 +7,13 @@ worker). One more workspace, the bad neighbour, writes a change-log entry every 
 its 20 endpoints answer just under the delivery timeout. NEIGHBOURS_WORLD names the JSON
 file bench/neighbours.py wrote; NEIGHBOURS_RESETS the file each reset's time and address
 is appended to.
+
+NEIGHBOURS_RATE paces the other workspaces' load: about that many requests a second in
+all (figures 70 %, Stripe deliveries 20 %, change-log writes 6 %, password resets 4 %),
+each user at a constant rate, so the same work is offered with and without the bad
+neighbour and a latency compares like with like. At 0 every user goes as fast as it is
+answered (short random waits), which saturates the machine and measures its capacity
+instead. NEIGHBOURS_USERS is Locust's user count, to share the rate among them.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from locust import HttpUser, between, constant, task
+from locust import HttpUser, between, constant, constant_throughput, task
 
 # The locustfile's folder is on the path Locust imports it with.
 from stripe_charges import signed_charge
@@ -30,6 +37,19 @@ BAD = WORLD["bad"]
 STRIPE = [ws for ws in GOOD if ws.get("stripe")]
 FIGURES = ["calls", "payments", "leads", "attribution", "commission", "eod", "funnel"]
 RESETS = os.environ["NEIGHBOURS_RESETS"]
+RATE = float(os.environ.get("NEIGHBOURS_RATE", "0"))
+USERS = int(os.environ.get("NEIGHBOURS_USERS", "40"))
+WEIGHTS = {"Reader": 6, "Writer": 2, "Stripe": 2, "Resetter": 1}
+
+
+def paced(kind: str, share: float, unpaced):
+    """The wait of a user of `kind`: its share of RATE spread over the users Locust gives
+    the kind by weight (a reset is two requests: its form, then the ask); `unpaced` at 0."""
+    if RATE <= 0:
+        return unpaced
+    users = max(1.0, USERS * WEIGHTS[kind] / sum(WEIGHTS.values()))
+    per_task = 2 if kind == "Resetter" else 1
+    return constant_throughput(RATE * share / per_task / users)
 
 
 def _change(token: str, title: str) -> tuple[dict, dict]:
@@ -45,8 +65,8 @@ def _change(token: str, title: str) -> tuple[dict, dict]:
 
 
 class Reader(HttpUser):
-    weight = 6
-    wait_time = between(0.05, 0.3)
+    weight = WEIGHTS["Reader"]
+    wait_time = paced("Reader", 0.7, between(0.05, 0.3))
 
     @task
     def figure(self):
@@ -59,8 +79,8 @@ class Reader(HttpUser):
 
 
 class Writer(HttpUser):
-    weight = 2
-    wait_time = between(0.5, 1.5)
+    weight = WEIGHTS["Writer"]
+    wait_time = paced("Writer", 0.06, between(0.5, 1.5))
 
     @task
     def change(self):
@@ -70,8 +90,8 @@ class Writer(HttpUser):
 
 
 class Stripe(HttpUser):
-    weight = 2
-    wait_time = between(0.1, 0.4)
+    weight = WEIGHTS["Stripe"]
+    wait_time = paced("Stripe", 0.2, between(0.1, 0.4))
 
     @task
     def charge(self):
@@ -83,8 +103,8 @@ class Stripe(HttpUser):
 
 
 class Resetter(HttpUser):
-    weight = 1
-    wait_time = between(2, 5)
+    weight = WEIGHTS["Resetter"]
+    wait_time = paced("Resetter", 0.04, between(2, 5))
 
     @task
     def reset(self):

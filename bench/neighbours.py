@@ -8,7 +8,10 @@ answers after `--slow` seconds, just under the delivery timeout (10 s). It serve
 project as `make serve` does (gunicorn, `--workers`) with the workers as `make worker`
 starts them (`python -m config.pools`: a pool per kind of task, and the beat), and runs
 Locust (bench/locust_neighbours.py) twice for `--seconds`: without the bad neighbour, then
-with it writing a change-log entry every second.
+with it writing a change-log entry every second. The other workspaces offer the same load
+in both runs, `--rate` requests a second (60 by default, about half of what this 2-core
+machine serves with everything on it), so the comparison is of latency at equal work; at
+`--rate 0` Locust's users go as fast as they are answered, which saturates the machine.
 
 For each run it prints, for the other workspaces: p50/p95 per request kind; their mail
 (password resets, from the request to the mail written by the worker) and their
@@ -224,7 +227,13 @@ def _locust(args, env, world: Path, resets: Path, prefix: Path, *, bad: bool) ->
         args,
         ROOT / "bench" / "locust_neighbours.py",
         prefix,
-        env={**env, "NEIGHBOURS_WORLD": str(world), "NEIGHBOURS_RESETS": str(resets)},
+        env={
+            **env,
+            "NEIGHBOURS_WORLD": str(world),
+            "NEIGHBOURS_RESETS": str(resets),
+            "NEIGHBOURS_RATE": str(args.rate),
+            "NEIGHBOURS_USERS": str(args.users),
+        },
         users=users,
     )
 
@@ -313,7 +322,8 @@ def run(args) -> int:
             resets = folder / f"resets-{label}.jsonl"
             prefix = OUT / f"neighbours_{label}"
             print(
-                f"\n== {label} the bad neighbour: {args.users} users for {args.seconds} s ==",
+                f"\n== {label} the bad neighbour: {args.users} users for {args.seconds} s, "
+                + (f"{args.rate:g} requests a second ==" if args.rate > 0 else "unpaced =="),
                 flush=True,
             )
             receivers.taken()
@@ -372,14 +382,18 @@ def run(args) -> int:
 
 def _compare(results: dict) -> None:
     without, with_bad = results["without"]["stats"], results["with"]["stats"]
-    print(f"\n{'kind':22} {'p95 without':>12} {'p95 with':>9} {'ratio':>6}")
+    print(
+        f"\n{'kind':22} {'req/s without':>13} {'req/s with':>10} "
+        f"{'p95 without':>12} {'p95 with':>9} {'ratio':>6}"
+    )
     for kind, row in without.items():
         if kind.startswith("bad") or kind not in with_bad:
             continue
         before, after = float(row["95%"]), float(with_bad[kind]["95%"])
         ratio = after / before if before else float("nan")
         mark = "" if ratio <= P95_GROWTH else "  MISS"
-        print(f"{kind:22} {before:>12.0f} {after:>9.0f} {ratio:>6.2f}{mark}")
+        rates = f"{float(row['Requests/s']):>13.1f} {float(with_bad[kind]['Requests/s']):>10.1f}"
+        print(f"{kind:22} {rates} {before:>12.0f} {after:>9.0f} {ratio:>6.2f}{mark}")
     for label in ("without", "with"):
         mails, latencies = results[label]["mail"], results[label]["deliveries"]
         mail_ok = bool(mails) and max(mails) <= MAIL_TARGET_S
