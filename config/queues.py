@@ -34,6 +34,7 @@ TASK_KINDS = {
     "integrations.connections_pull_due": SWEEPS,
     "webhooks.deliveries_sweep": SWEEPS,
     "webhooks.prune": SWEEPS,
+    "figures.rollups_refresh": SWEEPS,
 }
 
 

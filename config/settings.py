@@ -526,6 +526,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_TASK_DEFAULT_QUEUE = prefix_from(os.environ)
 CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_ACCEPT_CONTENT = ["json"]
+# --- Daily roll-ups of the figures (figures/rollups.py, docs/performance.md) -----------
+
+# Off: every figure reads the records alone (the roll-ups are still kept).
+FIGURES_ROLLUPS = env_bool("FIGURES_ROLLUPS", True)
+# How often the beat counts the days written since, and builds missing roll-ups: at most
+# this many workspaces' a round.
+ROLLUPS_REFRESH_SECONDS = int(os.environ.get("ROLLUPS_REFRESH_SECONDS", "30"))
+ROLLUPS_BUILDS_PER_ROUND = int(os.environ.get("ROLLUPS_BUILDS_PER_ROUND", "5"))
+
 # --- Outbound webhooks (docs/events.md) -----------------------------------------------
 
 # Seconds an attempt waits for the endpoint's answer.
@@ -586,6 +595,11 @@ CELERY_BEAT_SCHEDULE = {
     "prune-webhook-events": {
         "task": "webhooks.prune",
         "schedule": timedelta(hours=1),
+    },
+    # The figures' daily roll-ups: days written since counted again, missing ones built.
+    "refresh-figures-rollups": {
+        "task": "figures.rollups_refresh",
+        "schedule": timedelta(seconds=ROLLUPS_REFRESH_SECONDS),
     },
 }
 

@@ -30,7 +30,7 @@ WRITER_PACKAGES = ("workspaces/services/",)
 
 # The apps whose tables have owners: every app of the project with models.
 APPS = ("core", "workspaces", "tokens", "audit", "events", "webhooks", "agentapi")
-APPS += ("integrations", "agency")
+APPS += ("integrations", "agency", "figures")
 
 # Who writes each table: paths, a path ending in "/" for every module under it. A table not
 # named here is its app's default's (APP_OWNERS).
@@ -41,6 +41,8 @@ APP_OWNERS = {
     # The integrations engine and its providers' packages (HubSpot's options page keeps
     # the connection's options).
     "integrations": ("integrations/",),
+    # The daily roll-ups, kept by their refresh (the database's triggers mark them dirty).
+    "figures": ("figures/rollups.py",),
 }
 OWNERS = {
     "core.IdempotencyRecord": ("core/idempotency.py",),

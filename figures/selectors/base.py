@@ -12,7 +12,7 @@ from django.db import connections
 from django.db.models import CharField, Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
-from workspaces.models import Call, Payment
+from workspaces.models import Call, Outcome, Payment
 
 from ..envelope import Note
 from ..period import Period
@@ -114,6 +114,16 @@ def live_calls(*, workspace, period: Period, member=None):
     return calls
 
 
+def past_forms(*, workspace, period: Period | Span, member=None):
+    """The past-call forms (outcomes filed without a call) dated in the period."""
+    past = Outcome.objects.filter(workspace=workspace, call__isnull=True).filter(
+        in_period(period, "at")
+    )
+    if member is not None:
+        past = past.filter(member=member)
+    return past
+
+
 # --- Times as text, for long lists -------------------------------------------------
 
 
@@ -192,15 +202,28 @@ def _bucketed(queryset, time_field: str, buckets: Buckets):
     return queryset.annotate(_bucket=bucket), buckets.key
 
 
-def grouped_counts(queryset, columns, time_field: str, buckets: Buckets) -> dict:
+def grouped_counts(queryset, columns, time_field: str, buckets: Buckets, count=None) -> dict:
     """{local bucket start: [(values of `columns`..., number of records)]}: the records of
-    each bucket counted per distinct value of the columns (one grouped pass)."""
+    each bucket counted per distinct value of the columns (one grouped pass); `count`
+    counts otherwise (Sum("n") over a daily roll-up's rows)."""
     annotated, start_of = _bucketed(queryset, time_field, buckets)
-    rows = annotated.order_by().values_list("_bucket", *columns).annotate(n=Count("pk"))
+    count = Count("pk") if count is None else count
+    rows = annotated.order_by().values_list("_bucket", *columns).annotate(n=count)
     grouped: dict = {}
     for bucket, *rest in rows:
         grouped.setdefault(start_of(bucket), []).append(tuple(rest))
     return grouped
+
+
+def added(parts: list[dict]) -> dict:
+    """Counts of parts of a period (runs of its days) added key by key: the period's."""
+    if len(parts) == 1:
+        return parts[0]
+    total: dict = {}
+    for part in parts:
+        for key, value in part.items():
+            total[key] = total.get(key, 0) + value
+    return total
 
 
 def aggregate(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):

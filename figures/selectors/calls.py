@@ -6,7 +6,8 @@ from __future__ import annotations
 from functools import reduce
 from operator import or_
 
-from django.db.models import Count, DateTimeField, Q
+from django.db.models import Count, DateTimeField, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from core.compiled import Aggregate, CompiledQuery
@@ -16,15 +17,17 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import AWAITING_OUTCOME, NO_NUMERATOR
+from . import days as rollups
 from .base import (
     CLOSED_OUTCOMES,
     FIGURES_PARAMS,
     Counts,
     Figures,
     Span,
+    added,
     aggregate,
-    figures_params,
     live_calls,
+    pk_of,
 )
 
 
@@ -48,8 +51,13 @@ def calls_conditions(now) -> dict:
     }
 
 
-def _calls_aggregates(now) -> dict:
-    return {key: Count("pk", filter=condition) for key, condition in calls_conditions(now).items()}
+def _calls_aggregates(now, *, summed: bool = False) -> dict:
+    """Each count of calls_conditions over calls, or `summed` over the rows of their daily
+    roll-up (figures.rollups: the same columns, `n` calls a row)."""
+    conditions = calls_conditions(now).items()
+    if summed:
+        return {key: Coalesce(Sum("n", filter=condition), 0) for key, condition in conditions}
+    return {key: Count("pk", filter=condition) for key, condition in conditions}
 
 
 CALLS_COUNT_KEYS = (
@@ -79,14 +87,19 @@ CALLS_COUNTS_OF = {
 }
 
 
-def _calls_aggregates_of(now, keys) -> dict:
-    aggregates = _calls_aggregates(now)
+def _calls_aggregates_of(now, keys, *, summed: bool = False) -> dict:
+    aggregates = _calls_aggregates(now, summed=summed)
     if keys is not None:
         aggregates = {key: aggregates[key] for key in aggregates if key in keys}
     return aggregates
 
 
-def _calls_totals(*, workspace, member, start, end, now, keys):
+def _calls_totals(*, workspace, member, start, end, now, keys, rolled=False):
+    """The counts of the calls of [start, end), or (`rolled`) of their daily roll-up's
+    rows: whole local days before today, of the whole workspace."""
+    if rolled:
+        days = rollups.days_of(rollups.CALLS, workspace=workspace, span=Span(start, end))
+        return Aggregate(days, **_calls_aggregates_of(now, keys, summed=True))
     calls = live_calls(workspace=workspace, period=Span(start, end), member=member)
     return Aggregate(calls, **_calls_aggregates_of(now, keys))
 
@@ -99,16 +112,36 @@ calls_totals = CompiledQuery(
 def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
     """The Counts of _calls_aggregates (only `keys` when given: reading another raises)."""
     now = now or timezone.now()
+    cut = None
+    if member is None:
+        cut = rollups.runs(rollups.CALLS, workspace=workspace, period=period, now=now)
+    if cut is None:
+        cut = [(False, period)]
     if buckets is None:
-        totals = calls_totals(
-            **figures_params(workspace=workspace, period=period, member=member),
-            now=now,
-            keys=None if keys is None else tuple(sorted(keys)),
-        )
-        return Counts(totals)
-    calls = live_calls(workspace=workspace, period=period, member=member)
-    totals = aggregate(calls, "scheduled_for", _calls_aggregates_of(now, keys), buckets)
-    return {start: Counts(counts) for start, counts in totals.items()}
+        keys = None if keys is None else tuple(sorted(keys))
+        parts = [
+            calls_totals(
+                workspace=workspace.pk,
+                member=pk_of(member),
+                start=span.start,
+                end=span.end,
+                now=now,
+                keys=keys,
+                rolled=rolled,
+            )
+            for rolled, span in cut
+        ]
+        return Counts(added(parts))
+    per_bucket: dict = {}
+    for rolled, span in cut:
+        if rolled:
+            rows = rollups.days_of(rollups.CALLS, workspace=workspace, span=span)
+        else:
+            rows = live_calls(workspace=workspace, period=span, member=member)
+        aggregates = _calls_aggregates_of(now, keys, summed=rolled)
+        for start, counts in aggregate(rows, "scheduled_for", aggregates, buckets).items():
+            per_bucket.setdefault(start, []).append(counts)
+    return {start: Counts(added(parts)) for start, parts in per_bucket.items()}
 
 
 def _show_rate(counts: dict, ws) -> fields.Field:

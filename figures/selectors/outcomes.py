@@ -3,23 +3,24 @@ and the no-sale reasons."""
 
 from __future__ import annotations
 
-from django.db.models import Count
+from django.db.models import Count, Sum
 
 from core.compiled import CompiledQuery
-from workspaces.models import Call, Outcome
+from workspaces.models import Call
 
 from .. import envelope as fields
 from ..period import Period
+from . import days as rollups
 from .base import (
     FIGURES_PARAMS,
     NONE_LABEL,
     OUTCOME_RESULTS,
     Figures,
     Span,
-    figures_params,
     grouped_counts,
-    in_period,
     live_calls,
+    past_forms,
+    pk_of,
 )
 
 OUTCOME_KEYS = (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting")
@@ -66,25 +67,77 @@ def _tally(call_rows, past_rows) -> tuple[dict, dict]:
     return counts, reasons
 
 
-def _outcomes_query(*, part: str, workspace, member, start, end):
+def _outcomes_query(*, part: str, workspace, member, start, end, rolled=False):
     """The calls ("calls") or past-call forms ("past") of the period [start, end), counted
-    per distinct value of their columns."""
+    per distinct value of their columns; `rolled`: the rows of their daily roll-up, summed
+    alike (whole local days before today, of the whole workspace)."""
+    kind, columns = _PARTS[part]
     period = Span(start, end)
+    if rolled:
+        days = rollups.days_of(kind, workspace=workspace, span=period)
+        return days.order_by().values_list(*columns).annotate(n=Sum("n"))
     if part == "calls":
         records = live_calls(workspace=workspace, period=period, member=member)
-        columns = CALL_COLUMNS
     else:
-        records = _past_forms(workspace=workspace, period=period, member=member)
-        columns = PAST_COLUMNS
+        records = past_forms(workspace=workspace, period=period, member=member)
     return records.order_by().values_list(*columns).annotate(n=Count("pk"))
 
 
 outcomes_query = CompiledQuery(_outcomes_query, params=FIGURES_PARAMS, model=Call)
 
+# Each part: its roll-up, and the columns it is counted by.
+_PARTS = {
+    "calls": (rollups.CALLS, CALL_COLUMNS),
+    "past": (rollups.PAST_OUTCOMES, PAST_COLUMNS),
+}
+
+
+def _cut(part: str, *, workspace, period: Period, member):
+    """The period's runs of days for the part, each read from its roll-up or its records."""
+    cut = None
+    if member is None:
+        cut = rollups.runs(_PARTS[part][0], workspace=workspace, period=period)
+    return cut if cut is not None else [(False, period)]
+
+
+def _rows(part: str, *, workspace, period: Period, member) -> list:
+    rows = []
+    for rolled, span in _cut(part, workspace=workspace, period=period, member=member):
+        rows.extend(
+            outcomes_query(
+                part=part,
+                workspace=workspace.pk,
+                member=pk_of(member),
+                start=span.start,
+                end=span.end,
+                rolled=rolled,
+            )
+        )
+    return rows
+
 
 def _outcomes_tally(*, workspace, period: Period, member=None) -> tuple[dict, dict]:
-    common = figures_params(workspace=workspace, period=period, member=member)
-    return _tally(outcomes_query(part="calls", **common), outcomes_query(part="past", **common))
+    common = {"workspace": workspace, "period": period, "member": member}
+    return _tally(_rows("calls", **common), _rows("past", **common))
+
+
+def _grouped(part: str, *, workspace, period: Period, member, buckets) -> dict:
+    """{bucket start: [(values of the part's columns..., number)]} over the period."""
+    kind, columns = _PARTS[part]
+    grouped: dict = {}
+    for rolled, span in _cut(part, workspace=workspace, period=period, member=member):
+        if rolled:
+            rows = rollups.days_of(kind, workspace=workspace, span=span)
+            counted = grouped_counts(rows, columns, kind.time_field, buckets, count=Sum("n"))
+        elif part == "calls":
+            rows = live_calls(workspace=workspace, period=span, member=member)
+            counted = grouped_counts(rows, columns, "scheduled_for", buckets)
+        else:
+            rows = past_forms(workspace=workspace, period=span, member=member)
+            counted = grouped_counts(rows, columns, "at", buckets)
+        for start, values in counted.items():
+            grouped.setdefault(start, []).extend(values)
+    return grouped
 
 
 def outcomes_counts(*, workspace, period: Period, member=None, buckets=None):
@@ -92,23 +145,13 @@ def outcomes_counts(*, workspace, period: Period, member=None, buckets=None):
     plus past-call forms dated in the period."""
     if buckets is None:
         return _outcomes_tally(workspace=workspace, period=period, member=member)[0]
-    calls = live_calls(workspace=workspace, period=period, member=member)
-    per_call = grouped_counts(calls, CALL_COLUMNS, "scheduled_for", buckets)
-    past = _past_forms(workspace=workspace, period=period, member=member)
-    per_past = grouped_counts(past, PAST_COLUMNS, "at", buckets)
+    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
+    per_call = _grouped("calls", **common)
+    per_past = _grouped("past", **common)
     return {
         start: _tally(per_call.get(start, ()), per_past.get(start, ()))[0]
         for start in per_call.keys() | per_past.keys()
     }
-
-
-def _past_forms(*, workspace, period: Period | Span, member=None):
-    past = Outcome.objects.filter(workspace=workspace, call__isnull=True).filter(
-        in_period(period, "at")
-    )
-    if member is not None:
-        past = past.filter(member=member)
-    return past
 
 
 def outcomes_data(counts: dict, workspace) -> dict:

@@ -38,6 +38,7 @@ KINDS = {
         "integrations.connections_pull_due",
         "webhooks.deliveries_sweep",
         "webhooks.prune",
+        "figures.rollups_refresh",
     },
 }
 

@@ -211,7 +211,8 @@ def test_series_of_several_metrics_share_their_queries(
     ws, rec, calls_dataset, django_assert_num_queries
 ):
     period = Period.of_days(workspace=ws, first_day=date(2026, 3, 1), last_day=date(2026, 3, 31))
-    with django_assert_num_queries(3):
+    # Calls, payments, and which daily roll-ups the workspace has (figures.rollups).
+    with django_assert_num_queries(4):
         series = series_figures(
             workspace=ws,
             period=period,
@@ -350,8 +351,8 @@ def test_a_periods_figures_added_up_from_its_buckets_are_the_endpoints(
     now = None  # as the endpoints: the period is wholly past
     every = [metric for metric in SERIES_METRICS if metric not in HEADLINE]
     # Grouped aggregates only: calls, payments' cash and sales, leads, and outcomes' two
-    # (calls by outcome, past-call forms).
-    with django_assert_num_queries(6):
+    # (calls by outcome, past-call forms); and which daily roll-ups the workspace has.
+    with django_assert_num_queries(7):
         series, totals = series_with_totals(
             workspace=ws,
             period=period,

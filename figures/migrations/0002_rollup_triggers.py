@@ -1,0 +1,94 @@
+"""The triggers that mark a roll-up's days dirty in the transaction of every write of the
+records it counts (figures/rollups.py): for a workspace with a roll-up of the kind, each
+insert, delete or update of a counted column leaves the record's old and new time in
+figures_rollupdirty."""
+
+from django.db import migrations
+
+# (kind, table, time column, the columns a roll-up of the kind reads)
+WATCHED = (
+    (
+        "calls",
+        "workspaces_call",
+        "scheduled_for",
+        (
+            "workspace_id",
+            "scheduled_for",
+            "replaced",
+            "status",
+            "attendance",
+            "offer_made",
+            "outcome",
+            "outcome_reason",
+        ),
+    ),
+    ("past_outcomes", "workspaces_outcome", "at", ("workspace_id", "at", "call_id", "result", "reason")),
+)
+
+
+def _postgresql(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple[str, str]:
+    function = f"figures_dirty_{kind}"
+    trigger = f"figures_dirty_{kind}"
+    mark = (
+        "IF EXISTS (SELECT 1 FROM figures_rollupstate s WHERE s.workspace_id = {row}.workspace_id "
+        f"AND s.kind = '{kind}') THEN INSERT INTO figures_rollupdirty (workspace_id, kind, at) "
+        f"VALUES ({{row}}.workspace_id, '{kind}', {{row}}.{time}); END IF;"
+    )
+    create = f"""
+CREATE FUNCTION {function}() RETURNS trigger AS $$
+BEGIN
+  IF TG_OP <> 'INSERT' THEN {mark.format(row="OLD")} END IF;
+  IF TG_OP <> 'DELETE' THEN {mark.format(row="NEW")} END IF;
+  RETURN NULL;
+END
+$$ LANGUAGE plpgsql;
+CREATE TRIGGER {trigger} AFTER INSERT OR DELETE OR UPDATE OF {", ".join(columns)} ON {table}
+FOR EACH ROW EXECUTE FUNCTION {function}();
+"""
+    drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table}; DROP FUNCTION IF EXISTS {function}();"
+    return create, drop
+
+
+def _sqlite(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple[list, list]:
+    def mark(row: str) -> str:
+        return (
+            f"INSERT INTO figures_rollupdirty (workspace_id, kind, at) SELECT {row}.workspace_id, "
+            f"'{kind}', {row}.{time} WHERE EXISTS (SELECT 1 FROM figures_rollupstate s "
+            f"WHERE s.workspace_id = {row}.workspace_id AND s.kind = '{kind}');"
+        )
+
+    name = f"figures_dirty_{kind}"
+    create = [
+        f"CREATE TRIGGER {name}_insert AFTER INSERT ON {table} BEGIN {mark('NEW')} END;",
+        f"CREATE TRIGGER {name}_delete AFTER DELETE ON {table} BEGIN {mark('OLD')} END;",
+        f"CREATE TRIGGER {name}_update AFTER UPDATE OF {', '.join(columns)} ON {table} "
+        f"BEGIN {mark('OLD')} {mark('NEW')} END;",
+    ]
+    drop = [f"DROP TRIGGER IF EXISTS {name}_{op};" for op in ("insert", "delete", "update")]
+    return create, drop
+
+
+def _run(schema_editor, which: int) -> None:
+    vendor = schema_editor.connection.vendor
+    for watched in WATCHED:
+        if vendor == "postgresql":
+            schema_editor.execute(_postgresql(*watched)[which])
+        elif vendor == "sqlite":
+            for statement in _sqlite(*watched)[which]:
+                schema_editor.execute(statement)
+        else:
+            raise NotImplementedError(f"No roll-up triggers for {vendor}")
+
+
+def create(apps, schema_editor):
+    _run(schema_editor, 0)
+
+
+def drop(apps, schema_editor):
+    _run(schema_editor, 1)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("figures", "0001_rollups")]
+
+    operations = [migrations.RunPython(create, drop)]

@@ -1,0 +1,80 @@
+"""Daily roll-ups of the records the calls and outcomes figures count (figures/rollups.py).
+
+A roll-up row counts the records of one workspace's local day that share the values of the
+columns a figure groups or filters by. Its time column, named as the record's, holds the
+instant that local day begins, so the figures' own conditions and period filters read a
+roll-up model as they read the records, counting `n` instead of rows.
+"""
+
+from django.db import models
+
+from workspaces.models import Workspace
+
+
+class CallDay(models.Model):
+    """The live calls (not replaced) of a local day, per status, attendance, offer and
+    outcome."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    scheduled_for = models.DateTimeField()
+    status = models.CharField(max_length=20)
+    attendance = models.CharField(max_length=20, blank=True)
+    offer_made = models.BooleanField(null=True)
+    outcome = models.CharField(max_length=20, blank=True)
+    outcome_reason = models.CharField(max_length=200, blank=True)
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "scheduled_for"], name="callday_ws_day")]
+
+
+class PastOutcomeDay(models.Model):
+    """The past-call forms (outcomes filed without a call) of a local day, per result and
+    reason."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    at = models.DateTimeField()
+    result = models.CharField(max_length=20)
+    reason = models.CharField(max_length=200, blank=True)
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "at"], name="pastoutcomeday_ws_day")]
+
+
+class RollupState(models.Model):
+    """A workspace's roll-up of one kind: being built (built_at empty) or built with the
+    local days of `zone`. While a state exists, every write of the kind's records leaves a
+    RollupDirty row (database triggers)."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    kind = models.CharField(max_length=20)
+    zone = models.CharField(max_length=64)
+    built_at = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["workspace", "kind"], name="rollupstate_ws_kind")
+        ]
+
+
+class RollupDirty(models.Model):
+    """An instant whose local day's roll-up may no longer match the records: written by the
+    database in the transaction of the write (a record's old and new time), removed once
+    that day is counted again."""
+
+    id = models.BigAutoField(primary_key=True)
+    # No foreign key: written by triggers, and left behind by a workspace being deleted
+    # until the next refresh removes it.
+    workspace_id = models.UUIDField()
+    kind = models.CharField(max_length=20)
+    at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace_id", "kind", "at"], name="rollupdirty_ws_at")]

@@ -1,0 +1,123 @@
+"""The daily roll-ups as the figures read them (figures/rollups.py keeps them): which
+roll-up counts which records, and a period cut into runs of local days, each read from a
+roll-up or from the records."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Model
+from django.db.models.functions import TruncDate
+from django.utils import timezone
+
+from core.times import workspace_zone
+from workspaces.models import Call, Outcome
+
+from ..models import CallDay, PastOutcomeDay, RollupDirty, RollupState
+from ..period import Period, local_midnight
+from .base import Span, live_calls, past_forms
+
+# A period cut into more runs than this is read from the records in one pass.
+RUNS_MAX = 6
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A roll-up: its model, the records it counts (of a workspace, in a Span), their time
+    column and the columns it counts them by (named alike in the model)."""
+
+    name: str
+    model: type[Model]
+    time_field: str
+    columns: tuple[str, ...]
+    records: Callable[..., object]
+    record_model: type[Model]
+
+
+CALLS = Kind(
+    name="calls",
+    model=CallDay,
+    time_field="scheduled_for",
+    columns=("status", "attendance", "offer_made", "outcome", "outcome_reason"),
+    records=lambda workspace, span: live_calls(workspace=workspace, period=span),
+    record_model=Call,
+)
+PAST_OUTCOMES = Kind(
+    name="past_outcomes",
+    model=PastOutcomeDay,
+    time_field="at",
+    columns=("result", "reason"),
+    records=lambda workspace, span: past_forms(workspace=workspace, period=span),
+    record_model=Outcome,
+)
+KINDS = {kind.name: kind for kind in (CALLS, PAST_OUTCOMES)}
+
+
+def day_span(first: date, last: date, zone) -> Span:
+    return Span(local_midnight(first, zone), local_midnight(last + timedelta(days=1), zone))
+
+
+# --- Reading -------------------------------------------------------------------------
+
+
+def built_zones(workspace) -> dict[str, str]:
+    """{kind: time zone} of the workspace's built roll-ups, read once per workspace object
+    (a request's): a roll-up built during a request is read from the next one on."""
+    zones = getattr(workspace, "_rollup_zones", None)
+    if zones is None:
+        zones = dict(
+            RollupState.objects.filter(workspace_id=workspace.pk)
+            .exclude(built_at=None)
+            .values_list("kind", "zone")
+        )
+        workspace._rollup_zones = zones
+    return zones
+
+
+def runs(kind: Kind, *, workspace, period: Period, now: datetime | None = None):
+    """The period as runs of local days, each (True, Span) to read from the roll-up or
+    (False, Span) from the records; None to read the records over the whole period (no
+    roll-up, one of another time zone, a period that is not whole local days, or too many
+    runs)."""
+    if not settings.FIGURES_ROLLUPS:
+        return None
+    zone = workspace_zone(workspace)
+    if period.start != local_midnight(period.first_day, zone) or period.end != local_midnight(
+        period.last_day + timedelta(days=1), zone
+    ):
+        return None
+    if built_zones(workspace).get(kind.name) != zone.key:
+        return None
+    raw = set(
+        RollupDirty.objects.filter(
+            workspace_id=workspace.pk, kind=kind.name, at__gte=period.start, at__lt=period.end
+        )
+        .annotate(day=TruncDate("at", tzinfo=zone))
+        .values_list("day", flat=True)
+        .distinct()
+    )
+    raw.add((now or timezone.now()).astimezone(zone).date())
+    cut: list[tuple[bool, date, date]] = []
+    day = period.first_day
+    while day <= period.last_day:
+        rolled = day not in raw
+        if cut and cut[-1][0] == rolled:
+            cut[-1] = (rolled, cut[-1][1], day)
+        else:
+            cut.append((rolled, day, day))
+        day += timedelta(days=1)
+    if len(cut) > RUNS_MAX:
+        return None
+    return [(rolled, day_span(first, last, zone)) for rolled, first, last in cut]
+
+
+def days_of(kind: Kind, *, workspace, span: Span):
+    """The roll-up's rows of the workspace (or its primary key) in the span (their time the
+    local day's start)."""
+    return kind.model.objects.filter(
+        workspace=workspace,
+        **{f"{kind.time_field}__gte": span.start, f"{kind.time_field}__lt": span.end},
+    )

@@ -1,0 +1,333 @@
+"""figures.rollups: the daily roll-ups of calls and past-call forms equal the records after
+any sequence of writes, revisions and deletions, and the figures read through them answer
+what the records answer, before and after the beat counts the days again."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.db.models import Count
+from django.utils import timezone
+
+from core.times import workspace_zone
+from figures import rollups
+from figures.models import CallDay, PastOutcomeDay, RollupDirty, RollupState
+from figures.period import Period
+from figures.selectors import days
+from figures.selectors.base import OUTCOME_RESULTS
+from figures.selectors.calls import calls_counts
+from figures.selectors.outcomes import outcomes_counts
+from figures.selectors.series import _series_rows
+from workspaces.models import Call, Lead, Outcome, Workspace
+
+pytestmark = pytest.mark.django_db
+
+STATUSES = [Call.Status.SCHEDULED] * 4 + [Call.Status.CANCELLED]
+ATTENDANCES = ["", Call.Attendance.SHOWED, Call.Attendance.NO_SHOW]
+OUTCOMES = ["", *OUTCOME_RESULTS]
+REASONS = ["", "price", "timing"]
+
+
+@pytest.fixture
+def world(make_workspace, make_member):
+    ws = make_workspace(timezone="America/New_York")
+    members = [make_member(ws, "closer", name=f"C{n}") for n in range(2)]
+    return ws, members
+
+
+def _stored(kind) -> list[tuple]:
+    """A roll-up's rows as comparable tuples."""
+    fields = ("workspace_id", kind.time_field, *kind.columns, "n")
+    return sorted(kind.model.objects.values_list(*fields), key=repr)
+
+
+def _recounted(kind, ws) -> list[tuple]:
+    """The rows the records make now, counted in the workspace's zone."""
+    zone = workspace_zone(ws)
+    bounds = days.day_span(
+        timezone.now().date() - timedelta(days=400),
+        timezone.now().date() + timedelta(days=400),
+        zone,
+    )
+    rows = rollups._counted(kind, ws, zone, bounds)
+    fields = (kind.time_field, *kind.columns)
+    return sorted(
+        ((ws.pk, *(getattr(row, name) for name in fields), row.n) for row in rows), key=repr
+    )
+
+
+class Writes:
+    """Random writes of every kind a counted column sees."""
+
+    def __init__(self, ws, members, seed):
+        self.ws, self.members, self.rng = ws, members, random.Random(seed)
+        self.now = timezone.now()
+
+    def instant(self):
+        return self.now + timedelta(
+            days=self.rng.randint(-45, 8),
+            hours=self.rng.randint(0, 23),
+            minutes=self.rng.randint(0, 59),
+        )
+
+    def lead(self):
+        return Lead.objects.create(workspace=self.ws, name="L", created_at=self.instant())
+
+    def call_add(self):
+        rng = self.rng
+        Call.objects.create(
+            workspace=self.ws,
+            lead=self.lead(),
+            booked_at=self.now - timedelta(days=50),
+            scheduled_for=self.instant(),
+            status=rng.choice(STATUSES),
+            attendance=rng.choice(ATTENDANCES),
+            offer_made=rng.choice([None, True, False]),
+            outcome=rng.choice(OUTCOMES),
+            outcome_reason=rng.choice(REASONS),
+            replaced=rng.random() < 0.15,
+            closer=rng.choice([None, *self.members]),
+        )
+
+    def call_change(self):
+        call = Call.objects.filter(workspace=self.ws).order_by("?").first()
+        if call is None:
+            return
+        rng = self.rng
+        change = rng.choice(
+            ["scheduled_for", "status", "attendance", "offer_made", "outcome", "replaced"]
+        )
+        value = {
+            "scheduled_for": self.instant,
+            "status": lambda: rng.choice(STATUSES),
+            "attendance": lambda: rng.choice(ATTENDANCES),
+            "offer_made": lambda: rng.choice([None, True, False]),
+            "outcome": lambda: rng.choice(OUTCOMES),
+            "replaced": lambda: not call.replaced,
+        }[change]()
+        if rng.random() < 0.5:
+            # An UPDATE of that one column.
+            Call.objects.filter(pk=call.pk).update(**{change: value})
+            return
+        setattr(call, change, value)
+        if change == "outcome":
+            call.outcome_reason = rng.choice(REASONS)
+        call.save()
+
+    def calls_bulk(self):
+        """UPDATEs over many rows: some moved a day later, others marked showed."""
+        ids = list(
+            Call.objects.filter(workspace=self.ws).order_by("?").values_list("pk", flat=True)[:10]
+        )
+        for call in Call.objects.filter(pk__in=ids[:5]):
+            Call.objects.filter(pk=call.pk).update(
+                scheduled_for=call.scheduled_for + timedelta(days=1)
+            )
+        Call.objects.filter(pk__in=ids[5:]).update(attendance=Call.Attendance.SHOWED)
+
+    def call_delete(self):
+        call = Call.objects.filter(workspace=self.ws).order_by("?").first()
+        if call is not None:
+            call.delete()
+
+    def past_add(self):
+        rng = self.rng
+        Outcome.objects.create(
+            workspace=self.ws,
+            lead=self.lead(),
+            member=rng.choice(self.members),
+            result=rng.choice(OUTCOME_RESULTS),
+            reason=rng.choice(REASONS),
+            at=self.instant(),
+        )
+
+    def past_change(self):
+        form = Outcome.objects.filter(workspace=self.ws).order_by("?").first()
+        if form is None:
+            return
+        rng = self.rng
+        choice = rng.choice(["at", "result", "reason", "call"])
+        if choice == "at":
+            form.at = self.instant()
+        elif choice == "result":
+            form.result = rng.choice(OUTCOME_RESULTS)
+        elif choice == "reason":
+            form.reason = rng.choice(REASONS)
+        else:
+            form.call = Call.objects.filter(workspace=self.ws).order_by("?").first()
+        if rng.random() < 0.5:
+            # An UPDATE of that one column.
+            name = "call" if choice == "call" else choice
+            Outcome.objects.filter(pk=form.pk).update(**{name: getattr(form, name)})
+            return
+        form.save()
+
+    def past_delete(self):
+        form = Outcome.objects.filter(workspace=self.ws).order_by("?").first()
+        if form is not None:
+            form.delete()
+
+    def step(self):
+        getattr(
+            self,
+            self.rng.choice(
+                ["call_add"] * 4
+                + ["call_change"] * 3
+                + [
+                    "calls_bulk",
+                    "call_delete",
+                    "past_add",
+                    "past_add",
+                    "past_change",
+                    "past_delete",
+                ]
+            ),
+        )()
+
+
+def _periods(ws, now):
+    today = now.astimezone(workspace_zone(ws)).date()
+    return [
+        Period.of_days(workspace=ws, first_day=today - timedelta(days=29), last_day=today),
+        Period.of_days(
+            workspace=ws, first_day=today - timedelta(days=40), last_day=today - timedelta(days=3)
+        ),
+        Period.of_days(
+            workspace=ws, first_day=today - timedelta(days=5), last_day=today + timedelta(days=7)
+        ),
+    ]
+
+
+def _answers(ws, now) -> list:
+    answers = []
+    for period in _periods(ws, now):
+        answers.append(dict(calls_counts(workspace=ws, period=period, now=now)))
+        answers.append(outcomes_counts(workspace=ws, period=period))
+        for interval in ("day", "week"):
+            _, buckets = _series_rows(ws, period, interval)
+            per_bucket = calls_counts(workspace=ws, period=period, now=now, buckets=buckets)
+            answers.append({start: dict(counts) for start, counts in per_bucket.items()})
+            answers.append(outcomes_counts(workspace=ws, period=period, buckets=buckets))
+    return answers
+
+
+def _same_with_and_without(ws, settings) -> None:
+    now = timezone.now()
+    settings.FIGURES_ROLLUPS = True
+    rolled = _answers(ws, now)
+    settings.FIGURES_ROLLUPS = False
+    plain = _answers(ws, now)
+    settings.FIGURES_ROLLUPS = True
+    assert rolled == plain
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_rollups_equal_the_records_after_any_writes(world, settings, seed):
+    ws, members = world
+    writes = Writes(ws, members, seed)
+    for _ in range(30):
+        writes.call_add()
+        writes.past_add()
+    assert rollups.rollups_build(ws) > 0
+    for kind in days.KINDS.values():
+        assert _stored(kind) == _recounted(kind, ws)
+    _same_with_and_without(ws, settings)
+    for round_ in range(6):
+        for _ in range(12):
+            writes.step()
+        # Dirty, not yet counted again: the figures read those days from the records.
+        assert RollupDirty.objects.filter(workspace_id=ws.pk).exists()
+        _same_with_and_without(ws, settings)
+        if round_ % 2:
+            rollups.rollups_refresh()
+            assert not RollupDirty.objects.exists()
+            for kind in days.KINDS.values():
+                assert _stored(kind) == _recounted(kind, ws)
+            _same_with_and_without(ws, settings)
+
+
+def test_figures_read_the_rollup_for_the_days_it_holds(world, settings):
+    """After a build, a 30-day period is read as the roll-up's days before today and the
+    records' today; a write makes its day read from the records until counted again."""
+    ws, members = world
+    writes = Writes(ws, members, 7)
+    for _ in range(20):
+        writes.call_add()
+    now = timezone.now()
+    early = Call.objects.filter(workspace=ws).order_by("-booked_at", "pk").first()
+    Call.objects.filter(pk=early.pk).update(scheduled_for=now - timedelta(days=60))
+    rollups.rollups_build(ws)
+    period = _periods(ws, now)[0]
+    cut = days.runs(days.CALLS, workspace=ws, period=period, now=now)
+    assert [rolled for rolled, _ in cut] == [True, False]
+    assert cut[0][1].start == period.start and cut[-1][1].end == period.end
+    # A call moved from before the period to ten days ago: that day is dirty.
+    call = Call.objects.get(pk=early.pk)
+    call.scheduled_for = now - timedelta(days=10)
+    call.save()
+    cut = days.runs(days.CALLS, workspace=ws, period=period, now=now)
+    assert [rolled for rolled, _ in cut] == [True, False, True, False]
+    rollups.rollups_refresh()
+    cut = days.runs(days.CALLS, workspace=ws, period=period, now=now)
+    assert [rolled for rolled, _ in cut] == [True, False]
+
+
+def test_no_rollup_means_the_records_and_no_dirty_rows(world, settings):
+    ws, members = world
+    writes = Writes(ws, members, 3)
+    writes.call_add()
+    assert not RollupDirty.objects.exists()
+    now = timezone.now()
+    assert days.runs(days.CALLS, workspace=ws, period=_periods(ws, now)[0], now=now) is None
+
+
+def test_a_new_time_zone_reads_the_records_until_rebuilt(world, settings):
+    ws, members = world
+    writes = Writes(ws, members, 5)
+    for _ in range(25):
+        writes.call_add()
+        writes.past_add()
+    rollups.rollups_build(ws)
+    ws.timezone = "Asia/Kolkata"
+    ws.save()
+    now = timezone.now()
+    assert days.runs(days.CALLS, workspace=ws, period=_periods(ws, now)[0], now=now) is None
+    _same_with_and_without(ws, settings)
+    assert rollups.rollups_refresh(builds=5)["rebuilt"] == 2
+    ws = Workspace.objects.get(pk=ws.pk)  # a new request's
+    assert set(RollupState.objects.values_list("zone", flat=True)) == {"Asia/Kolkata"}
+    for kind in days.KINDS.values():
+        assert _stored(kind) == _recounted(kind, ws)
+    assert days.runs(days.CALLS, workspace=ws, period=_periods(ws, now)[0], now=now)
+    _same_with_and_without(ws, settings)
+
+
+def test_the_beat_builds_missing_rollups_a_few_a_round(make_workspace, settings):
+    made = [make_workspace() for _ in range(3)]
+    assert rollups.rollups_refresh(builds=2)["built"] == 2
+    assert rollups.rollups_refresh(builds=2)["built"] == 1
+    assert RollupState.objects.filter(workspace__in=made).count() == 3 * len(days.KINDS)
+    assert rollups.rollups_refresh(builds=2)["built"] == 0
+
+
+def test_a_member_is_read_from_the_records(world, settings):
+    """The roll-ups count the whole workspace: a member's figures read the records."""
+    ws, members = world
+    writes = Writes(ws, members, 9)
+    for _ in range(30):
+        writes.call_add()
+    rollups.rollups_build(ws)
+    now = timezone.now()
+    period = _periods(ws, now)[0]
+    member = members[0]
+    expected = Call.objects.filter(
+        workspace=ws,
+        replaced=False,
+        closer=member,
+        scheduled_for__gte=period.start,
+        scheduled_for__lt=period.end,
+        status=Call.Status.SCHEDULED,
+    ).aggregate(n=Count("pk"))["n"]
+    counts = calls_counts(workspace=ws, period=period, member=member, now=now)
+    assert counts["booked"] == expected
+    assert CallDay.objects.exists() and PastOutcomeDay.objects.count() == 0
