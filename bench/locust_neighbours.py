@@ -9,7 +9,7 @@ file bench/neighbours.py wrote; NEIGHBOURS_RESETS the file each reset's time and
 is appended to.
 
 NEIGHBOURS_RATE paces the other workspaces' load: about that many requests a second in
-all (figures 70 %, Stripe deliveries 20 %, change-log writes 6 %, password resets 4 %),
+all (figures 73 %, Stripe deliveries 20 %, change-log writes 6 %, password resets 1 %),
 each user at a constant rate, so the same work is offered with and without the bad
 neighbour and a latency compares like with like. At 0 every user goes as fast as it is
 answered (short random waits), which saturates the machine and measures its capacity
@@ -66,7 +66,7 @@ def _change(token: str, title: str) -> tuple[dict, dict]:
 
 class Reader(HttpUser):
     weight = WEIGHTS["Reader"]
-    wait_time = paced("Reader", 0.7, between(0.05, 0.3))
+    wait_time = paced("Reader", 0.73, between(0.05, 0.3))
 
     @task
     def figure(self):
@@ -104,7 +104,7 @@ class Stripe(HttpUser):
 
 class Resetter(HttpUser):
     weight = WEIGHTS["Resetter"]
-    wait_time = paced("Resetter", 0.04, between(2, 5))
+    wait_time = paced("Resetter", 0.01, between(2, 5))
 
     @task
     def reset(self):
