@@ -18,16 +18,19 @@ Who keeps them:
   none (ROLLUPS_BUILDS_PER_ROUND a round) or whose time zone changed;
 - `rollups_build` counts every day of a workspace, for the beat and for a bulk load.
 
-A dirty row written while its day is being counted stays (only the rows read before the
-count are removed), so the day is read from the records until the next round.
+A round counts and removes the dirty rows of one snapshot of the database: a dirty row
+committed while its day is being counted stays, so the day is read from the records until
+the next round.
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+import logging
+from contextlib import contextmanager
+from datetime import date, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Count, F, Max, Min, Model
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -40,8 +43,7 @@ from .period import local_midnight
 from .selectors.base import Span
 from .selectors.days import KINDS, Kind, day_span, days_of
 
-# Dirty rows counted by one refresh of a workspace's roll-up.
-DIRTY_BATCH = 5000
+logger = logging.getLogger(__name__)
 CREATE_BATCH = 2000
 
 
@@ -91,12 +93,23 @@ def _days_count(kind: Kind, workspace, zone, days: set[date]) -> int:
     return written
 
 
-def _dirty(workspace_id, kind: Kind) -> list[tuple[int, datetime]]:
-    return list(
-        RollupDirty.objects.filter(workspace_id=workspace_id, kind=kind.name)
-        .order_by("pk")
-        .values_list("pk", "at")[:DIRTY_BATCH]
-    )
+@contextmanager
+def _one_snapshot():
+    """A transaction whose statements all see the database as at its first one (PostgreSQL's
+    REPEATABLE READ; SQLite's transactions already do): the dirty rows it reads, the records
+    it counts and the dirty rows it removes are the same moment's, and a write committed
+    meanwhile leaves its dirty rows for the next round."""
+    outermost = not transaction.get_connection().in_atomic_block
+    with transaction.atomic():
+        connection = transaction.get_connection()
+        if outermost and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield
+
+
+def _dirty_rows(workspace_id, kind: Kind):
+    return RollupDirty.objects.filter(workspace_id=workspace_id, kind=kind.name)
 
 
 def rollup_build(workspace: Workspace, kind: Kind) -> int:
@@ -108,13 +121,8 @@ def rollup_build(workspace: Workspace, kind: Kind) -> int:
         RollupState.objects.update_or_create(
             workspace=workspace, kind=kind.name, defaults={"zone": zone.key, "built_at": None}
         )
-    with transaction.atomic():
+    with _one_snapshot():
         RollupState.objects.select_for_update().get(workspace=workspace, kind=kind.name)
-        seen = list(
-            RollupDirty.objects.filter(workspace_id=workspace.pk, kind=kind.name).values_list(
-                "pk", flat=True
-            )
-        )
         kind.model.objects.filter(workspace_id=workspace.pk).delete()
         # The days of all the workspace's records of the model: those counted are among them.
         bounds = kind.record_model.objects.filter(workspace_id=workspace.pk).aggregate(
@@ -127,7 +135,8 @@ def rollup_build(workspace: Workspace, kind: Kind) -> int:
             rows = _counted(kind, workspace, zone, day_span(first, last, zone))
             kind.model.objects.bulk_create(rows, batch_size=CREATE_BATCH)
             written = len(rows)
-        RollupDirty.objects.filter(pk__in=seen).delete()
+        # The dirty rows of this snapshot: counted above.
+        _dirty_rows(workspace.pk, kind).delete()
         RollupState.objects.filter(workspace=workspace, kind=kind.name).update(
             built_at=timezone.now()
         )
@@ -140,28 +149,28 @@ def rollups_build(workspace: Workspace) -> int:
 
 
 def _refresh(workspace_id, kind: Kind) -> int:
-    """Count again the days the dirty rows name (a batch of them); the dirty rows read."""
-    with transaction.atomic():
+    """Count again every day the dirty rows name, in one snapshot; the dirty rows removed."""
+    with _one_snapshot():
         state = (
             RollupState.objects.select_for_update()
             .select_related("workspace")
             .filter(workspace_id=workspace_id, kind=kind.name)
             .first()
         )
-        dirty = _dirty(workspace_id, kind)
         if state is None:
             # The workspace has no roll-up (any more): nothing to keep.
-            RollupDirty.objects.filter(pk__in=[pk for pk, _ in dirty]).delete()
-            return len(dirty)
-        if state.built_at is None:
-            return 0
+            return _dirty_rows(workspace_id, kind).delete()[0]
         zone = workspace_zone(state.workspace)
-        if state.zone != zone.key:
-            return 0  # rebuilt by rollups_refresh in the new time zone
-        days = {at.astimezone(zone).date() for _, at in dirty}
+        if state.built_at is None or state.zone != zone.key:
+            return 0  # being built, or rebuilt by rollups_refresh in the new time zone
+        days = set(
+            _dirty_rows(workspace_id, kind)
+            .annotate(day=TruncDate("at", tzinfo=zone))
+            .values_list("day", flat=True)
+            .distinct()
+        )
         _days_count(kind, state.workspace, zone, days)
-        RollupDirty.objects.filter(pk__in=[pk for pk, _ in dirty]).delete()
-    return len(dirty)
+        return _dirty_rows(workspace_id, kind).delete()[0]
 
 
 def rollups_refresh(*, builds: int | None = None) -> dict[str, int]:
@@ -176,7 +185,11 @@ def rollups_refresh(*, builds: int | None = None) -> dict[str, int]:
         if kind is None:
             RollupDirty.objects.filter(workspace_id=workspace_id, kind=name).delete()
             continue
-        dirty += _refresh(workspace_id, kind)
+        try:
+            dirty += _refresh(workspace_id, kind)
+        except DatabaseError:
+            # Another round counting the same days at once: the next round retries.
+            logger.warning("Could not refresh the %s roll-up of %s", name, workspace_id)
     rebuilt = 0
     moved = (
         RollupState.objects.exclude(zone=F("workspace__timezone"))

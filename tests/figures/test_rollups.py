@@ -331,3 +331,25 @@ def test_a_member_is_read_from_the_records(world, settings):
     counts = calls_counts(workspace=ws, period=period, member=member, now=now)
     assert counts["booked"] == expected
     assert CallDay.objects.exists() and PastOutcomeDay.objects.count() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_outside_any_transaction_counts_in_one_snapshot(
+    make_workspace, make_member, settings
+):
+    """As the beat runs it: each refresh its own transaction (REPEATABLE READ on
+    PostgreSQL), every dirty row it saw removed, the roll-up equal to the records."""
+    ws = make_workspace(timezone="Europe/Berlin")
+    writes = Writes(ws, [make_member(ws, "closer", name="C")], 11)
+    for _ in range(15):
+        writes.call_add()
+        writes.past_add()
+    rollups.rollups_build(ws)
+    for _ in range(20):
+        writes.step()
+    assert RollupDirty.objects.exists()
+    rollups.rollups_refresh()
+    assert not RollupDirty.objects.exists()
+    for kind in days.KINDS.values():
+        assert _stored(kind) == _recounted(kind, ws)
+    _same_with_and_without(ws, settings)
