@@ -1,4 +1,5 @@
-"""Daily roll-ups of the records the calls and outcomes figures count (figures/rollups.py).
+"""Daily roll-ups of the records the leads, calls and outcomes figures count
+(figures/rollups.py).
 
 A roll-up row counts the records of one workspace's local day that share the values of the
 columns a figure groups or filters by. Its time column, named as the record's, holds the
@@ -9,6 +10,19 @@ roll-up model as they read the records, counting `n` instead of rows.
 from django.db import models
 
 from workspaces.models import Workspace
+
+
+class LeadDay(models.Model):
+    """The leads created on a local day."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "created_at"], name="leadday_ws_day")]
 
 
 class CallDay(models.Model):

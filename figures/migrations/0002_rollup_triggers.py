@@ -1,12 +1,13 @@
 """The triggers that mark a roll-up's days dirty in the transaction of every write of the
 records it counts (figures/rollups.py): for a workspace with a roll-up of the kind, each
-insert, delete or update of a counted column leaves the record's old and new time in
-figures_rollupdirty."""
+insert, delete, or update that changes a column the roll-up reads leaves the record's old
+and new time in figures_rollupdirty."""
 
 from django.db import migrations
 
 # (kind, table, time column, the columns a roll-up of the kind reads)
 WATCHED = (
+    ("leads", "workspaces_lead", "created_at", ("workspace_id", "created_at")),
     (
         "calls",
         "workspaces_call",
@@ -26,6 +27,12 @@ WATCHED = (
 )
 
 
+def _changed(columns: tuple[str, ...], differs: str) -> str:
+    """A row's update changed one of the columns (NULL-safe: `differs` is PostgreSQL's IS
+    DISTINCT FROM or SQLite's IS NOT)."""
+    return " OR ".join(f"OLD.{column} {differs} NEW.{column}" for column in columns)
+
+
 def _postgresql(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple[str, str]:
     function = f"figures_dirty_{kind}"
     trigger = f"figures_dirty_{kind}"
@@ -42,10 +49,16 @@ BEGIN
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
-CREATE TRIGGER {trigger} AFTER INSERT OR DELETE OR UPDATE OF {", ".join(columns)} ON {table}
+CREATE TRIGGER {trigger} AFTER INSERT OR DELETE ON {table}
 FOR EACH ROW EXECUTE FUNCTION {function}();
+CREATE TRIGGER {trigger}_update AFTER UPDATE OF {", ".join(columns)} ON {table}
+FOR EACH ROW WHEN ({_changed(columns, "IS DISTINCT FROM")}) EXECUTE FUNCTION {function}();
 """
-    drop = f"DROP TRIGGER IF EXISTS {trigger} ON {table}; DROP FUNCTION IF EXISTS {function}();"
+    drop = (
+        f"DROP TRIGGER IF EXISTS {trigger} ON {table}; "
+        f"DROP TRIGGER IF EXISTS {trigger}_update ON {table}; "
+        f"DROP FUNCTION IF EXISTS {function}();"
+    )
     return create, drop
 
 
@@ -62,7 +75,7 @@ def _sqlite(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple
         f"CREATE TRIGGER {name}_insert AFTER INSERT ON {table} BEGIN {mark('NEW')} END;",
         f"CREATE TRIGGER {name}_delete AFTER DELETE ON {table} BEGIN {mark('OLD')} END;",
         f"CREATE TRIGGER {name}_update AFTER UPDATE OF {', '.join(columns)} ON {table} "
-        f"BEGIN {mark('OLD')} {mark('NEW')} END;",
+        f"WHEN {_changed(columns, 'IS NOT')} BEGIN {mark('OLD')} {mark('NEW')} END;",
     ]
     drop = [f"DROP TRIGGER IF EXISTS {name}_{op};" for op in ("insert", "delete", "update")]
     return create, drop

@@ -34,9 +34,9 @@ from .base import (
     Span,
     aggregate,
     figures_params,
+    leads_created_in,
     utm_label,
 )
-from .leads import leads_created_in
 
 BY = ("campaign", "source")
 BY_DEFAULT = "campaign"

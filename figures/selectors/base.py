@@ -12,7 +12,7 @@ from django.db import connections
 from django.db.models import CharField, Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
-from workspaces.models import Call, Outcome, Payment
+from workspaces.models import Call, Lead, Outcome, Payment
 
 from ..envelope import Note
 from ..period import Period
@@ -112,6 +112,15 @@ def live_calls(*, workspace, period: Period, member=None):
     if member is not None:
         calls = calls.filter(held_by(member))
     return calls
+
+
+def leads_created_in(*, workspace, period: Period | Span, member=None):
+    """The leads created in the period (a member's: those they set): what leads.created
+    counts, its list shows, the attribution and acquisition cohorts group, defined once."""
+    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
+    if member is not None:
+        leads = leads.filter(setter=member)
+    return leads
 
 
 def past_forms(*, workspace, period: Period | Span, member=None):

@@ -14,11 +14,11 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from core.times import workspace_zone
-from workspaces.models import Call, Outcome
+from workspaces.models import Call, Lead, Outcome
 
-from ..models import CallDay, PastOutcomeDay, RollupDirty, RollupState
+from ..models import CallDay, LeadDay, PastOutcomeDay, RollupDirty, RollupState
 from ..period import Period, local_midnight
-from .base import Span, live_calls, past_forms
+from .base import Span, leads_created_in, live_calls, past_forms
 
 # A period cut into more runs than this is read from the records in one pass.
 RUNS_MAX = 6
@@ -37,6 +37,14 @@ class Kind:
     record_model: type[Model]
 
 
+LEADS = Kind(
+    name="leads",
+    model=LeadDay,
+    time_field="created_at",
+    columns=(),
+    records=lambda workspace, span: leads_created_in(workspace=workspace, period=span),
+    record_model=Lead,
+)
 CALLS = Kind(
     name="calls",
     model=CallDay,
@@ -53,7 +61,7 @@ PAST_OUTCOMES = Kind(
     records=lambda workspace, span: past_forms(workspace=workspace, period=span),
     record_model=Outcome,
 )
-KINDS = {kind.name: kind for kind in (CALLS, PAST_OUTCOMES)}
+KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES)}
 
 
 def day_span(first: date, last: date, zone) -> Span:

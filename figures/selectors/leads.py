@@ -15,15 +15,18 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import COUNT, MONEY, RATE, TRUNCATED
+from . import days as rollups
 from .base import (
     FIGURES_PARAMS,
     Figures,
     Span,
     UtcText,
+    added,
     aggregate,
     figures_params,
-    in_period,
+    leads_created_in,
     member_ref_of,
+    pk_of,
     utc_text_iso,
     utm_label,
 )
@@ -96,18 +99,13 @@ def lead_row(lead) -> dict:
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
 
 
-def leads_created_in(*, workspace, period: Period | Span, member=None):
-    """The leads created in the period (a member's: those they set): what leads.created
-    counts, its list shows, the attribution and acquisition cohorts group, defined once."""
-    leads = Lead.objects.filter(workspace=workspace).filter(in_period(period, "created_at"))
-    if member is not None:
-        leads = leads.filter(setter=member)
-    return leads
-
-
-def _leads_query(*, part: str, workspace, member, start, end, limit=None):
-    """The count of the leads created in [start, end) ("created"), or the first `limit`
-    of them, newest first, with their setter ("page")."""
+def _leads_query(*, part: str, workspace, member, start, end, limit=None, rolled=False):
+    """The count of the leads created in [start, end) ("created"; `rolled`: from their
+    daily roll-up, whole local days before today, of the whole workspace), or the first
+    `limit` of them, newest first, with their setter ("page")."""
+    if rolled:
+        days = rollups.days_of(rollups.LEADS, workspace=workspace, span=Span(start, end))
+        return Aggregate(days, created=Coalesce(Sum("n"), 0))
     leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "created":
         return Aggregate(leads, created=Count("*"))
@@ -126,11 +124,36 @@ leads_query = CompiledQuery(_leads_query, params=FIGURES_PARAMS, model=Lead)
 
 
 def leads_counts(*, workspace, period: Period, member=None, buckets=None):
+    """{"created": n} of the period (per bucket start with buckets)."""
+    cut = None
+    if member is None:
+        cut = rollups.runs(rollups.LEADS, workspace=workspace, period=period)
+    if cut is None:
+        cut = [(False, period)]
     if buckets is None:
-        params = figures_params(workspace=workspace, period=period, member=member)
-        return leads_query(part="created", **params)
-    leads = leads_created_in(workspace=workspace, period=period, member=member)
-    return aggregate(leads, "created_at", {"created": Count("*")}, buckets)
+        parts = [
+            leads_query(
+                part="created",
+                workspace=workspace.pk,
+                member=pk_of(member),
+                start=span.start,
+                end=span.end,
+                rolled=rolled,
+            )
+            for rolled, span in cut
+        ]
+        return added(parts)
+    per_bucket: dict = {}
+    for rolled, span in cut:
+        if rolled:
+            rows = rollups.days_of(rollups.LEADS, workspace=workspace, span=span)
+            created = Coalesce(Sum("n"), 0)
+        else:
+            rows = leads_created_in(workspace=workspace, period=span, member=member)
+            created = Count("*")
+        for start, counts in aggregate(rows, "created_at", {"created": created}, buckets).items():
+            per_bucket.setdefault(start, []).append(counts)
+    return {start: added(parts) for start, parts in per_bucket.items()}
 
 
 def leads_data(counts: dict, workspace) -> dict:

@@ -1,4 +1,4 @@
-"""figures.rollups: the daily roll-ups of calls and past-call forms equal the records after
+"""figures.rollups: the daily roll-ups of leads, calls and past-call forms equal the records after
 any sequence of writes, revisions and deletions, and the figures read through them answer
 what the records answer, before and after the beat counts the days again."""
 
@@ -16,6 +16,7 @@ from figures.period import Period
 from figures.selectors import days
 from figures.selectors.base import OUTCOME_RESULTS
 from figures.selectors.calls import calls_counts
+from figures.selectors.leads import leads_counts
 from figures.selectors.outcomes import outcomes_counts
 from figures.selectors.series import _series_rows
 from workspaces.models import Call, Lead, Outcome, Workspace
@@ -167,6 +168,22 @@ class Writes:
         if form is not None:
             form.delete()
 
+    def lead_change(self):
+        lead = Lead.objects.filter(workspace=self.ws).order_by("?").first()
+        if lead is None:
+            return
+        if self.rng.random() < 0.5:
+            Lead.objects.filter(pk=lead.pk).update(created_at=self.instant())
+        else:
+            lead.created_at = self.instant()
+            lead.save()
+
+    def lead_delete(self):
+        """A lead deleted with its calls and forms (the cascade)."""
+        lead = Lead.objects.filter(workspace=self.ws).order_by("?").first()
+        if lead is not None:
+            lead.delete()
+
     def step(self):
         getattr(
             self,
@@ -180,6 +197,9 @@ class Writes:
                     "past_add",
                     "past_change",
                     "past_delete",
+                    "lead_change",
+                    "lead_change",
+                    "lead_delete",
                 ]
             ),
         )()
@@ -203,11 +223,13 @@ def _answers(ws, now) -> list:
     for period in _periods(ws, now):
         answers.append(dict(calls_counts(workspace=ws, period=period, now=now)))
         answers.append(outcomes_counts(workspace=ws, period=period))
+        answers.append(leads_counts(workspace=ws, period=period))
         for interval in ("day", "week"):
             _, buckets = _series_rows(ws, period, interval)
             per_bucket = calls_counts(workspace=ws, period=period, now=now, buckets=buckets)
             answers.append({start: dict(counts) for start, counts in per_bucket.items()})
             answers.append(outcomes_counts(workspace=ws, period=period, buckets=buckets))
+            answers.append(leads_counts(workspace=ws, period=period, buckets=buckets))
     return answers
 
 
@@ -293,7 +315,7 @@ def test_a_new_time_zone_reads_the_records_until_rebuilt(world, settings):
     now = timezone.now()
     assert days.runs(days.CALLS, workspace=ws, period=_periods(ws, now)[0], now=now) is None
     _same_with_and_without(ws, settings)
-    assert rollups.rollups_refresh(builds=5)["rebuilt"] == 2
+    assert rollups.rollups_refresh(builds=5)["rebuilt"] == len(days.KINDS)
     ws = Workspace.objects.get(pk=ws.pk)  # a new request's
     assert set(RollupState.objects.values_list("zone", flat=True)) == {"Asia/Kolkata"}
     for kind in days.KINDS.values():
