@@ -776,19 +776,28 @@ def deliveries_send_due(*, endpoint_id=None, limit: int = 1000) -> int:
     Round-robin across workspaces: a round takes at most WEBHOOK_SWEEP_PER_WORKSPACE of
     one workspace's deliveries (the longest due first) and queues them in turns, each
     workspace's first, then each one's second, …: a workspace with thousands waiting
-    neither fills a round nor queues ahead of the others."""
+    neither fills a round nor queues ahead of the others. Of the deliveries put off for
+    want of a slot it takes at most the workspace's cap (WEBHOOK_WORKSPACE_CONCURRENCY):
+    a backlog behind slow endpoints is not queued again by the hundred, only to be put off
+    again."""
     now = _now()
     due = _due(now)
     if endpoint_id is not None:
         due = due.filter(endpoint_id=endpoint_id)
+    # Those waiting for a slot take turns of their own, at most the workspace's cap a round
+    # (more could not run at once anyway; the next attempt to end sends the next one).
     turn = Window(
         RowNumber(),
-        partition_by=[F("endpoint__workspace_id")],
+        partition_by=[F("endpoint__workspace_id"), F("waiting_slot")],
         order_by=[F("next_attempt_at").asc(), F("pk").asc()],
     )
+    waiting_turns = max(1, settings.WEBHOOK_WORKSPACE_CONCURRENCY)
     picked = list(
         due.annotate(turn=turn)
-        .filter(turn__lte=settings.WEBHOOK_SWEEP_PER_WORKSPACE)
+        .filter(
+            Q(waiting_slot=False, turn__lte=settings.WEBHOOK_SWEEP_PER_WORKSPACE)
+            | Q(waiting_slot=True, turn__lte=waiting_turns)
+        )
         .order_by("turn", "next_attempt_at", "pk")
         .values_list("pk", flat=True)[:limit]
     )

@@ -260,3 +260,32 @@ def test_the_sweep_takes_the_workspaces_in_turns(
     queue.messages.clear()
     assert _sweep() == 1
     assert _sweep() == 0
+
+
+def test_the_sweep_queues_no_more_of_a_backlog_waiting_for_slots_than_the_workspaces_cap(
+    ws, receiver, monkeypatch, caps
+):
+    """Behind endpoints whose attempts never end, a round of the sweep queues at most the
+    workspace's cap (3 here) of its deliveries waiting for a slot, the longest waiting
+    first, not its whole backlog."""
+    clock = Clock(monkeypatch)
+    endpoint = _endpoint(ws, f"{receiver.url}/slow").endpoint
+    held = [_running(endpoint), _running(endpoint)]
+    queue = Queue(monkeypatch)
+    for n in range(7):
+        _lead(ws, n)
+    waiting = list(
+        Delivery.objects.filter(waiting_slot=True)
+        .order_by("next_attempt_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    assert len(waiting) == 7
+    clock.move(seconds=61)
+    assert _sweep() == 3
+    assert [args[0] for args, _ in queue.messages] == waiting[:3]
+    queue.messages.clear()
+    # The next round takes the next three (the three queued are held for their messages).
+    assert _sweep() == 3
+    assert [args[0] for args, _ in queue.messages] == waiting[3:6]
+    for slots in held:
+        slots_give_back(slots)
