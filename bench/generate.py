@@ -977,8 +977,10 @@ def main(argv=None) -> int:
     analysed = time.monotonic()
     # The figures' daily roll-ups, as the beat would build them, then their statistics.
     call_command("rollups_build", all=True, verbosity=0, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    from figures.selectors.days import KINDS  # noqa: PLC0415 (needs django.setup())
+
     with psycopg.connect(_libpq_url(url), autocommit=True) as conn:
-        for table in ("figures_callday", "figures_pastoutcomeday", "figures_rollupstate"):
+        for table in [kind.model._meta.db_table for kind in KINDS.values()]:
             conn.execute(f"VACUUM (ANALYZE) {table}")
     rolled = time.monotonic()
 

@@ -1,13 +1,14 @@
-"""Daily roll-ups: the calls and past-call forms of each local day of a workspace, counted
-per value of the columns the /calls and /outcomes figures read (figures/models.py).
+"""Daily roll-ups: the leads created, the calls and the past-call forms of each local day
+of a workspace, counted per value of the columns the /leads, /calls and /outcomes figures
+read (figures/models.py).
 
 A figure of whole local days reads the roll-up for its days and the records for the rest,
 the period cut into runs of days (figures/selectors/days.py): a day is read from the
 records when it is today (its calls turn from upcoming to awaiting as the hours pass), when
 a write touched it since it was last counted, or when the workspace has no roll-up of the
 kind yet (or one counted in another time zone). A member's figures read the records (the
-roll-ups count the whole workspace). The answer is therefore always the records' own: the roll-up only
-spares reading them.
+roll-ups count the whole workspace). The answer is therefore always the records' own: the
+roll-up only spares reading them.
 
 Who keeps them:
 - database triggers (migration 0002), in the transaction of every write of a counted
@@ -41,7 +42,7 @@ from workspaces.models import Workspace
 from .models import RollupDirty, RollupState
 from .period import local_midnight
 from .selectors.base import Span
-from .selectors.days import KINDS, Kind, day_span, days_of
+from .selectors.days import KINDS, Kind, day_span, days_of, dirty_days
 
 logger = logging.getLogger(__name__)
 CREATE_BATCH = 2000
@@ -163,12 +164,7 @@ def _refresh(workspace_id, kind: Kind) -> int:
         zone = workspace_zone(state.workspace)
         if state.built_at is None or state.zone != zone.key:
             return 0  # being built, or rebuilt by rollups_refresh in the new time zone
-        days = set(
-            _dirty_rows(workspace_id, kind)
-            .annotate(day=TruncDate("at", tzinfo=zone))
-            .values_list("day", flat=True)
-            .distinct()
-        )
+        days = dirty_days(kind, RollupDirty.objects, workspace_id=workspace_id, zone=zone)
         _days_count(kind, state.workspace, zone, days)
         return _dirty_rows(workspace_id, kind).delete()[0]
 

@@ -112,11 +112,7 @@ calls_totals = CompiledQuery(
 def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
     """The Counts of _calls_aggregates (only `keys` when given: reading another raises)."""
     now = now or timezone.now()
-    cut = None
-    if member is None:
-        cut = rollups.runs(rollups.CALLS, workspace=workspace, period=period, now=now)
-    if cut is None:
-        cut = [(False, period)]
+    cut = rollups.cut(rollups.CALLS, workspace=workspace, period=period, member=member, now=now)
     if buckets is None:
         keys = None if keys is None else tuple(sorted(keys))
         parts = [
@@ -134,10 +130,7 @@ def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=No
         return Counts(added(parts))
     per_bucket: dict = {}
     for rolled, span in cut:
-        if rolled:
-            rows = rollups.days_of(rollups.CALLS, workspace=workspace, span=span)
-        else:
-            rows = live_calls(workspace=workspace, period=span, member=member)
+        rows = rollups.rows_of(rollups.CALLS, rolled, workspace=workspace, span=span, member=member)
         aggregates = _calls_aggregates_of(now, keys, summed=rolled)
         for start, counts in aggregate(rows, "scheduled_for", aggregates, buckets).items():
             per_bucket.setdefault(start, []).append(counts)

@@ -18,7 +18,7 @@ from workspaces.models import Call, Lead, Outcome
 
 from ..models import CallDay, LeadDay, PastOutcomeDay, RollupDirty, RollupState
 from ..period import Period, local_midnight
-from .base import Span, leads_created_in, live_calls, past_forms
+from .base import Span, in_period, leads_created_in, live_calls, past_forms
 
 # A period cut into more runs than this is read from the records in one pass.
 RUNS_MAX = 6
@@ -33,7 +33,7 @@ class Kind:
     model: type[Model]
     time_field: str
     columns: tuple[str, ...]
-    records: Callable[..., object]
+    records: Callable[..., object]  # (workspace, span, member=None) -> the records
     record_model: type[Model]
 
 
@@ -42,7 +42,9 @@ LEADS = Kind(
     model=LeadDay,
     time_field="created_at",
     columns=(),
-    records=lambda workspace, span: leads_created_in(workspace=workspace, period=span),
+    records=lambda workspace, span, member=None: leads_created_in(
+        workspace=workspace, period=span, member=member
+    ),
     record_model=Lead,
 )
 CALLS = Kind(
@@ -50,7 +52,9 @@ CALLS = Kind(
     model=CallDay,
     time_field="scheduled_for",
     columns=("status", "attendance", "offer_made", "outcome", "outcome_reason"),
-    records=lambda workspace, span: live_calls(workspace=workspace, period=span),
+    records=lambda workspace, span, member=None: live_calls(
+        workspace=workspace, period=span, member=member
+    ),
     record_model=Call,
 )
 PAST_OUTCOMES = Kind(
@@ -58,7 +62,9 @@ PAST_OUTCOMES = Kind(
     model=PastOutcomeDay,
     time_field="at",
     columns=("result", "reason"),
-    records=lambda workspace, span: past_forms(workspace=workspace, period=span),
+    records=lambda workspace, span, member=None: past_forms(
+        workspace=workspace, period=span, member=member
+    ),
     record_model=Outcome,
 )
 KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES)}
@@ -93,19 +99,15 @@ def runs(kind: Kind, *, workspace, period: Period, now: datetime | None = None):
     if not settings.FIGURES_ROLLUPS:
         return None
     zone = workspace_zone(workspace)
-    if period.start != local_midnight(period.first_day, zone) or period.end != local_midnight(
-        period.last_day + timedelta(days=1), zone
-    ):
+    if Span(period.start, period.end) != day_span(period.first_day, period.last_day, zone):
         return None
     if built_zones(workspace).get(kind.name) != zone.key:
         return None
-    raw = set(
-        RollupDirty.objects.filter(
-            workspace_id=workspace.pk, kind=kind.name, at__gte=period.start, at__lt=period.end
-        )
-        .annotate(day=TruncDate("at", tzinfo=zone))
-        .values_list("day", flat=True)
-        .distinct()
+    raw = dirty_days(
+        kind,
+        RollupDirty.objects.filter(at__gte=period.start, at__lt=period.end),
+        workspace_id=workspace.pk,
+        zone=zone,
     )
     raw.add((now or timezone.now()).astimezone(zone).date())
     cut: list[tuple[bool, date, date]] = []
@@ -122,10 +124,32 @@ def runs(kind: Kind, *, workspace, period: Period, now: datetime | None = None):
     return [(rolled, day_span(first, last, zone)) for rolled, first, last in cut]
 
 
+def cut(kind: Kind, *, workspace, period: Period, member=None, now: datetime | None = None):
+    """`runs`, or the whole period from the records: a member's figures, or no roll-up."""
+    found = None
+    if member is None:
+        found = runs(kind, workspace=workspace, period=period, now=now)
+    return found if found is not None else [(False, period)]
+
+
+def dirty_days(kind: Kind, dirty, *, workspace_id, zone) -> set[date]:
+    """The local days the workspace's dirty rows of the kind (among `dirty`) name."""
+    return set(
+        dirty.filter(workspace_id=workspace_id, kind=kind.name)
+        .annotate(day=TruncDate("at", tzinfo=zone))
+        .values_list("day", flat=True)
+        .distinct()
+    )
+
+
 def days_of(kind: Kind, *, workspace, span: Span):
     """The roll-up's rows of the workspace (or its primary key) in the span (their time the
     local day's start)."""
-    return kind.model.objects.filter(
-        workspace=workspace,
-        **{f"{kind.time_field}__gte": span.start, f"{kind.time_field}__lt": span.end},
-    )
+    return kind.model.objects.filter(workspace=workspace).filter(in_period(span, kind.time_field))
+
+
+def rows_of(kind: Kind, rolled: bool, *, workspace, span: Span, member=None):
+    """A run's rows: the roll-up's (`rolled`) or the records'."""
+    if rolled:
+        return days_of(kind, workspace=workspace, span=span)
+    return kind.records(workspace, span, member)

@@ -125,11 +125,7 @@ leads_query = CompiledQuery(_leads_query, params=FIGURES_PARAMS, model=Lead)
 
 def leads_counts(*, workspace, period: Period, member=None, buckets=None):
     """{"created": n} of the period (per bucket start with buckets)."""
-    cut = None
-    if member is None:
-        cut = rollups.runs(rollups.LEADS, workspace=workspace, period=period)
-    if cut is None:
-        cut = [(False, period)]
+    cut = rollups.cut(rollups.LEADS, workspace=workspace, period=period, member=member)
     if buckets is None:
         parts = [
             leads_query(
@@ -145,12 +141,8 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
         return added(parts)
     per_bucket: dict = {}
     for rolled, span in cut:
-        if rolled:
-            rows = rollups.days_of(rollups.LEADS, workspace=workspace, span=span)
-            created = Coalesce(Sum("n"), 0)
-        else:
-            rows = leads_created_in(workspace=workspace, period=span, member=member)
-            created = Count("*")
+        rows = rollups.rows_of(rollups.LEADS, rolled, workspace=workspace, span=span, member=member)
+        created = Coalesce(Sum("n"), 0) if rolled else Count("*")
         for start, counts in aggregate(rows, "created_at", {"created": created}, buckets).items():
             per_bucket.setdefault(start, []).append(counts)
     return {start: added(parts) for start, parts in per_bucket.items()}

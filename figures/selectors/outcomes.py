@@ -18,8 +18,6 @@ from .base import (
     Figures,
     Span,
     grouped_counts,
-    live_calls,
-    past_forms,
     pk_of,
 )
 
@@ -72,15 +70,8 @@ def _outcomes_query(*, part: str, workspace, member, start, end, rolled=False):
     per distinct value of their columns; `rolled`: the rows of their daily roll-up, summed
     alike (whole local days before today, of the whole workspace)."""
     kind, columns = _PARTS[part]
-    period = Span(start, end)
-    if rolled:
-        days = rollups.days_of(kind, workspace=workspace, span=period)
-        return days.order_by().values_list(*columns).annotate(n=Sum("n"))
-    if part == "calls":
-        records = live_calls(workspace=workspace, period=period, member=member)
-    else:
-        records = past_forms(workspace=workspace, period=period, member=member)
-    return records.order_by().values_list(*columns).annotate(n=Count("pk"))
+    rows = rollups.rows_of(kind, rolled, workspace=workspace, span=Span(start, end), member=member)
+    return rows.order_by().values_list(*columns).annotate(n=Sum("n") if rolled else Count("pk"))
 
 
 outcomes_query = CompiledQuery(_outcomes_query, params=FIGURES_PARAMS, model=Call)
@@ -92,17 +83,10 @@ _PARTS = {
 }
 
 
-def _cut(part: str, *, workspace, period: Period, member):
-    """The period's runs of days for the part, each read from its roll-up or its records."""
-    cut = None
-    if member is None:
-        cut = rollups.runs(_PARTS[part][0], workspace=workspace, period=period)
-    return cut if cut is not None else [(False, period)]
-
-
 def _rows(part: str, *, workspace, period: Period, member) -> list:
     rows = []
-    for rolled, span in _cut(part, workspace=workspace, period=period, member=member):
+    kind = _PARTS[part][0]
+    for rolled, span in rollups.cut(kind, workspace=workspace, period=period, member=member):
         rows.extend(
             outcomes_query(
                 part=part,
@@ -125,16 +109,10 @@ def _grouped(part: str, *, workspace, period: Period, member, buckets) -> dict:
     """{bucket start: [(values of the part's columns..., number)]} over the period."""
     kind, columns = _PARTS[part]
     grouped: dict = {}
-    for rolled, span in _cut(part, workspace=workspace, period=period, member=member):
-        if rolled:
-            rows = rollups.days_of(kind, workspace=workspace, span=span)
-            counted = grouped_counts(rows, columns, kind.time_field, buckets, count=Sum("n"))
-        elif part == "calls":
-            rows = live_calls(workspace=workspace, period=span, member=member)
-            counted = grouped_counts(rows, columns, "scheduled_for", buckets)
-        else:
-            rows = past_forms(workspace=workspace, period=span, member=member)
-            counted = grouped_counts(rows, columns, "at", buckets)
+    for rolled, span in rollups.cut(kind, workspace=workspace, period=period, member=member):
+        rows = rollups.rows_of(kind, rolled, workspace=workspace, span=span, member=member)
+        count = Sum("n") if rolled else None
+        counted = grouped_counts(rows, columns, kind.time_field, buckets, count=count)
         for start, values in counted.items():
             grouped.setdefault(start, []).extend(values)
     return grouped
