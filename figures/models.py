@@ -1,10 +1,11 @@
-"""Daily roll-ups of the records the leads, calls and outcomes figures count
+"""Daily roll-ups of the records the leads, calls, outcomes and acquisition figures count
 (figures/rollups.py).
 
 A roll-up row counts the records of one workspace's local day that share the values of the
 columns a figure groups or filters by. Its time column, named as the record's, holds the
 instant that local day begins, so the figures' own conditions and period filters read a
-roll-up model as they read the records, counting `n` instead of rows.
+roll-up model as they read the records, counting `n` instead of rows (and adding up a
+kind's sums, such as the cohort's shows, instead of counting them).
 """
 
 from django.db import models
@@ -23,6 +24,32 @@ class LeadDay(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "created_at"], name="leadday_ws_day")]
+
+
+class CohortDay(models.Model):
+    """The leads created on a local day, per UTM combination (the kept UtmTags, and the
+    lead's own four tags), with how many of them have a call that counts, showed, and
+    bought, and the cash collected on their sales to date: the cohort /attribution,
+    /acquisition and the acquisition series read."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    # The lead's UtmTags, by its key: no constraint, a combination is never removed alone.
+    utm_tags_id = models.BigIntegerField(null=True)
+    utm_source = models.CharField(max_length=200, blank=True)
+    utm_medium = models.CharField(max_length=200, blank=True)
+    utm_campaign = models.CharField(max_length=200, blank=True)
+    utm_content = models.CharField(max_length=200, blank=True)
+    n = models.IntegerField()
+    booked = models.IntegerField()
+    shows = models.IntegerField()
+    closes = models.IntegerField()
+    cash = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "created_at"], name="cohortday_ws_day")]
 
 
 class CallDay(models.Model):

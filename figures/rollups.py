@@ -1,6 +1,7 @@
-"""Daily roll-ups: the leads created, the calls and the past-call forms of each local day
-of a workspace, counted per value of the columns the /leads, /calls and /outcomes figures
-read (figures/models.py).
+"""Daily roll-ups: the leads created, the calls, the past-call forms and the leads' cohort
+(per UTM combination) of each local day of a workspace, counted per value of the columns
+the /leads, /calls, /outcomes, /attribution and /acquisition figures read
+(figures/models.py).
 
 A figure of whole local days reads the roll-up for its days and the records for the rest,
 the period cut into runs of days (figures/selectors/days.py): a day is read from the
@@ -11,12 +12,13 @@ roll-ups count the whole workspace). The answer is therefore always the records'
 roll-up only spares reading them.
 
 Who keeps them:
-- database triggers (migration 0002), in the transaction of every write of a counted
+- database triggers (figures/triggers.py, created by the migrations), in the transaction of every write of a counted
   record, leave its old and new time in RollupDirty while the workspace has a RollupState
   of the kind;
 - `rollups_refresh` (the beat, every ROLLUPS_REFRESH_SECONDS) counts the dirty days again
   and removes the dirty rows it counted, and builds the roll-ups of workspaces that have
-  none (ROLLUPS_BUILDS_PER_ROUND a round) or whose time zone changed;
+  none, or not of every kind (ROLLUPS_BUILDS_PER_ROUND a round), or whose time zone
+  changed;
 - `rollups_build` counts every day of a workspace, for the beat and for a bulk load.
 
 A round counts and removes the dirty rows of one snapshot of the database: a dirty row
@@ -69,13 +71,16 @@ def _counted(kind: Kind, workspace, zone, span: Span) -> list[Model]:
         .order_by()
         .annotate(_day=TruncDate(kind.time_field, tzinfo=zone))
         .values("_day", *kind.columns)
-        .annotate(_n=Count("pk"))
+        .annotate(_n=Count("pk"), **{f"_{name}": total for name, total in kind.sums.items()})
+        # Written in day order: a period's rows sit together in the table.
+        .order_by("_day")
     )
     return [
         kind.model(
             workspace_id=workspace.pk,
             n=row.pop("_n"),
             **{kind.time_field: local_midnight(row.pop("_day"), zone)},
+            **{name: row.pop(f"_{name}") for name in kind.sums},
             **row,
         )
         for row in grouped
@@ -144,9 +149,13 @@ def rollup_build(workspace: Workspace, kind: Kind) -> int:
     return written
 
 
-def rollups_build(workspace: Workspace) -> int:
-    """Every roll-up of the workspace, counted from its records."""
-    return sum(rollup_build(workspace, kind) for kind in KINDS.values())
+def rollups_build(workspace: Workspace, *, missing: bool = False) -> int:
+    """Every roll-up of the workspace (`missing`: those it has no state of), counted from
+    its records."""
+    held = set()
+    if missing:
+        held = set(RollupState.objects.filter(workspace=workspace).values_list("kind", flat=True))
+    return sum(rollup_build(workspace, kind) for kind in KINDS.values() if kind.name not in held)
 
 
 def _refresh(workspace_id, kind: Kind) -> int:
@@ -196,9 +205,18 @@ def rollups_refresh(*, builds: int | None = None) -> dict[str, int]:
         rollup_build(state.workspace, KINDS[state.kind])
         rebuilt += 1
     built = 0
-    for workspace in Workspace.objects.exclude(
-        pk__in=RollupState.objects.values("workspace_id")
-    ).order_by("pk")[: max(0, builds - rebuilt)]:
-        rollups_build(workspace)
+    # Workspaces without a roll-up of every kind (a kind added since theirs were built).
+    complete = (
+        RollupState.objects.filter(kind__in=list(KINDS))
+        .order_by()
+        .values("workspace_id")
+        .annotate(kinds=Count("kind"))
+        .filter(kinds=len(KINDS))
+        .values("workspace_id")
+    )
+    for workspace in Workspace.objects.exclude(pk__in=complete).order_by("pk")[
+        : max(0, builds - rebuilt)
+    ]:
+        rollups_build(workspace, missing=True)
         built += 1
     return {"dirty": dirty, "rebuilt": rebuilt, "built": built}

@@ -1,9 +1,9 @@
-"""The triggers that mark a roll-up's days dirty in the transaction of every write of the
-records it counts (figures/rollups.py): for a workspace with a roll-up of the kind, each
-insert, delete, or update that changes a column the roll-up reads leaves the record's old
-and new time in figures_rollupdirty."""
+"""The triggers that mark the days of the leads, calls and past-call forms roll-ups dirty
+in the transaction of every write of the records they count (figures/triggers.py)."""
 
 from django.db import migrations
+
+from figures.triggers import triggers_create, triggers_drop
 
 # (kind, table, time column, the columns a roll-up of the kind reads)
 WATCHED = (
@@ -27,78 +27,12 @@ WATCHED = (
 )
 
 
-def _changed(columns: tuple[str, ...], differs: str) -> str:
-    """A row's update changed one of the columns (NULL-safe: `differs` is PostgreSQL's IS
-    DISTINCT FROM or SQLite's IS NOT)."""
-    return " OR ".join(f"OLD.{column} {differs} NEW.{column}" for column in columns)
-
-
-def _postgresql(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple[str, str]:
-    function = f"figures_dirty_{kind}"
-    trigger = f"figures_dirty_{kind}"
-    mark = (
-        "IF EXISTS (SELECT 1 FROM figures_rollupstate s WHERE s.workspace_id = {row}.workspace_id "
-        f"AND s.kind = '{kind}') THEN INSERT INTO figures_rollupdirty (workspace_id, kind, at) "
-        f"VALUES ({{row}}.workspace_id, '{kind}', {{row}}.{time}); END IF;"
-    )
-    create = f"""
-CREATE FUNCTION {function}() RETURNS trigger AS $$
-BEGIN
-  IF TG_OP <> 'INSERT' THEN {mark.format(row="OLD")} END IF;
-  IF TG_OP <> 'DELETE' THEN {mark.format(row="NEW")} END IF;
-  RETURN NULL;
-END
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER {trigger} AFTER INSERT OR DELETE ON {table}
-FOR EACH ROW EXECUTE FUNCTION {function}();
-CREATE TRIGGER {trigger}_update AFTER UPDATE OF {", ".join(columns)} ON {table}
-FOR EACH ROW WHEN ({_changed(columns, "IS DISTINCT FROM")}) EXECUTE FUNCTION {function}();
-"""
-    drop = (
-        f"DROP TRIGGER IF EXISTS {trigger} ON {table}; "
-        f"DROP TRIGGER IF EXISTS {trigger}_update ON {table}; "
-        f"DROP FUNCTION IF EXISTS {function}();"
-    )
-    return create, drop
-
-
-def _sqlite(kind: str, table: str, time: str, columns: tuple[str, ...]) -> tuple[list, list]:
-    def mark(row: str) -> str:
-        return (
-            f"INSERT INTO figures_rollupdirty (workspace_id, kind, at) SELECT {row}.workspace_id, "
-            f"'{kind}', {row}.{time} WHERE EXISTS (SELECT 1 FROM figures_rollupstate s "
-            f"WHERE s.workspace_id = {row}.workspace_id AND s.kind = '{kind}');"
-        )
-
-    name = f"figures_dirty_{kind}"
-    create = [
-        f"CREATE TRIGGER {name}_insert AFTER INSERT ON {table} BEGIN {mark('NEW')} END;",
-        f"CREATE TRIGGER {name}_delete AFTER DELETE ON {table} BEGIN {mark('OLD')} END;",
-        f"CREATE TRIGGER {name}_update AFTER UPDATE OF {', '.join(columns)} ON {table} "
-        f"WHEN {_changed(columns, 'IS NOT')} BEGIN {mark('OLD')} {mark('NEW')} END;",
-    ]
-    drop = [f"DROP TRIGGER IF EXISTS {name}_{op};" for op in ("insert", "delete", "update")]
-    return create, drop
-
-
-def _run(schema_editor, which: int) -> None:
-    vendor = schema_editor.connection.vendor
-    for watched in WATCHED:
-        if vendor == "postgresql":
-            schema_editor.execute(_postgresql(*watched)[which])
-        elif vendor == "sqlite":
-            for statement in _sqlite(*watched)[which]:
-                schema_editor.execute(statement)
-        else:
-            raise NotImplementedError(f"No roll-up triggers for {vendor}")
-
-
 def create(apps, schema_editor):
-    _run(schema_editor, 0)
+    triggers_create(schema_editor, WATCHED)
 
 
 def drop(apps, schema_editor):
-    _run(schema_editor, 1)
+    triggers_drop(schema_editor, WATCHED)
 
 
 class Migration(migrations.Migration):

@@ -27,13 +27,13 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import COUNT, MONEY, RATE, TRUNCATED
+from . import days as rollups
 from .base import (
     FIGURES_PARAMS,
     Buckets,
     Figures,
     Span,
     aggregate,
-    figures_params,
     leads_created_in,
     utm_label,
 )
@@ -55,6 +55,8 @@ ACQUISITION_KEYS = (
     "roas",
 )
 _COUNTS = ("spend", "leads", "booked", "shows", "closes", "cash")
+# The /acquisition figures a /series answers (from the spend and the cohort's leads and cash).
+SERIES_FIGURES = frozenset({"spend", "cost_per_lead", "roas"})
 AD_SPEND_LIMIT_DEFAULT = 100
 AD_SPEND_LIMIT_MAX = 500
 
@@ -118,27 +120,43 @@ spend_query = CompiledQuery(
 )
 
 
-def _cohort_query(*, part, workspace, member, start, end, by: str):
+# The same counts from the cohort's daily roll-up (figures.models.CohortDay).
+_ROLLED_AGGREGATES = {
+    "leads": Coalesce(Sum("n"), 0),
+    "booked": Sum("booked"),
+    "shows": Sum("shows"),
+    "closes": Sum("closes"),
+    "cash": Coalesce(Sum("cash"), 0, **_MINOR_SUM),
+}
+
+
+def _cohort_query(*, part, workspace, member, start, end, by: str, rolled=False):
     """The period's leads grouped by their kept UtmTags ("tagged": each combination's tags
-    looked up once per group), or those without it by their own tags ("untagged").
+    looked up once per group), or those without it by their own tags ("untagged");
+    `rolled`: from their daily roll-up (whole local days before today).
 
     Per group: how many, those with a call that counts (Lead.has_booking), those who
     showed (Lead.has_show), those with a sale, and the cash on their sales to date, all
     kept on the lead by the services: PostgreSQL reads them from lead_ws_created alone."""
     columns = _columns(by)
-    leads = _cohort(workspace=workspace, period=Span(start, end))
+    if rolled:
+        leads = rollups.days_of(rollups.COHORT, workspace=workspace, span=Span(start, end))
+        aggregates = _ROLLED_AGGREGATES
+    else:
+        leads = _cohort(workspace=workspace, period=Span(start, end))
+        aggregates = _LEAD_AGGREGATES
     if part == "untagged":
         return (
-            leads.filter(utm_tags__isnull=True)
+            leads.filter(utm_tags_id__isnull=True)
             .order_by()
             .values_list(*columns)
-            .annotate(**_LEAD_AGGREGATES)
+            .annotate(**aggregates)
         )
-    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags"))
+    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags_id"))
     return (
         leads.order_by()
-        .values_list("utm_tags")
-        .annotate(**_LEAD_AGGREGATES)
+        .values_list("utm_tags_id")
+        .annotate(**aggregates)
         .annotate(
             **{
                 f"tag_{name}": Subquery(tags.values(name.removeprefix("utm_"))[:1])
@@ -154,7 +172,8 @@ cohort_query = CompiledQuery(_cohort_query, params=FIGURES_PARAMS, model=Lead)
 def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> dict:
     """{key (labels, `(none)` for a missing value): {spend, leads, booked, shows, closes,
     cash}}: one grouped pass over the period's spend (the index ad_spend_ws_date alone on
-    PostgreSQL) and one over the period's leads (lead_ws_created alone)."""
+    PostgreSQL) and one over the period's leads (lead_ws_created alone, or the cohort's
+    daily roll-up for whole local days before today)."""
     rows: dict[tuple, dict] = {}
 
     def row(key) -> dict:
@@ -169,18 +188,22 @@ def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> di
     days = {"first_day": period.first_day, "last_day": period.last_day}
     for *key, amount in spend_query(workspace=workspace.pk, by=by, **days):
         row(key)["spend"] += amount
-    times = figures_params(workspace=workspace, period=period)
-    grouped = cohort_query(part="tagged", by=by, **times)
-    untagged = False
-    for pk, *values in grouped:
-        if pk is None:
-            untagged = True
-            continue
-        add(values[5:], values[:5])
-    if untagged:
-        # Leads written without their combination kept (not by the services): by their tags.
-        for *key, n, booked, shows, closes, cash in cohort_query(part="untagged", by=by, **times):
-            add(key, (n, booked, shows, closes, cash))
+    for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
+        times = {"workspace": workspace.pk, "member": None, "start": span.start, "end": span.end}
+        grouped = cohort_query(part="tagged", by=by, rolled=rolled, **times)
+        untagged = False
+        for pk, *values in grouped:
+            if pk is None:
+                untagged = True
+                continue
+            add(values[5:], values[:5])
+        if untagged:
+            # Leads written without their combination kept (not by the services): by their
+            # tags.
+            for *key, n, booked, shows, closes, cash in cohort_query(
+                part="untagged", by=by, rolled=rolled, **times
+            ):
+                add(key, (n, booked, shows, closes, cash))
     return rows
 
 
@@ -200,19 +223,32 @@ class _AcquisitionFields:
         }
         self.roas = of("roas", RATE)
 
-    def build(self, counts: dict) -> dict:
+    @classmethod
+    def of(cls, workspace) -> _AcquisitionFields:
+        """The workspace object's own, made once (a /series answer builds a point a bucket)."""
+        built = getattr(workspace, "_acquisition_fields", None)
+        if built is None:
+            built = workspace._acquisition_fields = cls(workspace)
+        return built
+
+    def build(self, counts: dict, figures=None) -> dict:
+        """The Fields of the counts (only `figures` when given), in the answer's order."""
         spend, cash = counts["spend"], counts["cash"]
-        n = {key: counts[key] for key in ("leads", "booked", "shows", "closes")}
         money = major_from_minor
-        return {
-            "spend": self.spend.money(spend),
-            **{key: self.counts[key].count(n[key]) for key in n},
-            "cash_collected": self.cash.money(cash),
-            "cost_per_lead": self.costs["lead"].average(spend, n["leads"]),
-            "cost_per_booked_call": self.costs["booked_call"].average(spend, n["booked"]),
-            "cost_per_show": self.costs["show"].average(spend, n["shows"]),
-            "cost_per_close": self.costs["close"].average(spend, n["closes"]),
-            "roas": self.roas.rate(
+        built = {
+            "spend": lambda: self.spend.money(spend),
+            **{
+                key: (lambda key=key: self.counts[key].count(counts[key]))
+                for key in ("leads", "booked", "shows", "closes")
+            },
+            "cash_collected": lambda: self.cash.money(cash),
+            "cost_per_lead": lambda: self.costs["lead"].average(spend, counts["leads"]),
+            "cost_per_booked_call": lambda: self.costs["booked_call"].average(
+                spend, counts["booked"]
+            ),
+            "cost_per_show": lambda: self.costs["show"].average(spend, counts["shows"]),
+            "cost_per_close": lambda: self.costs["close"].average(spend, counts["closes"]),
+            "roas": lambda: self.roas.rate(
                 cash,
                 spend,
                 bounded=False,
@@ -223,6 +259,7 @@ class _AcquisitionFields:
                 ),
             ),
         }
+        return {key: field() for key, field in built.items() if figures is None or key in figures}
 
 
 def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> Figures:
@@ -247,21 +284,27 @@ def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> F
 def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | None) -> dict:
     """{spend, leads, cash} of the period, or per bucket start with buckets: the spend by
     its day (a date: grouped per day in the database, each day placed in its bucket here)
-    and the cohort's leads and cash by their creation time."""
+    and the cohort's leads and cash by their creation time (whole local days before today
+    from the cohort's daily roll-up)."""
     spend_by_day = (
         _spend_of(workspace=workspace, period=period)
         .order_by()
         .values_list("date")
         .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
     )
-    leads = aggregate(
-        _cohort(workspace=workspace, period=period),
-        "created_at",
-        {"leads": Count("*"), "cash": Coalesce(Sum("cash_collected"), 0, **_MINOR_SUM)},
-        buckets,
-    )
+    parts = []
+    for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
+        records = rollups.rows_of(rollups.COHORT, rolled, workspace=workspace, span=span)
+        totals = {
+            "leads": _ROLLED_AGGREGATES["leads"] if rolled else _LEAD_AGGREGATES["leads"],
+            "cash": _ROLLED_AGGREGATES["cash"] if rolled else _LEAD_AGGREGATES["cash"],
+        }
+        parts.append(aggregate(records, "created_at", totals, buckets))
     if buckets is None:
-        return {"spend": sum(amount for _, amount in spend_by_day), **leads}
+        return {
+            "spend": sum(amount for _, amount in spend_by_day),
+            **{name: sum(part[name] for part in parts) for name in ("leads", "cash")},
+        }
     starts = [start for start, _ in buckets.starts]
     grouped: dict = {}
     for day, amount in spend_by_day:
@@ -269,17 +312,20 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
         start = starts[max(bisect.bisect_right(starts, day) - 1, 0)]
         slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
         slot["spend"] += amount
-    for start, values in leads.items():
-        slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
-        slot["leads"] += values["leads"]
-        slot["cash"] += values["cash"]
+    for part in parts:
+        for start, values in part.items():
+            slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
+            slot["leads"] += values["leads"]
+            slot["cash"] += values["cash"]
     return grouped
 
 
-def acquisition_series_data(counts: dict, workspace) -> dict:
-    """The Fields /series answers for acquisition.spend, cost_per_lead and roas."""
-    built = _AcquisitionFields(workspace).build({"booked": 0, "shows": 0, "closes": 0, **counts})
-    return {key: built[key] for key in ("spend", "cost_per_lead", "roas")}
+def acquisition_series_data(counts: dict, workspace, figures=None) -> dict:
+    """The Fields /series answers for acquisition.spend, cost_per_lead and roas (only
+    `figures` when given)."""
+    figures = SERIES_FIGURES if figures is None else SERIES_FIGURES & set(figures)
+    zero = {"booked": 0, "shows": 0, "closes": 0}
+    return _AcquisitionFields.of(workspace).build({**zero, **counts}, figures)
 
 
 # --- /ad-spend: the records --------------------------------------------------------------

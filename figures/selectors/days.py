@@ -5,18 +5,18 @@ roll-up or from the records."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Model
-from django.db.models.functions import TruncDate
+from django.db.models import BigIntegerField, Count, Model, Q, Sum
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from core.times import workspace_zone
 from workspaces.models import Call, Lead, Outcome
 
-from ..models import CallDay, LeadDay, PastOutcomeDay, RollupDirty, RollupState
+from ..models import CallDay, CohortDay, LeadDay, PastOutcomeDay, RollupDirty, RollupState
 from ..period import Period, local_midnight
 from .base import Span, in_period, leads_created_in, live_calls, past_forms
 
@@ -27,7 +27,8 @@ RUNS_MAX = 6
 @dataclass(frozen=True)
 class Kind:
     """A roll-up: its model, the records it counts (of a workspace, in a Span), their time
-    column and the columns it counts them by (named alike in the model)."""
+    column, the columns it counts them by (named alike in the model) and, beside the count
+    `n`, its sums: {model column: the aggregate of the records it holds}."""
 
     name: str
     model: type[Model]
@@ -35,6 +36,7 @@ class Kind:
     columns: tuple[str, ...]
     records: Callable[..., object]  # (workspace, span, member=None) -> the records
     record_model: type[Model]
+    sums: dict = field(default_factory=dict)
 
 
 LEADS = Kind(
@@ -67,7 +69,25 @@ PAST_OUTCOMES = Kind(
     ),
     record_model=Outcome,
 )
-KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES)}
+# The leads of the period as /attribution and /acquisition group them: by their kept UtmTags
+# (or, without it, their own tags), with the flags and cash the services keep on a lead.
+COHORT = Kind(
+    name="cohort",
+    model=CohortDay,
+    time_field="created_at",
+    columns=("utm_tags_id", "utm_source", "utm_medium", "utm_campaign", "utm_content"),
+    records=lambda workspace, span, member=None: leads_created_in(
+        workspace=workspace, period=span, member=member
+    ),
+    record_model=Lead,
+    sums={
+        "booked": Count("pk", filter=Q(has_booking=True)),
+        "shows": Count("pk", filter=Q(has_show=True)),
+        "closes": Count("pk", filter=Q(has_sale=True)),
+        "cash": Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
+    },
+)
+KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES, COHORT)}
 
 
 def day_span(first: date, last: date, zone) -> Span:

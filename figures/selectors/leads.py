@@ -200,26 +200,32 @@ def leads_of_period(
 # --- /attribution ---------------------------------------------------------------------
 
 
-def _attribution_query(*, part, workspace, member, start, end):
+def _attribution_query(*, part, workspace, member, start, end, rolled=False):
     """The period's leads grouped by their kept UtmTags ("tagged"), or those without it
-    grouped by their four tags ("untagged")."""
-    leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
+    grouped by their four tags ("untagged"); `rolled`: from their daily roll-up (whole
+    local days before today, of the whole workspace)."""
+    if rolled:
+        leads = rollups.days_of(rollups.COHORT, workspace=workspace, span=Span(start, end))
+        totals = {"n": Sum("n"), "closes": Sum("closes"), "cash": Sum("cash")}
+    else:
+        leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
+        # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
+        totals = {
+            "n": Count("*"),
+            "closes": Count("has_sale", filter=Q(has_sale=True)),
+            "cash": Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
+        }
     if part == "untagged":
-        leads = leads.filter(utm_tags__isnull=True)
-    # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
+        leads = leads.filter(utm_tags_id__isnull=True)
     grouped = (
         leads.order_by()
-        .values_list(*(("utm_tags",) if part == "tagged" else UTM_FIELDS))
-        .annotate(
-            n=Count("*"),
-            closes=Count("has_sale", filter=Q(has_sale=True)),
-            cash=Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
-        )
+        .values_list(*(("utm_tags_id",) if part == "tagged" else UTM_FIELDS))
+        .annotate(**totals)
     )
     if part == "untagged":
         return grouped
     # Then each combination's four tags, looked up once per group found.
-    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags"))
+    tags = UtmTags.objects.filter(pk=OuterRef("utm_tags_id"))
     return grouped.annotate(
         **{
             f"tag_{name}": Subquery(tags.values(name.removeprefix("utm_"))[:1])
@@ -237,10 +243,9 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
     One grouped pass over the period's leads by the combination the writers keep on each
     lead (UtmTags), read from the index lead_ws_created on PostgreSQL, with the tags of
     each combination found looked up in the same statement; whether a lead has a sale and
-    the cash collected on its sales are kept on the lead by the services.
+    the cash collected on its sales are kept on the lead by the services. Whole local days
+    before today are read from the cohort's daily roll-up when the workspace has it.
     """
-    common = figures_params(workspace=workspace, period=period, member=member)
-    grouped = attribution_query(part="tagged", **common)
     totals: dict[tuple, list[int]] = {}
 
     def add(key: tuple, *values: int) -> None:
@@ -248,13 +253,25 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
         for i, value in enumerate(values):
             total[i] += value
 
-    for pk, n, closes, cash, *tags in grouped:
-        if pk is not None:
-            add(tags, n, closes, cash)
-    if any(row[0] is None for row in grouped):
-        # Leads written without their combination kept (not by the services): by their tags.
-        for *key, n, closes, cash in attribution_query(part="untagged", **common):
-            add(key, n, closes, cash)
+    for rolled, span in rollups.cut(
+        rollups.COHORT, workspace=workspace, period=period, member=member
+    ):
+        common = {
+            "workspace": workspace.pk,
+            "member": pk_of(member),
+            "start": span.start,
+            "end": span.end,
+            "rolled": rolled,
+        }
+        grouped = attribution_query(part="tagged", **common)
+        for pk, n, closes, cash, *tags in grouped:
+            if pk is not None:
+                add(tags, n, closes, cash)
+        if any(row[0] is None for row in grouped):
+            # Leads written without their combination kept (not by the services): by their
+            # tags.
+            for *key, n, closes, cash in attribution_query(part="untagged", **common):
+                add(key, n, closes, cash)
     leads = fields.FieldsOf("attribution.leads", COUNT, workspace=workspace)
     closes = fields.FieldsOf("attribution.closes", COUNT, workspace=workspace)
     cash = fields.FieldsOf("attribution.cash_collected", MONEY, workspace=workspace)

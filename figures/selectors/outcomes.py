@@ -132,13 +132,16 @@ def outcomes_counts(*, workspace, period: Period, member=None, buckets=None):
     }
 
 
-def outcomes_data(counts: dict, workspace) -> dict:
+def outcomes_data(counts: dict, workspace, figures=None) -> dict:
+    """The /outcomes figures (only `figures` when given) from outcomes_counts' counts."""
     data = {}
     for key in OUTCOME_KEYS:
-        data[key] = fields.count(f"outcomes.{key}", counts[key], workspace=workspace)
-    data["total"] = fields.count(
-        "outcomes.total", sum(counts[key] for key in OUTCOME_KEYS), workspace=workspace
-    )
+        if figures is None or key in figures:
+            data[key] = fields.count(f"outcomes.{key}", counts[key], workspace=workspace)
+    if figures is None or "total" in figures:
+        data["total"] = fields.count(
+            "outcomes.total", sum(counts[key] for key in OUTCOME_KEYS), workspace=workspace
+        )
     return data
 
 

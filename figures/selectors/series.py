@@ -95,9 +95,9 @@ def _series_rows(workspace, period: Period, interval: str) -> tuple[list, Bucket
 _BUILDERS = {
     "calls": lambda counts, ws, figures: calls_data(counts, ws, figures),
     "payments": lambda counts, ws, figures: payments_data(counts, ws, figures),
-    "outcomes": lambda counts, ws, figures: outcomes_data(counts, ws),
+    "outcomes": lambda counts, ws, figures: outcomes_data(counts, ws, figures),
     "leads": lambda counts, ws, figures: leads_data(counts, ws),
-    "acquisition": lambda counts, ws, figures: acquisition_series_data(counts, ws),
+    "acquisition": lambda counts, ws, figures: acquisition_series_data(counts, ws, figures),
 }
 
 

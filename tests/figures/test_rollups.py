@@ -1,4 +1,5 @@
-"""figures.rollups: the daily roll-ups of leads, calls and past-call forms equal the records after
+"""figures.rollups: the daily roll-ups of leads, calls, past-call forms and the leads' cohort
+equal the records after
 any sequence of writes, revisions and deletions, and the figures read through them answer
 what the records answer, before and after the beat counts the days again."""
 
@@ -14,11 +15,13 @@ from figures import rollups
 from figures.models import CallDay, PastOutcomeDay, RollupDirty, RollupState
 from figures.period import Period
 from figures.selectors import days
+from figures.selectors.acquisition import acquisition_counts, acquisition_series_counts
 from figures.selectors.base import OUTCOME_RESULTS
 from figures.selectors.calls import calls_counts
-from figures.selectors.leads import leads_counts
+from figures.selectors.leads import attribution_figures, leads_counts
 from figures.selectors.outcomes import outcomes_counts
 from figures.selectors.series import _series_rows
+from workspaces.kept import utm_tags_ids
 from workspaces.models import Call, Lead, Outcome, Workspace
 
 pytestmark = pytest.mark.django_db
@@ -27,6 +30,13 @@ STATUSES = [Call.Status.SCHEDULED] * 4 + [Call.Status.CANCELLED]
 ATTENDANCES = ["", Call.Attendance.SHOWED, Call.Attendance.NO_SHOW]
 OUTCOMES = ["", *OUTCOME_RESULTS]
 REASONS = ["", "price", "timing"]
+# (source, medium, campaign, content)
+TAGS = [
+    ("", "", "", ""),
+    ("meta", "paid", "spring", ""),
+    ("meta", "paid", "autumn", "video"),
+    ("google", "cpc", "spring", ""),
+]
 
 
 @pytest.fixture
@@ -38,7 +48,7 @@ def world(make_workspace, make_member):
 
 def _stored(kind) -> list[tuple]:
     """A roll-up's rows as comparable tuples."""
-    fields = ("workspace_id", kind.time_field, *kind.columns, "n")
+    fields = ("workspace_id", kind.time_field, *kind.columns, "n", *kind.sums)
     return sorted(kind.model.objects.values_list(*fields), key=repr)
 
 
@@ -51,10 +61,8 @@ def _recounted(kind, ws) -> list[tuple]:
         zone,
     )
     rows = rollups._counted(kind, ws, zone, bounds)
-    fields = (kind.time_field, *kind.columns)
-    return sorted(
-        ((ws.pk, *(getattr(row, name) for name in fields), row.n) for row in rows), key=repr
-    )
+    fields = (kind.time_field, *kind.columns, "n", *kind.sums)
+    return sorted(((ws.pk, *(getattr(row, name) for name in fields)) for row in rows), key=repr)
 
 
 class Writes:
@@ -71,8 +79,30 @@ class Writes:
             minutes=self.rng.randint(0, 59),
         )
 
+    def tags(self) -> dict:
+        """A lead's four tags and, most often, its kept combination (as the services write
+        it; without it, as an import of old rows may leave it)."""
+        tags = self.rng.choice(TAGS)
+        kept = None
+        if self.rng.random() < 0.8:
+            kept = utm_tags_ids(workspace=self.ws, combinations=[tags])[tags]
+        names = ("utm_source", "utm_medium", "utm_campaign", "utm_content")
+        return {**dict(zip(names, tags, strict=True)), "utm_tags_id": kept}
+
+    def flags(self) -> dict:
+        rng = self.rng
+        sale = rng.random() < 0.3
+        return {
+            "has_booking": rng.random() < 0.5,
+            "has_show": rng.random() < 0.3,
+            "has_sale": sale,
+            "cash_collected": rng.choice([0, 15000, 99900]) if sale else 0,
+        }
+
     def lead(self):
-        return Lead.objects.create(workspace=self.ws, name="L", created_at=self.instant())
+        return Lead.objects.create(
+            workspace=self.ws, name="L", created_at=self.instant(), **self.tags(), **self.flags()
+        )
 
     def call_add(self):
         rng = self.rng
@@ -178,6 +208,20 @@ class Writes:
             lead.created_at = self.instant()
             lead.save()
 
+    def lead_cohort_change(self):
+        """What the services keep on a lead as its calls, sales and tags change."""
+        lead = Lead.objects.filter(workspace=self.ws).order_by("?").first()
+        if lead is None:
+            return
+        values = self.rng.choice([self.tags, self.flags])()
+        if self.rng.random() < 0.5:
+            name = self.rng.choice(sorted(values))
+            Lead.objects.filter(pk=lead.pk).update(**{name: values[name]})
+            return
+        for name, value in values.items():
+            setattr(lead, name, value)
+        lead.save()
+
     def lead_delete(self):
         """A lead deleted with its calls and forms (the cascade)."""
         lead = Lead.objects.filter(workspace=self.ws).order_by("?").first()
@@ -199,6 +243,8 @@ class Writes:
                     "past_delete",
                     "lead_change",
                     "lead_change",
+                    "lead_cohort_change",
+                    "lead_cohort_change",
                     "lead_delete",
                 ]
             ),
@@ -224,12 +270,17 @@ def _answers(ws, now) -> list:
         answers.append(dict(calls_counts(workspace=ws, period=period, now=now)))
         answers.append(outcomes_counts(workspace=ws, period=period))
         answers.append(leads_counts(workspace=ws, period=period))
+        answers.append(attribution_figures(workspace=ws, period=period).data)
+        for by in ("campaign", "source"):
+            answers.append(acquisition_counts(workspace=ws, period=period, by=by))
+        answers.append(acquisition_series_counts(workspace=ws, period=period, buckets=None))
         for interval in ("day", "week"):
             _, buckets = _series_rows(ws, period, interval)
             per_bucket = calls_counts(workspace=ws, period=period, now=now, buckets=buckets)
             answers.append({start: dict(counts) for start, counts in per_bucket.items()})
             answers.append(outcomes_counts(workspace=ws, period=period, buckets=buckets))
             answers.append(leads_counts(workspace=ws, period=period, buckets=buckets))
+            answers.append(acquisition_series_counts(workspace=ws, period=period, buckets=buckets))
     return answers
 
 
