@@ -45,7 +45,7 @@ from workspaces.models import Member, Workspace
 from . import guard
 from .dispatch import wants_forget
 from .models import Delivery, DeliveryAttempt, WebhookEndpoint
-from .slots import slots_give_back, slots_take
+from .slots import slots_free, slots_give_back, slots_take
 
 logger = logging.getLogger(__name__)
 
@@ -257,7 +257,8 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
     """The deliveries of an event to the enabled endpoints that want it (once: a second
     run finds the event dispatched). The first `held` are made held for an attempt by the
     caller (attempt_held), so nobody else attempts them meanwhile; the rest are held for
-    their messages, to send with deliveries_send."""
+    their messages, to send with deliveries_send, as many as there are free slots to take
+    (the others wait for one)."""
     now = _now()
     with transaction.atomic():
         event = event_claim(event_seq)
@@ -277,19 +278,53 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
         held = min(held, open_)
         held_until = now + timedelta(seconds=_lease_seconds())
         lease = _queued_lease(now)
+        room = [True] * held + _queue_room(event.workspace_id, endpoints[held:open_])
+
+        def state(n: int) -> dict:
+            if n >= open_:
+                return {"next_attempt_at": now, "leased_until": None}  # paused
+            if not room[n]:
+                return _slot_wait(now)
+            return {"next_attempt_at": now, "leased_until": held_until if n < held else lease}
+
         deliveries = Delivery.objects.bulk_create(
             [
-                Delivery(
-                    event=event,
-                    endpoint=endpoint,
-                    next_attempt_at=now,
-                    leased_until=held_until if n < held else lease if n < open_ else None,
-                )
+                Delivery(event=event, endpoint=endpoint, **state(n))
                 for n, endpoint in enumerate(endpoints)
             ]
         )
-    queued = [delivery.pk for delivery in deliveries[held:open_]]
+    queued = [delivery.pk for n, delivery in enumerate(deliveries[:open_]) if n >= held and room[n]]
     return Made(now=deliveries[:held], queued=queued, lease=lease)
+
+
+def _queue_room(workspace_id, endpoints: list[WebhookEndpoint]) -> list[bool]:
+    """For each endpoint in turn, whether to queue its delivery's attempt now: while the
+    workspace and the endpoint have a free slot as the cache counts them. The others wait
+    for a slot at once (_slot_wait), as an attempt that found none would: a fan-out to
+    endpoints that are all busy sends no message that would only be put off."""
+    free = slots_free(workspace_id=workspace_id, endpoint_ids=[e.pk for e in endpoints])
+    if free is None:
+        return [True] * len(endpoints)
+    workspace_free, endpoint_free = free
+    room = []
+    for endpoint in endpoints:
+        own = endpoint_free[endpoint.pk]
+        fits = (workspace_free is None or workspace_free > 0) and (own is None or own > 0)
+        if fits:
+            workspace_free = None if workspace_free is None else workspace_free - 1
+            endpoint_free[endpoint.pk] = None if own is None else own - 1
+        room.append(fits)
+    return room
+
+
+def _slot_wait(now: datetime) -> dict:
+    """A delivery waiting for a slot, held by nobody: sent by the next attempt of its
+    endpoint or workspace to end, or by the sweep after WEBHOOK_SLOT_WAIT_SECONDS."""
+    return {
+        "next_attempt_at": now + timedelta(seconds=settings.WEBHOOK_SLOT_WAIT_SECONDS),
+        "leased_until": None,
+        "waiting_slot": True,
+    }
 
 
 def _paused(endpoint: WebhookEndpoint, now: datetime) -> bool:

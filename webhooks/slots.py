@@ -53,6 +53,35 @@ def slots_take(*, endpoint_id, workspace_id, seconds: int) -> list[str] | None:
     return [f"{key}|{token}" for key in taken]
 
 
+def slots_free(*, workspace_id, endpoint_ids) -> tuple[int | None, dict] | None:
+    """How many slots are free now: (the workspace's, {endpoint id: its own}), a count None
+    where no cap applies; None when the cache cannot be reached. One read of the cache: a
+    hint for how many attempts to queue, not a hold (slots_take decides)."""
+    scopes = [("workspace", workspace_id, settings.WEBHOOK_WORKSPACE_CONCURRENCY)] + [
+        ("endpoint", ident, settings.WEBHOOK_ENDPOINT_CONCURRENCY) for ident in endpoint_ids
+    ]
+    keys = {
+        (scope, ident): [
+            _KEY % {"scope": scope, "ident": ident, "slot": slot} for slot in range(cap)
+        ]
+        for scope, ident, cap in scopes
+        if cap > 0
+    }
+    try:
+        taken = caches["default"].get_many([key for held in keys.values() for key in held])
+    except Exception:
+        logger.exception("The attempts' slots are unavailable; every attempt is queued")
+        return None
+
+    def free(scope, ident):
+        held = keys.get((scope, ident))
+        return None if held is None else sum(1 for key in held if key not in taken)
+
+    return free("workspace", workspace_id), {
+        ident: free("endpoint", ident) for ident in endpoint_ids
+    }
+
+
 def slots_give_back(held: list[str]) -> None:
     """Free the slots an attempt took (each only while it is still this attempt's: one that
     expired and was taken by another stays that other's)."""

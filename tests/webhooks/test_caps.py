@@ -289,3 +289,25 @@ def test_the_sweep_queues_no_more_of_a_backlog_waiting_for_slots_than_the_worksp
     assert [args[0] for args, _ in queue.messages] == waiting[3:6]
     for slots in held:
         slots_give_back(slots)
+
+
+def test_a_fan_out_with_every_slot_taken_sends_no_message(ws, receiver, monkeypatch, caps):
+    """An event for a workspace whose slots are all taken: its deliveries past the first
+    few (attempted as they are made, and put off) are not queued to be put off in turn:
+    all wait for a slot at once, with no message; the sweep takes its cap of them."""
+    clock = Clock(monkeypatch)
+    queue = Queue(monkeypatch)
+    endpoints = [_endpoint(ws, f"{receiver.url}/e{n}").endpoint for n in range(7)]
+    running = [_running(endpoints[n]) for n in range(3)]  # the workspace's three slots
+    _lead(ws)
+    assert queue.messages == []
+    deliveries = list(Delivery.objects.order_by("pk"))
+    assert [(d.waiting_slot, d.leased_until, d.attempts) for d in deliveries] == [
+        (True, None, 0)
+    ] * 7
+    assert {d.next_attempt_at for d in deliveries} == {clock.now + timedelta(seconds=60)}
+    for slots in running:
+        slots_give_back(slots)
+    # The sweep after their wait takes at most the workspace's cap of them.
+    clock.move(seconds=61)
+    assert _sweep() == 3
