@@ -1,5 +1,5 @@
-"""Daily roll-ups of the records the leads, calls, outcomes and acquisition figures count
-(figures/rollups.py).
+"""Daily roll-ups of the records the leads, calls, outcomes, acquisition and funnel figures
+count (figures/rollups.py).
 
 A roll-up row counts the records of one workspace's local day that share the values of the
 columns a figure groups or filters by. Its time column, named as the record's, holds the
@@ -85,6 +85,23 @@ class PastOutcomeDay(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "at"], name="pastoutcomeday_ws_day")]
+
+
+class FunnelDay(models.Model):
+    """The leads that entered a funnel's first stage on a local day, per funnel and how
+    many of its stages they reached in order (FunnelProgress.depth)."""
+
+    workspace = models.ForeignKey(
+        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
+    )
+    entered_at = models.DateTimeField()
+    # The funnel, by its key: a funnel deleted takes its progress, and so its days, along.
+    funnel_id = models.BigIntegerField()
+    depth = models.PositiveSmallIntegerField()
+    n = models.IntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["workspace", "entered_at"], name="funnelday_ws_day")]
 
 
 class RollupState(models.Model):

@@ -474,7 +474,15 @@ class Sale(WorkspaceRecord):
 
     class Meta:
         constraints = [_external_id_unique("sale")]
-        indexes = [models.Index(fields=["workspace", "closed_at"], name="sale_ws_closed")]
+        indexes = [
+            # The period's sales with the columns /payments and /commission add up and
+            # group by: read from the index alone (index-only scans).
+            models.Index(
+                fields=["workspace", "closed_at"],
+                name="sale_ws_closed",
+                include=["contract_value", "cash_collected", "closer", "setter"],
+            )
+        ]
 
 
 class Instalment(models.Model):
@@ -504,10 +512,13 @@ class Payment(WorkspaceRecord):
     class Meta:
         constraints = [_external_id_unique("payment")]
         indexes = [
+            # The period's cash with the columns /payments, /commission and the cash
+            # series add up and group by: read from the index alone.
             models.Index(
                 fields=["workspace", "paid_at"],
                 name="payment_ws_paid_ok",
                 condition=Q(status="succeeded"),
+                include=["amount", "closer", "setter"],
             ),
             # The succeeded cash of given sales (the refresh of Sale.cash_collected) read
             # from the index alone.

@@ -12,7 +12,7 @@ from django.db import connections
 from django.db.models import CharField, Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
 from django.db.models.functions import Trunc
 
-from workspaces.models import Call, Lead, Outcome, Payment
+from workspaces.models import Call, FunnelProgress, Lead, Outcome, Payment
 
 from ..envelope import Note
 from ..period import Period
@@ -93,6 +93,19 @@ def figures_params(*, workspace, period: Period, member=None) -> dict:
 
 def in_period(period: Period | Span, field: str) -> Q:
     return Q(**{f"{field}__gte": period.start, f"{field}__lt": period.end})
+
+
+def funnel_entered_in(*, workspace, period: Period | Span, member=None, funnel=None):
+    """The leads' progress in the workspace's funnels (or one funnel's) that entered its
+    first stage in the period; of a member's leads (their setter) with `member`."""
+    progress = FunnelProgress.objects.filter(workspace=workspace).filter(
+        in_period(period, "entered_at")
+    )
+    if funnel is not None:
+        progress = progress.filter(funnel=funnel)
+    if member is not None:
+        progress = progress.filter(lead__setter=member)
+    return progress
 
 
 def held_by(member, prefix: str = "") -> Q:

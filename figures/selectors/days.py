@@ -14,11 +14,19 @@ from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from core.times import workspace_zone
-from workspaces.models import Call, Lead, Outcome
+from workspaces.models import Call, FunnelProgress, Lead, Outcome
 
-from ..models import CallDay, CohortDay, LeadDay, PastOutcomeDay, RollupDirty, RollupState
+from ..models import (
+    CallDay,
+    CohortDay,
+    FunnelDay,
+    LeadDay,
+    PastOutcomeDay,
+    RollupDirty,
+    RollupState,
+)
 from ..period import Period, local_midnight
-from .base import Span, in_period, leads_created_in, live_calls, past_forms
+from .base import Span, funnel_entered_in, in_period, leads_created_in, live_calls, past_forms
 
 # A period cut into more runs than this is read from the records in one pass.
 RUNS_MAX = 6
@@ -87,7 +95,19 @@ COHORT = Kind(
         "cash": Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
     },
 )
-KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES, COHORT)}
+# The leads that entered a funnel, by the time they entered its first stage: /funnel's
+# cohort. A member's funnel reads the records (their setter's leads).
+FUNNELS = Kind(
+    name="funnels",
+    model=FunnelDay,
+    time_field="entered_at",
+    columns=("funnel_id", "depth"),
+    records=lambda workspace, span, member=None: funnel_entered_in(
+        workspace=workspace, period=span, member=member
+    ),
+    record_model=FunnelProgress,
+)
+KINDS = {kind.name: kind for kind in (LEADS, CALLS, PAST_OUTCOMES, COHORT, FUNNELS)}
 
 
 def day_span(first: date, last: date, zone) -> Span:

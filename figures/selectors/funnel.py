@@ -3,7 +3,8 @@ reached each stage."""
 
 from __future__ import annotations
 
-from django.db.models import BigIntegerField, Count, Q
+from django.db.models import BigIntegerField, Count, Q, Sum
+from django.db.models.functions import Coalesce
 
 from core.compiled import Aggregate, CompiledQuery
 from core.errors import InvalidParameter
@@ -13,12 +14,13 @@ from .. import envelope as fields
 from ..envelope import Note
 from ..period import Period
 from ..registry import NO_DATA_SOURCE, NO_DENOMINATOR
-from .base import FIGURES_PARAMS, Figures, Span, figures_params, in_period
+from . import days as rollups
+from .base import FIGURES_PARAMS, Figures, Span, added, funnel_entered_in, pk_of
 
 DEFAULT_FUNNEL = "vsl"
 
 
-def _funnel_query(*, part: str, workspace, funnel, member, start, end, stages: int):
+def _funnel_query(*, part: str, workspace, funnel, member, start, end, stages: int, rolled=False):
     """One of the /funnel queries: the workspace's funnels ("funnels"), one funnel's
     stages in order ("stages"), or how many of the cohort reached each of its `stages`
     stages, every earlier stage first ("counts").
@@ -26,18 +28,26 @@ def _funnel_query(*, part: str, workspace, funnel, member, start, end, stages: i
     The cohort is the leads whose earliest event at the first stage is in the period
     [start, end); the services keep, per lead, that time and how many stages it reached
     in order (FunnelProgress), so the counts are one conditional count over the indexed
-    range (workspace, funnel, entered_at).
+    range (workspace, funnel, entered_at); `rolled`: over the funnels' daily roll-up (whole
+    local days before today, of the whole workspace).
     """
     if part == "funnels":
         return Funnel.objects.filter(workspace=workspace)
     if part == "stages":
         # As funnel.stages.all() reads them: by position (the model's ordering).
         return FunnelStage.objects.filter(funnel=funnel)
-    progress = FunnelProgress.objects.filter(workspace=workspace, funnel=funnel).filter(
-        in_period(Span(start, end), "entered_at")
+    if rolled:
+        days = rollups.days_of(rollups.FUNNELS, workspace=workspace, span=Span(start, end))
+        return Aggregate(
+            days.filter(funnel_id=funnel),
+            **{
+                f"s{index}": Coalesce(Sum("n", filter=Q(depth__gt=index)), 0)
+                for index in range(stages)
+            },
+        )
+    progress = funnel_entered_in(
+        workspace=workspace, period=Span(start, end), member=member, funnel=funnel
     )
-    if member is not None:
-        progress = progress.filter(lead__setter=member)
     return Aggregate(
         progress,
         **{f"s{index}": Count("depth", filter=Q(depth__gt=index)) for index in range(stages)},
@@ -50,12 +60,24 @@ funnel_query = CompiledQuery(
 
 
 def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=None) -> list:
-    """How many of the cohort reached each stage, every earlier stage first, in one query."""
-    counts = funnel_query(
-        part="counts",
-        funnel=funnel.pk,
-        stages=len(stages),
-        **figures_params(workspace=workspace, period=period, member=member),
+    """How many of the cohort reached each stage, every earlier stage first: one query per
+    run of days (the roll-up's, or the records')."""
+    counts = added(
+        [
+            funnel_query(
+                part="counts",
+                workspace=workspace.pk,
+                member=pk_of(member),
+                start=span.start,
+                end=span.end,
+                funnel=funnel.pk,
+                stages=len(stages),
+                rolled=rolled,
+            )
+            for rolled, span in rollups.cut(
+                rollups.FUNNELS, workspace=workspace, period=period, member=member
+            )
+        ]
     )
     return [counts[f"s{index}"] for index in range(len(stages))]
 

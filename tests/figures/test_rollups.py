@@ -1,5 +1,5 @@
-"""figures.rollups: the daily roll-ups of leads, calls, past-call forms and the leads' cohort
-equal the records after
+"""figures.rollups: the daily roll-ups of leads, calls, past-call forms, the leads' cohort and
+the funnels equal the records after
 any sequence of writes, revisions and deletions, and the figures read through them answer
 what the records answer, before and after the beat counts the days again."""
 
@@ -18,11 +18,12 @@ from figures.selectors import days
 from figures.selectors.acquisition import acquisition_counts, acquisition_series_counts
 from figures.selectors.base import OUTCOME_RESULTS
 from figures.selectors.calls import calls_counts
+from figures.selectors.funnel import _funnel_stage_counts
 from figures.selectors.leads import attribution_figures, leads_counts
 from figures.selectors.outcomes import outcomes_counts
 from figures.selectors.series import _series_rows
 from workspaces.kept import utm_tags_ids
-from workspaces.models import Call, Lead, Outcome, Workspace
+from workspaces.models import Call, Funnel, FunnelProgress, FunnelStage, Lead, Outcome, Workspace
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,10 @@ TAGS = [
 def world(make_workspace, make_member):
     ws = make_workspace(timezone="America/New_York")
     members = [make_member(ws, "closer", name=f"C{n}") for n in range(2)]
+    for key in ("vsl", "webinar"):
+        funnel = Funnel.objects.create(workspace=ws, key=key, name=key)
+        for position in range(4):
+            FunnelStage.objects.create(funnel=funnel, key=f"s{position}", position=position)
     return ws, members
 
 
@@ -208,6 +213,35 @@ class Writes:
             lead.created_at = self.instant()
             lead.save()
 
+    def funnels(self):
+        return list(Funnel.objects.filter(workspace=self.ws).order_by("pk"))
+
+    def progress_add(self):
+        FunnelProgress.objects.create(
+            workspace=self.ws,
+            funnel=self.rng.choice(self.funnels()),
+            lead=self.lead(),
+            entered_at=self.instant(),
+            depth=self.rng.randint(0, 4),
+        )
+
+    def progress_change(self):
+        progress = FunnelProgress.objects.filter(workspace=self.ws).order_by("?").first()
+        if progress is None:
+            return
+        rng = self.rng
+        name = rng.choice(["entered_at", "depth", "funnel"])
+        value = {
+            "entered_at": self.instant,
+            "depth": lambda: rng.randint(0, 4),
+            "funnel": lambda: rng.choice(self.funnels()),
+        }[name]()
+        if rng.random() < 0.5:
+            FunnelProgress.objects.filter(pk=progress.pk).update(**{name: value})
+            return
+        setattr(progress, name, value)
+        progress.save()
+
     def lead_cohort_change(self):
         """What the services keep on a lead as its calls, sales and tags change."""
         lead = Lead.objects.filter(workspace=self.ws).order_by("?").first()
@@ -245,6 +279,8 @@ class Writes:
                     "lead_change",
                     "lead_cohort_change",
                     "lead_cohort_change",
+                    "progress_add",
+                    "progress_change",
                     "lead_delete",
                 ]
             ),
@@ -271,6 +307,11 @@ def _answers(ws, now) -> list:
         answers.append(outcomes_counts(workspace=ws, period=period))
         answers.append(leads_counts(workspace=ws, period=period))
         answers.append(attribution_figures(workspace=ws, period=period).data)
+        for funnel in Funnel.objects.filter(workspace=ws).order_by("pk"):
+            stages = list(funnel.stages.all())
+            answers.append(
+                _funnel_stage_counts(workspace=ws, funnel=funnel, stages=stages, period=period)
+            )
         for by in ("campaign", "source"):
             answers.append(acquisition_counts(workspace=ws, period=period, by=by))
         answers.append(acquisition_series_counts(workspace=ws, period=period, buckets=None))
@@ -301,6 +342,7 @@ def test_rollups_equal_the_records_after_any_writes(world, settings, seed):
     for _ in range(30):
         writes.call_add()
         writes.past_add()
+        writes.progress_add()
     assert rollups.rollups_build(ws) > 0
     for kind in days.KINDS.values():
         assert _stored(kind) == _recounted(kind, ws)
