@@ -255,10 +255,10 @@ class Made:
 
 def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
     """The deliveries of an event to the enabled endpoints that want it (once: a second
-    run finds the event dispatched). The first `held` are made held for an attempt by the
-    caller (attempt_held), so nobody else attempts them meanwhile; the rest are held for
-    their messages, to send with deliveries_send, as many as there are free slots to take
-    (the others wait for one)."""
+    run finds the event dispatched), each attempted now only while its endpoint and its
+    workspace have a free slot (the others wait for one). Of those, the first `held` are
+    made held for an attempt by the caller (attempt_held), so nobody else attempts them
+    meanwhile; the rest are held for their messages, to send with deliveries_send."""
     now = _now()
     with transaction.atomic():
         event = event_claim(event_seq)
@@ -275,17 +275,19 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
         # cool-off; the others come first.
         endpoints.sort(key=lambda endpoint: _paused(endpoint, now))
         open_ = sum(1 for endpoint in endpoints if not _paused(endpoint, now))
-        held = min(held, open_)
+        room = _queue_room(event.workspace_id, endpoints[:open_])
+        # The n-th delivery with room to run: the first `held` of them are attempted by
+        # the caller.
+        turn = [sum(room[:n]) if n < open_ and room[n] else None for n in range(len(endpoints))]
         held_until = now + timedelta(seconds=_lease_seconds())
         lease = _queued_lease(now)
-        room = [True] * held + _queue_room(event.workspace_id, endpoints[held:open_])
 
         def state(n: int) -> dict:
             if n >= open_:
                 return {"next_attempt_at": now, "leased_until": None}  # paused
-            if not room[n]:
+            if turn[n] is None:
                 return _slot_wait(now)
-            return {"next_attempt_at": now, "leased_until": held_until if n < held else lease}
+            return {"next_attempt_at": now, "leased_until": held_until if turn[n] < held else lease}
 
         deliveries = Delivery.objects.bulk_create(
             [
@@ -293,15 +295,19 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
                 for n, endpoint in enumerate(endpoints)
             ]
         )
-    queued = [delivery.pk for n, delivery in enumerate(deliveries[:open_]) if n >= held and room[n]]
-    return Made(now=deliveries[:held], queued=queued, lease=lease)
+    made = [(turn[n], delivery) for n, delivery in enumerate(deliveries) if turn[n] is not None]
+    return Made(
+        now=[delivery for n, delivery in made if n < held],
+        queued=[delivery.pk for n, delivery in made if n >= held],
+        lease=lease,
+    )
 
 
 def _queue_room(workspace_id, endpoints: list[WebhookEndpoint]) -> list[bool]:
-    """For each endpoint in turn, whether to queue its delivery's attempt now: while the
-    workspace and the endpoint have a free slot as the cache counts them. The others wait
-    for a slot at once (_slot_wait), as an attempt that found none would: a fan-out to
-    endpoints that are all busy sends no message that would only be put off."""
+    """For each endpoint in turn, whether to attempt its delivery now: while the workspace
+    and the endpoint have a free slot as the cache counts them. The others wait for a slot
+    at once (_slot_wait), as an attempt that found none would: a fan-out to endpoints that
+    are all busy makes no attempt and sends no message that would only be put off."""
     free = slots_free(workspace_id=workspace_id, endpoint_ids=[e.pk for e in endpoints])
     if free is None:
         return [True] * len(endpoints)

@@ -292,15 +292,20 @@ def test_the_sweep_queues_no_more_of_a_backlog_waiting_for_slots_than_the_worksp
 
 
 def test_a_fan_out_with_every_slot_taken_sends_no_message(ws, receiver, monkeypatch, caps):
-    """An event for a workspace whose slots are all taken: its deliveries past the first
-    few (attempted as they are made, and put off) are not queued to be put off in turn:
-    all wait for a slot at once, with no message; the sweep takes its cap of them."""
+    """An event for a workspace whose slots are all taken: none of its deliveries is
+    attempted (to be put off) or queued (to be put off in turn): all wait for a slot at
+    once, with no message; the sweep takes its cap of them."""
     clock = Clock(monkeypatch)
     queue = Queue(monkeypatch)
     endpoints = [_endpoint(ws, f"{receiver.url}/e{n}").endpoint for n in range(7)]
     running = [_running(endpoints[n]) for n in range(3)]  # the workspace's three slots
+    tried = []
+    take = services.slots_take
+    monkeypatch.setattr(services, "slots_take", lambda **kw: tried.append(kw) or take(**kw))
     _lead(ws)
+    assert tried == []  # no attempt was begun only to find the slots taken
     assert queue.messages == []
+    assert not DeliveryAttempt.objects.exists()
     deliveries = list(Delivery.objects.order_by("pk"))
     assert [(d.waiting_slot, d.leased_until, d.attempts) for d in deliveries] == [
         (True, None, 0)
