@@ -173,7 +173,7 @@ def _refresh(workspace_id, kind: Kind) -> int:
         zone = workspace_zone(state.workspace)
         if state.built_at is None or state.zone != zone.key:
             return 0  # being built, or rebuilt by rollups_refresh in the new time zone
-        days = dirty_days(kind, RollupDirty.objects, workspace_id=workspace_id, zone=zone)
+        days = dirty_days(kind, workspace_id=workspace_id, zone=zone)
         _days_count(kind, state.workspace, zone, days)
         return _dirty_rows(workspace_id, kind).delete()[0]
 

@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from django.conf import settings
-from django.db.models import BigIntegerField, Count, Model, Q, Sum
+from django.db.models import BigIntegerField, Count, DateTimeField, Model, Q, Sum, UUIDField
 from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
+from core.compiled import CompiledQuery
 from core.times import workspace_zone
 from workspaces.models import Call, FunnelProgress, Lead, Outcome
 
@@ -117,16 +118,34 @@ def day_span(first: date, last: date, zone) -> Span:
 # --- Reading -------------------------------------------------------------------------
 
 
+def _rollup_query(*, part: str, workspace, kind=None, zone=None, start=None, end=None):
+    """The kinds and time zones of the workspace's built roll-ups ("zones"), or the local
+    days (in `zone`) its dirty rows of a kind name, in [start, end) when given ("dirty")."""
+    if part == "zones":
+        return (
+            RollupState.objects.filter(workspace_id=workspace)
+            .exclude(built_at=None)
+            .values_list("kind", "zone")
+        )
+    dirty = RollupDirty.objects.filter(workspace_id=workspace, kind=kind)
+    if start is not None:
+        dirty = dirty.filter(at__gte=start, at__lt=end)
+    return dirty.annotate(day=TruncDate("at", tzinfo=zone)).values_list("day").distinct()
+
+
+rollup_query = CompiledQuery(
+    _rollup_query,
+    params={"workspace": UUIDField(), "start": DateTimeField(), "end": DateTimeField()},
+    model=RollupState,
+)
+
+
 def built_zones(workspace) -> dict[str, str]:
     """{kind: time zone} of the workspace's built roll-ups, read once per workspace object
     (a request's): a roll-up built during a request is read from the next one on."""
     zones = getattr(workspace, "_rollup_zones", None)
     if zones is None:
-        zones = dict(
-            RollupState.objects.filter(workspace_id=workspace.pk)
-            .exclude(built_at=None)
-            .values_list("kind", "zone")
-        )
+        zones = dict(rollup_query(part="zones", workspace=workspace.pk))
         workspace._rollup_zones = zones
     return zones
 
@@ -143,12 +162,7 @@ def runs(kind: Kind, *, workspace, period: Period, now: datetime | None = None):
         return None
     if built_zones(workspace).get(kind.name) != zone.key:
         return None
-    raw = dirty_days(
-        kind,
-        RollupDirty.objects.filter(at__gte=period.start, at__lt=period.end),
-        workspace_id=workspace.pk,
-        zone=zone,
-    )
+    raw = dirty_days(kind, workspace_id=workspace.pk, zone=zone, start=period.start, end=period.end)
     raw.add((now or timezone.now()).astimezone(zone).date())
     cut: list[tuple[bool, date, date]] = []
     day = period.first_day
@@ -172,14 +186,13 @@ def cut(kind: Kind, *, workspace, period: Period, member=None, now: datetime | N
     return found if found is not None else [(False, period)]
 
 
-def dirty_days(kind: Kind, dirty, *, workspace_id, zone) -> set[date]:
-    """The local days the workspace's dirty rows of the kind (among `dirty`) name."""
-    return set(
-        dirty.filter(workspace_id=workspace_id, kind=kind.name)
-        .annotate(day=TruncDate("at", tzinfo=zone))
-        .values_list("day", flat=True)
-        .distinct()
+def dirty_days(kind: Kind, *, workspace_id, zone, start=None, end=None) -> set[date]:
+    """The local days the workspace's dirty rows of the kind name (in [start, end) when
+    given)."""
+    rows = rollup_query(
+        part="dirty", workspace=workspace_id, kind=kind.name, zone=zone, start=start, end=end
     )
+    return {day for (day,) in rows}
 
 
 def days_of(kind: Kind, *, workspace, span: Span):
