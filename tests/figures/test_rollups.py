@@ -468,3 +468,21 @@ def test_a_round_outside_any_transaction_counts_in_one_snapshot(
     for kind in days.KINDS.values():
         assert _stored(kind) == _recounted(kind, ws)
     _same_with_and_without(ws, settings)
+
+
+def test_the_beat_builds_a_kind_added_since_a_workspace_was_built(world, settings):
+    """A workspace built before a kind of roll-up existed gets that kind alone."""
+    ws, members = world
+    writes = Writes(ws, members, 13)
+    for _ in range(10):
+        writes.progress_add()
+    rollups.rollups_build(ws)
+    RollupState.objects.filter(workspace=ws, kind="funnels").delete()
+    days.FUNNELS.model.objects.all().delete()
+    before = dict(RollupState.objects.filter(workspace=ws).values_list("kind", "built_at"))
+    assert rollups.rollups_refresh(builds=5)["built"] == 1
+    after = dict(RollupState.objects.filter(workspace=ws).values_list("kind", "built_at"))
+    assert set(after) == set(days.KINDS)
+    assert {kind: after[kind] for kind in before} == before  # the others left as they were
+    assert _stored(days.FUNNELS) == _recounted(days.FUNNELS, ws)
+    assert _stored(days.FUNNELS)
