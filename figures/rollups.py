@@ -1,7 +1,7 @@
-"""Daily roll-ups: the leads created, the calls, the past-call forms and the leads' cohort
-(per UTM combination) of each local day of a workspace, counted per value of the columns
-the /leads, /calls, /outcomes, /attribution and /acquisition figures read
-(figures/models.py).
+"""Daily roll-ups: the leads created, the calls, the past-call forms, the leads' cohort (per
+UTM combination) and the funnels' entries of each local day of a workspace, counted per
+value of the columns the /leads, /calls, /outcomes, /attribution, /acquisition and /funnel
+figures read (figures/models.py).
 
 A figure of whole local days reads the roll-up for its days and the records for the rest,
 the period cut into runs of days (figures/selectors/days.py): a day is read from the
@@ -12,9 +12,9 @@ roll-ups count the whole workspace). The answer is therefore always the records'
 roll-up only spares reading them.
 
 Who keeps them:
-- database triggers (figures/triggers.py, created by the migrations), in the transaction of every write of a counted
-  record, leave its old and new time in RollupDirty while the workspace has a RollupState
-  of the kind;
+- database triggers (figures/triggers.py, created by the migrations), in the transaction
+  of every write of a counted record, leave its old and new time in RollupDirty while the
+  workspace has a RollupState of the kind;
 - `rollups_refresh` (the beat, every ROLLUPS_REFRESH_SECONDS) counts the dirty days again
   and removes the dirty rows it counted, and builds the roll-ups of workspaces that have
   none, or not of every kind (ROLLUPS_BUILDS_PER_ROUND a round), or whose time zone

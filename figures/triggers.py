@@ -8,6 +8,8 @@ A watched entry is (kind, table, time column, the columns a roll-up of the kind 
 
 from __future__ import annotations
 
+from django.db import migrations
+
 Watched = tuple[str, str, str, tuple[str, ...]]
 
 
@@ -83,3 +85,11 @@ def triggers_create(schema_editor, watched: tuple[Watched, ...]) -> None:
 
 def triggers_drop(schema_editor, watched: tuple[Watched, ...]) -> None:
     _run(schema_editor, watched, 1)
+
+
+def triggers_operation(watched: tuple[Watched, ...]) -> migrations.RunPython:
+    """The migration operation that creates the triggers (and drops them when reversed)."""
+    return migrations.RunPython(
+        lambda apps, schema_editor: triggers_create(schema_editor, watched),
+        lambda apps, schema_editor: triggers_drop(schema_editor, watched),
+    )

@@ -20,9 +20,13 @@ logger = logging.getLogger(__name__)
 _KEY = "webhook:running:%(scope)s:%(ident)s:%(slot)d"
 
 
+def _keys(scope: str, ident, cap: int) -> list[str]:
+    """The cache keys of a scope's `cap` slots."""
+    return [_KEY % {"scope": scope, "ident": ident, "slot": slot} for slot in range(cap)]
+
+
 def _take_one(store, scope: str, ident, cap: int, token: str, seconds: int) -> str | None:
-    for slot in range(cap):
-        key = _KEY % {"scope": scope, "ident": ident, "slot": slot}
+    for key in _keys(scope, ident, cap):
         if store.add(key, token, seconds):
             return key
     return None
@@ -60,13 +64,7 @@ def slots_free(*, workspace_id, endpoint_ids) -> tuple[int | None, dict] | None:
     scopes = [("workspace", workspace_id, settings.WEBHOOK_WORKSPACE_CONCURRENCY)] + [
         ("endpoint", ident, settings.WEBHOOK_ENDPOINT_CONCURRENCY) for ident in endpoint_ids
     ]
-    keys = {
-        (scope, ident): [
-            _KEY % {"scope": scope, "ident": ident, "slot": slot} for slot in range(cap)
-        ]
-        for scope, ident, cap in scopes
-        if cap > 0
-    }
+    keys = {(scope, ident): _keys(scope, ident, cap) for scope, ident, cap in scopes if cap > 0}
     try:
         taken = caches["default"].get_many([key for held in keys.values() for key in held])
     except Exception:

@@ -3,7 +3,7 @@ in the transaction of every write of the records they count (figures/triggers.py
 
 from django.db import migrations
 
-from figures.triggers import triggers_create, triggers_drop
+from figures.triggers import triggers_operation
 
 # (kind, table, time column, the columns a roll-up of the kind reads)
 WATCHED = (
@@ -27,15 +27,7 @@ WATCHED = (
 )
 
 
-def create(apps, schema_editor):
-    triggers_create(schema_editor, WATCHED)
-
-
-def drop(apps, schema_editor):
-    triggers_drop(schema_editor, WATCHED)
-
-
 class Migration(migrations.Migration):
     dependencies = [("figures", "0001_rollups")]
 
-    operations = [migrations.RunPython(create, drop)]
+    operations = [triggers_operation(WATCHED)]

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from figures.triggers import triggers_create, triggers_drop
+from figures.triggers import triggers_operation
 
 # The cohort's days are dirty when a lead's creation, combination, tags, flags or cash change.
 WATCHED = (
@@ -26,14 +26,6 @@ WATCHED = (
         ),
     ),
 )
-
-
-def create(apps, schema_editor):
-    triggers_create(schema_editor, WATCHED)
-
-
-def drop(apps, schema_editor):
-    triggers_drop(schema_editor, WATCHED)
 
 
 class Migration(migrations.Migration):
@@ -65,5 +57,5 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['workspace', 'created_at'], name='cohortday_ws_day')],
             },
         ),
-        migrations.RunPython(create, drop),
+        triggers_operation(WATCHED),
     ]

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from figures.triggers import triggers_create, triggers_drop
+from figures.triggers import triggers_operation
 
 # A funnel's days are dirty when a lead's entry, funnel or depth changes.
 WATCHED = (
@@ -14,14 +14,6 @@ WATCHED = (
         ("workspace_id", "entered_at", "funnel_id", "depth"),
     ),
 )
-
-
-def create(apps, schema_editor):
-    triggers_create(schema_editor, WATCHED)
-
-
-def drop(apps, schema_editor):
-    triggers_drop(schema_editor, WATCHED)
 
 
 class Migration(migrations.Migration):
@@ -46,5 +38,5 @@ class Migration(migrations.Migration):
                 'indexes': [models.Index(fields=['workspace', 'entered_at'], name='funnelday_ws_day')],
             },
         ),
-        migrations.RunPython(create, drop),
+        triggers_operation(WATCHED),
     ]

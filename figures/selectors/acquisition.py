@@ -34,6 +34,7 @@ from .base import (
     Figures,
     Span,
     aggregate,
+    figures_params,
     leads_created_in,
     utm_label,
 )
@@ -189,7 +190,7 @@ def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> di
     for *key, amount in spend_query(workspace=workspace.pk, by=by, **days):
         row(key)["spend"] += amount
     for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
-        times = {"workspace": workspace.pk, "member": None, "start": span.start, "end": span.end}
+        times = figures_params(workspace=workspace, period=span)
         grouped = cohort_query(part="tagged", by=by, rolled=rolled, **times)
         untagged = False
         for pk, *values in grouped:

@@ -81,7 +81,7 @@ def pk_of(record):
     return None if record is None else record.pk
 
 
-def figures_params(*, workspace, period: Period, member=None) -> dict:
+def figures_params(*, workspace, period: Period | Span, member=None) -> dict:
     """The FIGURES_PARAMS of a figures query of the workspace, period and member."""
     return {
         "workspace": workspace.pk,

@@ -26,8 +26,8 @@ from .base import (
     Span,
     added,
     aggregate,
+    figures_params,
     live_calls,
-    pk_of,
 )
 
 
@@ -117,10 +117,7 @@ def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=No
         keys = None if keys is None else tuple(sorted(keys))
         parts = [
             calls_totals(
-                workspace=workspace.pk,
-                member=pk_of(member),
-                start=span.start,
-                end=span.end,
+                **figures_params(workspace=workspace, period=span, member=member),
                 now=now,
                 keys=keys,
                 rolled=rolled,

@@ -48,14 +48,17 @@ class Kind:
     sums: dict = field(default_factory=dict)
 
 
+def _leads_created(workspace, span, member=None):
+    """The leads created in the span: what the leads and cohort roll-ups count."""
+    return leads_created_in(workspace=workspace, period=span, member=member)
+
+
 LEADS = Kind(
     name="leads",
     model=LeadDay,
     time_field="created_at",
     columns=(),
-    records=lambda workspace, span, member=None: leads_created_in(
-        workspace=workspace, period=span, member=member
-    ),
+    records=_leads_created,
     record_model=Lead,
 )
 CALLS = Kind(
@@ -85,9 +88,7 @@ COHORT = Kind(
     model=CohortDay,
     time_field="created_at",
     columns=("utm_tags_id", "utm_source", "utm_medium", "utm_campaign", "utm_content"),
-    records=lambda workspace, span, member=None: leads_created_in(
-        workspace=workspace, period=span, member=member
-    ),
+    records=_leads_created,
     record_model=Lead,
     sums={
         "booked": Count("pk", filter=Q(has_booking=True)),

@@ -15,7 +15,7 @@ from ..envelope import Note
 from ..period import Period
 from ..registry import NO_DATA_SOURCE, NO_DENOMINATOR
 from . import days as rollups
-from .base import FIGURES_PARAMS, Figures, Span, added, funnel_entered_in, pk_of
+from .base import FIGURES_PARAMS, Figures, Span, added, figures_params, funnel_entered_in
 
 DEFAULT_FUNNEL = "vsl"
 
@@ -66,10 +66,7 @@ def _funnel_stage_counts(*, workspace, funnel, stages, period: Period, member=No
         [
             funnel_query(
                 part="counts",
-                workspace=workspace.pk,
-                member=pk_of(member),
-                start=span.start,
-                end=span.end,
+                **figures_params(workspace=workspace, period=span, member=member),
                 funnel=funnel.pk,
                 stages=len(stages),
                 rolled=rolled,

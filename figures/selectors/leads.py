@@ -26,7 +26,6 @@ from .base import (
     figures_params,
     leads_created_in,
     member_ref_of,
-    pk_of,
     utc_text_iso,
     utm_label,
 )
@@ -130,10 +129,7 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
         parts = [
             leads_query(
                 part="created",
-                workspace=workspace.pk,
-                member=pk_of(member),
-                start=span.start,
-                end=span.end,
+                **figures_params(workspace=workspace, period=span, member=member),
                 rolled=rolled,
             )
             for rolled, span in cut
@@ -257,10 +253,7 @@ def attribution_figures(*, workspace, period: Period, member=None) -> Figures:
         rollups.COHORT, workspace=workspace, period=period, member=member
     ):
         common = {
-            "workspace": workspace.pk,
-            "member": pk_of(member),
-            "start": span.start,
-            "end": span.end,
+            **figures_params(workspace=workspace, period=span, member=member),
             "rolled": rolled,
         }
         grouped = attribution_query(part="tagged", **common)

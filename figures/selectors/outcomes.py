@@ -17,8 +17,8 @@ from .base import (
     OUTCOME_RESULTS,
     Figures,
     Span,
+    figures_params,
     grouped_counts,
-    pk_of,
 )
 
 OUTCOME_KEYS = (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting")
@@ -90,10 +90,7 @@ def _rows(part: str, *, workspace, period: Period, member) -> list:
         rows.extend(
             outcomes_query(
                 part=part,
-                workspace=workspace.pk,
-                member=pk_of(member),
-                start=span.start,
-                end=span.end,
+                **figures_params(workspace=workspace, period=span, member=member),
                 rolled=rolled,
             )
         )
