@@ -42,8 +42,12 @@ run: install
 	$(RUN) $(BIN)/python manage.py seed_demo --if-absent --summary
 	$(RUN) $(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) --reload $(RELOAD_DIRS)
 
+# The suite runs in TEST_PROCESSES processes at once (pytest-xdist; one per CPU by default,
+# TEST_PROCESSES=0 runs it in this one process): each has its own test database and its own
+# Redis database (tests/parallel.py).
+TEST_PROCESSES ?= auto
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_PROCESSES)
 
 # The figures' tests and the compiled statements against the next Django minor (its own
 # .venv-next, Python 3.12 or newer): scripts/next_django.sh; NEXT_DJANGO and PYTHON_NEXT
@@ -121,9 +125,10 @@ PGBOUNCER_DB ?= figures_pgbouncer
 test-pgbouncer: install pgbouncer-deps
 	scripts/pgbouncer.sh start $(PGBOUNCER_PORT)
 	status=0; DATABASE_URL=postgres://postgres@127.0.0.1:$(PGBOUNCER_PORT)/$(PGBOUNCER_DB) \
-		$(BIN)/python -m pytest --reuse-db -m "not browser" || status=$$?; \
+		$(BIN)/python -m pytest -n $(TEST_PROCESSES) --reuse-db -m "not browser" || status=$$?; \
 	scripts/pgbouncer.sh stop; \
-	dropdb -h 127.0.0.1 -U postgres --if-exists test_$(PGBOUNCER_DB); \
+	for db in $$(psql -h 127.0.0.1 -U postgres -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'test\_$(PGBOUNCER_DB)%'"); do \
+		dropdb -h 127.0.0.1 -U postgres --if-exists "$$db"; done; \
 	exit $$status
 
 # Regenerates the committed copies of both API descriptions (a test compares them).

@@ -34,7 +34,7 @@ VIRTUAL_ENV="$PWD/.venv-next" .venv/bin/uv pip install -q \
 .venv-next/bin/python -c "import django, sys; print('Django', django.get_version(), 'on Python', sys.version.split()[0])"
 
 set +e
-.venv-next/bin/python -m pytest -q -p no:cacheprovider \
+.venv-next/bin/python -m pytest -q -p no:cacheprovider -n "${TEST_PROCESSES:-auto}" \
   tests/figures tests/core/test_compiled_query.py tests/core/test_compiled_lookup.py
 status=$?
 set -e

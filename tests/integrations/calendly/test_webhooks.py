@@ -59,6 +59,7 @@ def test_a_signed_delivery_is_accepted(team, send):
             "The Calendly-Webhook-Signature header does not match this connection's signing key.",
         ),
     ],
+    ids=["missing", "malformed", "wrong"],
 )
 def test_a_missing_malformed_or_wrong_signature_is_refused(team, send, header, reason, message):
     team = team()
