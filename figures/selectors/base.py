@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from django.db import connections
@@ -198,15 +199,24 @@ class Buckets:
     def key(self, value: datetime) -> date:
         return value.astimezone(self.zone).date()
 
+    @cached_property
+    def instants_text(self) -> str:
+        """The buckets' UTC start instants as one PostgreSQL array literal
+        ({2026-08-31T04:00:00+00:00,...}): sent as one text parameter, it costs the driver
+        and the server a fraction of a list of timestamps adapted one by one (a 90-day
+        series sends it with each of its statements)."""
+        return "{" + ",".join(instant.isoformat() for _, instant in self.starts) + "}"
+
 
 class WidthBucket(Func):
-    """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket."""
+    """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket.
+    `starts` is the array's literal text (Buckets.instants_text)."""
 
     output_field = IntegerField()
 
-    def __init__(self, expression, starts):
+    def __init__(self, expression, starts: str):
         super().__init__(expression)
-        self.starts = list(starts)
+        self.starts = starts
 
     def as_sql(self, compiler, connection, **extra):
         sql, params = compiler.compile(self.source_expressions[0])
@@ -218,7 +228,7 @@ def _bucketed(queryset, time_field: str, buckets: Buckets):
     that turns a row's `_bucket` into the bucket's local start day."""
     if connections[queryset.db].vendor == "postgresql":
         days = [day for day, _ in buckets.starts]
-        bucket = WidthBucket(F(time_field), [instant for _, instant in buckets.starts])
+        bucket = WidthBucket(F(time_field), buckets.instants_text)
         return queryset.annotate(_bucket=bucket), lambda value: days[value - 1]
     bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
     return queryset.annotate(_bucket=bucket), buckets.key
