@@ -119,19 +119,16 @@ wrk-deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq wrk >/dev/null \
 		&& echo "wrk: $$(dpkg-query -W -f='$${Version}' wrk 2>/dev/null)"; fi
 
-# The suite through a PgBouncer in transaction pooling mode in front of the PostgreSQL at
-# 127.0.0.1:5432: no session state may outlive a transaction. Left out: the browser tests,
-# and the modules whose processes never reach the test database (settings read in a fresh
-# process, servers on a SQLite file of their own, the replication lab's own clusters, the
-# Makefile's commands). The test databases are made through PgBouncer and dropped directly
-# once PgBouncer is stopped.
-PGBOUNCER_IGNORE := tests/test_settings.py tests/test_serving.py tests/test_serving_operations.py tests/test_replicas.py tests/test_make_run.py
+# The suite (browser tests aside) through a PgBouncer in transaction pooling mode in front
+# of the PostgreSQL at 127.0.0.1:5432: no session state may outlive a transaction. The test
+# databases (one per test process) are made through PgBouncer and dropped directly once
+# PgBouncer is stopped.
 PGBOUNCER_PORT ?= 6432
 PGBOUNCER_DB ?= figures_pgbouncer
 test-pgbouncer: install pgbouncer-deps
 	scripts/pgbouncer.sh start $(PGBOUNCER_PORT)
 	status=0; DATABASE_URL=postgres://postgres@127.0.0.1:$(PGBOUNCER_PORT)/$(PGBOUNCER_DB) \
-		$(BIN)/python -m pytest -n $(TEST_PROCESSES) --reuse-db -m "not browser" $(addprefix --ignore=,$(PGBOUNCER_IGNORE)) || status=$$?; \
+		$(BIN)/python -m pytest -n $(TEST_PROCESSES) --reuse-db -m "not browser" || status=$$?; \
 	scripts/pgbouncer.sh stop; \
 	for db in $$(psql -h 127.0.0.1 -U postgres -Atc "SELECT datname FROM pg_database WHERE datname LIKE 'test\_$(PGBOUNCER_DB)%'"); do \
 		dropdb -h 127.0.0.1 -U postgres --if-exists "$$db"; done; \
