@@ -29,13 +29,15 @@ from ..period import Period
 from ..registry import COUNT, MONEY, RATE, TRUNCATED
 from . import days as rollups
 from .base import (
-    FIGURES_PARAMS,
+    BUCKETED_PARAMS,
     Buckets,
     Figures,
     Span,
-    aggregate,
+    buckets_params,
     figures_params,
     leads_created_in,
+    per_bucket,
+    totals,
     utm_label,
 )
 
@@ -105,11 +107,12 @@ _LEAD_AGGREGATES = {
 
 
 def _spend_query(*, workspace, first_day, last_day, by: str):
-    """The spend dated from first_day to last_day grouped by its UTM values."""
+    """The spend dated from first_day to last_day grouped by its UTM values (`by` "source"
+    or "campaign"), or by its date ("day")."""
     return (
         _spend_dated(workspace=workspace, first_day=first_day, last_day=last_day)
         .order_by()
-        .values_list(*_columns(by))
+        .values_list(*(("date",) if by == "day" else _columns(by)))
         .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
     )
 
@@ -131,21 +134,27 @@ _ROLLED_AGGREGATES = {
 }
 
 
-def _cohort_query(*, part, workspace, member, start, end, by: str, rolled=False):
+def _cohort_query(
+    *, part, workspace, member, start, end, by=None, rolled=False, starts=None, grouping=None
+):
     """The period's leads grouped by their kept UtmTags ("tagged": each combination's tags
-    looked up once per group), or those without it by their own tags ("untagged");
+    looked up once per group), or those without it by their own tags ("untagged"), or
+    their number and cash alone ("totals", per bucket with `grouping`: base.totals);
     `rolled`: from their daily roll-up (whole local days before today).
 
     Per group: how many, those with a call that counts (Lead.has_booking), those who
     showed (Lead.has_show), those with a sale, and the cash on their sales to date, all
     kept on the lead by the services: PostgreSQL reads them from lead_ws_created alone."""
-    columns = _columns(by)
     if rolled:
         leads = rollups.days_of(rollups.COHORT, workspace=workspace, span=Span(start, end))
         aggregates = _ROLLED_AGGREGATES
     else:
         leads = _cohort(workspace=workspace, period=Span(start, end))
         aggregates = _LEAD_AGGREGATES
+    if part == "totals":
+        wanted = {name: aggregates[name] for name in ("leads", "cash")}
+        return totals(leads, "created_at", wanted, starts=starts, grouping=grouping)
+    columns = _columns(by)
     if part == "untagged":
         return (
             leads.filter(utm_tags_id__isnull=True)
@@ -167,7 +176,7 @@ def _cohort_query(*, part, workspace, member, start, end, by: str, rolled=False)
     )
 
 
-cohort_query = CompiledQuery(_cohort_query, params=FIGURES_PARAMS, model=Lead)
+cohort_query = CompiledQuery(_cohort_query, params=BUCKETED_PARAMS, model=Lead)
 
 
 def acquisition_counts(*, workspace, period: Period, by: str = BY_DEFAULT) -> dict:
@@ -287,20 +296,18 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
     its day (a date: grouped per day in the database, each day placed in its bucket here)
     and the cohort's leads and cash by their creation time (whole local days before today
     from the cohort's daily roll-up)."""
-    spend_by_day = (
-        _spend_of(workspace=workspace, period=period)
-        .order_by()
-        .values_list("date")
-        .annotate(spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+    spend_by_day = spend_query(
+        workspace=workspace.pk, first_day=period.first_day, last_day=period.last_day, by="day"
     )
-    parts = []
-    for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
-        records = rollups.rows_of(rollups.COHORT, rolled, workspace=workspace, span=span)
-        totals = {
-            "leads": _ROLLED_AGGREGATES["leads"] if rolled else _LEAD_AGGREGATES["leads"],
-            "cash": _ROLLED_AGGREGATES["cash"] if rolled else _LEAD_AGGREGATES["cash"],
-        }
-        parts.append(aggregate(records, "created_at", totals, buckets))
+    parts = [
+        cohort_query(
+            part="totals",
+            **figures_params(workspace=workspace, period=span),
+            rolled=rolled,
+            **buckets_params(buckets),
+        )
+        for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period)
+    ]
     if buckets is None:
         return {
             "spend": sum(amount for _, amount in spend_by_day),
@@ -313,8 +320,8 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
         start = starts[max(bisect.bisect_right(starts, day) - 1, 0)]
         slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
         slot["spend"] += amount
-    for part in parts:
-        for start, values in part.items():
+    for rows in parts:
+        for start, values in per_bucket(rows, buckets).items():
             slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
             slot["leads"] += values["leads"]
             slot["cash"] += values["cash"]
@@ -336,20 +343,20 @@ def ad_spend_list(*, workspace, period: Period, limit: int = AD_SPEND_LIMIT_DEFA
     """acquisition.spend of the period and its records, oldest day first (then platform and
     id), at most `limit` of them, with a truncated note when the list is cut."""
     records = _spend_of(workspace=workspace, period=period)
-    totals = records.aggregate(n=Count("*"), spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+    counted = records.aggregate(n=Count("*"), spend=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
     page = list(records.order_by("date", "platform", "external_id", "pk")[:limit])
     notes = []
-    if totals["n"] > len(page):
+    if counted["n"] > len(page):
         notes.append(
             Note(
                 "records",
                 TRUNCATED,
-                f"{len(page)} of {totals['n']} spend records listed (limit {limit}); spend "
+                f"{len(page)} of {counted['n']} spend records listed (limit {limit}); spend "
                 "counts them all.",
             )
         )
     data = {
-        "spend": fields.money("acquisition.spend", totals["spend"], workspace=workspace),
+        "spend": fields.money("acquisition.spend", counted["spend"], workspace=workspace),
         "records": list(ad_spend_shape(spend, workspace) for spend in page),
     }
     return Figures(data, tuple(notes))

@@ -10,9 +10,20 @@ from functools import cached_property
 from zoneinfo import ZoneInfo
 
 from django.db import connections
-from django.db.models import CharField, Count, DateTimeField, F, Func, IntegerField, Q, UUIDField
+from django.db.models import (
+    CharField,
+    DateTimeField,
+    F,
+    Func,
+    IntegerField,
+    Q,
+    TextField,
+    UUIDField,
+    Value,
+)
 from django.db.models.functions import Trunc
 
+from core.compiled import Aggregate
 from workspaces.models import Call, FunnelProgress, Lead, Outcome, Payment
 
 from ..envelope import Note
@@ -210,41 +221,66 @@ class Buckets:
 
 class WidthBucket(Func):
     """PostgreSQL's width_bucket(time, ARRAY[bucket starts]): 1 for the first bucket.
-    `starts` is the array's literal text (Buckets.instants_text)."""
+    `starts` is the array's literal text (Buckets.instants_text), or an expression of it
+    (a compiled query's parameter)."""
 
     output_field = IntegerField()
 
-    def __init__(self, expression, starts: str):
-        super().__init__(expression)
-        self.starts = starts
+    def __init__(self, expression, starts):
+        super().__init__(expression, Value(starts) if isinstance(starts, str) else starts)
 
     def as_sql(self, compiler, connection, **extra):
-        sql, params = compiler.compile(self.source_expressions[0])
-        return f"width_bucket({sql}, %s::timestamptz[])", (*params, self.starts)
+        time, starts = self.source_expressions
+        time_sql, time_params = compiler.compile(time)
+        starts_sql, starts_params = compiler.compile(starts)
+        return (
+            f"width_bucket({time_sql}, {starts_sql}::timestamptz[])",
+            (*time_params, *starts_params),
+        )
 
 
-def _bucketed(queryset, time_field: str, buckets: Buckets):
-    """The queryset annotated with `_bucket` (the bucket of `time_field`) and the function
-    that turns a row's `_bucket` into the bucket's local start day."""
+# The parameters of a figures query that may be grouped per bucket: FIGURES_PARAMS and the
+# buckets' start instants (Buckets.instants_text). Their interval and time zone (the
+# `grouping`) are part of the statement's shape; both None: not grouped.
+BUCKETED_PARAMS = {**FIGURES_PARAMS, "starts": TextField()}
+
+
+def buckets_params(buckets: Buckets | None) -> dict:
+    """The `starts` and `grouping` arguments of a BUCKETED_PARAMS query for the buckets."""
+    if buckets is None:
+        return {"starts": None, "grouping": None}
+    return {"starts": buckets.instants_text, "grouping": (buckets.interval, buckets.zone.key)}
+
+
+def bucketed(queryset, time_field: str, *, starts, grouping):
+    """The queryset annotated with `_bucket`, the bucket of `time_field` (bucket_start
+    reads it): PostgreSQL's index of the bucket among `starts` (a text or a compiled
+    query's parameter); elsewhere the time truncated to the bucket in its time zone."""
+    interval, zone = grouping
     if connections[queryset.db].vendor == "postgresql":
-        days = [day for day, _ in buckets.starts]
-        bucket = WidthBucket(F(time_field), buckets.instants_text)
-        return queryset.annotate(_bucket=bucket), lambda value: days[value - 1]
-    bucket = Trunc(time_field, buckets.interval, tzinfo=buckets.zone)
-    return queryset.annotate(_bucket=bucket), buckets.key
+        return queryset.annotate(_bucket=WidthBucket(F(time_field), starts))
+    return queryset.annotate(_bucket=Trunc(time_field, interval, tzinfo=ZoneInfo(zone)))
 
 
-def grouped_counts(queryset, columns, time_field: str, buckets: Buckets, count=None) -> dict:
-    """{local bucket start: [(values of `columns`..., number of records)]}: the records of
-    each bucket counted per distinct value of the columns (one grouped pass); `count`
-    counts otherwise (Sum("n") over a daily roll-up's rows)."""
-    annotated, start_of = _bucketed(queryset, time_field, buckets)
-    count = Count("pk") if count is None else count
-    rows = annotated.order_by().values_list("_bucket", *columns).annotate(n=count)
-    grouped: dict = {}
-    for bucket, *rest in rows:
-        grouped.setdefault(start_of(bucket), []).append(tuple(rest))
-    return grouped
+def bucket_start(buckets: Buckets, value) -> date:
+    """The local start day of the bucket a row's `_bucket` names (see bucketed)."""
+    if isinstance(value, int):
+        return buckets.starts[value - 1][0]
+    return buckets.key(value)
+
+
+def totals(queryset, time_field: str, aggregates: dict, *, starts=None, grouping=None):
+    """What a BUCKETED_PARAMS query answers: the aggregate of the queryset; grouped
+    (`grouping`), its rows per bucket ({"_bucket": ..., each aggregate}: per_bucket)."""
+    if grouping is None:
+        return Aggregate(queryset, **aggregates)
+    rows = bucketed(queryset, time_field, starts=starts, grouping=grouping)
+    return rows.order_by().values("_bucket").annotate(**aggregates)
+
+
+def per_bucket(rows, buckets: Buckets) -> dict:
+    """{local bucket start: its aggregates} of the grouped rows `totals` answers."""
+    return {bucket_start(buckets, row.pop("_bucket")): row for row in rows}
 
 
 def added(parts: list[dict]) -> dict:
@@ -256,12 +292,3 @@ def added(parts: list[dict]) -> dict:
         for key, value in part.items():
             total[key] = total.get(key, 0) + value
     return total
-
-
-def aggregate(queryset, time_field: str, aggregates: dict, buckets: Buckets | None):
-    """queryset.aggregate(**aggregates); with buckets, {local bucket start: that dict}."""
-    if buckets is None:
-        return queryset.aggregate(**aggregates)
-    annotated, start_of = _bucketed(queryset, time_field, buckets)
-    rows = annotated.order_by().values("_bucket").annotate(**aggregates)
-    return {start_of(row.pop("_bucket")): row for row in rows}

@@ -10,7 +10,7 @@ from django.db.models import Count, DateTimeField, Q, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from core.compiled import Aggregate, CompiledQuery
+from core.compiled import CompiledQuery
 from workspaces.models import Call
 
 from .. import envelope as fields
@@ -19,15 +19,17 @@ from ..period import Period
 from ..registry import AWAITING_OUTCOME, NO_NUMERATOR
 from . import days as rollups
 from .base import (
+    BUCKETED_PARAMS,
     CLOSED_OUTCOMES,
-    FIGURES_PARAMS,
     Counts,
     Figures,
     Span,
     added,
-    aggregate,
+    buckets_params,
     figures_params,
     live_calls,
+    per_bucket,
+    totals,
 )
 
 
@@ -94,44 +96,49 @@ def _calls_aggregates_of(now, keys, *, summed: bool = False) -> dict:
     return aggregates
 
 
-def _calls_totals(*, workspace, member, start, end, now, keys, rolled=False):
+def _calls_totals(
+    *, workspace, member, start, end, now, keys, rolled=False, starts=None, grouping=None
+):
     """The counts of the calls of [start, end), or (`rolled`) of their daily roll-up's
-    rows: whole local days before today, of the whole workspace."""
+    rows: whole local days before today, of the whole workspace; per bucket with
+    `grouping` (base.totals)."""
     if rolled:
         days = rollups.days_of(rollups.CALLS, workspace=workspace, span=Span(start, end))
-        return Aggregate(days, **_calls_aggregates_of(now, keys, summed=True))
+        aggregates = _calls_aggregates_of(now, keys, summed=True)
+        return totals(days, "scheduled_for", aggregates, starts=starts, grouping=grouping)
     calls = live_calls(workspace=workspace, period=Span(start, end), member=member)
-    return Aggregate(calls, **_calls_aggregates_of(now, keys))
+    aggregates = _calls_aggregates_of(now, keys)
+    return totals(calls, "scheduled_for", aggregates, starts=starts, grouping=grouping)
 
 
 calls_totals = CompiledQuery(
-    _calls_totals, params={**FIGURES_PARAMS, "now": DateTimeField()}, model=Call
+    _calls_totals, params={**BUCKETED_PARAMS, "now": DateTimeField()}, model=Call
 )
 
 
 def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=None, keys=None):
-    """The Counts of _calls_aggregates (only `keys` when given: reading another raises)."""
+    """The Counts of _calls_aggregates (only `keys` when given: reading another raises),
+    of the period or per bucket start with buckets."""
     now = now or timezone.now()
     cut = rollups.cut(rollups.CALLS, workspace=workspace, period=period, member=member, now=now)
+    keys = None if keys is None else tuple(sorted(keys))
+    parts = [
+        calls_totals(
+            **figures_params(workspace=workspace, period=span, member=member),
+            now=now,
+            keys=keys,
+            rolled=rolled,
+            **buckets_params(buckets),
+        )
+        for rolled, span in cut
+    ]
     if buckets is None:
-        keys = None if keys is None else tuple(sorted(keys))
-        parts = [
-            calls_totals(
-                **figures_params(workspace=workspace, period=span, member=member),
-                now=now,
-                keys=keys,
-                rolled=rolled,
-            )
-            for rolled, span in cut
-        ]
         return Counts(added(parts))
-    per_bucket: dict = {}
-    for rolled, span in cut:
-        rows = rollups.rows_of(rollups.CALLS, rolled, workspace=workspace, span=span, member=member)
-        aggregates = _calls_aggregates_of(now, keys, summed=rolled)
-        for start, counts in aggregate(rows, "scheduled_for", aggregates, buckets).items():
-            per_bucket.setdefault(start, []).append(counts)
-    return {start: Counts(added(parts)) for start, parts in per_bucket.items()}
+    grouped: dict = {}
+    for rows in parts:
+        for start, counts in per_bucket(rows, buckets).items():
+            grouped.setdefault(start, []).append(counts)
+    return {start: Counts(added(counts)) for start, counts in grouped.items()}
 
 
 def _show_rate(counts: dict, ws) -> fields.Field:

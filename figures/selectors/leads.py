@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db.models import BigIntegerField, Count, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from core.compiled import Aggregate, CompiledQuery
+from core.compiled import CompiledQuery
 from core.times import utc_iso
 from workspaces.kept import UTM_FIELDS
 from workspaces.models import Lead, UtmTags
@@ -17,15 +17,18 @@ from ..period import Period
 from ..registry import COUNT, MONEY, RATE, TRUNCATED
 from . import days as rollups
 from .base import (
+    BUCKETED_PARAMS,
     FIGURES_PARAMS,
     Figures,
     Span,
     UtcText,
     added,
-    aggregate,
+    buckets_params,
     figures_params,
     leads_created_in,
     member_ref_of,
+    per_bucket,
+    totals,
     utc_text_iso,
     utm_label,
 )
@@ -98,16 +101,17 @@ def lead_row(lead) -> dict:
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
 
 
-def _leads_query(*, part: str, workspace, member, start, end, limit=None, rolled=False):
+def _leads_query(*, part: str, workspace, member, start, end, limit=None, rolled=False, **buckets):
     """The count of the leads created in [start, end) ("created"; `rolled`: from their
-    daily roll-up, whole local days before today, of the whole workspace), or the first
-    `limit` of them, newest first, with their setter ("page")."""
+    daily roll-up, whole local days before today, of the whole workspace; per bucket with
+    the `starts` and `grouping` of base.totals), or the first `limit` of them, newest
+    first, with their setter ("page")."""
     if rolled:
         days = rollups.days_of(rollups.LEADS, workspace=workspace, span=Span(start, end))
-        return Aggregate(days, created=Coalesce(Sum("n"), 0))
+        return totals(days, "created_at", {"created": Coalesce(Sum("n"), 0)}, **buckets)
     leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "created":
-        return Aggregate(leads, created=Count("*"))
+        return totals(leads, "created_at", {"created": Count("*")}, **buckets)
     # The columns of the rows only, not whole leads and setters.
     return (
         leads.order_by("-created_at", "-pk")
@@ -119,29 +123,28 @@ def _leads_query(*, part: str, workspace, member, start, end, limit=None, rolled
     )
 
 
-leads_query = CompiledQuery(_leads_query, params=FIGURES_PARAMS, model=Lead)
+leads_query = CompiledQuery(_leads_query, params=BUCKETED_PARAMS, model=Lead)
 
 
 def leads_counts(*, workspace, period: Period, member=None, buckets=None):
     """{"created": n} of the period (per bucket start with buckets)."""
     cut = rollups.cut(rollups.LEADS, workspace=workspace, period=period, member=member)
+    parts = [
+        leads_query(
+            part="created",
+            **figures_params(workspace=workspace, period=span, member=member),
+            rolled=rolled,
+            **buckets_params(buckets),
+        )
+        for rolled, span in cut
+    ]
     if buckets is None:
-        parts = [
-            leads_query(
-                part="created",
-                **figures_params(workspace=workspace, period=span, member=member),
-                rolled=rolled,
-            )
-            for rolled, span in cut
-        ]
         return added(parts)
-    per_bucket: dict = {}
-    for rolled, span in cut:
-        rows = rollups.rows_of(rollups.LEADS, rolled, workspace=workspace, span=span, member=member)
-        created = Coalesce(Sum("n"), 0) if rolled else Count("*")
-        for start, counts in aggregate(rows, "created_at", {"created": created}, buckets).items():
-            per_bucket.setdefault(start, []).append(counts)
-    return {start: added(parts) for start, parts in per_bucket.items()}
+    grouped: dict = {}
+    for rows in parts:
+        for start, counts in per_bucket(rows, buckets).items():
+            grouped.setdefault(start, []).append(counts)
+    return {start: added(counts) for start, counts in grouped.items()}
 
 
 def leads_data(counts: dict, workspace) -> dict:

@@ -12,18 +12,20 @@ from .. import envelope as fields
 from ..period import Period
 from . import days as rollups
 from .base import (
-    FIGURES_PARAMS,
+    BUCKETED_PARAMS,
     NONE_LABEL,
     OUTCOME_RESULTS,
     Figures,
     Span,
+    bucket_start,
+    bucketed,
+    buckets_params,
     figures_params,
-    grouped_counts,
 )
 
 OUTCOME_KEYS = (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting")
 
-# What one grouped pass over each kind of record reads (grouped_counts): the calls and the
+# What one grouped pass over each kind of record reads (outcomes_query): the calls and the
 # past-call forms, counted per distinct value of these columns, then tallied by _tally.
 # One pass per kind answers both the counts and the no-sale reasons, and grouping by a
 # few short columns costs PostgreSQL less than a conditional count per key.
@@ -65,16 +67,22 @@ def _tally(call_rows, past_rows) -> tuple[dict, dict]:
     return counts, reasons
 
 
-def _outcomes_query(*, part: str, workspace, member, start, end, rolled=False):
+def _outcomes_query(
+    *, part: str, workspace, member, start, end, rolled=False, starts=None, grouping=None
+):
     """The calls ("calls") or past-call forms ("past") of the period [start, end), counted
     per distinct value of their columns; `rolled`: the rows of their daily roll-up, summed
-    alike (whole local days before today, of the whole workspace)."""
+    alike (whole local days before today, of the whole workspace). With `grouping`, per
+    bucket too: each row begins with its `_bucket` (base.bucketed)."""
     kind, columns = _PARTS[part]
     rows = rollups.rows_of(kind, rolled, workspace=workspace, span=Span(start, end), member=member)
+    if grouping is not None:
+        rows = bucketed(rows, kind.time_field, starts=starts, grouping=grouping)
+        columns = ("_bucket", *columns)
     return rows.order_by().values_list(*columns).annotate(n=Sum("n") if rolled else Count("pk"))
 
 
-outcomes_query = CompiledQuery(_outcomes_query, params=FIGURES_PARAMS, model=Call)
+outcomes_query = CompiledQuery(_outcomes_query, params=BUCKETED_PARAMS, model=Call)
 
 # Each part: its roll-up, and the columns it is counted by.
 _PARTS = {
@@ -104,14 +112,16 @@ def _outcomes_tally(*, workspace, period: Period, member=None) -> tuple[dict, di
 
 def _grouped(part: str, *, workspace, period: Period, member, buckets) -> dict:
     """{bucket start: [(values of the part's columns..., number)]} over the period."""
-    kind, columns = _PARTS[part]
     grouped: dict = {}
+    kind = _PARTS[part][0]
     for rolled, span in rollups.cut(kind, workspace=workspace, period=period, member=member):
-        rows = rollups.rows_of(kind, rolled, workspace=workspace, span=span, member=member)
-        count = Sum("n") if rolled else None
-        counted = grouped_counts(rows, columns, kind.time_field, buckets, count=count)
-        for start, values in counted.items():
-            grouped.setdefault(start, []).extend(values)
+        for bucket, *values in outcomes_query(
+            part=part,
+            **figures_params(workspace=workspace, period=span, member=member),
+            rolled=rolled,
+            **buckets_params(buckets),
+        ):
+            grouped.setdefault(bucket_start(buckets, bucket), []).append(tuple(values))
     return grouped
 
 

@@ -18,7 +18,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
-from core.compiled import Aggregate, CompiledQuery
+from core.compiled import CompiledQuery
 from integrations.providers import PROVIDERS
 from integrations.selectors import held_count
 from workspaces.models import CommissionRule, Member, Payment, Refund, Sale
@@ -28,17 +28,20 @@ from ..envelope import Note
 from ..period import Period
 from ..registry import DOES_NOT_NEST, MONEY, NOT_COMPUTED, UNPLACED_EVENTS
 from .base import (
+    BUCKETED_PARAMS,
     FIGURES_PARAMS,
     SUCCEEDED,
     Counts,
     Figures,
     Span,
-    aggregate,
+    buckets_params,
     figures_params,
     held_by,
     in_period,
     member_ref_of,
+    per_bucket,
     pk_of,
+    totals,
 )
 
 _MINOR_SUM = {"output_field": BigIntegerField()}
@@ -100,14 +103,15 @@ def payments_of_figure(*, workspace, period: Period, part: str, member=None):
     return queryset, time_field
 
 
-def _payments_part(*, part: str, workspace, member, start, end):
-    queryset, _, aggregates = _payments_querysets(
+def _payments_part(*, part: str, workspace, member, start, end, starts=None, grouping=None):
+    """A part's aggregate over [start, end); per bucket with `grouping` (base.totals)."""
+    queryset, time_field, aggregates = _payments_querysets(
         workspace=workspace, period=Span(start, end), member=member
     )[part]
-    return Aggregate(queryset, **aggregates)
+    return totals(queryset, time_field, aggregates, starts=starts, grouping=grouping)
 
 
-payments_part = CompiledQuery(_payments_part, params=FIGURES_PARAMS, model=Payment)
+payments_part = CompiledQuery(_payments_part, params=BUCKETED_PARAMS, model=Payment)
 
 # The counts and sums of each part's aggregate (_payments_querysets).
 PAYMENT_PART_KEYS = {
@@ -125,17 +129,16 @@ def payments_counts(*, workspace, period: Period, member=None, buckets=None, par
     parts = parts or set(_PAYMENT_PARTS)
     # A bucket with none of a part's records counts 0 of it.
     zero = {key: 0 for part in _PAYMENT_PARTS if part in parts for key in PAYMENT_PART_KEYS[part]}
+    params = figures_params(workspace=workspace, period=period, member=member)
     if buckets is None:
-        totals = Counts(zero)
+        found = Counts(zero)
         for part in _PAYMENT_PARTS:
             if part in parts:
-                params = figures_params(workspace=workspace, period=period, member=member)
-                totals.update(payments_part(part=part, **params))
-        return totals
-    querysets = _payments_querysets(workspace=workspace, period=period, member=member)
+                found.update(payments_part(part=part, **params))
+        return found
     grouped = [
-        aggregate(queryset, time_field, aggregates, buckets)
-        for part, (queryset, time_field, aggregates) in querysets.items()
+        per_bucket(payments_part(part=part, **params, **buckets_params(buckets)), buckets)
+        for part in _PAYMENT_PARTS
         if part in parts
     ]
     starts = set().union(*(part.keys() for part in grouped))
@@ -298,13 +301,13 @@ commission_totals = CompiledQuery(
 def slot_totals(rows) -> dict:
     """{(slot, member id): total} from commission_totals' rows, per (closer, setter) pair or
     per slot (one id NULL): a pair's total counts for its closer and for its setter."""
-    totals: dict = {}
+    found: dict = {}
     for closer_id, setter_id, total in rows:
         if closer_id is not None:
-            totals["closer", closer_id] = totals.get(("closer", closer_id), 0) + total
+            found["closer", closer_id] = found.get(("closer", closer_id), 0) + total
         if setter_id is not None:
-            totals["setter", setter_id] = totals.get(("setter", setter_id), 0) + total
-    return totals
+            found["setter", setter_id] = found.get(("setter", setter_id), 0) + total
+    return found
 
 
 def commission_figures(*, workspace, period: Period, member=None) -> Figures:
