@@ -190,14 +190,35 @@ def _pattern(format: str) -> NumberPattern:
     return parse_pattern(format)
 
 
+# A page writes the same few values many times (zeros, small counts, a rate of 100%):
+# each text is kept per value, type and locale (and currency), as Babel wrote it. A zero
+# is written as 0 whatever its sign (Babel writes -0.0 as "-0"), so equal values, which
+# share a text, always read the same.
+_TEXTS_MAX = 4096
+
+
+def _unsigned_zero(value):
+    return 0 if value == 0 else value
+
+
 def number_text(value, locale: str | None = None) -> str:
     """1,234 (en) or 1.234 (de); two decimals at most."""
-    return _pattern("#,##0.##").apply(_decimal(value), _babel_locale(locale or display_locale()))
+    return _number_text(_unsigned_zero(value), locale or display_locale())
+
+
+@lru_cache(maxsize=_TEXTS_MAX, typed=True)
+def _number_text(value, locale: str) -> str:
+    return _pattern("#,##0.##").apply(_decimal(value), _babel_locale(locale))
 
 
 def money_text(value, currency: str, locale: str | None = None) -> str:
     """$118,624.98 (en, USD) or 69.500,00 € (de, EUR): the currency's own decimals."""
-    parsed = _babel_locale(locale or display_locale())
+    return _money_text(_unsigned_zero(value), currency, locale or display_locale())
+
+
+@lru_cache(maxsize=_TEXTS_MAX, typed=True)
+def _money_text(value, currency: str, locale: str) -> str:
+    parsed = _babel_locale(locale)
     return parsed.currency_formats["standard"].apply(_decimal(value), parsed, currency=currency)
 
 
@@ -213,7 +234,11 @@ def _percent_pattern(locale: str) -> str:
 
 def rate_text(value, locale: str | None = None) -> str:
     """A fraction as a percentage with one decimal: 42.3% (en), 42,3 % (de)."""
-    locale = locale or display_locale()
+    return _rate_text(_unsigned_zero(value), locale or display_locale())
+
+
+@lru_cache(maxsize=_TEXTS_MAX, typed=True)
+def _rate_text(value, locale: str) -> str:
     return _pattern(_percent_pattern(locale)).apply(_decimal(value), _babel_locale(locale))
 
 

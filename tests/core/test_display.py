@@ -57,6 +57,23 @@ def test_the_written_forms_a_reader_sees():
     assert display.points_text(0, "en") == "±0.0 pp"
 
 
+def test_a_kept_text_is_the_one_of_its_value_locale_and_currency():
+    """The texts are kept per value, locale and currency: asking again, in another locale
+    or currency, reads that one's text; a zero reads 0 whatever its sign."""
+    for _ in range(2):
+        assert display.number_text(1234, "en") == "1,234"
+        assert display.number_text(1234, "de") == "1.234"
+        assert display.money_text(5, "USD", "en") == "$5.00"
+        assert display.money_text(5, "EUR", "en") == "€5.00"
+        assert display.rate_text(0.5, "en") == "50.0%"
+        assert display.rate_text(0.5, "tr") == "%50,0"
+    assert display.number_text(-0.0, "en") == "0"
+    assert display.number_text(Decimal("-0.000"), "en") == "0"
+    assert display.money_text(-0.0, "USD", "en") == "$0.00"
+    assert display.rate_text(-0.0, "en") == "0.0%"
+    assert display.number_text(-1.5, "en") == "-1.5"
+
+
 ZONES = [
     "America/New_York",
     "America/Los_Angeles",
