@@ -9,6 +9,7 @@ which calls the figures API's selectors.
 from __future__ import annotations
 
 from datetime import date, timedelta
+from html import escape
 from urllib.parse import urlencode
 
 from django.http import Http404
@@ -125,10 +126,15 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
     lead's journey: put on the headline tiles and the tables' rows, and answered by name
     for the notes and the waiting section. Each list is built from the condition its
     figure counts (dashboard/records.py)."""
-    period_query = {"workspace": workspace.pk, "range": picked.choice, **picked.query()}
+    period_query = {"range": picked.choice, **picked.query()}
+    # Each list's path reversed once: the attribution table links a list per row.
+    paths: dict[str, str] = {}
 
     def url(name: str, **query) -> str:
-        return _list_url(name, {**period_query, **query})
+        path = paths.get(name)
+        if path is None:
+            path = paths[name] = reverse(name, args=[workspace.pk])
+        return f"{path}?{urlencode({**period_query, **query})}"
 
     lists = {
         "payments.cash_collected": url("dashboard-payments"),
@@ -168,6 +174,17 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
     return lists
 
 
+def _attribution_head(row: dict) -> str:
+    """An attribution row's combination (source / medium / campaign / content), linked to
+    its leads when the row has their list: built in Python, as its cells are."""
+    label = " / ".join(escape(row[key]) for key in figures_selectors.UTM_FIELDS)
+    if not row.get("list_url"):
+        return mark_safe(label)  # every part is escaped above
+    return mark_safe(  # every part is escaped above or here
+        f'<a href="{escape(row["list_url"])}" class="source-leads">{label}</a>'
+    )
+
+
 def _attribution_spend(rows: list, spend: dict | None) -> None:
     """Each attribution row's spend and cost per lead, from /acquisition's row of its
     source and campaign. Spend is recorded per source and campaign: when several rows
@@ -193,7 +210,7 @@ def _attribution_spend(rows: list, spend: dict | None) -> None:
             index, acquisition_row = found
             row["spend_cells"] = cells_html(
                 (acquisition_row[name], api, f"data.rows.{index}.{name}")
-                for name in ("spend", "cost_per_lead")
+                for name in selectors.ATTRIBUTION_SPEND
             )
 
 
@@ -248,6 +265,8 @@ def overview_page(request, workspace, member, *, agency=None):
     }
     stages = figures["funnel"]["data"]["stages"]
     lists = {} if agency is not None else _record_links(workspace, picked, figures, rows)
+    for row in rows:
+        row["head"] = _attribution_head(row)
     _attribution_spend(rows, figures["spend"])
     period_query = urlencode({"range": picked.choice, **picked.query()})
     never_contacted = (

@@ -53,6 +53,8 @@ OVERVIEW_HEADLINE = (
 )
 # The acquisition figures the overview shows beside cash collected, when there is spend.
 SPEND_TILES = ("spend", "cost_per_close", "roas")
+# What the overview's attribution table shows of /acquisition's row of a source and campaign.
+ATTRIBUTION_SPEND = ("spend", "cost_per_lead")
 ACQUISITION_CHART = ("acquisition.spend", "payments.cash_collected")
 CASH_CHART = ("payments.cash_collected", "payments.revenue_booked")
 CALLS_CHART = ("calls.booked", "calls.taken", "calls.closed")
@@ -247,7 +249,7 @@ def overview(*, workspace, picked, now=None) -> dict:
         **shown,
     )
     spend = (
-        spend_figures(workspace=workspace, picked=picked)
+        spend_figures(workspace=workspace, picked=picked, shown=ATTRIBUTION_SPEND)
         if workspace_has_spend(workspace=workspace)
         else None
     )
@@ -284,22 +286,28 @@ def workspace_has_spend(*, workspace) -> bool:
     return AdSpend.objects.filter(workspace=workspace).exists()
 
 
-def spend_figures(*, workspace, picked) -> dict:
+def spend_figures(*, workspace, picked, shown=None) -> dict:
     """The /acquisition answers of the period and of the one before (by campaign): the
     spend tiles of the overview (spend, cost per close, ROAS, each with its change), and
-    the rows by source and campaign, which the attribution table reads its spend from."""
+    the rows by source and campaign, which the attribution table reads its spend from;
+    with only the figures `shown` of the period's rows when given."""
     params = period_params(picked.period)
     current = _section(
         workspace,
         picked.period,
-        figures.acquisition_figures(workspace=workspace, period=picked.period).data,
+        figures.acquisition_figures(
+            workspace=workspace,
+            period=picked.period,
+            figures=None if shown is None else {*SPEND_TILES, *shown},
+        ).data,
         "acquisition",
         params,
     )
+    # The period before is compared by its total alone.
     previous = _section(
         workspace,
         picked.previous,
-        figures.acquisition_figures(workspace=workspace, period=picked.previous).data,
+        {"total": figures.acquisition_total(workspace=workspace, period=picked.previous)},
         "acquisition",
         period_params(picked.previous),
     )

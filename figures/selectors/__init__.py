@@ -18,6 +18,7 @@ from .acquisition import (
     BY,
     BY_DEFAULT,
     acquisition_figures,
+    acquisition_total,
     ad_spend_list,
     ad_spend_of_period,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "WITHIN_MINUTES_MAX",
     "Figures",
     "acquisition_figures",
+    "acquisition_total",
     "ad_spend_list",
     "ad_spend_of_period",
     "attribution_figures",

@@ -135,11 +135,21 @@ _ROLLED_AGGREGATES = {
 
 
 def _cohort_query(
-    *, part, workspace, member, start, end, by=None, rolled=False, starts=None, grouping=None
+    *,
+    part,
+    workspace,
+    member,
+    start,
+    end,
+    by=None,
+    names=(),
+    rolled=False,
+    starts=None,
+    grouping=None,
 ):
     """The period's leads grouped by their kept UtmTags ("tagged": each combination's tags
     looked up once per group), or those without it by their own tags ("untagged"), or
-    their number and cash alone ("totals", per bucket with `grouping`: base.totals);
+    the sums of `names` alone ("totals", per bucket with `grouping`: base.totals);
     `rolled`: from their daily roll-up (whole local days before today).
 
     Per group: how many, those with a call that counts (Lead.has_booking), those who
@@ -152,7 +162,7 @@ def _cohort_query(
         leads = _cohort(workspace=workspace, period=Span(start, end))
         aggregates = _LEAD_AGGREGATES
     if part == "totals":
-        wanted = {name: aggregates[name] for name in ("leads", "cash")}
+        wanted = {name: Coalesce(aggregates[name], 0) for name in names}
         return totals(leads, "created_at", wanted, starts=starts, grouping=grouping)
     columns = _columns(by)
     if part == "untagged":
@@ -272,9 +282,33 @@ class _AcquisitionFields:
         return {key: field() for key, field in built.items() if figures is None or key in figures}
 
 
-def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> Figures:
+def acquisition_total(*, workspace, period: Period) -> dict:
+    """`data.total` of /acquisition for the period without its rows: the spend dated in
+    it and its cohort's counts and cash, each summed in the database (the total a page
+    compares with, from a few rows instead of every combination's)."""
+    days = {"first_day": period.first_day, "last_day": period.last_day}
+    counts = dict.fromkeys(_COUNTS, 0)
+    counts["spend"] = sum(
+        amount for _, amount in spend_query(workspace=workspace.pk, by="day", **days)
+    )
+    for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
+        found = cohort_query(
+            part="totals",
+            names=_COUNTS[1:],
+            **figures_params(workspace=workspace, period=span),
+            rolled=rolled,
+        )
+        for name in _COUNTS[1:]:
+            counts[name] += found[name]
+    return _AcquisitionFields.of(workspace).build(counts)
+
+
+def acquisition_figures(
+    *, workspace, period: Period, by: str = BY_DEFAULT, figures=None
+) -> Figures:
     """`data.rows` (one per key with spend or leads in the period, by spend, then leads,
-    highest first, then the keys) and `data.total` for the whole period."""
+    highest first, then the keys) and `data.total` for the whole period; each with only
+    the Fields of `figures` when given (what a page shows of them)."""
     counts = acquisition_counts(workspace=workspace, period=period, by=by)
     ordered = sorted(
         counts.items(), key=lambda item: (-item[1]["spend"], -item[1]["leads"], item[0])
@@ -282,10 +316,11 @@ def acquisition_figures(*, workspace, period: Period, by: str = BY_DEFAULT) -> F
     built = _AcquisitionFields(workspace)
     columns = _columns(by)
     rows = [
-        {**dict(zip(columns, key, strict=True)), **built.build(values)} for key, values in ordered
+        {**dict(zip(columns, key, strict=True)), **built.build(values, figures)}
+        for key, values in ordered
     ]
     total = {name: sum(values[name] for values in counts.values()) for name in _COUNTS}
-    return Figures({"rows": rows, "total": built.build(total)})
+    return Figures({"rows": rows, "total": built.build(total, figures)})
 
 
 # --- /series of acquisition.spend, cost_per_lead and roas ------------------------------
@@ -302,6 +337,7 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
     parts = [
         cohort_query(
             part="totals",
+            names=("leads", "cash"),
             **figures_params(workspace=workspace, period=span),
             rolled=rolled,
             **buckets_params(buckets),

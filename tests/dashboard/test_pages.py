@@ -141,6 +141,24 @@ def test_attribution_sorts_by_a_column(team, figures_data):
     assert sources({"sort": "source", "dir": "asc"}) == ["facebook", "google"]
 
 
+def test_an_attribution_row_writes_its_combination_as_text(team, figures_data):
+    """A UTM value is the client's text: written escaped, and its leads' list names it."""
+    ws = team["workspace"]
+    Records(ws).lead(
+        "2026-03-10 10:00", utm_source="<b>ads</b>", utm_campaign='a&b "c"', utm_content="d'e"
+    )
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    row = re.search(
+        r'<tr class="attribution-row"><th scope="row"><a href="([^"]+)" '
+        r'class="source-leads">&lt;b&gt;ads(.*?)</a></th>',
+        html,
+    )
+    assert row.group(2) == "&lt;/b&gt; / (none) / a&amp;b &quot;c&quot; / d&#x27;e"
+    assert row.group(1).startswith(f"/app/{ws.pk}/leads/?")
+    assert "utm_source=%3Cb%3Eads%3C%2Fb%3E&amp;utm_medium=%28none%29&amp;" in row.group(1)
+    assert "<b>ads</b>" not in html
+
+
 def test_waiting_leads_link_to_their_journey(team, figures_data):
     ws = team["workspace"]
     waiting = Lead.objects.get(name="Waiting Walter")

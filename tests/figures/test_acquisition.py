@@ -5,6 +5,9 @@ from datetime import date
 
 import pytest
 
+from figures import rollups
+from figures.period import Period
+from figures.selectors import acquisition_figures, acquisition_total
 from workspaces.models import Lead
 from workspaces.services import ad_spend_upsert
 
@@ -152,6 +155,29 @@ def test_rows_by_campaign_hand_computed(ws, march, client_for, django_assert_max
         "code": "figure-unavailable",
         "reason": "No ad spend in the period.",
     } in body["notes"]
+
+
+@pytest.mark.parametrize("rolled", [False, True], ids=["records", "roll-up"])
+def test_the_total_alone_is_the_total_of_the_rows(ws, march, rolled):
+    """The total a page compares with, summed in the database without the rows, is
+    /acquisition's data.total: from the records, or from the cohort's daily roll-up."""
+    if rolled:
+        assert rollups.rollups_build(ws) > 0
+    for first, last in (
+        ("2026-03-01", "2026-03-31"),
+        ("2026-03-31", "2026-03-31"),
+        ("2026-02-01", "2026-04-30"),
+        ("2025-01-01", "2025-01-31"),
+    ):
+        period = Period.of_days(
+            workspace=ws, first_day=date.fromisoformat(first), last_day=date.fromisoformat(last)
+        )
+        total = acquisition_total(workspace=ws, period=period)
+        assert total == acquisition_figures(workspace=ws, period=period).data["total"]
+        if first == "2026-03-01" and last == "2026-03-31":
+            assert _values({key: field.as_dict() for key, field in total.items()}) == _row(
+                {}, 125, 6, 3, 3, 2, 4050, 20.83, 41.67, 41.67, 62.5, 32.4
+            )
 
 
 def test_rows_by_source(ws, march, client_for):

@@ -146,7 +146,8 @@ def test_bucketed(ws, dataset):
                 (leads_query, {"part": "created"}),
             ]
             if member is None:
-                cases.append((cohort_query, {"part": "totals"}))
+                for names in (("leads", "cash"), ("leads", "booked", "shows", "closes", "cash")):
+                    cases.append((cohort_query, {"part": "totals", "names": names}))
             for compiled, arguments in cases:
                 whole = compiled(**arguments, **params)
                 arguments = {**arguments, **params, **buckets_params(buckets)}

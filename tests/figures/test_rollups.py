@@ -15,7 +15,11 @@ from figures import rollups
 from figures.models import CallDay, PastOutcomeDay, RollupDirty, RollupState
 from figures.period import Period
 from figures.selectors import days
-from figures.selectors.acquisition import acquisition_counts, acquisition_series_counts
+from figures.selectors.acquisition import (
+    acquisition_counts,
+    acquisition_series_counts,
+    acquisition_total,
+)
 from figures.selectors.base import OUTCOME_RESULTS
 from figures.selectors.calls import calls_counts
 from figures.selectors.funnel import _funnel_stage_counts
@@ -315,6 +319,7 @@ def _answers(ws, now) -> list:
         for by in ("campaign", "source"):
             answers.append(acquisition_counts(workspace=ws, period=period, by=by))
         answers.append(acquisition_series_counts(workspace=ws, period=period, buckets=None))
+        answers.append(acquisition_total(workspace=ws, period=period))
         for interval in ("day", "week"):
             _, buckets = _series_rows(ws, period, interval)
             per_bucket = calls_counts(workspace=ws, period=period, now=now, buckets=buckets)
