@@ -33,10 +33,10 @@ from .base import (
     Buckets,
     Figures,
     Span,
+    added_per_bucket,
     buckets_params,
     figures_params,
     leads_created_in,
-    per_bucket,
     totals,
     utm_label,
 )
@@ -356,11 +356,10 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
         start = starts[max(bisect.bisect_right(starts, day) - 1, 0)]
         slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
         slot["spend"] += amount
-    for rows in parts:
-        for start, values in per_bucket(rows, buckets).items():
-            slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
-            slot["leads"] += values["leads"]
-            slot["cash"] += values["cash"]
+    for start, values in added_per_bucket(parts, buckets).items():
+        slot = grouped.setdefault(start, {"spend": 0, "leads": 0, "cash": 0})
+        slot["leads"] += values["leads"]
+        slot["cash"] += values["cash"]
     return grouped
 
 

@@ -292,3 +292,13 @@ def added(parts: list[dict]) -> dict:
         for key, value in part.items():
             total[key] = total.get(key, 0) + value
     return total
+
+
+def added_per_bucket(parts: list, buckets: Buckets) -> dict:
+    """{local bucket start: counts} of the grouped rows `totals` answers for each part of a
+    period (runs of its days), each bucket's counts added over the parts."""
+    grouped: dict = {}
+    for rows in parts:
+        for start, counts in per_bucket(rows, buckets).items():
+            grouped.setdefault(start, []).append(counts)
+    return {start: added(counts) for start, counts in grouped.items()}

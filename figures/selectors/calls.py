@@ -25,10 +25,10 @@ from .base import (
     Figures,
     Span,
     added,
+    added_per_bucket,
     buckets_params,
     figures_params,
     live_calls,
-    per_bucket,
     totals,
 )
 
@@ -134,11 +134,7 @@ def calls_counts(*, workspace, period: Period, member=None, now=None, buckets=No
     ]
     if buckets is None:
         return Counts(added(parts))
-    grouped: dict = {}
-    for rows in parts:
-        for start, counts in per_bucket(rows, buckets).items():
-            grouped.setdefault(start, []).append(counts)
-    return {start: Counts(added(counts)) for start, counts in grouped.items()}
+    return {start: Counts(counts) for start, counts in added_per_bucket(parts, buckets).items()}
 
 
 def _show_rate(counts: dict, ws) -> fields.Field:

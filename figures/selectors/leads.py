@@ -23,11 +23,11 @@ from .base import (
     Span,
     UtcText,
     added,
+    added_per_bucket,
     buckets_params,
     figures_params,
     leads_created_in,
     member_ref_of,
-    per_bucket,
     totals,
     utc_text_iso,
     utm_label,
@@ -140,11 +140,7 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
     ]
     if buckets is None:
         return added(parts)
-    grouped: dict = {}
-    for rows in parts:
-        for start, counts in per_bucket(rows, buckets).items():
-            grouped.setdefault(start, []).append(counts)
-    return {start: added(counts) for start, counts in grouped.items()}
+    return added_per_bucket(parts, buckets)
 
 
 def leads_data(counts: dict, workspace) -> dict:
