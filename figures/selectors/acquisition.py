@@ -33,6 +33,7 @@ from .base import (
     Buckets,
     Figures,
     Span,
+    added,
     added_per_bucket,
     buckets_params,
     figures_params,
@@ -282,24 +283,36 @@ class _AcquisitionFields:
         return {key: field() for key, field in built.items() if figures is None or key in figures}
 
 
+def _spend_and_cohort(*, workspace, period: Period, names, buckets: Buckets | None = None):
+    """The period's spend per day ((date, spend) rows) and its cohort's sums of `names`, a
+    part per run of days (the cohort's roll-up or today's leads), per bucket with buckets."""
+    spend_by_day = spend_query(
+        workspace=workspace.pk, first_day=period.first_day, last_day=period.last_day, by="day"
+    )
+    parts = [
+        cohort_query(
+            part="totals",
+            names=names,
+            **figures_params(workspace=workspace, period=span),
+            rolled=rolled,
+            **buckets_params(buckets),
+        )
+        for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period)
+    ]
+    return spend_by_day, parts
+
+
+def _period_totals(*, workspace, period: Period, names) -> dict:
+    """{spend, each of `names`} of the period: the spend dated in it and its cohort's sums."""
+    spend_by_day, parts = _spend_and_cohort(workspace=workspace, period=period, names=names)
+    return {"spend": sum(amount for _, amount in spend_by_day), **added(parts)}
+
+
 def acquisition_total(*, workspace, period: Period) -> dict:
     """`data.total` of /acquisition for the period without its rows: the spend dated in
     it and its cohort's counts and cash, each summed in the database (the total a page
     compares with, from a few rows instead of every combination's)."""
-    days = {"first_day": period.first_day, "last_day": period.last_day}
-    counts = dict.fromkeys(_COUNTS, 0)
-    counts["spend"] = sum(
-        amount for _, amount in spend_query(workspace=workspace.pk, by="day", **days)
-    )
-    for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period):
-        found = cohort_query(
-            part="totals",
-            names=_COUNTS[1:],
-            **figures_params(workspace=workspace, period=span),
-            rolled=rolled,
-        )
-        for name in _COUNTS[1:]:
-            counts[name] += found[name]
+    counts = _period_totals(workspace=workspace, period=period, names=_COUNTS[1:])
     return _AcquisitionFields.of(workspace).build(counts)
 
 
@@ -331,24 +344,11 @@ def acquisition_series_counts(*, workspace, period: Period, buckets: Buckets | N
     its day (a date: grouped per day in the database, each day placed in its bucket here)
     and the cohort's leads and cash by their creation time (whole local days before today
     from the cohort's daily roll-up)."""
-    spend_by_day = spend_query(
-        workspace=workspace.pk, first_day=period.first_day, last_day=period.last_day, by="day"
-    )
-    parts = [
-        cohort_query(
-            part="totals",
-            names=("leads", "cash"),
-            **figures_params(workspace=workspace, period=span),
-            rolled=rolled,
-            **buckets_params(buckets),
-        )
-        for rolled, span in rollups.cut(rollups.COHORT, workspace=workspace, period=period)
-    ]
     if buckets is None:
-        return {
-            "spend": sum(amount for _, amount in spend_by_day),
-            **{name: sum(part[name] for part in parts) for name in ("leads", "cash")},
-        }
+        return _period_totals(workspace=workspace, period=period, names=("leads", "cash"))
+    spend_by_day, parts = _spend_and_cohort(
+        workspace=workspace, period=period, names=("leads", "cash"), buckets=buckets
+    )
     starts = [start for start, _ in buckets.starts]
     grouped: dict = {}
     for day, amount in spend_by_day:

@@ -101,17 +101,30 @@ def lead_row(lead) -> dict:
     return lead_row_of((*values, setter.pk, setter.name, setter.email))
 
 
-def _leads_query(*, part: str, workspace, member, start, end, limit=None, rolled=False, **buckets):
+def _leads_query(
+    *,
+    part: str,
+    workspace,
+    member,
+    start,
+    end,
+    limit=None,
+    rolled=False,
+    starts=None,
+    grouping=None,
+):
     """The count of the leads created in [start, end) ("created"; `rolled`: from their
     daily roll-up, whole local days before today, of the whole workspace; per bucket with
-    the `starts` and `grouping` of base.totals), or the first `limit` of them, newest
-    first, with their setter ("page")."""
+    `grouping`: base.totals), or the first `limit` of them, newest first, with their setter
+    ("page")."""
     if rolled:
         days = rollups.days_of(rollups.LEADS, workspace=workspace, span=Span(start, end))
-        return totals(days, "created_at", {"created": Coalesce(Sum("n"), 0)}, **buckets)
+        created = {"created": Coalesce(Sum("n"), 0)}
+        return totals(days, "created_at", created, starts=starts, grouping=grouping)
     leads = leads_created_in(workspace=workspace, period=Span(start, end), member=member)
     if part == "created":
-        return totals(leads, "created_at", {"created": Count("*")}, **buckets)
+        created = {"created": Count("*")}
+        return totals(leads, "created_at", created, starts=starts, grouping=grouping)
     # The columns of the rows only, not whole leads and setters.
     return (
         leads.order_by("-created_at", "-pk")
