@@ -255,6 +255,12 @@ def main(argv=None) -> int:
     p.add_argument("--slow", type=float, default=9.5, help="neighbours: the bad endpoints' s")
     p.add_argument("--settle", type=float, default=20, help="neighbours: s to finish delivering")
     p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="neighbours: runs without and with the bad neighbour, alternating",
+    )
+    p.add_argument(
         "--rate",
         type=float,
         default=60,
