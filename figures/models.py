@@ -13,28 +13,34 @@ from django.db import models
 from workspaces.models import Workspace
 
 
-class LeadDay(models.Model):
-    """The leads created on a local day."""
+class DayRow(models.Model):
+    """What every roll-up row holds: its workspace (the first column of the model's index
+    with the time column) and how many records it counts."""
 
     workspace = models.ForeignKey(
         Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
     )
-    created_at = models.DateTimeField()
     n = models.IntegerField()
+
+    class Meta:
+        abstract = True
+
+
+class LeadDay(DayRow):
+    """The leads created on a local day."""
+
+    created_at = models.DateTimeField()
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "created_at"], name="leadday_ws_day")]
 
 
-class CohortDay(models.Model):
+class CohortDay(DayRow):
     """The leads created on a local day, per UTM combination (the kept UtmTags, and the
     lead's own four tags), with how many of them have a call that counts, showed, and
     bought, and the cash collected on their sales to date: the cohort /attribution,
     /acquisition and the acquisition series read."""
 
-    workspace = models.ForeignKey(
-        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
-    )
     created_at = models.DateTimeField()
     # The lead's UtmTags, by its key: no constraint, a combination is never removed alone.
     utm_tags_id = models.BigIntegerField(null=True)
@@ -42,7 +48,6 @@ class CohortDay(models.Model):
     utm_medium = models.CharField(max_length=200, blank=True)
     utm_campaign = models.CharField(max_length=200, blank=True)
     utm_content = models.CharField(max_length=200, blank=True)
-    n = models.IntegerField()
     booked = models.IntegerField()
     shows = models.IntegerField()
     closes = models.IntegerField()
@@ -52,53 +57,41 @@ class CohortDay(models.Model):
         indexes = [models.Index(fields=["workspace", "created_at"], name="cohortday_ws_day")]
 
 
-class CallDay(models.Model):
+class CallDay(DayRow):
     """The live calls (not replaced) of a local day, per status, attendance, offer and
     outcome."""
 
-    workspace = models.ForeignKey(
-        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
-    )
     scheduled_for = models.DateTimeField()
     status = models.CharField(max_length=20)
     attendance = models.CharField(max_length=20, blank=True)
     offer_made = models.BooleanField(null=True)
     outcome = models.CharField(max_length=20, blank=True)
     outcome_reason = models.CharField(max_length=200, blank=True)
-    n = models.IntegerField()
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "scheduled_for"], name="callday_ws_day")]
 
 
-class PastOutcomeDay(models.Model):
+class PastOutcomeDay(DayRow):
     """The past-call forms (outcomes filed without a call) of a local day, per result and
     reason."""
 
-    workspace = models.ForeignKey(
-        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
-    )
     at = models.DateTimeField()
     result = models.CharField(max_length=20)
     reason = models.CharField(max_length=200, blank=True)
-    n = models.IntegerField()
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "at"], name="pastoutcomeday_ws_day")]
 
 
-class FunnelDay(models.Model):
+class FunnelDay(DayRow):
     """The leads that entered a funnel's first stage on a local day, per funnel and how
     many of its stages they reached in order (FunnelProgress.depth)."""
 
-    workspace = models.ForeignKey(
-        Workspace, on_delete=models.CASCADE, db_index=False, related_name="+"
-    )
     entered_at = models.DateTimeField()
     # The funnel, by its key: a funnel deleted takes its progress, and so its days, along.
     funnel_id = models.BigIntegerField()
     depth = models.PositiveSmallIntegerField()
-    n = models.IntegerField()
 
     class Meta:
         indexes = [models.Index(fields=["workspace", "entered_at"], name="funnelday_ws_day")]
