@@ -117,8 +117,20 @@ def sorted_attribution(rows: list, sort: str, descending: bool) -> list:
     return sorted(present, key=key, reverse=descending) + missing
 
 
-def _list_url(name: str, query: dict) -> str:
-    return f"{reverse(name, args=[query.pop('workspace')])}?{urlencode(query)}"
+class _ListLinks:
+    """Links to a workspace's lists of records for the page's period: each list's path is
+    reversed once per page (a table links a list per row)."""
+
+    def __init__(self, workspace, picked):
+        self.workspace_pk = workspace.pk
+        self.period_query = {"range": picked.choice, **picked.query()}
+        self.paths: dict[str, str] = {}
+
+    def __call__(self, name: str, **query) -> str:
+        path = self.paths.get(name)
+        if path is None:
+            path = self.paths[name] = reverse(name, args=[self.workspace_pk])
+        return f"{path}?{urlencode({**self.period_query, **query})}"
 
 
 def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> dict:
@@ -126,16 +138,7 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
     lead's journey: put on the headline tiles and the tables' rows, and answered by name
     for the notes and the waiting section. Each list is built from the condition its
     figure counts (dashboard/records.py)."""
-    period_query = {"range": picked.choice, **picked.query()}
-    # Each list's path reversed once: the attribution table links a list per row.
-    paths: dict[str, str] = {}
-
-    def url(name: str, **query) -> str:
-        path = paths.get(name)
-        if path is None:
-            path = paths[name] = reverse(name, args=[workspace.pk])
-        return f"{path}?{urlencode({**period_query, **query})}"
-
+    url = _ListLinks(workspace, picked)
     lists = {
         "payments.cash_collected": url("dashboard-payments"),
         "payments.revenue_booked": url("dashboard-sales"),
@@ -521,21 +524,20 @@ def acquisition(request, workspace_id):
         return render(request, "dashboard/acquisition.html", context)
     data = selectors.acquisition(workspace=workspace, picked=picked)
     api = data["acquisition"]["api"]
-    period_query = {"workspace": workspace.pk, "range": picked.choice, **picked.query()}
+    url = _ListLinks(workspace, picked)
     for index, row in enumerate(data["acquisition"]["data"]["rows"]):
         row["cells"] = cells_html(
             (row[key], api, f"data.rows.{index}.{key}") for key in ACQUISITION_COLUMNS
         )
-        row["list_url"] = _list_url(
-            "dashboard-spend",
-            {**period_query, "utm_source": row["utm_source"], "utm_campaign": row["utm_campaign"]},
+        row["list_url"] = url(
+            "dashboard-spend", utm_source=row["utm_source"], utm_campaign=row["utm_campaign"]
         )
     total = data["acquisition"]["data"]["total"]
     data["total_cells"] = cells_html(
         (total[key], api, f"data.total.{key}") for key in ACQUISITION_COLUMNS
     )
     for tile in data["tiles"]:
-        tile["list_url"] = _list_url("dashboard-spend", dict(period_query))
+        tile["list_url"] = url("dashboard-spend")
     chart = data["spend_chart"]
     for row in chart["rows"]:
         row["label"] = bucket_text(row)
@@ -546,7 +548,7 @@ def acquisition(request, workspace_id):
         data,
         spend_json=_chart_json(chart, picked.interval),
         columns=ACQUISITION_HEADINGS,
-        spend_url=_list_url("dashboard-spend", dict(period_query)),
+        spend_url=url("dashboard-spend"),
     )
     return render(request, "dashboard/acquisition.html", context)
 
