@@ -604,7 +604,10 @@ class WebinarEvent(WorkspaceRecord):
 
 
 class Registration(WorkspaceRecord):
-    event = models.ForeignKey(WebinarEvent, on_delete=models.CASCADE, related_name="registrations")
+    # Indexed by registration_event_counts below.
+    event = models.ForeignKey(
+        WebinarEvent, on_delete=models.CASCADE, related_name="registrations", db_index=False
+    )
     lead = models.ForeignKey(Lead, on_delete=models.CASCADE, related_name="registrations")
     registered_at = models.DateTimeField()
     joined_at = models.DateTimeField(null=True, blank=True)
@@ -614,7 +617,18 @@ class Registration(WorkspaceRecord):
 
     class Meta:
         constraints = [_external_id_unique("registration")]
-        indexes = [models.Index(fields=["event", "lead"], name="registration_event_lead")]
+        indexes = [
+            models.Index(fields=["event", "lead"], name="registration_event_lead"),
+            # An event's registrations with every column /webinar counts them by: the
+            # period's events, then each one's registrations from the index alone. Without
+            # it PostgreSQL reckons each event's registrations costly enough to scan every
+            # workspace's events in parallel (7 ms at 10M leads, against 2 with it).
+            models.Index(
+                fields=["event"],
+                name="registration_event_counts",
+                include=["id", "workspace", "joined_at", "left_at", "booked_after"],
+            ),
+        ]
 
 
 class Funnel(models.Model):

@@ -32,7 +32,7 @@ def _webinar_query(*, part: str, workspace, event, member, start, end):
         registrations = Registration.objects.filter(workspace=workspace, event=event)
     else:
         # Through the workspace's events of the period (webinar_ws_starts), then their
-        # registrations by event (registration_event_lead).
+        # registrations by event (registration_event_counts: an index-only scan).
         registrations = Registration.objects.filter(
             workspace=workspace, event__workspace=workspace
         ).filter(in_period(Span(start, end), "event__starts_at"))
