@@ -11,8 +11,8 @@ Locust (bench/locust_neighbours.py) twice for `--seconds`: without the bad neigh
 with it writing a change-log entry every second (`--rounds` N: N such pairs, alternating).
 The other workspaces offer the same load in both runs, `--rate` requests a second (60 by
 default, about half of what this 2-core machine serves with everything on it), so the
-comparison is of latency at equal work; at
-`--rate 0` Locust's users go as fast as they are answered, which saturates the machine.
+comparison is of latency at equal work; at `--rate 0` Locust's users go as fast as they are
+answered, which saturates the machine.
 
 For each run it prints, for the other workspaces: p50/p95 per request kind; their mail
 (password resets, from the request to the mail written by the worker) and their
