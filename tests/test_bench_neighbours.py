@@ -6,8 +6,7 @@ from bench.neighbours import _compare
 
 def _stats(p95: dict) -> dict:
     return {
-        kind: {"Name": kind, "Requests/s": "10.0", "95%": str(value)}
-        for kind, value in p95.items()
+        kind: {"Name": kind, "Requests/s": "10.0", "95%": str(value)} for kind, value in p95.items()
     }
 
 
