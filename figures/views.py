@@ -227,9 +227,7 @@ class AuditEventsView(FiguresView):
     @schema.figures_operation("listAuditEvents", "audit_events")
     def get(self, request):
         period = self.period(request)
-        figures = selectors.audit_events_list(
-            workspace=self.workspace, period=period, pre_rendered=True
-        )
+        figures = selectors.audit_events_list(workspace=self.workspace, period=period)
         return self.envelope(period=period, figures=figures)
 
 
