@@ -304,8 +304,7 @@ def run(args) -> int:
         )
         # Alternating runs: without, with, without, with, ... (`--rounds` of each).
         for round_, bad in [(r, bad) for r in range(args.rounds) for bad in (False, True)]:
-            kind = "with" if bad else "without"
-            label = kind if args.rounds == 1 else f"{kind}-{round_ + 1}"
+            label = _label("with" if bad else "without", round_ + 1, args.rounds)
             mail = folder / f"mail-{label}"
             mail.mkdir()
             run_env = {
@@ -384,6 +383,12 @@ def run(args) -> int:
     return status
 
 
+def _label(kind: str, round_: int, rounds: int) -> str:
+    """A run's name ("without", "with"; "without-2" for round 2 of several), which its files
+    and results are kept under."""
+    return kind if rounds == 1 else f"{kind}-{round_}"
+
+
 def _ratios(without: dict, with_bad: dict) -> dict[str, tuple[float, float, float, float]]:
     """{request kind: (req/s without, req/s with, p95 without, p95 with)} of the other
     workspaces, from two runs' Locust stats."""
@@ -403,11 +408,9 @@ def _ratios(without: dict, with_bad: dict) -> dict[str, tuple[float, float, floa
 def _compare(results: dict, rounds: int = 1) -> None:
     """Each round's p95 with the bad neighbour against without it; with several rounds,
     each kind's median ratio over them, which the 20 % target is read against."""
-    labels = (
-        [("without", "with")]
-        if rounds == 1
-        else [(f"without-{r}", f"with-{r}") for r in range(1, rounds + 1)]
-    )
+    labels = [
+        (_label("without", r, rounds), _label("with", r, rounds)) for r in range(1, rounds + 1)
+    ]
     per_kind: dict[str, list[float]] = {}
     for without, with_bad in labels:
         if rounds > 1:
