@@ -549,10 +549,11 @@ def _lead_write(*, touched: dict, **values):
     return lead_upsert(**values, tags_known=touched["utm_tags"])
 
 
-def _member_write(*, touched: dict, actor: Actor, **values):
-    """Members change through tenancy's writer: its rules (an active owner stays) and an
-    audit event for each member made or changed."""
-    return member_upsert(**values, actor=actor)
+def _member_write(*, touched: dict, actor: Actor, by_role: str, **values):
+    """Members change through tenancy's writer: the Members page's rules, checked against
+    the role of the person who brought the file, and an audit event for each member made
+    or changed."""
+    return member_upsert(**values, actor=actor, by_role=by_role)
 
 
 def _collecting(writer, key: str | None):
@@ -599,6 +600,7 @@ def _write(line: _Line, context: dict, touched: dict):
     values = _line_read(serializer_class, line.data, context)
     if line.type == "member":
         values["actor"] = context["actor"]
+        values["by_role"] = context["by_role"]
     return write(workspace=context["workspace"], external_id=line.id, touched=touched, **values)
 
 
@@ -647,7 +649,7 @@ def _touched_new() -> dict:
     }
 
 
-def _context_new(workspace: Workspace, actor: Actor) -> dict:
+def _context_new(workspace: Workspace, actor: Actor, by_role: str) -> dict:
     # cache: (model, id) -> record, shared by the lines of one import: a record named by
     # many lines is read once.
     return {
@@ -655,6 +657,7 @@ def _context_new(workspace: Workspace, actor: Actor) -> dict:
         "tz": ZoneInfo(workspace.timezone),
         "cache": {},
         "actor": actor,
+        "by_role": by_role,
     }
 
 
@@ -714,11 +717,14 @@ def records_import(
     *,
     workspace: Workspace,
     lines: Iterable[str],
+    by_role: str,
     actor: Actor = IMPORT_ACTOR,
     source: str = "",
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
-    """Write every record of a JSON Lines file, or none: one transaction.
+    """Write every record of a JSON Lines file, or none: one transaction. `by_role` is the
+    workspace role of the person who brought the file (an operator of the command line acts
+    as an owner): its member lines are checked against it by the Members page's rules.
 
     Raises ImportLineError naming the first line (and member) that cannot be used.
     """
@@ -726,7 +732,7 @@ def records_import(
     counts: Counter = Counter()
     touched = _touched_new()
     line_of_call = {}
-    context = _context_new(workspace, actor)
+    context = _context_new(workspace, actor, by_role)
     with transaction.atomic():
         for done, line in enumerate(parsed, start=1):
             obj, created = _line_write(line, context, touched)
@@ -791,6 +797,7 @@ def records_check(
     *,
     workspace: Workspace,
     lines: Iterable[str],
+    by_role: str,
     actor: Actor = IMPORT_ACTOR,
     limit: int = 50,
     progress: Callable[[int, int], None] | None = None,
@@ -801,7 +808,7 @@ def records_check(
     fails too ("No lead with id ..."), as it would in the import."""
     parsed, errors = _lines_parse_all(lines)
     touched = {**_touched_new(), "line_of_call": {}}
-    context = _context_new(workspace, actor)
+    context = _context_new(workspace, actor, by_role)
     with transaction.atomic():
         for done, line in enumerate(_sorted(parsed), start=1):
             if len(errors) >= limit:

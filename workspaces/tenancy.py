@@ -354,6 +354,34 @@ def _member_found(workspace: Workspace, external_id: str | None, email: str) -> 
     return existing
 
 
+def _check_import_change(existing: Member, changed: dict, *, by_role: str) -> None:
+    """The Members page's rules for a member line of an import, checked against the role of
+    the person who brought the file: only an owner touches a member in a role that runs the
+    workspace (its role, name, email or date); an account's email stays the account's."""
+    if by_role != Member.Role.OWNER:
+        new_role = changed.get("role", (None, None))[1]
+        if existing.role in OWNER_ONLY_ROLES or new_role in OWNER_ONLY_ROLES:
+            field = "role" if "role" in changed else next(iter(changed))
+            raise InvalidField(
+                field,
+                f"Only an owner grants, takes away or changes the owner and admin roles; "
+                f"{existing.email} is not changed.",
+            )
+    if "role" in changed:
+        try:
+            _check_may_change(existing, by_role=by_role, new_role=changed["role"][1])
+        except MemberChangeRefused as refused:
+            raise InvalidField("role", refused.message) from None
+    if "email" in changed and existing.user_id is not None:
+        account_email = email_normalise(existing.user.email or "")
+        if changed["email"][1] != account_email:
+            raise InvalidField(
+                "email",
+                f"{existing.email} signs in with their own account: its email changes on "
+                "their account page, never by an import.",
+            )
+
+
 def member_upsert(
     *,
     workspace: Workspace,
@@ -362,10 +390,13 @@ def member_upsert(
     email: str,
     role: str,
     actor: Actor,
+    by_role: str,
     joined_at=None,
 ) -> tuple[Member, bool]:
     """A member as a record source states it (the import): made, or changed to match, with
-    the rules of the Members page (the workspace keeps an active owner) and an audit event
+    the rules of the Members page checked against `by_role`, the role of the person who
+    brought the records (only an owner adds, changes or makes an owner or admin; the
+    workspace keeps an active owner; an account's email is its own), and an audit event
     for each change. Returns the member and whether it was made."""
     if role not in Member.Role.values:
         raise InvalidField("role", f"Unknown role {role!r}; use one of {', '.join(Member.Role)}.")
@@ -375,6 +406,10 @@ def member_upsert(
     with transaction.atomic():
         existing = _member_found(workspace, external_id, email)
         if existing is None:
+            if by_role != Member.Role.OWNER and role in OWNER_ONLY_ROLES:
+                raise InvalidField(
+                    "role", f"Only an owner adds a member as {role}; {email} is not added."
+                )
             member = member_add(
                 workspace=workspace,
                 user=None,
@@ -400,11 +435,7 @@ def member_upsert(
         }
         if not changed:
             return existing, False
-        if "role" in changed:
-            try:
-                _check_may_change(existing, by_role=Member.Role.OWNER, new_role=role)
-            except MemberChangeRefused as refused:
-                raise InvalidField("role", refused.message) from None
+        _check_import_change(existing, changed, by_role=by_role)
         for key, (_before, after) in changed.items():
             setattr(existing, key, after)
         _validated(existing, exclude=["workspace", "user"])

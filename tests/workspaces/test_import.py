@@ -631,13 +631,13 @@ def test_the_import_never_leaves_a_workspace_without_an_owner(
     # With another active owner, the import may change the role, audited.
     make_member(ws, "owner", email="otto@example.test")
     name_before = owner.name
-    import_file(ws, [demote])
+    import_file(ws, [demote], "--operator", "Dana Ops")
     owner.refresh_from_db()
     assert (owner.role, owner.external_id, owner.name) == ("closer", "m-olive", "Olive")
     changed = AuditEvent.objects.filter(target_id=str(owner.pk)).order_by("at")
     assert [(e.action, e.actor_label) for e in changed] == [
-        ("member.role_changed", "manage.py import_records"),
-        ("member.changed", "manage.py import_records"),
+        ("member.role_changed", "manage.py import_records (Dana Ops)"),
+        ("member.changed", "manage.py import_records (Dana Ops)"),
     ]
     assert changed[0].detail == {
         "email": "olive@example.test",
@@ -655,12 +655,14 @@ def test_members_made_by_the_import_are_audited(make_workspace, import_file):
     import_file(
         ws,
         [{"type": "member", "id": "m", "name": "M", "email": "m@example.test", "role": "closer"}],
+        "--operator",
+        "Dana Ops",
     )
     member = Member.objects.get(workspace=ws)
     assert member.joined_at is None
     [added] = AuditEvent.objects.filter(action="member.added", target_id=str(member.pk))
     assert (added.actor_label, added.detail) == (
-        "manage.py import_records",
+        "manage.py import_records (Dana Ops)",
         {"email": "m@example.test", "role": "closer"},
     )
 

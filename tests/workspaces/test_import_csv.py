@@ -283,7 +283,7 @@ def test_rows_keep_their_line_numbers_across_blank_lines_and_quoted_line_breaks(
 def test_converted_lines_import_and_an_importer_error_names_the_csv_line(make_workspace):
     ws = make_workspace(currency="EUR", timezone="Europe/Berlin")
     members = csv_to_lines(template_csv("member"), record_type="member", timezone=ws.timezone)
-    records_import(workspace=ws, lines=members.lines)
+    records_import(workspace=ws, by_role="owner", lines=members.lines)
     text = "id,lead,sale,paid_at,amount\np-1,,s-9,2026-10-03 16:05,10.00\n"
     payments = csv_to_lines(text, record_type="payment", timezone=ws.timezone)
     assert [str(e) for e in payments.errors] == [
@@ -296,7 +296,7 @@ def test_converted_lines_import_and_an_importer_error_names_the_csv_line(make_wo
         timezone=ws.timezone,
     )
     with pytest.raises(ImportLineError) as refused:
-        records_import(workspace=ws, lines=leads.lines)
+        records_import(workspace=ws, by_role="owner", lines=leads.lines)
     assert str(refused.value) == (
         "line 4, field 'setter': No member with id 'm-7' in this workspace (import it first)."
     )

@@ -183,5 +183,5 @@ def test_a_bad_line_is_named_with_its_member_and_why(make_workspace, line, error
     workspace = make_workspace(currency="USD")
     lines = [json.dumps(record) for record in [*BASE, line]]
     with pytest.raises(ImportLineError) as refused:
-        records_import(workspace=workspace, lines=lines)
+        records_import(workspace=workspace, by_role="owner", lines=lines)
     assert str(refused.value) == error

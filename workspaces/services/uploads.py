@@ -25,7 +25,7 @@ from core.tasks import task_send
 
 from ..import_csv import COLUMNS, csv_to_lines
 from ..importer import ImportLineError, line_parse, records_check, records_import
-from ..models import RecordUpload, Workspace
+from ..models import Member, RecordUpload, Workspace
 
 logger = logging.getLogger(__name__)
 
@@ -151,6 +151,25 @@ def _pending(upload_id, state: str) -> RecordUpload | None:
     )
 
 
+def _acting_role(upload: RecordUpload, *people) -> str:
+    """The role the import of an upload acts with: each person who brought it (who uploaded
+    it, who confirmed it) as they are in the workspace now, the least of them; "" when one
+    of them is no longer an active owner or admin there."""
+    roles = set()
+    for user in people:
+        member = (
+            Member.objects.filter(workspace=upload.workspace, user=user, is_active=True).first()
+            if user is not None
+            else None
+        )
+        roles.add(member.role if member is not None else "")
+    if roles == {Member.Role.OWNER}:
+        return Member.Role.OWNER
+    if roles <= Member.ADMIN_ROLES:
+        return Member.Role.ADMIN
+    return ""
+
+
 def upload_check(*, upload_id) -> str:
     """Check an upload's lines as the import would write them, writing no record (the
     worker's task), and keep what the check found: checked, or refused with every error
@@ -164,6 +183,7 @@ def upload_check(*, upload_id) -> str:
         workspace=upload.workspace,
         lines=upload.lines.splitlines(),
         actor=actor,
+        by_role=_acting_role(upload, upload.created_by),
         limit=ERRORS_SHOWN - len(upload.errors),
         progress=_progress_writer(upload.pk, RecordUpload.State.CHECKING),
     )
@@ -286,6 +306,7 @@ def upload_import(*, upload_id) -> str:
                 workspace=upload.workspace,
                 lines=upload.lines.splitlines(),
                 actor=actor,
+                by_role=_acting_role(upload, upload.created_by, upload.confirmed_by),
                 source=f"upload {upload.file_name}",
                 progress=_progress_writer(upload.pk, RecordUpload.State.QUEUED),
             )

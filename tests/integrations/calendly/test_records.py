@@ -378,7 +378,7 @@ def imported(team):
             "setter": sam,
         },
     ]
-    records_import(workspace=team.ws, lines=[json.dumps(line) for line in lines])
+    records_import(workspace=team.ws, by_role="owner", lines=[json.dumps(line) for line in lines])
 
 
 def _without_ids(value, ids):

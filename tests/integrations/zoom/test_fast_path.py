@@ -104,7 +104,7 @@ def _import(ws):
             "status": "scheduled",
         },
     ]
-    records_import(workspace=ws, lines=[json.dumps(line) for line in lines])
+    records_import(workspace=ws, by_role="owner", lines=[json.dumps(line) for line in lines])
 
 
 def known():
@@ -350,7 +350,7 @@ def _attendees(school, people: int, first: int = 0):
         }
         for n in range(first, first + people)
     ]
-    records_import(workspace=school.ws, lines=[json.dumps(line) for line in lines])
+    records_import(workspace=school.ws, by_role="owner", lines=[json.dumps(line) for line in lines])
     for n in range(first, first + people):
         _store(
             school.connection,

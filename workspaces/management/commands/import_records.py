@@ -1,12 +1,14 @@
 """Import sales records from a JSON Lines file into one workspace (docs/import.md)."""
 
+import getpass
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.services import Actor
 from core.ids import parse_uuid
 from workspaces.importer import ImportLineError, records_import
-from workspaces.models import Workspace
+from workspaces.models import Member, Workspace
 
 # Below this many records a progress bar is only drawn when asked for.
 LONG_IMPORT = 500
@@ -25,15 +27,29 @@ class Command(BaseCommand):
         parser.add_argument(
             "--progress", action="store_true", help="Draw a progress bar on stderr."
         )
+        parser.add_argument(
+            "--operator",
+            help=(
+                "Who runs the import, named in the audit log (default: the login name). "
+                "An operator acts as an owner of the workspace."
+            ),
+        )
 
-    def handle(self, *args, workspace, file, progress, **options):
+    def handle(self, *args, workspace, file, progress, operator=None, **options):
         target = _workspace(workspace)
         lines = _read(file)
         draw = None
         if progress or (self.stderr.isatty() and len(lines) >= LONG_IMPORT):
             draw = _ProgressBar(self.stderr)
         try:
-            result = records_import(workspace=target, lines=lines, source=file, progress=draw)
+            result = records_import(
+                workspace=target,
+                lines=lines,
+                by_role=Member.Role.OWNER,
+                actor=operator_actor(operator),
+                source=file,
+                progress=draw,
+            )
         except ImportLineError as error:
             raise CommandError(f"{file}: {error} Nothing was imported.") from None
         finally:
@@ -47,6 +63,19 @@ class Command(BaseCommand):
             f"Imported {result.total} records into {target.slug}"
             + (": " + "; ".join(parts) if parts else ".")
         )
+
+
+def operator_actor(name: str | None) -> Actor:
+    """The command's actor, naming the operator who ran it."""
+    name = (name or "").strip() or _login_name()
+    return Actor(kind="command", id="import_records", label=f"manage.py import_records ({name})")
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown operator"
 
 
 def _workspace(value: str) -> Workspace:
