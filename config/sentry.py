@@ -1,8 +1,9 @@
 """Errors to Sentry through `sentry-sdk`, when SENTRY_DSN is set.
 
 No personal data is sent (no cookies, headers' values, user or client address), and no
-secret carried in a path reaches Sentry: an event's URL, its query string and its
-breadcrumbs' messages are redacted as the log lines are (config/log_filters.py).
+secret carried in a path, nor a credential a library wrote into a message, reaches Sentry:
+an event's URL, its query string, its breadcrumbs' messages, its exceptions' texts and its
+log message are redacted as the log lines are (config/log_filters.py).
 """
 
 import os
@@ -26,6 +27,14 @@ def _redacted(event, _hint):
     for crumb in (event.get("breadcrumbs") or {}).get("values", []):
         if isinstance(crumb.get("message"), str):
             crumb["message"] = redact(crumb["message"])
+    # An exception's text may be a provider library's, with a credential in it.
+    for exception in (event.get("exception") or {}).get("values", []):
+        if isinstance(exception.get("value"), str):
+            exception["value"] = redact(exception["value"])
+    logentry = event.get("logentry") or {}
+    for key in ("message", "formatted"):
+        if isinstance(logentry.get(key), str):
+            logentry[key] = redact(logentry[key])
     return event
 
 

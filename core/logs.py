@@ -9,7 +9,9 @@ With LOG_FORMAT=json each line is one JSON object (python-json-logger), with the
 core.observe's request line where the record has them.
 
 What no line may show: the one-use tokens carried in paths (a connect link's secret, an
-invitation's and a password reset's tokens). `redact` rewrites them wherever they are;
+invitation's and a password reset's tokens) and the credentials a provider's library may
+write into a message (`access_token=`, `client_secret`, `refresh_token`, an
+`Authorization` header). `redact` rewrites them wherever they are;
 config/log_filters.py applies it to each record's message and traceback before any
 handler, and the JSON formatter to every string it writes (the message, a record's extra
 fields at any depth, such as the task arguments and results Celery attaches, their keys
@@ -37,8 +39,43 @@ def carries_secret(text: str) -> bool:
     return any(marker in lowered for marker in MARKERS)
 
 
+# Credentials a provider's library may write into its message (a query string's
+# access_token, a token request's form or JSON echoed back, an Authorization header), in any
+# case and in the spellings a URL, a form, JSON or a header gives them.
+CREDENTIAL_NAMES = ("access_token", "client_secret", "refresh_token", "authorization")
+CREDENTIAL_IN_TEXT = re.compile(
+    r"""((?:access_token|client_secret|refresh_token|authorization)"""
+    r"""["']?\s*[=:]\s*["']?(?:(?:bearer|basic|token)\s+)?)[^\s&"',;}<>]+""",
+    re.IGNORECASE,
+)
+CREDENTIAL_REDACTED = r"\1[redacted]"
+
+
+def carries_credential(text: str) -> bool:
+    lowered = text.lower()
+    return any(name in lowered for name in CREDENTIAL_NAMES)
+
+
 def redact(text: str) -> str:
-    return SECRET_IN_PATH.sub(REDACTED, text) if carries_secret(text) else text
+    """The text without the one-use tokens of paths and the credentials named in it."""
+    if carries_secret(text):
+        text = SECRET_IN_PATH.sub(REDACTED, text)
+    if carries_credential(text):
+        text = CREDENTIAL_IN_TEXT.sub(CREDENTIAL_REDACTED, text)
+    return text
+
+
+# A value shorter than this is not looked for: it would match ordinary words.
+SECRET_VALUE_MIN = 6
+
+
+def redact_values(text: str, values) -> str:
+    """The text with each of `values` (the credentials a connection holds) replaced, then
+    redacted as every log line is."""
+    for value in sorted({v for v in values if isinstance(v, str)}, key=len, reverse=True):
+        if len(value) >= SECRET_VALUE_MIN:
+            text = text.replace(value, "[redacted]")
+    return redact(text)
 
 
 # The record attributes a JSON line keeps, renamed as operators read them.

@@ -186,14 +186,14 @@ def _event_settle(event: Event, effects: Effects) -> None:
     event.attempts = min(event.attempts + 1, ATTEMPTS_MAX)
     try:
         outcome = provider_apply(event)
-    except _Unexpected as failure:
+    except _Unexpected:
         if event.attempts < UNEXPECTED_ATTEMPTS_MAX:
             Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
             raise
         outcome = Held(
             Event.HoldCode.INVALID,
-            f"Applying it failed {event.attempts} times ({str(failure)[:200]}); dismiss it, "
-            "or ask support to look at the server's log.",
+            f"Applying it failed {event.attempts} times (an error of the service); dismiss "
+            "it, or ask support to look at the server's log.",
         )
     outcome_write(event, outcome, actor=integration_actor(event.connection), effects=effects)
 

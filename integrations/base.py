@@ -57,9 +57,11 @@ class ProviderError(Exception):
 
     Raise one of the typed subclasses (ProviderRefused, ProviderUnreachable,
     ProviderLimited); a bare ProviderError is an answer the service could not use.
-    ``message`` is kept on the connection (the audit log shows it, a page never does);
-    ``words``, when given, is a sentence of ours a page may show as it is, for a refusal
-    whose reason the kind alone does not say (an ad account in another currency)."""
+    ``message`` may hold the provider's or its library's own text, which may echo a
+    credential: it is written to the worker's log only, redacted, and never stored nor
+    answered (the connection keeps integrations.failures.failure_summary). ``words``, when
+    given, is a sentence of ours kept and shown as it is, for a refusal whose reason the
+    kind alone does not say (an ad account in another currency)."""
 
     kind: str = UNEXPECTED
 

@@ -11,6 +11,7 @@ before it asks for the webhook secret, so the id is known before the form is sen
 
 from __future__ import annotations
 
+import logging
 import secrets
 import uuid
 
@@ -23,16 +24,19 @@ from django.utils import timezone
 from audit.services import Actor, audit_record
 from core.crypto import decrypt_json, decrypt_text, encrypt_json, encrypt_text
 from core.errors import InvalidField
+from core.logs import redact_values
 from core.tasks import task_send
 from core.times import utc_iso
 from events.services import event_record
 from workspaces.models import Workspace
 
 from .base import ProviderError
-from .failures import RETRIED_KINDS, RETRY_AFTER
+from .failures import RETRIED_KINDS, RETRY_AFTER, failure_summary
 from .models import Connection
 from .providers import credentials_check, provider_get
 from .selectors import webhook_url
+
+logger = logging.getLogger(__name__)
 
 BACKFILL_TASK = "integrations.connection_backfill"
 _ALLOCATE_SALT = "integrations.connection-id"
@@ -241,19 +245,51 @@ def connection_disconnect(*, connection: Connection, actor: Actor) -> Connection
     return connection
 
 
+def _credential_values(value) -> list[str]:
+    """Every string a connection's credentials hold, at any depth."""
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _credential_values(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _credential_values(item)]
+    return [value] if isinstance(value, str) else []
+
+
+def _provider_text_log(connection: Connection, error: ProviderError) -> None:
+    """The provider's own message, for the operators only: in the worker's log, with every
+    credential the connection holds (and any named credential) redacted."""
+    secrets_held = _credential_values(connection_credentials(connection))
+    signing = connection_signing_secret(connection)
+    if signing:
+        secrets_held.append(signing)
+    logger.warning(
+        "%s connection %s is failing (%s): %s",
+        connection.provider,
+        connection.pk,
+        error.kind,
+        redact_values(error.message, secrets_held)[:2000],
+    )
+
+
 def connection_fail(*, connection: Connection, error: ProviderError | str) -> Connection:
     """A provider call failed: the connection is failing with the error's kind (from its
-    type: refused, unreachable, limited; a plain message is unexpected) and message kept;
-    webhooks are still accepted."""
+    type: refused, unreachable, limited; a plain message is unexpected) and a summary in
+    the service's words (failure_summary); the provider's text goes to the log only,
+    redacted. Webhooks are still accepted."""
     if not isinstance(error, ProviderError):
         error = ProviderError(str(error))
     with transaction.atomic():
         connection = Connection.objects.select_for_update().get(pk=connection.pk)
         if connection.state == Connection.State.DISCONNECTED:
             return connection
+        _provider_text_log(connection, error)
+        provider = provider_get(connection.provider)
         newly_failing = connection.state != Connection.State.FAILING
         connection.state = Connection.State.FAILING
-        connection.last_error = error.message[:2000]
+        connection.last_error = failure_summary(
+            kind=error.kind,
+            name=provider.name if provider is not None else connection.provider,
+            words=error.words,
+        )[:2000]
         connection.last_error_kind = error.kind
         connection.last_error_words = error.words[:500]
         connection.last_error_at = timezone.now()

@@ -1,8 +1,11 @@
 """A failing connection's trouble said in a sentence, with the next step.
 
 A provider call that fails raises a typed ProviderError (integrations.base): its kind is
-kept on the connection (Connection.last_error_kind) beside its message (last_error, the
-provider's own words or the HTTP library's). A page never shows that raw text; it shows,
+kept on the connection (Connection.last_error_kind) beside a summary in the service's own
+words (last_error, `failure_summary`). The provider's own message, or its HTTP library's,
+is never stored nor answered: it may echo a credential (a URL's `access_token`, a token
+request's form), so it is written to the worker's log only, with every credential the
+connection holds redacted. A page shows,
 from the kind, what the trouble is and what to do: a refused credential needs a new one
 pasted (nothing else will mend it), a provider that could not be reached or that asked us
 to slow down is tried again by the beat schedule RETRY_AFTER after the failure (and an
@@ -25,6 +28,20 @@ RETRY_AFTER = timedelta(minutes=15)
 RETRIED_KINDS = frozenset({UNREACHABLE, LIMITED})
 # What a person does when a provider without its own step refuses the credential.
 NEW_CREDENTIAL = "connect it again with a new credential"
+
+
+def failure_summary(*, kind: str, name: str, words: str = "") -> str:
+    """A failure as the service keeps and tells it (on the connection, in the audit log, in
+    the `integration.failing` event): the kind in our own words, or the sentence of ours
+    the error carried; never the provider's or its library's text, which may echo a
+    credential (that text goes to the worker's log only, redacted)."""
+    if words:
+        return words
+    return {
+        REFUSED: f"{name} refused the credential.",
+        UNREACHABLE: f"{name} could not be reached.",
+        LIMITED: f"{name} asked us to slow down.",
+    }.get(kind, f"{name} answered in a way we could not use.")
 
 
 def failure_kind(connection) -> str:

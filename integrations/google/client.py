@@ -61,6 +61,47 @@ def _error_text(error: dict) -> str:
     return " ".join(part for part in said if part)[:500]
 
 
+# Google Ads failures whose remedy the kind alone does not say, by their error code (a
+# fixed vocabulary, never an echo of what was sent), in our words.
+KNOWN_FAILURES = {
+    "DEVELOPER_TOKEN_NOT_APPROVED": (
+        "Google Ads approved this developer token for test accounts only: apply for Basic "
+        "access in the Google Ads API Center, then press Retry."
+    ),
+    "DEVELOPER_TOKEN_PROHIBITED": (
+        "Google Ads does not allow this developer token for this account: use the "
+        "developer token of the manager account you connect through."
+    ),
+    "USER_PERMISSION_DENIED": (
+        "The Google account of the refresh token has no access to this customer: grant it "
+        "access, or give the manager account's id as the login customer id."
+    ),
+    "CUSTOMER_NOT_ENABLED": (
+        "The Google Ads account is not enabled (cancelled or never set up): connect an "
+        "active account."
+    ),
+}
+
+
+def _known_words(answer: httpx.Response) -> str:
+    """Our sentence for a Google Ads failure code the answer carries, or ""."""
+    try:
+        body = answer.json()
+    except ValueError:
+        return ""
+    if isinstance(body, list) and body:
+        body = body[0]
+    error = body.get("error") if isinstance(body, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else []:
+        for failure in (detail.get("errors") or []) if isinstance(detail, dict) else []:
+            codes = failure.get("errorCode") if isinstance(failure, dict) else None
+            for code in codes.values() if isinstance(codes, dict) else []:
+                if isinstance(code, str) and code in KNOWN_FAILURES:
+                    return KNOWN_FAILURES[code]
+    return ""
+
+
 def _status(answer: httpx.Response) -> str:
     try:
         body = answer.json()
@@ -169,7 +210,8 @@ class GoogleAdsClient:
             if answer.status_code in (401, 403):
                 raise ProviderRefused(
                     f"Google Ads refused the credentials for customer {customer} "
-                    f"({answer.status_code}): {_message(answer)}"
+                    f"({answer.status_code}): {_message(answer)}",
+                    words=_known_words(answer),
                 )
             failed = ProviderUnreachable if answer.status_code >= 500 else ProviderError
             raise failed(f"Google Ads answered {answer.status_code}: {_message(answer)}")

@@ -255,6 +255,35 @@ def test_sentry_events_carry_no_secret_of_a_path():
     assert redacted["request"]["url"] == "https://sales.example/connect/[redacted]"
 
 
+def test_sentry_events_carry_no_credential_a_library_wrote():
+    event = {
+        "exception": {
+            "values": [
+                {
+                    "type": "ConnectionError",
+                    "value": "Max retries exceeded with url: /v26.0/act_1?access_token=EAAsecret1",
+                }
+            ]
+        },
+        "logentry": {"message": "token answer {'refresh_token': '1//secret2'}"},
+    }
+    redacted = _redacted(event, None)
+    assert redacted["exception"]["values"][0]["value"] == (
+        "Max retries exceeded with url: /v26.0/act_1?access_token=[redacted]"
+    )
+    assert redacted["logentry"]["message"] == "token answer {'refresh_token': '[redacted]'}"
+
+
+def test_every_log_line_is_redacted_of_named_credentials():
+    assert logs.redact(
+        "GET /v26.0/me?fields=id&access_token=EAAx1 "
+        'form client_secret=GOCSPX-y2&refresh_token=1//z3 {"Authorization": "Bearer ya29.w4"}'
+    ) == (
+        "GET /v26.0/me?fields=id&access_token=[redacted] "
+        'form client_secret=[redacted]&refresh_token=[redacted] {"Authorization": "Bearer [redacted]"}'
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.server_fault
 @pytest.mark.postgres

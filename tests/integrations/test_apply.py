@@ -173,7 +173,7 @@ def test_a_provider_refusal_stops_the_run_and_keeps_what_was_applied(shop, monke
     connection = Connection.objects.get()
     assert (connection.state, connection.last_error) == (
         "failing",
-        "Stripe answered 401: the key was revoked.",
+        "Stripe answered in a way we could not use.",
     )
     assert list(Payment.objects.values_list("external_id", flat=True)) == ["ch_1"]
 

@@ -139,7 +139,7 @@ def test_failing_and_recovering(make_workspace):
     connection.refresh_from_db()
     assert (connection.state, connection.last_error) == (
         "failing",
-        "Stripe refused the key (401).",
+        "Stripe answered in a way we could not use.",
     )
     services.connection_recover(connection=connection)
     connection.refresh_from_db()

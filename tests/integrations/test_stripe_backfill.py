@@ -193,7 +193,7 @@ def test_a_refused_key_makes_the_connection_failing_and_a_later_run_recovers_it(
     connection = Connection.objects.get(pk=shop.connection.pk)
     assert (connection.state, connection.last_error) == (
         "failing",
-        "Stripe refused the secret key (401).",
+        "Stripe refused the credential.",
     )
     assert connection.backfill_finished_at is None
 

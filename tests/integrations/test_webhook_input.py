@@ -168,7 +168,8 @@ def test_an_event_that_keeps_failing_is_held_and_the_others_applied(shop, monkey
         services.events_apply(connection_id=shop.connection.pk)
     bad = Event.objects.get(event_id="evt_bad")
     assert (bad.state, bad.hold_code, bad.attempts) == ("held", "invalid", 5)
-    assert bad.hold_reason.startswith("Applying it failed 5 times (a defect)")
+    assert bad.hold_reason.startswith("Applying it failed 5 times (an error of the service)")
+    assert "a defect" not in bad.hold_reason
     assert Event.objects.get(event_id="evt_good").state == "applied"
 
 

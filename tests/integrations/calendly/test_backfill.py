@@ -230,10 +230,7 @@ def test_a_refused_token_makes_the_connection_failing(team, calendly, waits):
     calendly["me"].mock(return_value=recorded("error_401", 401))
     connection = services.connection_backfill(connection_id=team.connection.pk)
     assert connection.state == "failing"
-    assert connection.last_error == (
-        "Calendly refused the personal access token (401): it is wrong, expired or revoked. "
-        "Create a new one and connect again."
-    )
+    assert connection.last_error == "Calendly refused the credential."
     assert Event.objects.count() == 0
     failing = AuditEvent.objects.get(action="integration.failing")
     assert failing.reason == connection.last_error
@@ -326,7 +323,7 @@ def test_a_refused_subscription_makes_the_connection_failing_and_webhooks_stay_o
     calendly["subscribe"].mock(return_value=recorded("error_403", 403))
     connection = services.connection_backfill(connection_id=connection.pk)
     assert connection.state == "failing"
-    assert connection.last_error.startswith("Calendly refused access (403)")
+    assert connection.last_error == "Calendly refused the credential."
     assert "webhook_subscription" not in connection.options
     # The backfill still ran, and a delivery signed with the key is still accepted.
     assert Call.objects.filter(workspace=team.ws).count() == 4

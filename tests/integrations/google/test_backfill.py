@@ -112,7 +112,7 @@ def test_a_refused_refresh_token_is_a_refused_failure(
     done = services.connection_backfill(connection_id=connection.pk)
 
     assert (done.state, done.last_error_kind) == ("failing", "refused")
-    assert "invalid_grant" in done.last_error
+    assert done.last_error == "Google Ads refused the credential."
     owner = make_member(connection.workspace, "owner")
     client = Client()
     client.force_login(owner.user)
@@ -129,7 +129,10 @@ def test_a_developer_token_without_access_is_refused(google, waits, google_conne
     done = services.connection_backfill(connection_id=connection.pk)
 
     assert (done.state, done.last_error_kind) == ("failing", "refused")
-    assert "only approved for use with test accounts" in done.last_error
+    assert done.last_error == (
+        "Google Ads approved this developer token for test accounts only: apply for Basic "
+        "access in the Google Ads API Center, then press Retry."
+    )
 
 
 def test_an_account_in_another_currency_is_refused_at_connect(google, waits, google_connection):

@@ -212,7 +212,7 @@ def test_a_refused_token_leaves_the_events_to_apply_again(portal, deliver):
     assert (event.state, event.attempts) == ("received", 0)
     connection = Connection.objects.get()
     assert connection.state == "failing"
-    assert connection.last_error == "HubSpot refused the access token (401)."
+    assert connection.last_error == "HubSpot refused the credential."
     assert Lead.objects.count() == 1
 
 

@@ -172,7 +172,7 @@ def test_a_refused_token_fails_the_connection_refused_and_the_page_says_so(
     done = services.connection_backfill(connection_id=connection.pk)
 
     assert (done.state, done.last_error_kind) == ("failing", "refused")
-    assert done.last_error.startswith("Meta refused the access token")
+    assert done.last_error == "Meta Ads refused the credential."
     assert waits == []
     assert AdSpend.objects.count() == 0
     owner = make_member(connection.workspace, "owner")
