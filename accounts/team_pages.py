@@ -12,6 +12,7 @@ from decimal import Decimal
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -66,11 +67,16 @@ def _member_action(request, workspace, me) -> str | None:
         if target is None:
             raise Http404("No member of this workspace has that id.")
         if action == "role":
-            member_role_change(
+            minted = len(member_minted_tokens(target))
+            changed = member_role_change(
                 member=target, role=request.POST.get("role", ""), by_role=me.role, actor=actor
             )
-            role = words.word("role", request.POST.get("role"))
-            messages.success(request, f"{target.name}'s role is now {role}.")
+            role = words.word("role", changed.role)
+            revoked = minted - len(member_minted_tokens(changed))
+            said = f"{target.name}'s role is now {role}"
+            if revoked:
+                said += f"; {_tokens_words(revoked)} they minted {'was' if revoked == 1 else 'were'} revoked"
+            messages.success(request, said + ".")
         else:
             member_reactivate(member=target, by_role=me.role, actor=actor)
             messages.success(
@@ -158,6 +164,9 @@ def workspace_members(request, workspace_id):
     members = (
         Member.objects.filter(workspace=workspace)
         .select_related("user")
+        .annotate(
+            tokens_live=Count("minted_tokens", filter=Q(minted_tokens__revoked_at__isnull=True))
+        )
         .order_by("-is_active", "name")
     )
     invitations = Invitation.objects.filter(workspace=workspace, member__isnull=True).order_by(

@@ -332,6 +332,21 @@ def member_access_end(*, member, actor: Actor) -> dict:
     return {"sessions": sessions, "tokens": len(minted)}
 
 
+ROLE_LOWERED_REASON = "Its minter's role no longer mints tokens."
+
+
+def member_role_lowered(*, member, actor: Actor) -> int:
+    """A member's new role may not mint tokens: the workspace tokens they minted are
+    revoked, each with its audit event, in the role change's transaction (registered with
+    workspaces.tenancy.on_role_lowered). Returns how many."""
+    return len(
+        [
+            token_revoke(actor=actor, token=token, reason=ROLE_LOWERED_REASON)
+            for token in member_minted_tokens(member)
+        ]
+    )
+
+
 def member_sessions_revoke(*, member, actor: Actor) -> int:
     """End every session the member holds in the workspace's embedded apps at once (their
     access and refresh tokens); tokens of their other workspaces stay. Returns how many."""

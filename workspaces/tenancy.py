@@ -243,6 +243,28 @@ def member_link_user(*, member: Member, user, actor: Actor, detail: dict | None 
 OWNER_ONLY_ROLES = Member.ADMIN_ROLES
 
 
+# The roles that may mint workspace tokens (the tokens page is theirs).
+TOKEN_MINTING_ROLES = Member.ADMIN_ROLES
+
+# What a member loses when their new role may no longer mint tokens, registered by the apps
+# that hold it (the tokens app: the tokens they minted are revoked). Each runs inside the
+# role change's transaction, with the member and the actor.
+_ROLE_LOWERED: list = []
+
+
+def on_role_lowered(callback) -> None:
+    """Run `callback(member=..., actor=...)` in the transaction of every role change that
+    takes a member out of the roles that mint tokens."""
+    if callback not in _ROLE_LOWERED:
+        _ROLE_LOWERED.append(callback)
+
+
+def _role_changed(member: Member, before: str, actor: Actor) -> None:
+    if before in TOKEN_MINTING_ROLES and member.role not in TOKEN_MINTING_ROLES:
+        for callback in _ROLE_LOWERED:
+            callback(member=member, actor=actor)
+
+
 class MemberChangeRefused(Exception):
     def __init__(self, message: str):
         super().__init__(message)
@@ -267,7 +289,8 @@ def _check_may_change(member: Member, *, by_role: str, new_role: str | None) -> 
 
 
 def member_role_change(*, member: Member, role: str, by_role: str, actor: Actor) -> Member:
-    """Give the member another role, with its audit event."""
+    """Give the member another role, with its audit event; a role that may not mint tokens
+    revokes the tokens they minted, in the same transaction (on_role_lowered)."""
     if role not in Member.Role.values:
         raise InvalidField("role", f"Unknown role {role!r}.")
     with transaction.atomic():
@@ -286,6 +309,7 @@ def member_role_change(*, member: Member, role: str, by_role: str, actor: Actor)
             workspace=member.workspace,
             detail={"email": member.email, "before": before, "after": role},
         )
+        _role_changed(member, before, actor)
     return member
 
 
@@ -449,6 +473,7 @@ def member_upsert(
                 workspace=workspace,
                 detail={"email": existing.email, "before": changed["role"][0], "after": role},
             )
+            _role_changed(existing, changed["role"][0], actor)
         others = {key: pair for key, pair in changed.items() if key != "role"}
         if others:
             audit_record(

@@ -1,5 +1,6 @@
 """The Members page and the workspace settings page, as a browser posts them (CSRF on)."""
 
+import json
 import re
 from datetime import UTC, datetime, time
 from decimal import Decimal
@@ -13,6 +14,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from tests.conftest import aware
 from workspaces import invitations
+from workspaces.importer import records_import
 from workspaces.models import CommissionRule, Invitation, Member, Workspace
 from workspaces.services import lead_upsert, sale_upsert
 
@@ -277,6 +279,55 @@ def test_deactivating_revokes_the_tokens_the_member_minted(team, api):
         "Admin Person no longer has access to Northwind Sales; their sessions ended and "
         "2 tokens they minted were revoked."
     ) in landing
+
+
+def test_a_demoted_admin_loses_the_tokens_they_minted(team, api):
+    admin = browser(team.admin)
+    minted = _mint_on_the_page(admin, team, "Zapier")
+    owners_own = _mint_on_the_page(browser(team.owner), team, "Owner's")
+    assert api(minted).get("/api/v1/audit-events").status_code == 200
+    owner = browser(team.owner)
+    listed = owner.get(members_url(team)).content.decode()
+    assert (
+        f'<p class="muted" id="role-tokens-{team.admin.pk}">A role other than owner or admin '
+        "revokes the token they minted.</p>"
+    ) in listed
+    # Admin to owner keeps them; owner to manager does not.
+    post(
+        owner, members_url(team), {"action": "role", "member": str(team.admin.pk), "role": "owner"}
+    )
+    assert api(minted).get("/api/v1/leads").status_code == 200
+    answer = post(
+        owner, members_url(team), {"action": "role", "member": str(team.admin.pk), "role": "closer"}
+    )
+    assert answer.status_code == 302
+    assert api(minted).get("/api/v1/leads").status_code == 401
+    assert api(minted).get("/api/v1/audit-events").status_code == 401
+    assert api(owners_own).get("/api/v1/leads").status_code == 200
+    [revoked] = AuditEvent.objects.filter(action="token.revoked")
+    assert (revoked.detail["name"], revoked.reason) == (
+        "Zapier",
+        "Its minter's role no longer mints tokens.",
+    )
+    landing = owner.get(members_url(team)).content.decode()
+    assert "Admin Person&#x27;s role is now Closer; 1 token they minted was revoked." in landing
+    assert f'id="role-tokens-{team.admin.pk}"' not in landing
+
+
+def test_an_import_demoting_an_admin_revokes_the_tokens_they_minted(team, api):
+    minted = _mint_on_the_page(browser(team.admin), team, "Sheets")
+    line = {
+        "type": "member",
+        "id": "m-admin",
+        "name": "Admin Person",
+        "email": team.admin.email,
+        "role": "manager",
+    }
+    records_import(workspace=team.workspace, by_role="owner", lines=[json.dumps(line)])
+    assert Member.objects.get(pk=team.admin.pk).role == "manager"
+    assert api(minted).get("/api/v1/leads").status_code == 401
+    [revoked] = AuditEvent.objects.filter(action="token.revoked")
+    assert revoked.reason == "Its minter's role no longer mints tokens."
 
 
 def test_a_deactivated_member_is_reactivated_with_their_role(team, make_member):
