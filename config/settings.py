@@ -87,6 +87,7 @@ if not FIELD_ENCRYPTION_KEYS:
         "FIELD_ENCRYPTION_KEY must be set: one or more Fernet keys, comma-separated, the "
         f"newest first ({MAKE_FERNET_KEY})."
     )
+_DEVELOPMENT_FERNET = base64.urlsafe_b64decode(development_keys.FIELD_ENCRYPTION_KEY)
 for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
     try:
         Fernet(_key)
@@ -100,7 +101,10 @@ for _position, _key in enumerate(FIELD_ENCRYPTION_KEYS, start=1):
             f"FIELD_ENCRYPTION_KEY: key {_position} is too weak: its 32 bytes take 5 or fewer "
             f"different values. Make one with {MAKE_FERNET_KEY}."
         )
-    if not DEBUG and _key == development_keys.FIELD_ENCRYPTION_KEY:
+    # Compared as the bytes they decode to: Fernet reads the key leniently (the `+/`
+    # alphabet, characters outside it dropped, padding added), so another spelling of the
+    # development key is the development key.
+    if not DEBUG and base64.urlsafe_b64decode(_key) == _DEVELOPMENT_FERNET:
         raise ImproperlyConfigured(
             f"FIELD_ENCRYPTION_KEY: key {_position} is the public development key of "
             f"config/settings_dev.py: set a key of your own ({MAKE_FERNET_KEY}), and keep the "

@@ -27,8 +27,18 @@ from pythonjsonlogger.json import JsonEncoder, JsonFormatter
 
 # Matched in any case: a path is routed case-sensitively, but a log line must never show a
 # secret whatever case a client typed it in.
+#
+# Redacted by the route's shape: a route's one-use value is the segment after its marker
+# (`/invite/<token>`, `/connect/<secret>`, `/accounts/reset/<uid>/<token>/`), wherever a
+# doubled, dotted, quoted or percent-encoded separator puts it (`/invite//<t>`,
+# `/invite/./<t>`, `/invite/"<t>`, `/accounts/reset/MQ//<t>/`): the separators after a
+# marker are skipped, then the value is redacted.
+_SEPARATOR = r"""(?:[/.\\"']|%2[2ef]|%27|%5c)"""
+_VALUE = r"""[^/\s?#"'<>\\%]++(?:%(?!2[2ef]|27|5c)[^/\s?#"'<>\\%]*+)*+"""
 SECRET_IN_PATH = re.compile(
-    r"(/(?:connect|invite)/|/accounts/reset/[^/\s?#\"'<>]+/)[^/\s?#\"'<>]+", re.IGNORECASE
+    rf"(/(?:connect|invite)/{_SEPARATOR}*+|/accounts/reset/{_SEPARATOR}*+{_VALUE}{_SEPARATOR}++)"
+    rf"{_VALUE}",
+    re.IGNORECASE,
 )
 REDACTED = r"\1[redacted]"
 MARKERS = ("/connect/", "/invite/", "/accounts/reset/")

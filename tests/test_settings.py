@@ -148,6 +148,23 @@ def test_without_debug_the_development_encryption_key_is_refused_anywhere_in_the
 
 
 @pytest.mark.parametrize(
+    "spelling",
+    [
+        DEV_FERNET.replace("_", "/").replace("-", "+"),  # the `+/` alphabet
+        DEV_FERNET[:10] + "." + DEV_FERNET[10:],  # a character outside the alphabet
+        DEV_FERNET + "==",  # more padding
+    ],
+)
+def test_the_development_encryption_key_is_refused_however_it_is_spelled(spelling):
+    assert refusal(SECRET_KEY=KEY, FIELD_ENCRYPTION_KEY=spelling, BASE_URL="https://f.ex") == (
+        "django.core.exceptions.ImproperlyConfigured: FIELD_ENCRYPTION_KEY: key 1 is "
+        "the public development key of config/settings_dev.py: set a key of your own "
+        '(`python -c "from cryptography.fernet import Fernet; '
+        'print(Fernet.generate_key().decode())"`), and keep the development key out of the list.'
+    )
+
+
+@pytest.mark.parametrize(
     "weak",
     [
         "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",  # 32 zero bytes

@@ -238,3 +238,43 @@ def test_the_json_formatter_redacts_every_field_it_writes():
     }
     assert written["shown"] == "object at https://x/connect/[redacted]"
     assert written["message"] == "plain message"
+
+
+SECRET = "c2VjcmV0LXZhbHVlLXRoYXQtbXVzdC1ub3QtYmUtbG9nZ2Vk"
+# Every path that carries a one-use value, with doubled, dotted, quoted and encoded
+# separators before it.
+MALFORMED = [
+    f"/invite//{SECRET}",
+    f"/invite/./{SECRET}",
+    f'/invite/"{SECRET}',
+    f"/invite/'{SECRET}",
+    f"/invite/%2e%2e/{SECRET}",
+    f"/invite/%22{SECRET}",
+    f"/connect//{SECRET}",
+    f"/connect/./{SECRET}",
+    f'/connect/"{SECRET}',
+    f"/connect/{SECRET}/extra",
+    f"/accounts/reset/MQ//{SECRET}/",
+    f"/accounts/reset/MQ/./{SECRET}/",
+    f'/accounts/reset/MQ/"{SECRET}/',
+    f"/accounts/reset//MQ/{SECRET}/",
+    f"/INVITE//{SECRET}",
+]
+
+
+@pytest.mark.parametrize("path", MALFORMED)
+def test_a_secret_behind_any_separator_is_redacted(path, caplog):
+    from core.logs import redact  # noqa: PLC0415
+
+    assert SECRET not in redact(path)
+    assert SECRET not in redact(f'"GET {path}?x=1 HTTP/1.1" 404')
+    caplog.set_level(logging.INFO)
+    Client().get(path)
+    assert SECRET not in logged(caplog)
+
+
+def test_the_paths_without_a_secret_are_left_as_they_are():
+    from core.logs import redact  # noqa: PLC0415
+
+    for path in ("/accounts/reset/done/", "/accounts/password-reset/sent/", "/connect/"):
+        assert redact(path) == path
