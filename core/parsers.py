@@ -48,6 +48,18 @@ def _text_problem(text: str) -> str | None:
     return None
 
 
+def text_problem(text: str) -> str | None:
+    """What in the text no database stores (a NUL, half a surrogate pair), in words; None
+    when it can be stored."""
+    return _text_problem(text)
+
+
+def too_deep(text: str) -> InvalidField:
+    """The refusal of a JSON text nested deeper than MAX_DEPTH, naming the first object or
+    array too deep (for a text too deep for the decoder itself)."""
+    return _too_deep(deep_path(text))
+
+
 def _escaped(text: str) -> str:
     """The text with what no database stores (NUL, half a surrogate pair) written as its
     JSON escape, six plain characters (\\u0000), so nothing else of it is lost."""

@@ -318,6 +318,26 @@ def _record(record_type, header, cells, kinds, tz) -> tuple[dict, str | None, st
     return record, None, None
 
 
+def _rows_read(reader, converted: Converted):
+    """The reader's rows; a row the csv module cannot read (a cell over its field limit)
+    ends the file with an error naming its line, as nothing after it can be trusted."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            line = reader.line_num
+            limit = csv.field_size_limit()
+            said = (
+                f"a cell holds more than {limit:,} characters; shorten it."
+                if "field limit" in str(error)
+                else f"this row cannot be read as CSV ({error})."
+            )
+            converted.errors.append(ImportLineError(line, None, said))
+            return
+
+
 def csv_to_lines(text: str, *, record_type: str, timezone: str) -> Converted:
     """A CSV file of one record type (its template's columns, in any order) as the
     importer's lines, each on the line number of its row."""
@@ -331,7 +351,7 @@ def csv_to_lines(text: str, *, record_type: str, timezone: str) -> Converted:
     converted = Converted()
     header = None
     previous_end = 0
-    for cells in reader:
+    for cells in _rows_read(reader, converted):
         start, previous_end = previous_end + 1, reader.line_num
         if not any(cell.strip() for cell in cells):
             continue

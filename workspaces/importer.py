@@ -25,6 +25,7 @@ from audit.services import Actor, audit_record
 from core.errors import InvalidField, first_field_error
 from core.ids import parse_uuid
 from core.money import MoneyInvalid, minor_from_major
+from core.parsers import body_check, too_deep
 from core.times import InstantInvalid, instant_parse
 
 from .kept import (
@@ -605,12 +606,21 @@ def _write(line: _Line, context: dict, touched: dict):
 
 
 def line_parse(number: int, raw: str) -> _Line:
+    """One line read as a record: a JSON object, nested no deeper and holding no text a
+    database cannot store (the APIs' body rules, core.parsers), with its type and id."""
     try:
         data = json.loads(raw, parse_float=Decimal)
+    except RecursionError:
+        refused = too_deep(raw)
+        raise ImportLineError(number, refused.extra["field"], refused.message) from None
     except ValueError as error:
         raise ImportLineError(number, None, f"not valid JSON ({error}).") from None
     if not isinstance(data, dict):
         raise ImportLineError(number, None, "each line must be one JSON object.")
+    try:
+        body_check(data)
+    except InvalidField as error:
+        raise ImportLineError(number, error.extra["field"], error.message) from None
     type_ = data.get("type")
     if type_ not in IMPORT_TYPES:
         raise ImportLineError(

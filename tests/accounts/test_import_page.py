@@ -361,3 +361,87 @@ def test_a_file_over_the_limit_is_refused_beside_the_field(team, monkeypatch):
         answer
     )
     assert RecordUpload.objects.count() == 0
+
+
+LEAD = '{"type": "lead", "id": "l-1", "created_at": "2026-10-01T09:00:00+00:00"}'
+DEEP = '{"type": "lead", "id": "l-2", "x": ' + "[" * 50_000 + "]" * 50_000 + "}"
+
+
+@pytest.mark.parametrize(
+    ("kind", "content", "error"),
+    [
+        (
+            "jsonl",
+            LEAD + '\n{"type": "lead", "id": "l-2", "name": "A\\u0000B"}\n',
+            {
+                "line": 2,
+                "column": "name",
+                "message": "name holds a NUL character (\\u0000); remove it.",
+            },
+        ),
+        (
+            "jsonl",
+            LEAD + '\n{"type": "lead", "id": "l-2", "name": "\\ud800"}\n',
+            {
+                "line": 2,
+                "column": "name",
+                "message": "name holds half of a surrogate pair, which is not Unicode text; "
+                "remove it.",
+            },
+        ),
+        (
+            "jsonl",
+            LEAD + "\n" + DEEP + "\n",
+            {
+                "line": 2,
+                "column": "x" + ".0" * 31,
+                "message": "x" + ".0" * 31 + " is nested deeper than 32 levels of objects and "
+                "arrays; send a flatter body.",
+            },
+        ),
+        (
+            "jsonl",
+            LEAD + '\n{"type": "lead", "id": "l-2", "x": ' + "[" * 40 + "]" * 40 + "}\n",
+            {
+                "line": 2,
+                "column": "x" + ".0" * 31,
+                "message": "x" + ".0" * 31 + " is nested deeper than 32 levels of objects and "
+                "arrays; send a flatter body.",
+            },
+        ),
+        (
+            "lead",
+            "id,name,created_at\nl-1,Lee,2026-10-01 09:00\nl-2," + "y" * 131_073 + ",2026-10-01\n",
+            {
+                "line": 3,
+                "column": "",
+                "message": "a cell holds more than 131,072 characters; shorten it.",
+            },
+        ),
+    ],
+)
+def test_what_no_database_stores_is_refused_naming_the_line(team, kind, content, error):
+    client = browser(team.owner)
+    answer = upload(client, import_url(team), kind=kind, name="f.txt", content=content)
+    assert answer.status_code == 302
+    record = RecordUpload.objects.get()
+    assert (record.state, record.errors) == ("refused", [error])
+    assert not Lead.objects.filter(workspace=team.workspace).exists()
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "lead"])
+def test_a_file_with_a_nul_character_is_refused_beside_the_field(team, kind):
+    content = (
+        "id,name,created_at\nl-1,Lee,2026-10-01 09:00\nl-2,A\x00B,2026-10-01 09:00\n"
+        if kind == "lead"
+        else LEAD + '\n{"type": "lead", "id": "l-2", "name": "A\x00B"}\n'
+    )
+    client = browser(team.owner)
+    answer = upload(client, import_url(team), kind=kind, name="f.txt", content=content)
+    assert answer.status_code == 400
+    line = 3 if kind == "lead" else 2
+    assert (
+        f"f.txt holds a NUL character on line {line}, which is not text: remove it and upload "
+        "the file again."
+    ) in text(answer)
+    assert RecordUpload.objects.count() == 0

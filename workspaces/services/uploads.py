@@ -71,12 +71,22 @@ def _jsonl_preview(lines: list[str]) -> dict:
 
 
 def _read(content: bytes, file_name: str) -> str:
+    """The file's text: UTF-8, with no NUL character (no database stores one; a line that
+    spells one as JSON's \u0000 is refused by the importer, naming it)."""
     try:
-        return content.decode("utf-8-sig")
+        text = content.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UploadRefused(
             f"{file_name} is not UTF-8 text: save it from the spreadsheet as CSV UTF-8."
         ) from None
+    at = text.find("\x00")
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        raise UploadRefused(
+            f"{file_name} holds a NUL character on line {line}, which is not text: remove it "
+            "and upload the file again."
+        )
+    return text
 
 
 def _converted(workspace: Workspace, kind: str, text: str):
