@@ -225,6 +225,7 @@ MIDDLEWARE = [
     # The time zone and locale a page writes in, reset around every request (core/display.py).
     "core.display.DisplayMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "core.pages.PermissionsPolicyMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a refused sign-in into the lockout page.
     "axes.middleware.AxesMiddleware",

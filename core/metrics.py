@@ -139,10 +139,16 @@ def _registry():
     return registry
 
 
-def metrics_view(request):
+def metrics_scrape(request) -> bool:
+    """Whether the request carries METRICS_TOKEN (Prometheus' scrape): such a request is not
+    counted against the anonymous request rate (core.pages); any other is."""
     expected = settings.METRICS_TOKEN
     given = request.headers.get("Authorization", "")
-    if not expected or not hmac.compare_digest(given.encode(), f"Bearer {expected}".encode()):
+    return bool(expected) and hmac.compare_digest(given.encode(), f"Bearer {expected}".encode())
+
+
+def metrics_view(request):
+    if not metrics_scrape(request):
         raise Http404("No such page.")
     return HttpResponse(generate_latest(_registry()), content_type=CONTENT_TYPE_LATEST)
 

@@ -32,6 +32,17 @@ def test_pages_answer_the_strict_policy(client, path):
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["Referrer-Policy"] == "same-origin"
+    assert response["Permissions-Policy"] == (
+        "accelerometer=(), autoplay=(), browsing-topics=(), camera=(), display-capture=(), "
+        "geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), "
+        "publickey-credentials-get=(), serial=(), usb=(), xr-spatial-tracking=()"
+    )
+
+
+def test_the_apis_json_answers_carry_no_permissions_policy(client):
+    response = client.get("/api/v1/whoami")
+    assert response.status_code == 401
+    assert "Permissions-Policy" not in response
 
 
 def test_the_admin_sign_in_answers_the_strict_policy(client):

@@ -5,6 +5,7 @@ under gunicorn with several workers: tests/test_serving_operations.py.)"""
 import io
 import json
 import logging
+import random
 import re
 import uuid
 
@@ -169,6 +170,28 @@ def test_metrics_answers_only_its_token(settings):
     assert answer.status_code == 200
     assert answer["Content-Type"].startswith("text/plain")
     assert "http_requests_total" in answer.content.decode()
+
+
+def test_the_scrape_with_its_token_is_not_counted_against_the_anonymous_rate(settings):
+    settings.RATE_LIMIT_ANON = "2/min"
+    settings.METRICS_TOKEN = "m-" + "8" * 30
+    address = f"10.78.{random.randint(0, 255)}.{random.randint(1, 254)}"
+    scrapes = [
+        Client().get(
+            "/metrics",
+            HTTP_AUTHORIZATION=f"Bearer {settings.METRICS_TOKEN}",
+            REMOTE_ADDR=address,
+        )
+        for _ in range(4)
+    ]
+    assert [answer.status_code for answer in scrapes] == [200, 200, 200, 200]
+    assert "RateLimit" not in scrapes[-1]
+    # A guess at the token is a page like any other: counted, and refused over the rate.
+    guesses = [
+        Client().get("/metrics", HTTP_AUTHORIZATION="Bearer guess", REMOTE_ADDR=address)
+        for _ in range(3)
+    ]
+    assert [answer.status_code for answer in guesses] == [404, 404, 429]
 
 
 def test_metrics_count_known_traffic(settings, api, make_workspace, workspace_token, db):
