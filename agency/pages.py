@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import choices
 from core.errors import ApiError
+from core.throttling import rate_require
 from dashboard.pages import overview_page
 from dashboard.periods import CHOICES as PERIOD_CHOICES
 from dashboard.selectors import agency_headlines
@@ -132,6 +133,10 @@ def plan_decide(request, agency_id, plan_id):
         messages.error(request, "Choose approve or decline.")
         return redirect("agency-console", agency_id=agency.pk)
     try:
+        if approve:
+            # An approval applies the plan: it counts against the agency's applies, as the
+            # API's apply does.
+            rate_require("plan_apply", f"agency:{agency.pk}")
         plan = services.plan_decide(
             plan=plan, user=request.user, approve=approve, reason=request.POST.get("reason", "")
         )

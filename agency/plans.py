@@ -14,7 +14,7 @@ from core.ids import parse_uuid
 from core.money import CURRENCY_EXPONENTS, MoneyInvalid, minor_from_major
 from integrations.models import Connection
 from integrations.providers import PROVIDERS
-from workspaces.models import Agency, Member, Workspace
+from workspaces.models import Agency, Invitation, Member, Workspace
 from workspaces.validators import logo_url, origin_normalise
 
 from .models import Plan
@@ -185,6 +185,13 @@ def _settings_check(target: _Target, settings: dict) -> list[dict]:
             problem = ("timezone_unknown", f"The timezone {value!r} is not an IANA name.")
         if not problem and key in {"embedded_origins", "logo"}:
             problem = _setting_refused(key, value)
+        if not problem and key == "embedded_redirect_uri" and target.workspace is not None:
+            # Used only when the plan makes the workspace (and its embedded app).
+            problem = (
+                "setting_not_changed",
+                "The embedded app's redirect URI is set when a plan creates the workspace; "
+                "an owner or admin changes it on the workspace's embedded apps page.",
+            )
         changes.append(
             _change("settings.update", f"settings.{key}", {"key": key, "value": value}, problem)
         )
@@ -200,11 +207,25 @@ def _team_check(target: _Target, team: list[dict]) -> list[dict]:
                 "email", flat=True
             )
         }
+    invited_emails = set()
+    if target.workspace is not None:
+        invited_emails = set(
+            Invitation.objects.filter(
+                workspace=target.workspace,
+                state__in=[Invitation.State.PENDING, Invitation.State.PROPOSED],
+            ).values_list("email", flat=True)
+        )
     changes, listed = [], set()
     for person in team:
         problem = target.blocked
         if not problem and person["email"] in existing_emails:
             problem = ("member_exists", f"{person['email']} is already a member of the workspace.")
+        elif not problem and email_normalise(person["email"]) in invited_emails:
+            problem = (
+                "already_invited",
+                f"{person['email']} is already invited to the workspace (or waits for an "
+                "owner's approval); nothing is sent again.",
+            )
         elif not problem and person["email"] in listed:
             problem = ("listed_twice", f"{person['email']} is listed twice in the team.")
         elif not problem and target.workspace is not None and person["role"] == "owner":

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
 from drf_spectacular.utils import extend_schema_field
+from django.conf import settings
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.settings import api_settings
@@ -403,6 +404,15 @@ class _ShapeSerializer(StrictBodySerializer):
         help_text="Integration keys to connect: " + ", ".join(INTEGRATION_KEYS) + ". Any other "
         "key is kept as asked, and a plan lists it as a blocked change (code integration_unknown).",
     )
+
+    def validate_team(self, team):
+        limit = settings.PLAN_TEAM_MAX
+        if len(team) > limit:
+            raise serializers.ValidationError(
+                f"A plan's team lists at most {limit} people; this one lists {len(team)}. "
+                "Split it into several plans."
+            )
+        return team
 
     def to_internal_value(self, data):
         value = super().to_internal_value(data)

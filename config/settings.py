@@ -697,8 +697,11 @@ RATE_LIMIT_REFUSED_DELIVERIES = env_rate("RATE_LIMIT_REFUSED_DELIVERIES", "60/mi
 # that wants it, retries included) spends its own budget; past it, its attempts wait for
 # the next window and other workspaces' are untouched.
 RATE_LIMIT_OUTBOUND_ATTEMPTS = env_rate("RATE_LIMIT_OUTBOUND_ATTEMPTS", "600/min")
-# Plans an agency applies through the API (each apply may invite people by email).
+# Plans an agency applies, through the API or approved in its console (each apply may
+# invite people by email).
 RATE_LIMIT_PLAN_APPLIES = env_rate("RATE_LIMIT_PLAN_APPLIES", "30/hour")
+# The most people a plan's team lists (each one an account or an invitation mail).
+PLAN_TEAM_MAX = int(os.environ.get("PLAN_TEAM_MAX", "50"))
 # Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 

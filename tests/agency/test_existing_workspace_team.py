@@ -367,3 +367,36 @@ def test_a_new_workspace_member_sets_the_first_password_of_their_account(
     # Still the one membership: the link gave the plan's member its password.
     assert Member.objects.filter(email="ben@acme.test").count() == 1
     assert browser.get("/").status_code == 302
+
+
+def test_a_plan_says_what_it_did_not_do_on_a_workspace_that_exists(
+    agency_world, write, client_workspace, mailoutbox, django_capture_on_commit_callbacks
+):
+    workspace, _owner = client_workspace
+    body = {
+        "workspace": {"id": str(workspace.pk)},
+        "settings": {"embedded_redirect_uri": "https://app.northwind.test/callback"},
+        "team": [{"email": "sam@agency.example", "name": "Sam", "role": "closer"}],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        first = _plan_and_apply(agency_world, write, body)
+    changes = {c["op"]: c for c in first.json()["result"]["changes"]}
+    assert (changes["settings.update"]["status"], changes["settings.update"]["code"]) == (
+        "blocked",
+        "setting_not_changed",
+    )
+    assert changes["member.add"]["status"] == "applied"
+    mails = len(mailoutbox)
+    # The same person proposed again: blocked, saying why, and nobody is mailed again.
+    with django_capture_on_commit_callbacks(execute=True):
+        second = _plan_and_apply(agency_world, write, body)
+    [again] = [c for c in second.json()["result"]["changes"] if c["op"] == "member.add"]
+    assert (again["status"], again["code"], again["reason"]) == (
+        "blocked",
+        "already_invited",
+        "sam@agency.example is already invited to the workspace (or waits for an owner's "
+        "approval); nothing is sent again.",
+    )
+    assert second.json()["result"]["invited"] == []
+    assert len(mailoutbox) == mails
+    assert Invitation.objects.filter(workspace=workspace).count() == 1
