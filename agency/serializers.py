@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
 
-from drf_spectacular.utils import extend_schema_field
 from django.conf import settings
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.fields import SkipField, empty
 from rest_framework.settings import api_settings

@@ -73,8 +73,7 @@ class RateState:
             "anonymous": "Requests without an accepted token may make {n} requests a {p} "
             "per client address",
             "refused": "This webhook endpoint takes {n} refused deliveries a {p}",
-            "plan_apply": "An agency may apply {n} plans an {p}, through the API or its "
-            "console",
+            "plan_apply": "An agency may apply {n} plans an {p}, through the API or its console",
             "outbound": "A workspace's webhooks may make {n} delivery attempts a {p}",
         }[self.policy]
         return who.format(n=self.limit, p=period)

@@ -2,10 +2,9 @@
 agency per hour; a plan's team is limited at plan time."""
 
 import pytest
+from django.test import Client
 
 from agency.models import Plan
-
-from django.test import Client
 
 from .conftest import new_key, new_workspace_plan
 
@@ -75,13 +74,9 @@ def test_an_approval_in_the_console_counts_against_the_same_limit(
     assert Plan.objects.get(pk=waiting).state == "waiting_for_approval"
 
 
-def test_a_team_over_the_limit_is_refused_at_plan_time_naming_team(
-    agency_world, write, settings
-):
+def test_a_team_over_the_limit_is_refused_at_plan_time_naming_team(agency_world, write, settings):
     settings.PLAN_TEAM_MAX = 3
-    team = [
-        {"email": f"p{n}@acme.test", "name": f"Person {n}", "role": "closer"} for n in range(4)
-    ]
+    team = [{"email": f"p{n}@acme.test", "name": f"Person {n}", "role": "closer"} for n in range(4)]
     refused = write(
         agency_world.full, "POST", "/api/v1/plans", new_workspace_plan(slug="big", team=team)
     )
