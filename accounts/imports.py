@@ -2,13 +2,13 @@
 
 Owners and admins upload a CSV of one record type (a template per type is offered,
 workspaces.import_csv) or the JSON Lines file `manage.py import_records` reads. The file is
-converted at once and checked by the worker, writing nothing
+kept as it arrives, then converted and checked by the worker, writing nothing
 (workspaces.services.uploads); its page shows the first rows and every error by line and
-column. Confirming queues the import for the worker (both on the `applies` queue); the
+column. Confirming queues the import for the worker (both on the `uploads` queue); the
 page shows each step's progress (static/js/import.js polls the status address), then what
 arrived, with links to those records, or the line that stopped it, nothing of the file
-written. Other roles get the 403 page, anyone else (and another workspace's upload) the
-404 page.
+written. The person who uploaded a file, or an owner, may cancel it until it is imported.
+Other roles get the 403 page, anyone else (and another workspace's upload) the 404 page.
 """
 
 from django import forms
@@ -17,14 +17,17 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from workspaces.access import member_or_404, page
+from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.import_csv import COLUMNS, columns_of, template_csv
 from workspaces.models import Member, RecordUpload
 from workspaces.services.uploads import (
+    CANCELLABLE,
     JSON_LINES,
     UploadRefused,
+    upload_cancel,
     upload_confirm,
     upload_create,
+    upload_may_cancel,
     upload_progress,
 )
 
@@ -163,10 +166,22 @@ def _progress(upload: RecordUpload) -> dict:
     }
 
 
+def _cancel(request, upload: RecordUpload, me) -> None:
+    if not upload_may_cancel(upload, me):
+        raise PageForbidden("Only the person who uploaded this file, or an owner, cancels it.")
+    if upload_cancel(upload=upload, actor=request_actor(request)):
+        messages.success(request, f"{upload.file_name} is cancelled: nothing of it is written.")
+    else:
+        messages.info(request, "This file can no longer be cancelled.")
+
+
 @page
 def upload_page(request, workspace_id, upload_id):
-    workspace, _me = _membership(request, workspace_id)
+    workspace, me = _membership(request, workspace_id)
     upload = _upload_or_404(workspace, upload_id)
+    if request.method == "POST" and request.POST.get("action") == "cancel":
+        _cancel(request, upload, me)
+        return redirect("settings-import-upload", workspace_id=workspace.pk, upload_id=upload.pk)
     if request.method == "POST":
         if not upload_confirm(upload=upload, user=request.user, actor=request_actor(request)):
             messages.info(
@@ -189,6 +204,7 @@ def upload_page(request, workspace_id, upload_id):
         ),
         "more_rows": max(upload.records - len(upload.preview.get("rows", [])), 0),
         "error_lines": {error["line"] for error in upload.errors},
+        "may_cancel": upload.state in CANCELLABLE and upload_may_cancel(upload, me),
     }
     return render(request, "accounts/import_upload.html", context)
 

@@ -4,8 +4,9 @@ the queue of its kind (config/queues.py), and the beat.
     python -m config.pools           start them; SIGTERM or Ctrl-C stops them all
     python -m config.pools --print   print the commands instead
 
-WORKER_CONCURRENCY_<KIND> (MAIL, APPLIES, PROVIDERS, DELIVERIES, SWEEPS) sets how many
-tasks of the kind run at once (a pool of one runs them in its own process); WORKER_KINDS
+WORKER_CONCURRENCY_<KIND> (MAIL, APPLIES, UPLOADS, PROVIDERS, DELIVERIES, SWEEPS, ROLLUPS)
+sets how many tasks of the kind run at once (a pool of one runs them in its own process);
+WORKER_KINDS
 (`mail,deliveries`) starts only those pools, for a machine given to some kinds;
 WORKER_BEAT=false leaves the beat out (a deployment runs exactly one). The sweeps' pool
 also takes the default queue (CELERY_QUEUE itself), where an older release queued every
@@ -23,9 +24,19 @@ import sys
 import time
 from pathlib import Path
 
-from config.queues import DELIVERIES, KINDS, PROVIDERS, SWEEPS, prefix_from, queue_name
+from config.queues import (
+    DELIVERIES,
+    KINDS,
+    PROVIDERS,
+    SWEEPS,
+    UPLOADS,
+    prefix_from,
+    queue_name,
+)
 
-CONCURRENCY = {DELIVERIES: 24, PROVIDERS: 2}  # the others: 1
+# The others: 1. Uploads run two at once and a workspace one at a time
+# (workspaces/services/uploads.py), so one workspace's large file never holds up another's.
+CONCURRENCY = {DELIVERIES: 24, PROVIDERS: 2, UPLOADS: 2}
 # Kinds whose tasks mostly wait on the network run in threads of one process: an attempt
 # to an endpoint that answers after 9 s holds a thread, not a process, so the pool can hold
 # more attempts at once than the workspace cap (WEBHOOK_WORKSPACE_CONCURRENCY) and one

@@ -11,18 +11,20 @@ queued there are taken that way), and tests/core/test_queues.py refuses it.
 
 # The kinds, in the order `make worker` starts their pools.
 MAIL = "mail"  # invitations, password resets, notices to owners
-APPLIES = "applies"  # approved plans, uploaded files of records checked and imported
+APPLIES = "applies"  # approved plans
+UPLOADS = "uploads"  # files of records uploaded on the Import page, checked and imported
 PROVIDERS = "providers"  # providers' events applied, new connections' backfills
 DELIVERIES = "deliveries"  # outbound webhooks: an event's deliveries, their attempts
 SWEEPS = "sweeps"  # the beat's rounds
-KINDS = (MAIL, APPLIES, PROVIDERS, DELIVERIES, SWEEPS)
+ROLLUPS = "rollups"  # the beat's round of the figures' roll-ups
+KINDS = (MAIL, APPLIES, UPLOADS, PROVIDERS, DELIVERIES, SWEEPS, ROLLUPS)
 
 TASK_KINDS = {
     "core.mail_deliver": MAIL,
     "accounts.password_reset_send": MAIL,
     "agency.tasks.apply_plan": APPLIES,
-    "workspaces.upload_check": APPLIES,
-    "workspaces.upload_import": APPLIES,
+    "workspaces.upload_check": UPLOADS,
+    "workspaces.upload_import": UPLOADS,
     "integrations.events_apply": PROVIDERS,
     "integrations.event_apply": PROVIDERS,
     "integrations.connection_backfill": PROVIDERS,
@@ -34,7 +36,7 @@ TASK_KINDS = {
     "integrations.connections_pull_due": SWEEPS,
     "webhooks.deliveries_sweep": SWEEPS,
     "webhooks.prune": SWEEPS,
-    "figures.rollups_refresh": SWEEPS,
+    "figures.rollups_refresh": ROLLUPS,
 }
 
 

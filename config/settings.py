@@ -526,7 +526,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 # The queues' prefix, "celery" unless CELERY_QUEUE names another: several deployments can
 # share one Redis, each on queues of its own. Each kind of task has its queue (mail,
-# applies, providers, deliveries, sweeps: config/queues.py), taken by a pool of its own
+# applies, uploads, providers, deliveries, sweeps, rollups: config/queues.py), taken by a
+# pool of its own
 # (`make worker`); the prefix alone is the default queue, for a task routed nowhere.
 CELERY_TASK_DEFAULT_QUEUE = prefix_from(os.environ)
 CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
@@ -539,6 +540,10 @@ FIGURES_ROLLUPS = env_bool("FIGURES_ROLLUPS", True)
 # this many workspaces' a round.
 ROLLUPS_REFRESH_SECONDS = int(os.environ.get("ROLLUPS_REFRESH_SECONDS", "30"))
 ROLLUPS_BUILDS_PER_ROUND = int(os.environ.get("ROLLUPS_BUILDS_PER_ROUND", "5"))
+# The most dirty days a round counts again, shared among the workspaces that have some (the
+# rest wait for the next round, read from the records meanwhile): an import that touched
+# years of days never makes one round long.
+ROLLUPS_DAYS_PER_ROUND = int(os.environ.get("ROLLUPS_DAYS_PER_ROUND", "400"))
 
 # --- Outbound webhooks (docs/events.md) -----------------------------------------------
 
@@ -700,6 +705,8 @@ RATE_LIMIT_OUTBOUND_ATTEMPTS = env_rate("RATE_LIMIT_OUTBOUND_ATTEMPTS", "600/min
 # Plans an agency applies, through the API or approved in its console (each apply may
 # invite people by email).
 RATE_LIMIT_PLAN_APPLIES = env_rate("RATE_LIMIT_PLAN_APPLIES", "30/hour")
+# The most lines a file uploaded on the Import page holds (each a record, or a CSV row).
+UPLOAD_MAX_LINES = int(os.environ.get("UPLOAD_MAX_LINES", "200000"))
 # The most people a plan's team lists (each one an account or an invitation mail).
 PLAN_TEAM_MAX = int(os.environ.get("PLAN_TEAM_MAX", "50"))
 # Request rates count per client address the same way as the sign-in lockout (NUM_PROXIES).

@@ -48,6 +48,11 @@ def mail_deliver(message: dict) -> int:
     return sent
 
 
+def tasks_eager() -> bool:
+    """Whether tasks run in the process that sends them (no worker: a laptop, the tests)."""
+    return bool(celery_app.conf.task_always_eager)
+
+
 def task_send(name: str, *, args: list, countdown: float | None = None) -> None:
     """Send a task by its name (to the queue its name is routed to), to run after
     `countdown` seconds if given. In eager mode (no worker: a laptop, the tests) a task this

@@ -15,8 +15,10 @@ Who keeps them:
 - database triggers (figures/triggers.py, created by the migrations), in the transaction
   of every write of a counted record, leave its old and new time in RollupDirty while the
   workspace has a RollupState of the kind;
-- `rollups_refresh` (the beat, every ROLLUPS_REFRESH_SECONDS) counts the dirty days again
-  and removes the dirty rows it counted, and builds the roll-ups of workspaces that have
+- `rollups_refresh` (the beat, every ROLLUPS_REFRESH_SECONDS, on a queue and a pool of
+  its own) counts the dirty days again, at most ROLLUPS_DAYS_PER_ROUND a round shared among
+  the workspaces that have some (the others wait for the next round, read from the records
+  meanwhile), and removes the dirty rows it counted, and builds the roll-ups of workspaces that have
   none, or not of every kind (ROLLUPS_BUILDS_PER_ROUND a round), or whose time zone
   changed;
 - `rollups_build` counts every day of a workspace, for the beat and for a bulk load.
@@ -158,8 +160,10 @@ def rollups_build(workspace: Workspace, *, missing: bool = False) -> int:
     return sum(rollup_build(workspace, kind) for kind in KINDS.values() if kind.name not in held)
 
 
-def _refresh(workspace_id, kind: Kind) -> int:
-    """Count again every day the dirty rows name, in one snapshot; the dirty rows removed."""
+def _refresh(workspace_id, kind: Kind, *, days_max: int | None = None) -> tuple[int, int]:
+    """Count again the days the dirty rows name (the first `days_max` of them, when given),
+    in one snapshot; the dirty rows of the days counted removed, the others left for the
+    next round. Returns (dirty rows removed, days counted)."""
     with _one_snapshot():
         state = (
             RollupState.objects.select_for_update()
@@ -169,13 +173,25 @@ def _refresh(workspace_id, kind: Kind) -> int:
         )
         if state is None:
             # The workspace has no roll-up (any more): nothing to keep.
-            return _dirty_rows(workspace_id, kind).delete()[0]
+            return _dirty_rows(workspace_id, kind).delete()[0], 0
         zone = workspace_zone(state.workspace)
         if state.built_at is None or state.zone != zone.key:
-            return 0  # being built, or rebuilt by rollups_refresh in the new time zone
-        days = dirty_days(kind, workspace_id=workspace_id, zone=zone)
-        _days_count(kind, state.workspace, zone, days)
-        return _dirty_rows(workspace_id, kind).delete()[0]
+            return 0, 0  # being built, or rebuilt by rollups_refresh in the new time zone
+        days = sorted(dirty_days(kind, workspace_id=workspace_id, zone=zone))
+        if days_max is not None and len(days) > days_max:
+            days = days[: max(days_max, 0)]
+            _days_count(kind, state.workspace, zone, set(days))
+            removed = 0
+            for first, last in _day_runs(set(days)):
+                span = day_span(first, last, zone)
+                removed += (
+                    _dirty_rows(workspace_id, kind)
+                    .filter(at__gte=span.start, at__lt=span.end)
+                    .delete()[0]
+                )
+            return removed, len(days)
+        _days_count(kind, state.workspace, zone, set(days))
+        return _dirty_rows(workspace_id, kind).delete()[0], len(days)
 
 
 def rollups_refresh(*, builds: int | None = None) -> dict[str, int]:
@@ -183,15 +199,22 @@ def rollups_refresh(*, builds: int | None = None) -> dict[str, int]:
     whose time zone changed, and build those of up to `builds` workspaces without one."""
     builds = settings.ROLLUPS_BUILDS_PER_ROUND if builds is None else builds
     dirty = 0
-    for workspace_id, name in (
+    pairs = list(
         RollupDirty.objects.order_by().values_list("workspace_id", "kind").distinct()[:200]
-    ):
+    )
+    budget = settings.ROLLUPS_DAYS_PER_ROUND
+    for position, (workspace_id, name) in enumerate(pairs):
         kind = KINDS.get(name)
         if kind is None:
             RollupDirty.objects.filter(workspace_id=workspace_id, kind=name).delete()
             continue
+        # Each (workspace, kind) left gets its share of what is left of the round's days,
+        # and at least a day: one workspace's thousands of days never take a round alone.
+        share = max(1, budget // (len(pairs) - position))
         try:
-            dirty += _refresh(workspace_id, kind)
+            removed, counted = _refresh(workspace_id, kind, days_max=share)
+            dirty += removed
+            budget = max(0, budget - counted)
         except DatabaseError:
             # Another round counting the same days at once: the next round retries.
             logger.warning("Could not refresh the %s roll-up of %s", name, workspace_id)

@@ -732,13 +732,17 @@ class RecordUpload(models.Model):
         QUEUED = "queued"  # confirmed: the worker imports it (its progress is in the cache)
         IMPORTED = "imported"
         FAILED = "failed"  # a line stopped the import: nothing of it was written
+        CANCELLED = "cancelled"  # stopped by a person while checked or imported: nothing written
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     workspace = models.ForeignKey(Workspace, on_delete=models.CASCADE, related_name="uploads")
     file_name = models.CharField(max_length=200)
     # "jsonl", or the record type of a CSV file (one type a file).
     kind = models.CharField(max_length=32)
+    # The file's text as uploaded until the worker converts it (`converted` false), then the
+    # JSON Lines the importer reads.
     lines = models.TextField()
+    converted = models.BooleanField(default=True)
     records = models.PositiveIntegerField(default=0)
     # {"columns": [...], "rows": [{"line": n, "cells": [...]}, ...]}: the first rows.
     preview = models.JSONField(default=dict)

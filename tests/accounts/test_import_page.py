@@ -103,7 +103,7 @@ def test_an_upload_shows_its_first_rows_and_writes_no_record(team):
         (
             "records_upload.created",
             team.owner.user.email,
-            {"file_name": "leads.csv", "kind": "lead", "records": 2, "errors": 0},
+            {"file_name": "leads.csv", "kind": "lead", "lines": 3},
         ),
         (
             "records_upload.checked",

@@ -24,7 +24,8 @@ from ..webhooks.receiver import Answer
 
 KINDS = {
     "mail": {"core.mail_deliver", "accounts.password_reset_send"},
-    "applies": {"agency.tasks.apply_plan", "workspaces.upload_check", "workspaces.upload_import"},
+    "applies": {"agency.tasks.apply_plan"},
+    "uploads": {"workspaces.upload_check", "workspaces.upload_import"},
     "providers": {
         "integrations.events_apply",
         "integrations.event_apply",
@@ -38,8 +39,8 @@ KINDS = {
         "integrations.connections_pull_due",
         "webhooks.deliveries_sweep",
         "webhooks.prune",
-        "figures.rollups_refresh",
     },
+    "rollups": {"figures.rollups_refresh"},
 }
 
 
@@ -81,9 +82,11 @@ def test_celery_queue_is_the_prefix_of_every_queue():
     assert values["METRICS_QUEUES"] == [
         "acme.mail",
         "acme.applies",
+        "acme.uploads",
         "acme.providers",
         "acme.deliveries",
         "acme.sweeps",
+        "acme.rollups",
         "acme",
     ]
 
@@ -97,22 +100,28 @@ def test_make_worker_starts_a_pool_per_kind_and_the_beat():
     assert [_queues(c) for c in made[:-1]] == [
         "acme.mail",
         "acme.applies",
+        "acme.uploads",
         "acme.providers",
         "acme.deliveries",
         "acme.sweeps,acme",
+        "acme.rollups",
     ]
     assert [c[c.index("--hostname") + 1] for c in made[:-1]] == [
         "mail@%h",
         "applies@%h",
+        "uploads@%h",
         "providers@%h",
         "deliveries@%h",
         "sweeps@%h",
+        "rollups@%h",
     ]
     assert made[-1][1:] == ["-A", "config", "beat", "--loglevel", "INFO"]
     # The deliveries wait on the network: 24 threads, more than a workspace's cap of 8.
-    assert made[3][made[3].index("--pool") + 1 :][:3] == ["threads", "--concurrency", "24"]
+    assert made[4][made[4].index("--pool") + 1 :][:3] == ["threads", "--concurrency", "24"]
+    assert made[3][made[3].index("--concurrency") + 1] == "2"
+    assert "--pool" not in made[3]
+    # Two uploads at once, a workspace's one at a time: another's file is never held up.
     assert made[2][made[2].index("--concurrency") + 1] == "2"
-    assert "--pool" not in made[2]
     assert made[0][made[0].index("--pool") + 1] == "solo"
 
     only = pools.commands(

@@ -366,6 +366,42 @@ def test_rollups_equal_the_records_after_any_writes(world, settings, seed):
             _same_with_and_without(ws, settings)
 
 
+def test_a_round_counts_at_most_its_days_and_leaves_the_rest_for_the_next(world, settings):
+    ws, members = world
+    writes = Writes(ws, members, 11)
+    for _ in range(40):
+        writes.call_add()
+        writes.past_add()
+    rollups.rollups_build(ws)
+    for _ in range(40):
+        writes.step()
+    zone = workspace_zone(ws)
+
+    def dirty() -> set:
+        return {
+            kind: days.dirty_days(days.KINDS[kind], workspace_id=ws.pk, zone=zone)
+            for kind in RollupDirty.objects.values_list("kind", flat=True).distinct()
+        }
+
+    before = dirty()
+    total = sum(len(found) for found in before.values())
+    assert total > 6
+    settings.ROLLUPS_DAYS_PER_ROUND = 3
+    rounds = 0
+    while RollupDirty.objects.exists():
+        left = sum(len(found) for found in dirty().values())
+        rollups.rollups_refresh()
+        rounds += 1
+        after = sum(len(found) for found in dirty().values())
+        # At most the round's days were counted (at least one a kind), and none came back.
+        assert left - max(3, len(before)) <= after < left
+        _same_with_and_without(ws, settings)
+        assert rounds < total + 1
+    assert rounds > 1
+    for kind in days.KINDS.values():
+        assert _stored(kind) == _recounted(kind, ws)
+
+
 def test_figures_read_the_rollup_for_the_days_it_holds(world, settings):
     """After a build, a 30-day period is read as the roll-up's days before today and the
     records' today; a write makes its day read from the records until counted again."""

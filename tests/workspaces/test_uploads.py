@@ -60,21 +60,20 @@ def test_each_step_runs_once_in_its_turn(make_workspace, make_member):
     ]
 
 
-def test_a_file_with_no_record_or_not_utf8_or_of_no_kind_is_refused_at_once(
-    make_workspace, make_member
-):
+def test_a_file_with_no_record_or_not_utf8_or_of_no_kind_is_refused(make_workspace, make_member):
     ws = make_workspace()
     owner = make_member(ws, "owner")
-    empty = _upload(ws, owner, content=b"\n\n", kind="jsonl")
-    assert (empty.state, empty.records, empty.errors) == (
+    with pytest.raises(UploadRefused) as refused:
+        _upload(ws, owner, content=b"\n\n", kind="jsonl")
+    assert refused.value.message == "leads.csv is empty: it holds no record."
+    # Converted by the worker: a header and no row is refused there.
+    header_only = _upload(ws, owner, content=b"id,name,created_at\n")
+    assert upload_check(upload_id=header_only.pk) == "refused"
+    header_only.refresh_from_db()
+    assert (header_only.state, header_only.records, header_only.errors) == (
         "refused",
         0,
         [{"line": 1, "column": "", "message": "the file holds no record."}],
-    )
-    header_only = _upload(ws, owner, content=b"id,name,created_at\n")
-    assert (header_only.state, header_only.errors[0]["message"]) == (
-        "refused",
-        "the file holds no record.",
     )
     with pytest.raises(UploadRefused) as refused:
         _upload(ws, owner, content="id,name\nl-1,Zoë\n".encode("utf-16"))
@@ -83,4 +82,4 @@ def test_a_file_with_no_record_or_not_utf8_or_of_no_kind_is_refused_at_once(
     )
     with pytest.raises(UploadRefused):
         _upload(ws, owner, kind="xlsx")
-    assert RecordUpload.objects.filter(workspace=ws).count() == 2
+    assert RecordUpload.objects.filter(workspace=ws).count() == 1

@@ -1,12 +1,21 @@
 """The writer of the files uploaded on the Import page (RecordUpload) and of their import.
 
-An upload is converted when it arrives (a CSV, by workspaces.import_csv) and kept with
-its first rows; the worker checks its lines (records_check, which writes no record) and
-keeps what the check found; a person confirms it, and the worker imports its lines with
-records_import, all of them or none. Each step that writes is one transaction with its
-audit event. While the worker checks or imports, its progress is in the cache (shared
-with the web processes), not in the database: the import's own transaction holds its
-writes until the end.
+An upload is kept as it arrives, read as UTF-8 and within its limits (UPLOAD_MAX_LINES);
+nothing else of it is read in the request. The worker converts it (a CSV, by
+workspaces.import_csv) and keeps its first rows, checks its lines (records_check, which
+writes no record) and keeps what the check found; a person confirms it, and the worker
+imports its lines with records_import, all of them or none. Each step that writes is one
+transaction with its audit event. While the worker checks or imports, its progress is in
+the cache (shared with the web processes), not in the database: the import's own
+transaction holds its writes until the end.
+
+Uploads have a queue and a pool of their own (config/queues.py), two at a time, and a
+workspace's run one at a time (`_turn`): a task whose workspace is already running one
+waits for its turn, sent again a few seconds later, so one workspace's large file never
+holds up another workspace's. The person who uploaded a file, or an owner, may cancel it
+while it is checked, waits for confirmation or is imported: the worker stops at its next
+progress mark, and an import cancelled meanwhile writes nothing (its last write checks the
+state it began in).
 
 Not named in the package's __init__: it imports the importer, which imports the package.
 """
@@ -14,14 +23,17 @@ Not named in the package's __init__: it imports the importer, which imports the 
 from __future__ import annotations
 
 import logging
+import time
+import uuid
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from audit.services import SYSTEM, Actor, audit_record
 from core.ids import parse_uuid
-from core.tasks import task_send
+from core.tasks import task_send, tasks_eager
 
 from ..import_csv import COLUMNS, csv_to_lines
 from ..importer import ImportLineError, line_parse, records_check, records_import
@@ -89,6 +101,46 @@ def _read(content: bytes, file_name: str) -> str:
     return text
 
 
+class UploadCancelled(Exception):
+    """A person cancelled the upload while the worker read it."""
+
+
+# How long a workspace's turn is held without news from its worker (renewed at every
+# progress mark): a worker lost mid-file gives the turn back after this.
+TURN_SECONDS = 120
+# How long a task whose workspace is running another upload waits before it asks again.
+TURN_WAIT_SECONDS = 5
+
+
+def _turn_key(workspace_id) -> str:
+    return f"upload-turn:{workspace_id}"
+
+
+def _turn_take(upload: RecordUpload) -> bool:
+    """The workspace's turn, for this upload: taken when free, or already its own (the
+    same task delivered again)."""
+    key, mine = _turn_key(upload.workspace_id), str(upload.pk)
+    if cache.add(key, mine, TURN_SECONDS):
+        return True
+    # Run where they are sent (no worker), tasks cannot wait for a turn: nothing else runs.
+    return cache.get(key) == mine or tasks_eager()
+
+
+def _turn_give_back(upload: RecordUpload) -> None:
+    key = _turn_key(upload.workspace_id)
+    if cache.get(key) == str(upload.pk):
+        cache.delete(key)
+
+
+def _wait_for_turn(task: str, upload: RecordUpload) -> str:
+    task_send(task, args=[str(upload.pk)], countdown=TURN_WAIT_SECONDS)
+    return "waiting"
+
+
+def _cancel_key(upload_id) -> str:
+    return f"upload-cancel:{upload_id}"
+
+
 def _converted(workspace: Workspace, kind: str, text: str):
     """(lines, records, preview, errors) of a file: a CSV's rows are its records, a row
     that cannot be converted too; a JSON Lines file's its non-empty lines."""
@@ -114,20 +166,23 @@ def upload_create(
     with more errors than are shown, is refused at once."""
     if kind not in KINDS:
         raise UploadRefused(f"{kind!r} is not a kind of file the import reads.")
-    lines, records, preview, errors = _converted(workspace, kind, _read(content, file_name))
-    if not records and not errors:
-        errors.append(ImportLineError(1, None, "the file holds no record."))
-    checking = bool(records) and len(errors) < ERRORS_SHOWN
+    text = _read(content, file_name)
+    if not text.strip():
+        raise UploadRefused(f"{file_name} is empty: it holds no record.")
+    lines = text.count("\n") + (0 if text.endswith("\n") else 1)
+    if lines > settings.UPLOAD_MAX_LINES:
+        raise UploadRefused(
+            f"{file_name} has {lines:,} lines; the import takes files of up to "
+            f"{settings.UPLOAD_MAX_LINES:,} lines. Split it into several."
+        )
     with transaction.atomic():
         upload = RecordUpload(
             workspace=workspace,
             file_name=file_name[:200],
             kind=kind,
-            lines="\n".join(lines),
-            records=records,
-            preview=preview,
-            errors=[_error(error) for error in errors[:ERRORS_SHOWN]],
-            state=RecordUpload.State.CHECKING if checking else RecordUpload.State.REFUSED,
+            lines=text,
+            converted=False,
+            state=RecordUpload.State.CHECKING,
             created_by=user,
         )
         upload.save(force_insert=True)
@@ -137,17 +192,39 @@ def upload_create(
             target_type="record_upload",
             target_id=upload.pk,
             workspace=workspace,
-            detail={
-                "file_name": upload.file_name,
-                "kind": kind,
-                "records": records,
-                "errors": len(upload.errors),
-            },
+            detail={"file_name": upload.file_name, "kind": kind, "lines": lines},
         )
-        if checking:
-            upload_id = str(upload.pk)
-            transaction.on_commit(lambda: task_send(UPLOAD_CHECK_TASK, args=[upload_id]))
+        upload_id = str(upload.pk)
+        transaction.on_commit(lambda: task_send(UPLOAD_CHECK_TASK, args=[upload_id]))
     return upload
+
+
+def _convert(upload: RecordUpload) -> None:
+    """The worker's first step: the file's text converted to the importer's lines, with
+    its first rows and the cells that could not be converted; refused at once when it holds
+    no record, or more errors than are shown."""
+    lines, records, preview, errors = _converted(upload.workspace, upload.kind, upload.lines)
+    if not records and not errors:
+        errors.append(ImportLineError(1, None, "the file holds no record."))
+    checking = bool(records) and len(errors) < ERRORS_SHOWN
+    with transaction.atomic():
+        locked = (
+            RecordUpload.objects.select_for_update()
+            .filter(pk=upload.pk, state=RecordUpload.State.CHECKING, converted=False)
+            .first()
+        )
+        if locked is None:
+            raise UploadCancelled
+        locked.lines = "\n".join(lines)
+        locked.converted = True
+        locked.records = records
+        locked.preview = preview
+        locked.errors = [_error(error) for error in errors[:ERRORS_SHOWN]]
+        if not checking:
+            locked.state = RecordUpload.State.REFUSED
+        locked.save(update_fields=["lines", "converted", "records", "preview", "errors", "state"])
+    upload.lines, upload.converted, upload.records = locked.lines, True, records
+    upload.preview, upload.errors, upload.state = locked.preview, locked.errors, locked.state
 
 
 def _pending(upload_id, state: str) -> RecordUpload | None:
@@ -186,8 +263,23 @@ def upload_check(*, upload_id) -> str:
     by line. Returns the state ("unknown" for an upload not waiting for its check)."""
     upload = _pending(upload_id, RecordUpload.State.CHECKING)
     if upload is None:
-        # Gone, or checked already (a message delivered twice).
+        # Gone, cancelled, or checked already (a message delivered twice).
         return "unknown"
+    if not _turn_take(upload):
+        return _wait_for_turn(UPLOAD_CHECK_TASK, upload)
+    try:
+        return _check(upload)
+    except UploadCancelled:
+        return RecordUpload.State.CANCELLED
+    finally:
+        _turn_give_back(upload)
+
+
+def _check(upload: RecordUpload) -> str:
+    if not upload.converted:
+        _convert(upload)
+        if upload.state != RecordUpload.State.CHECKING:
+            return upload.state
     actor = Actor.for_user(upload.created_by) if upload.created_by is not None else SYSTEM
     found = records_check(
         workspace=upload.workspace,
@@ -195,7 +287,7 @@ def upload_check(*, upload_id) -> str:
         actor=actor,
         by_role=_acting_role(upload, upload.created_by),
         limit=ERRORS_SHOWN - len(upload.errors),
-        progress=_progress_writer(upload.pk, RecordUpload.State.CHECKING),
+        progress=_progress_writer(upload, RecordUpload.State.CHECKING),
     )
     errors = sorted(
         upload.errors + [_error(error) for error in found], key=lambda error: error["line"]
@@ -207,7 +299,7 @@ def upload_check(*, upload_id) -> str:
             .first()
         )
         if locked is None:
-            return "unknown"
+            return RecordUpload.State.CANCELLED
         locked.errors = errors
         locked.state = RecordUpload.State.REFUSED if errors else RecordUpload.State.CHECKED
         locked.save(update_fields=["errors", "state"])
@@ -272,14 +364,26 @@ def upload_progress(upload: RecordUpload) -> tuple[int, int]:
     return shown[0], shown[1]
 
 
-def _progress_writer(upload_id, state: str):
-    shown = {"percent": -1}
+# At most this long between two progress marks (each renews the workspace's turn and looks
+# for a cancellation), whatever the file's size.
+MARK_SECONDS = 2.0
+
+
+def _progress_writer(upload: RecordUpload, state: str):
+    """The worker's progress callback: the progress kept in the cache at each whole
+    percent (or MARK_SECONDS), the workspace's turn renewed, and UploadCancelled raised
+    once a person cancelled the upload."""
+    shown = {"percent": -1, "at": time.monotonic()}
 
     def write(done: int, total: int) -> None:
         percent = done * 100 // max(total, 1)
-        if percent != shown["percent"] or done == total:
-            shown["percent"] = percent
-            cache.set(progress_key(upload_id, state), (done, total), PROGRESS_SECONDS)
+        now = time.monotonic()
+        if percent != shown["percent"] or done == total or now - shown["at"] > MARK_SECONDS:
+            shown["percent"], shown["at"] = percent, now
+            cache.set(progress_key(upload.pk, state), (done, total), PROGRESS_SECONDS)
+            cache.touch(_turn_key(upload.workspace_id), TURN_SECONDS)
+            if cache.get(_cancel_key(upload.pk)):
+                raise UploadCancelled
 
     return write
 
@@ -307,8 +411,19 @@ def upload_import(*, upload_id) -> str:
     ("unknown" for an upload not waiting to be imported)."""
     upload = _pending(upload_id, RecordUpload.State.QUEUED)
     if upload is None:
-        # Gone, or imported already (a message delivered twice).
+        # Gone, cancelled, or imported already (a message delivered twice).
         return "unknown"
+    if not _turn_take(upload):
+        return _wait_for_turn(UPLOAD_IMPORT_TASK, upload)
+    try:
+        return _import(upload)
+    except UploadCancelled:
+        return RecordUpload.State.CANCELLED
+    finally:
+        _turn_give_back(upload)
+
+
+def _import(upload: RecordUpload) -> str:
     actor = Actor.for_user(upload.confirmed_by) if upload.confirmed_by is not None else SYSTEM
     try:
         with transaction.atomic():
@@ -318,12 +433,16 @@ def upload_import(*, upload_id) -> str:
                 actor=actor,
                 by_role=_acting_role(upload, upload.created_by, upload.confirmed_by),
                 source=f"upload {upload.file_name}",
-                progress=_progress_writer(upload.pk, RecordUpload.State.QUEUED),
+                progress=_progress_writer(upload, RecordUpload.State.QUEUED),
             )
+            finished = timezone.now()
+            # Still queued: a cancellation meanwhile undoes the whole import.
+            if not RecordUpload.objects.filter(
+                pk=upload.pk, state=RecordUpload.State.QUEUED
+            ).update(state=RecordUpload.State.IMPORTED, counts=result.counts, finished_at=finished):
+                raise UploadCancelled
             upload.state = RecordUpload.State.IMPORTED
-            upload.counts = result.counts
-            upload.finished_at = timezone.now()
-            upload.save(update_fields=["state", "counts", "finished_at"])
+            upload.counts, upload.finished_at = result.counts, finished
             audit_record(
                 actor=actor,
                 action="records_upload.imported",
@@ -339,6 +458,8 @@ def upload_import(*, upload_id) -> str:
     except ImportLineError as error:
         upload.refresh_from_db()
         _failed(upload, actor, _error(error))
+    except UploadCancelled:
+        raise
     except Exception:
         logger.exception("The import of upload %s stopped", upload.pk)
         upload.refresh_from_db()
@@ -349,3 +470,38 @@ def upload_import(*, upload_id) -> str:
         )
         raise
     return upload.state
+
+
+CANCELLABLE = (RecordUpload.State.CHECKING, RecordUpload.State.CHECKED, RecordUpload.State.QUEUED)
+
+
+def upload_may_cancel(upload: RecordUpload, member) -> bool:
+    """Who may cancel an upload: the person who uploaded it, and the workspace's owners."""
+    return member is not None and (
+        member.role == member.Role.OWNER
+        or (upload.created_by_id is not None and upload.created_by_id == member.user_id)
+    )
+
+
+def upload_cancel(*, upload: RecordUpload, actor: Actor) -> bool:
+    """Stop an upload being checked, waiting for confirmation or being imported: nothing of
+    it is written (a running import is undone). False when it was no longer cancellable."""
+    with transaction.atomic():
+        cancelled = RecordUpload.objects.filter(pk=upload.pk, state__in=CANCELLABLE).update(
+            state=RecordUpload.State.CANCELLED, finished_at=timezone.now()
+        )
+        if not cancelled:
+            return False
+        audit_record(
+            actor=actor,
+            action="records_upload.cancelled",
+            target_type="record_upload",
+            target_id=upload.pk,
+            workspace=upload.workspace,
+            detail={"file_name": upload.file_name, "was": upload.state},
+        )
+        upload_id = upload.pk
+        transaction.on_commit(
+            lambda: cache.set(_cancel_key(upload_id), str(uuid.uuid4()), PROGRESS_SECONDS)
+        )
+    return True
