@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core accounts tokens workspaces audit events
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-webhooks loadtest browser-deps pgbouncer-deps wrk-deps openapi client fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-import bench-webhooks loadtest browser-deps pgbouncer-deps wrk-deps openapi client fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -172,6 +172,13 @@ bench: install wrk-deps
 	$(if $(BENCH_10M),$(BIN)/python bench/overview.py bench/out/bench_huge.json)
 	$(BIN)/python bench/overview.py bench/out/bench_large.json
 	$(BIN)/python bench/wrk_matrix.py --database bench_large --seconds $(BENCH_WRK_SECONDS)
+	$(BIN)/python bench/imports.py --lines $(BENCH_IMPORT_LINES) --pg $(BENCH_PG)
+
+# An upload's check and import of a BENCH_IMPORT_LINES-line file (bench/imports.py, database
+# bench_imports, recreated): seconds and lines a second of each step.
+BENCH_IMPORT_LINES ?= 100000
+bench-import: install
+	$(BIN)/python bench/imports.py --lines $(BENCH_IMPORT_LINES) --pg $(BENCH_PG)
 
 # The charting library the figure pages draw with (uPlot, MIT), copied from its npm package
 # into static/vendor/uplot/ with its licence and version; pages never load it from elsewhere.
