@@ -803,6 +803,43 @@ def _line_try(line: _Line, context: dict, touched: dict) -> ImportLineError | No
     return None
 
 
+# The check writes this many lines in one savepoint; only a batch with a refused line is
+# written again line by line, each in a savepoint of its own (a savepoint a line costs
+# about as much as the line).
+CHECK_BATCH = 500
+
+
+def _kept_copy(context: dict, touched: dict) -> tuple:
+    """What a batch's savepoint may have to give back: the records named so far and what
+    the writes collected."""
+    return (
+        dict(context["cache"]),
+        {key: value.copy() for key, value in touched.items()},
+    )
+
+
+def _kept_restore(context: dict, touched: dict, kept: tuple) -> None:
+    context["cache"] = kept[0]
+    touched.clear()
+    touched.update(kept[1])
+
+
+def _batch_try(batch: list[_Line], context: dict, touched: dict) -> bool:
+    """Write a batch of lines in one savepoint; False (the savepoint and what the batch
+    collected given back) when a line of it is refused."""
+    kept = _kept_copy(context, touched)
+    try:
+        with transaction.atomic():
+            for line in batch:
+                obj, _created = _line_write(line, context, touched)
+                if line.type == "call":
+                    touched["line_of_call"][obj.pk] = line.number
+    except ImportLineError:
+        _kept_restore(context, touched, kept)
+        return False
+    return True
+
+
 def records_check(
     *,
     workspace: Workspace,
@@ -813,21 +850,29 @@ def records_check(
     progress: Callable[[int, int], None] | None = None,
 ) -> list[ImportLineError]:
     """What importing the lines would refuse, line by line (at most `limit`), writing
-    nothing: every line is written as records_import writes it, each in a savepoint, and
-    the whole is rolled back. A line that fails is left out, so a line naming its record
-    fails too ("No lead with id ..."), as it would in the import."""
+    nothing: every line is written as records_import writes it and the whole is rolled
+    back. Lines are written CHECK_BATCH to a savepoint; a batch with a refused line is
+    written again a line to a savepoint, so a line that fails is left out and a line naming
+    its record fails too ("No lead with id ..."), as it would in the import."""
     parsed, errors = _lines_parse_all(lines)
     touched = {**_touched_new(), "line_of_call": {}}
     context = _context_new(workspace, actor, by_role)
+    ordered = _sorted(parsed)
     with transaction.atomic():
-        for done, line in enumerate(_sorted(parsed), start=1):
+        for start in range(0, len(ordered), CHECK_BATCH):
             if len(errors) >= limit:
                 break
+            batch = ordered[start : start + CHECK_BATCH]
             if progress is not None:
-                progress(done, len(parsed))
-            error = _line_try(line, context, touched)
-            if error is not None:
-                errors.append(error)
+                progress(start + len(batch), len(parsed))
+            if _batch_try(batch, context, touched):
+                continue
+            for line in batch:
+                if len(errors) >= limit:
+                    break
+                error = _line_try(line, context, touched)
+                if error is not None:
+                    errors.append(error)
         if len(errors) < limit:
             try:
                 with transaction.atomic():

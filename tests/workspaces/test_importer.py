@@ -185,3 +185,33 @@ def test_a_bad_line_is_named_with_its_member_and_why(make_workspace, line, error
     with pytest.raises(ImportLineError) as refused:
         records_import(workspace=workspace, by_role="owner", lines=lines)
     assert str(refused.value) == error
+
+
+@pytest.mark.parametrize("batch", [1, 2, 3, 500])
+def test_the_check_finds_the_same_refusals_whatever_its_batches(make_workspace, monkeypatch, batch):
+    from audit.models import AuditEvent  # noqa: PLC0415
+    from workspaces import importer  # noqa: PLC0415
+    from workspaces.models import Lead  # noqa: PLC0415
+
+    monkeypatch.setattr(importer, "CHECK_BATCH", batch)
+    ws = make_workspace(currency="USD")
+    at = "2026-10-01T09:00:00+00:00"
+    lines = [
+        json.dumps({"type": "lead", "id": "l-1", "created_at": at}),
+        json.dumps({"type": "lead", "id": "l-2", "created_at": "yesterday"}),
+        json.dumps({"type": "lead", "id": "l-3", "created_at": at}),
+        json.dumps({"type": "touch", "id": "t-1", "lead": "l-1", "at": at}),
+        json.dumps({"type": "touch", "id": "t-2", "lead": "l-2", "at": at}),
+        json.dumps({"type": "touch", "id": "t-3", "lead": "l-3", "at": at}),
+        json.dumps({"type": "call", "id": "c-1", "lead": "l-9", "scheduled_for": at}),
+    ]
+    found = importer.records_check(workspace=ws, lines=lines, by_role="owner")
+    assert [(error.line, error.field) for error in found] == [
+        (2, "created_at"),
+        (5, "lead"),
+        (7, "lead"),
+    ]
+    assert "No lead with id 'l-2'" in found[1].message
+    # Nothing was written, and nothing audited.
+    assert not Lead.objects.filter(workspace=ws).exists()
+    assert not AuditEvent.objects.filter(workspace=ws).exists()
