@@ -94,6 +94,33 @@ class AsyncOperations({async_bases}):
 '''
 
 
+# Every enum of the answers keeps a value this client does not know (one the service added
+# since it was made) as it came, a member of no name that is still the plain string, as
+# Stripe's client keeps its strings: an answer carrying a new note code, metric, unit or
+# reason reads, and so does a webhook delivery of a new event type.
+ENUM_STR = """    def __str__(self) -> str:
+        return str(self.value)
+"""
+TOLERANT = ENUM_STR + """
+    @classmethod
+    def _missing_(cls, value: object) -> object:
+        # A value added by the service after this client was made: kept as it came.
+        if not isinstance(value, str):
+            return None
+        member = str.__new__(cls, value)
+        member._name_ = value
+        member._value_ = value
+        return member
+"""
+
+
+def _tolerant_enums(out: Path) -> None:
+    for path in sorted((out / "models").glob("*.py")):
+        text = path.read_text()
+        if "(str, Enum):" in text and ENUM_STR in text:
+            path.write_text(text.replace(ENUM_STR, TOLERANT))
+
+
 def _run(*args: str, cwd: Path) -> None:
     subprocess.run(args, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
 
@@ -117,6 +144,7 @@ def _generate_package(name: str, spec: Path, work: Path) -> Path:
         cwd=work,
     )
     (out / "_dates.py").write_text(DATES)
+    _tolerant_enums(out)
     for path in sorted(out.rglob("*.py")):
         text = path.read_text()
         if "from dateutil.parser import isoparse" in text:
