@@ -101,7 +101,9 @@ class AsyncOperations({async_bases}):
 ENUM_STR = """    def __str__(self) -> str:
         return str(self.value)
 """
-TOLERANT = ENUM_STR + """
+TOLERANT = (
+    ENUM_STR
+    + """
     @classmethod
     def _missing_(cls, value: object) -> object:
         # A value added by the service after this client was made: kept as it came.
@@ -112,6 +114,7 @@ TOLERANT = ENUM_STR + """
         member._value_ = value
         return member
 """
+)
 
 
 def _tolerant_enums(out: Path) -> None:
