@@ -111,6 +111,16 @@ class CredentialField:
     # (Connection.signing_secret_encrypted). When optional and not given, the service
     # generates one (and the provider registers its webhook with it).
     signs_webhooks: bool = False
+    # A prefix the provider's own pages may leave out (Meta's `act_`, which Ads Manager
+    # does not show): a value given without it, in any case, is stored with it.
+    prefix: str = ""
+
+    def normalised(self, value: str) -> str:
+        if not self.prefix:
+            return value
+        if value.lower().startswith(self.prefix.lower()):
+            return self.prefix + value[len(self.prefix) :]
+        return self.prefix + value
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def credentials_check(integration, values) -> tuple[dict, dict]:
     field has the right format. An optional field left empty is left out."""
     clean, errors = {}, {}
     for field in integration.credential_fields:
-        value = (values.get(field.name) or "").strip()
+        value = field.normalised(v) if (v := (values.get(field.name) or "").strip()) else ""
         if not value:
             if field.required:
                 errors[field.name] = f"Enter the {field.label}."

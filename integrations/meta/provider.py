@@ -27,8 +27,8 @@ class MetaProvider(AdPlatformProvider):
         "The access token: Meta Business Settings → Users → System users → your system user "
         "→ Generate new token, with the ads_read permission (or a user token from the Graph "
         "API Explorer, which expires). The ad account ID: Meta Ads Manager → the account "
-        "menu at the top left, or Business Settings → Accounts → Ad accounts; it starts "
-        "with act_ followed by digits."
+        "menu at the top left, or Business Settings → Accounts → Ad accounts: its digits, "
+        "with or without act_ before them."
     )
     refused_step = "paste a new access token with the ads_read permission"
     credential_fields = (
@@ -41,9 +41,10 @@ class MetaProvider(AdPlatformProvider):
         CredentialField(
             "ad_account_id",
             "Meta ad account ID",
-            "it looks like act_1234567890.",
+            "it looks like act_1234567890 (or 1234567890, as Ads Manager shows it).",
             r"act_[0-9]{1,30}",
             secret=False,
+            prefix="act_",
         ),
     )
     options_page = OptionsPage(

@@ -128,6 +128,26 @@ def test_the_credentials_format_is_checked(key):
     assert set(garbled) == {f.name for f in provider.credential_fields}
 
 
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("act_1234567890", "act_1234567890"),
+        ("1234567890", "act_1234567890"),
+        ("ACT_1234567890", "act_1234567890"),
+        (" 1234567890 ", "act_1234567890"),
+    ],
+)
+def test_a_meta_ad_account_is_taken_with_or_without_act(given, kept):
+    clean, errors = credentials_check(
+        PROVIDERS["meta"], {**CONNECT_WITH["meta"], "ad_account_id": given}
+    )
+    assert (errors, clean["ad_account_id"]) == ({}, kept)
+    _clean, refused = credentials_check(
+        PROVIDERS["meta"], {**CONNECT_WITH["meta"], "ad_account_id": "act_12ab"}
+    )
+    assert set(refused) == {"ad_account_id"}
+
+
 @pytest.mark.parametrize("key", WEBHOOK_KEYS)
 def test_a_wrong_or_stale_signature_is_refused_and_nothing_stored(connection, key):
     made = connection(key)

@@ -208,7 +208,7 @@ def test_the_page_offers_meta_and_google_ads_with_where_to_find_their_credential
     assert "ad spend, read every day" in html
     meta = re.search(r'id="hint-meta">(.*?)</details>', html, re.S).group(1)
     assert "Business Settings → Users → System users" in meta
-    assert "it starts with act_ followed by digits" in meta
+    assert "its digits, with or without act_ before them" in meta
     google = re.search(r'id="hint-google">(.*?)</details>', html, re.S).group(1)
     assert "Tools → API Center" in google
     connect = client.get(f"/settings/{workspace.pk}/integrations/connect/google/")
