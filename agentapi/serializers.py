@@ -16,6 +16,7 @@ from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from core.times import InstantInvalid, instant_parse
 from workspaces.models import Call, Outcome, Sale
 from workspaces.services import COUNT_MAX
+from workspaces.services.eod import EMPTY_REPORT, eod_fields_filled
 
 from .models import ChangeLogEntry, Draft
 
@@ -337,6 +338,11 @@ class EodFormSerializer(StrictSerializer):
         help_text='Counts and text, e.g. {"dials": 80, "conversations": 12, "notes": "..."}.',
     )
     draft_id = UUIDTextField(required=False)
+
+    def validate_fields(self, fields):
+        if not eod_fields_filled(fields):
+            raise serializers.ValidationError(EMPTY_REPORT)
+        return fields
 
 
 FORM_SERIALIZERS = {

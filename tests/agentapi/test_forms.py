@@ -514,6 +514,8 @@ def test_eod_date_defaults_to_today_in_the_workspace_timezone(
         ({"date": "2999-01-01", "fields": {"dials": 1}}, "date"),
         ({"date": "02/03/2026", "fields": {"dials": 1}}, "date"),
         ({}, "fields"),
+        ({"fields": {}}, "fields"),
+        ({"fields": {"notes": "   "}}, "fields"),
         ({"fields": {"dials": 1}, "mood": "great"}, "mood"),
     ],
 )
@@ -522,6 +524,20 @@ def test_eod_bad_fields(team, write, body, field):
     assert response.status_code == 400, response.json()
     assert response.json()["field"] == field
     assert EodReport.objects.count() == 0
+
+
+def test_an_empty_eod_report_is_refused_naming_its_fields(team, write):
+    response = write(team.sessions["closer"], EOD, {"fields": {}})
+    assert response.json() == {
+        "error": {
+            "reason": "invalid_field",
+            "message": "fields: Fill in at least one of the report's fields (a count, even 0, "
+            "or a text): an empty report is not filed.",
+        },
+        "field": "fields",
+    }
+    zero = write(team.sessions["closer"], EOD, {"fields": {"dials": 0}})
+    assert zero.status_code == 201
 
 
 def test_non_object_body_is_invalid_body(team, write):

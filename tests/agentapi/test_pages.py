@@ -92,7 +92,7 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
         member=closer,
         date=today,
         submitted_at=timezone.now(),
-        fields={},
+        fields={"dials": 0},
     )
     eod_upsert(
         workspace=team.workspace,
@@ -100,7 +100,7 @@ def test_the_board_lists_missed_eod_days_and_awaiting_calls_first_each_with_file
         member=closer,
         date=expected[0],
         submitted_at=timezone.now(),
-        fields={},
+        fields={"notes": "Quiet day."},
     )
     second.attendance = "no_show"
     second.save()
@@ -283,6 +283,23 @@ def test_an_eod_report_from_a_page(team):
     report = EodReport.objects.get(member=setter)
     assert report.fields == {"dials": 80, "conversations": 12, "notes": "Good day."}
     assert AuditEvent.objects.filter(workspace=team.workspace, action="form.eod.filed").exists()
+
+
+def test_an_empty_eod_report_from_a_page_is_refused_naming_the_fields(team):
+    setter = team.members["setter"]
+    client = browser(setter)
+    url = f"/app/{team.workspace.pk}/file/eod/"
+    submission, csrf = open_form(client, url)
+    refused = client.post(
+        url,
+        {"submission_id": submission, "csrfmiddlewaretoken": csrf, "dials": "", "notes": " "},
+    )
+    assert refused.status_code == 400
+    assert (
+        "Fill in at least one of the report&#x27;s fields (a count, even 0, or a text): an "
+        "empty report is not filed."
+    ) in refused.content.decode()
+    assert not EodReport.objects.filter(member=setter).exists()
 
 
 def test_the_eod_form_opens_on_the_workspaces_today(team):

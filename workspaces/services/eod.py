@@ -18,6 +18,20 @@ from ..shapes import (
 from .base import RecordInvalid, same_workspace, upsert_changes
 
 
+EMPTY_REPORT = (
+    "Fill in at least one of the report's fields (a count, even 0, or a text): an empty "
+    "report is not filed."
+)
+
+
+def eod_fields_filled(fields: dict | None) -> bool:
+    """Whether a report says anything: a count (0 included) or a text that is not blank."""
+    return any(
+        not (isinstance(value, str) and not value.strip()) and value is not None
+        for value in (fields or {}).values()
+    )
+
+
 @in_transaction
 def eod_upsert(
     *,
@@ -29,6 +43,10 @@ def eod_upsert(
     fields: dict | None = None,
 ):
     same_workspace(workspace, "member", member)
+    if not eod_fields_filled(fields):
+        # Every source alike (the form, the API, the import): an empty report would count
+        # as filed in the compliance figures.
+        raise RecordInvalid("fields", EMPTY_REPORT)
     same_day = EodReport.objects.filter(member=member, date=date)
     if external_id is None:
         # A report filed in the app: the member's one report of the day, edited when
