@@ -17,7 +17,6 @@ from ..shapes import (
 )
 from .base import RecordInvalid, same_workspace, upsert_changes
 
-
 EMPTY_REPORT = (
     "Fill in at least one of the report's fields (a count, even 0, or a text): an empty "
     "report is not filed."
