@@ -17,11 +17,14 @@ from datetime import date, datetime
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from rest_framework import serializers
 from rest_framework.fields import empty
 
 from audit.services import Actor, audit_record
+from core.emails import email_normalise
 from core.errors import InvalidField, first_field_error
 from core.ids import parse_uuid
 from core.money import MoneyInvalid, minor_from_major
@@ -228,6 +231,25 @@ class _Text(_Member):
         return data
 
 
+class _Email(_Text):
+    """An email address, checked as the APIs check one (Django's EmailValidator, which
+    DRF's EmailField uses): `not-an-email` and `x@y` are refused."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=254, **kwargs)
+
+    def to_internal_value(self, data):
+        text = super().to_internal_value(data).strip()
+        if text:
+            try:
+                validate_email(text)
+            except DjangoValidationError:
+                raise serializers.ValidationError(
+                    f"{text!r} is not an email address (name@example.com)."
+                ) from None
+        return text
+
+
 class _Parsed(_Member):
     """A member (required unless told) read by one of the writers' parsers, whose refusal
     is the member's."""
@@ -330,7 +352,8 @@ class _Count(_Member):
 class _Ref(_Member):
     """The record of this workspace whose external id is the member's value.
 
-    A record made in the app (no external id) may be named by its own id. Required
+    A record made in the app (no external id) may be named by its own id, and a member by
+    their email address too (the app shows no member's id). Required
     unless `required_without` names a member the line carries instead. Records are
     looked up once per import (the context's cache): only records of earlier types are
     named, so none of them changes after it is cached.
@@ -360,6 +383,9 @@ class _Ref(_Member):
         if obj is None:
             pk = parse_uuid(data)
             obj = rows.filter(pk=pk).first() if pk is not None else None
+        if obj is None and self.model is Member and "@" in data:
+            # A member named by their email, as the app shows them.
+            obj = rows.filter(email__iexact=email_normalise(data)).first()
         if obj is None:
             raise serializers.ValidationError(
                 f"No {self.model._meta.verbose_name} with id {data!r} in this workspace "
@@ -401,7 +427,7 @@ class _Instalments(_Member):
 
 class MemberLine(serializers.Serializer):
     name = _Text()
-    email = _Text(required=True)
+    email = _Email(required=True)
     role = _Text(required=True)
     joined_at = _Date(required=False)
 
@@ -409,7 +435,7 @@ class MemberLine(serializers.Serializer):
 class LeadLine(serializers.Serializer):
     created_at = _Time()
     name = _Text()
-    email = _Text()
+    email = _Email()
     status = _Text(default="new", max_length=40)
     setter = _Ref(Member, required=False)
     utm_source = _Text()

@@ -813,3 +813,57 @@ def test_a_bad_ad_spend_line_is_named_and_nothing_is_written(
         import_file(ws, [{**SPEND, "id": "ok"}, {**SPEND, **bad}])
     assert f"line 2, field '{field}'" in str(refused.value)
     assert not AdSpend.objects.filter(workspace=ws).exists()
+
+
+@pytest.mark.parametrize("email", ["not-an-email", "x@y", "a b@example.test"])
+@pytest.mark.parametrize("type_", ["member", "lead"])
+def test_an_email_that_is_not_one_is_refused_as_the_api_refuses_it(
+    make_workspace, import_file, email, type_
+):
+    ws = make_workspace()
+    line = {"type": type_, "id": "r-1", "name": "R", "email": email}
+    line.update({"role": "closer"} if type_ == "member" else {"created_at": "2026-03-01T09:00:00Z"})
+    with pytest.raises(CommandError) as refused:
+        import_file(ws, [line])
+    assert str(refused.value).endswith(
+        f"line 1, field 'email': {email!r} is not an email address (name@example.com). "
+        "Nothing was imported."
+    )
+
+
+def test_a_member_column_takes_the_members_email_as_well_as_their_id(
+    make_workspace, make_member, import_file
+):
+    ws = make_workspace()
+    setter = make_member(ws, "setter", email="Sam.Setter@example.test")
+    import_file(
+        ws,
+        [
+            {
+                "type": "lead",
+                "id": "l-1",
+                "created_at": "2026-03-01T09:00:00Z",
+                "setter": "sam.setter@EXAMPLE.test",
+            },
+            {
+                "type": "lead",
+                "id": "l-2",
+                "created_at": "2026-03-01T09:00:00Z",
+                "setter": str(setter.pk),
+            },
+        ],
+    )
+    assert set(Lead.objects.filter(workspace=ws).values_list("setter_id", flat=True)) == {setter.pk}
+    with pytest.raises(CommandError) as refused:
+        import_file(
+            ws,
+            [
+                {
+                    "type": "lead",
+                    "id": "l-3",
+                    "created_at": "2026-03-01T09:00:00Z",
+                    "setter": "nobody@example.test",
+                }
+            ],
+        )
+    assert "line 1, field 'setter': No member with id 'nobody@example.test'" in str(refused.value)
