@@ -4,7 +4,8 @@ Each column is written as the page writes it (dates and times in the workspace's
 money and numbers in its locale, core.display), and a time or an amount has beside it the
 value a program reads: an instant in ISO 8601 UTC, an amount in minor units with its
 currency, a count or a rate as a number (a rate as a fraction, 0.425 for 42.5%). A text
-that would start a spreadsheet formula (=, +, -, @) is written after an apostrophe.
+that would start a spreadsheet formula (=, +, -, @) is written after an apostrophe. The
+file is UTF-8 with a byte-order mark, so that Excel opens it as UTF-8.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from core.display import display_activate_workspace, display_reset
 
 from .templatetags.figure_display import figure_text
 
+BOM = "\ufeff"
 # A cell a spreadsheet would read as a formula begins with one of these.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -47,7 +49,9 @@ def csv_response(*, workspace, name: str, headings: list[str], rows: Iterable[li
         display_activate_workspace(workspace)
         try:
             writer = csv.writer(_Line())
-            yield writer.writerow(headings)
+            # UTF-8 with a byte-order mark: Excel then reads the file as UTF-8 (without
+            # it, as the machine's legacy code page: "Zoë" becomes "ZoÃ«").
+            yield BOM + writer.writerow(headings)
             for row in rows:
                 yield writer.writerow(row)
         finally:

@@ -96,7 +96,8 @@ def test_a_figure_opens_its_payments_and_they_download_as_csv(
         page.click("#export-csv")
     download = download_info.value
     assert download.suggested_filename.startswith("payments-")
-    text = Path(download.path()).read_text(encoding="utf-8")
+    assert Path(download.path()).read_bytes().startswith(b"\xef\xbb\xbf")
+    text = Path(download.path()).read_text(encoding="utf-8-sig")
     exported = list(csv.reader(io.StringIO(text)))
     headings = exported[0]
     shown_columns = [n for n, heading in enumerate(headings) if not MACHINE.search(heading)]

@@ -54,8 +54,10 @@ def csv_of(response) -> list[list[str]]:
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response.streaming
-    text = b"".join(response.streaming_content).decode()
-    return list(csv.reader(io.StringIO(text)))
+    raw = b"".join(response.streaming_content)
+    # UTF-8 with a byte-order mark, which Excel needs to read it as UTF-8.
+    assert raw.startswith(b"\xef\xbb\xbf")
+    return list(csv.reader(io.StringIO(raw.decode("utf-8-sig"))))
 
 
 def test_cash_collected_opens_its_payments_and_exports_them(

@@ -150,7 +150,9 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
     assert re.search(r'data-total="(\d+)"', listed).group(1) == "2"
     rows = list(
         csv.reader(
-            io.StringIO(b"".join(client.get(google + "&export=csv").streaming_content).decode())
+            io.StringIO(
+                b"".join(client.get(google + "&export=csv").streaming_content).decode("utf-8-sig")
+            )
         )
     )
     assert rows[0] == [
@@ -268,7 +270,7 @@ def test_the_header_offers_acquisition_to_those_who_may_open_it(team, with_spend
 def test_the_spend_chart_exports_its_days(team, with_spend):
     ws = team["workspace"]
     response = signed_in(team["owner"]).get(f"/app/{ws.pk}/tables/spend-chart/", MARCH)
-    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode("utf-8-sig"))))
     assert rows[0] == [
         "Period",
         "From (ISO 8601)",
