@@ -536,6 +536,10 @@ def acquisition(request, workspace_id):
     data["total_cells"] = cells_html(
         (total[key], api, f"data.total.{key}") for key in ACQUISITION_COLUMNS
     )
+    paid = data["acquisition"]["data"]["paid"]
+    data["paid_cells"] = cells_html(
+        (paid[key], api, f"data.paid.{key}") for key in ACQUISITION_COLUMNS
+    )
     for tile in data["tiles"]:
         tile["list_url"] = url("dashboard-spend")
     chart = data["spend_chart"]

@@ -347,7 +347,16 @@ DATA_MEMBERS["acquisition"] = {
             **_fields(*_ACQUISITION_FIELDS),
         },
     ),
-    "total": inline_serializer("AcquisitionTotal", _fields(*_ACQUISITION_FIELDS)),
+    "total": inline_serializer(
+        "AcquisitionTotal",
+        _fields(*_ACQUISITION_FIELDS),
+        help_text="Blended: every lead, close and cash of the period against all its spend.",
+    ),
+    "paid": inline_serializer(
+        "AcquisitionPaid",
+        _fields(*_ACQUISITION_FIELDS),
+        help_text="Paid: the same figures over the rows that have spend in the period.",
+    ),
 }
 DATA_MEMBERS["ad_spend"] = {
     "spend": field_serializer(),
@@ -511,6 +520,7 @@ def _acquisition_example() -> dict:
     return {
         "rows": [{"utm_source": "facebook", "utm_campaign": "spring-webinar", **rendered}],
         "total": rendered,
+        "paid": rendered,
     }
 
 
@@ -570,7 +580,9 @@ _DESCRIPTIONS = {
     "spend dated in the period. `data.rows` holds a row for every utm_source and "
     "utm_campaign (by=source: utm_source) with spend or leads in the period, missing values "
     "as `(none)`, ordered by spend, highest first, then leads, then the keys; `data.total` "
-    "holds the same figures for the whole period. `acquisition.roas` is a return (cash "
+    "holds the same figures for the whole period (blended: all its leads, closes and cash "
+    "against all its spend), and `data.paid` the same figures over the rows that have spend "
+    "in the period (paid: what the ads bought). `acquisition.roas` is a return (cash "
     "collected / spend), a fraction with both sides that may exceed 1.",
     "ad_spend": "`data.spend` is acquisition.spend of the whole period; `data.records` lists "
     "its records, oldest day first, as POST /api/v1/ad-spend (the Agent API) writes them. "

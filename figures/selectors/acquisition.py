@@ -320,8 +320,10 @@ def acquisition_figures(
     *, workspace, period: Period, by: str = BY_DEFAULT, figures=None
 ) -> Figures:
     """`data.rows` (one per key with spend or leads in the period, by spend, then leads,
-    highest first, then the keys) and `data.total` for the whole period; each with only
-    the Fields of `figures` when given (what a page shows of them)."""
+    highest first, then the keys), `data.total` for the whole period (blended: every lead,
+    close and cash against all the spend) and `data.paid`, the same figures over the rows
+    that have spend in the period (what the ads bought); each with only the Fields of
+    `figures` when given (what a page shows of them)."""
     counts = acquisition_counts(workspace=workspace, period=period, by=by)
     ordered = sorted(
         counts.items(), key=lambda item: (-item[1]["spend"], -item[1]["leads"], item[0])
@@ -333,7 +335,17 @@ def acquisition_figures(
         for key, values in ordered
     ]
     total = {name: sum(values[name] for values in counts.values()) for name in _COUNTS}
-    return Figures({"rows": rows, "total": built.build(total, figures)})
+    paid = {
+        name: sum(values[name] for values in counts.values() if values["spend"] > 0)
+        for name in _COUNTS
+    }
+    return Figures(
+        {
+            "rows": rows,
+            "total": built.build(total, figures),
+            "paid": built.build(paid, figures),
+        }
+    )
 
 
 # --- /series of acquisition.spend, cost_per_lead and roas ------------------------------

@@ -5,6 +5,7 @@ records. Without spend none of it shows."""
 
 import csv
 import io
+import json
 import re
 from datetime import date
 from html import unescape
@@ -145,6 +146,16 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
         == [f"{row['utm_source']} / {row['utm_campaign']}" for row in api_rows]
         == ["google / (none)", "facebook / (none)", "(none) / (none)"]
     )
+    # Paid beside blended: each of the page's cells is the answer's value at its path.
+    data = answer.json()["data"]
+    for part in ("paid", "total"):
+        row = re.search(rf'<tr id="acquisition-{part}">(.*?)</tr>', html, re.S).group(1)
+        shown = dict(
+            re.findall(r'data-path="data\.' + part + r'\.(\w+)" data-value="([^"]*)"', row)
+        )
+        assert shown == {key: json.dumps(data[part][key]["value"]) for key in shown}
+        assert len(shown) >= 5
+    assert ">Paid</th>" in html and ">Total (blended)</th>" in html
     google = unescape(re.search(r'<a href="([^"]+)" class="row-spend">google', html).group(1))
     listed = client.get(google).content.decode()
     assert re.search(r'data-total="(\d+)"', listed).group(1) == "2"

@@ -128,6 +128,11 @@ def test_rows_by_campaign_hand_computed(ws, march, client_for, django_assert_max
     assert _values(body["data"]["total"]) == _row(
         {}, 125, 6, 3, 3, 2, 4050, 20.83, 41.67, 41.67, 62.5, 32.4
     )
+    # Paid: the three rows with spend alone; the leads that came without spend left out.
+    assert _values(body["data"]["paid"]) == _row(
+        {}, 125, 4, 2, 2, 2, 4050, 31.25, 62.5, 62.5, 62.5, 32.4
+    )
+    assert body["data"]["paid"]["cost_per_lead"]["denominator"] == {"label": "Leads", "value": 4}
 
     first = body["data"]["rows"][0]
     assert first["spend"] == {
@@ -189,8 +194,11 @@ def test_rows_by_source(ws, march, client_for):
         _row({"utm_source": "(none)"}, 0, 1, 1, 1, 0, 0, 0, 0, 0, None, None),
         _row({"utm_source": "google"}, 0, 1, 0, 0, 0, 0, 0, None, None, None, None),
     ]
-    total = client_for(ws).get("/api/v1/acquisition", MARCH).json()["data"]["total"]
-    assert body["data"]["total"] == total
+    by_campaign = client_for(ws).get("/api/v1/acquisition", MARCH).json()["data"]
+    assert body["data"]["total"] == by_campaign["total"]
+    assert _values(body["data"]["paid"]) == _row(
+        {}, 125, 4, 2, 2, 2, 4050, 31.25, 62.5, 62.5, 62.5, 32.4
+    )
 
 
 def test_a_single_day_period_holds_its_first_and_last_instants(ws, march, client_for):
@@ -217,6 +225,7 @@ def test_nothing_in_the_period(ws, client_for):
     assert body["data"]["rows"] == []
     total = _values(body["data"]["total"])
     assert total == _row({}, 0, 0, 0, 0, 0, 0, None, None, None, None, None)
+    assert _values(body["data"]["paid"]) == total
 
 
 @pytest.mark.parametrize("by", ["medium", "Campaign", "campaign,source"])

@@ -5,6 +5,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.acquisition_paid import AcquisitionPaid
     from ..models.acquisition_row import AcquisitionRow
     from ..models.acquisition_total import AcquisitionTotal
 
@@ -18,10 +19,12 @@ class ListAcquisitionData:
     Attributes:
         rows (list['AcquisitionRow']):
         total (AcquisitionTotal):
+        paid (AcquisitionPaid):
     """
 
     rows: list["AcquisitionRow"]
     total: "AcquisitionTotal"
+    paid: "AcquisitionPaid"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -32,12 +35,15 @@ class ListAcquisitionData:
 
         total = self.total.to_dict()
 
+        paid = self.paid.to_dict()
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
                 "rows": rows,
                 "total": total,
+                "paid": paid,
             }
         )
 
@@ -45,6 +51,7 @@ class ListAcquisitionData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.acquisition_paid import AcquisitionPaid
         from ..models.acquisition_row import AcquisitionRow
         from ..models.acquisition_total import AcquisitionTotal
 
@@ -58,9 +65,12 @@ class ListAcquisitionData:
 
         total = AcquisitionTotal.from_dict(d.pop("total"))
 
+        paid = AcquisitionPaid.from_dict(d.pop("paid"))
+
         list_acquisition_data = cls(
             rows=rows,
             total=total,
+            paid=paid,
         )
 
         list_acquisition_data.additional_properties = d

@@ -113,8 +113,10 @@ def sync_detailed(
     The cohort is the leads created in the period (as /attribution) and the ad spend dated in the
     period. `data.rows` holds a row for every utm_source and utm_campaign (by=source: utm_source) with
     spend or leads in the period, missing values as `(none)`, ordered by spend, highest first, then
-    leads, then the keys; `data.total` holds the same figures for the whole period. `acquisition.roas`
-    is a return (cash collected / spend), a fraction with both sides that may exceed 1.
+    leads, then the keys; `data.total` holds the same figures for the whole period (blended: all its
+    leads, closes and cash against all its spend), and `data.paid` the same figures over the rows that
+    have spend in the period (paid: what the ads bought). `acquisition.roas` is a return (cash collected
+    / spend), a fraction with both sides that may exceed 1.
 
     Metrics (see docs/metrics.md):
 
@@ -185,8 +187,10 @@ def sync(
     The cohort is the leads created in the period (as /attribution) and the ad spend dated in the
     period. `data.rows` holds a row for every utm_source and utm_campaign (by=source: utm_source) with
     spend or leads in the period, missing values as `(none)`, ordered by spend, highest first, then
-    leads, then the keys; `data.total` holds the same figures for the whole period. `acquisition.roas`
-    is a return (cash collected / spend), a fraction with both sides that may exceed 1.
+    leads, then the keys; `data.total` holds the same figures for the whole period (blended: all its
+    leads, closes and cash against all its spend), and `data.paid` the same figures over the rows that
+    have spend in the period (paid: what the ads bought). `acquisition.roas` is a return (cash collected
+    / spend), a fraction with both sides that may exceed 1.
 
     Metrics (see docs/metrics.md):
 
@@ -252,8 +256,10 @@ async def asyncio_detailed(
     The cohort is the leads created in the period (as /attribution) and the ad spend dated in the
     period. `data.rows` holds a row for every utm_source and utm_campaign (by=source: utm_source) with
     spend or leads in the period, missing values as `(none)`, ordered by spend, highest first, then
-    leads, then the keys; `data.total` holds the same figures for the whole period. `acquisition.roas`
-    is a return (cash collected / spend), a fraction with both sides that may exceed 1.
+    leads, then the keys; `data.total` holds the same figures for the whole period (blended: all its
+    leads, closes and cash against all its spend), and `data.paid` the same figures over the rows that
+    have spend in the period (paid: what the ads bought). `acquisition.roas` is a return (cash collected
+    / spend), a fraction with both sides that may exceed 1.
 
     Metrics (see docs/metrics.md):
 
@@ -322,8 +328,10 @@ async def asyncio(
     The cohort is the leads created in the period (as /attribution) and the ad spend dated in the
     period. `data.rows` holds a row for every utm_source and utm_campaign (by=source: utm_source) with
     spend or leads in the period, missing values as `(none)`, ordered by spend, highest first, then
-    leads, then the keys; `data.total` holds the same figures for the whole period. `acquisition.roas`
-    is a return (cash collected / spend), a fraction with both sides that may exceed 1.
+    leads, then the keys; `data.total` holds the same figures for the whole period (blended: all its
+    leads, closes and cash against all its spend), and `data.paid` the same figures over the rows that
+    have spend in the period (paid: what the ads bought). `acquisition.roas` is a return (cash collected
+    / spend), a fraction with both sides that may exceed 1.
 
     Metrics (see docs/metrics.md):
 
