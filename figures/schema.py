@@ -336,6 +336,7 @@ _ACQUISITION_FIELDS = (
     "cost_per_close",
     "roas",
 )
+_ACQUISITION_TOTAL = inline_serializer("AcquisitionTotal", _fields(*_ACQUISITION_FIELDS))
 DATA_MEMBERS["acquisition"] = {
     "rows": _rows(
         "AcquisitionRow",
@@ -347,16 +348,10 @@ DATA_MEMBERS["acquisition"] = {
             **_fields(*_ACQUISITION_FIELDS),
         },
     ),
-    "total": inline_serializer(
-        "AcquisitionTotal",
-        _fields(*_ACQUISITION_FIELDS),
-        help_text="Blended: every lead, close and cash of the period against all its spend.",
-    ),
-    "paid": inline_serializer(
-        "AcquisitionPaid",
-        _fields(*_ACQUISITION_FIELDS),
-        help_text="Paid: the same figures over the rows that have spend in the period.",
-    ),
+    # Blended (every lead, close and cash of the period against all its spend) and paid (the
+    # same figures over the rows that have spend): one shape, described in the operation.
+    "total": _ACQUISITION_TOTAL,
+    "paid": type(_ACQUISITION_TOTAL)(),
 }
 DATA_MEMBERS["ad_spend"] = {
     "spend": field_serializer(),

@@ -1,7 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
 from .access_enum import AccessEnum
-from .acquisition_paid import AcquisitionPaid
 from .acquisition_row import AcquisitionRow
 from .acquisition_total import AcquisitionTotal
 from .ad_spend_record import AdSpendRecord
@@ -79,7 +78,6 @@ from .whoami_workspace import WhoamiWorkspace
 
 __all__ = (
     "AccessEnum",
-    "AcquisitionPaid",
     "AcquisitionRow",
     "AcquisitionTotal",
     "AdSpendRecord",

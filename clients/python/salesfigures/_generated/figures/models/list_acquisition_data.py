@@ -5,7 +5,6 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.acquisition_paid import AcquisitionPaid
     from ..models.acquisition_row import AcquisitionRow
     from ..models.acquisition_total import AcquisitionTotal
 
@@ -17,23 +16,23 @@ T = TypeVar("T", bound="ListAcquisitionData")
 class ListAcquisitionData:
     """
     Attributes:
-        rows (list['AcquisitionRow']):
         total (AcquisitionTotal):
-        paid (AcquisitionPaid):
+        rows (list['AcquisitionRow']):
+        paid (AcquisitionTotal):
     """
 
-    rows: list["AcquisitionRow"]
     total: "AcquisitionTotal"
-    paid: "AcquisitionPaid"
+    rows: list["AcquisitionRow"]
+    paid: "AcquisitionTotal"
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        total = self.total.to_dict()
+
         rows = []
         for rows_item_data in self.rows:
             rows_item = rows_item_data.to_dict()
             rows.append(rows_item)
-
-        total = self.total.to_dict()
 
         paid = self.paid.to_dict()
 
@@ -41,8 +40,8 @@ class ListAcquisitionData:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "rows": rows,
                 "total": total,
+                "rows": rows,
                 "paid": paid,
             }
         )
@@ -51,11 +50,12 @@ class ListAcquisitionData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.acquisition_paid import AcquisitionPaid
         from ..models.acquisition_row import AcquisitionRow
         from ..models.acquisition_total import AcquisitionTotal
 
         d = dict(src_dict)
+        total = AcquisitionTotal.from_dict(d.pop("total"))
+
         rows = []
         _rows = d.pop("rows")
         for rows_item_data in _rows:
@@ -63,13 +63,11 @@ class ListAcquisitionData:
 
             rows.append(rows_item)
 
-        total = AcquisitionTotal.from_dict(d.pop("total"))
-
-        paid = AcquisitionPaid.from_dict(d.pop("paid"))
+        paid = AcquisitionTotal.from_dict(d.pop("paid"))
 
         list_acquisition_data = cls(
-            rows=rows,
             total=total,
+            rows=rows,
             paid=paid,
         )
 
