@@ -261,14 +261,21 @@ def upload_check(*, upload_id) -> str:
     """Check an upload's lines as the import would write them, writing no record (the
     worker's task), and keep what the check found: checked, or refused with every error
     by line. Returns the state ("unknown" for an upload not waiting for its check)."""
-    upload = _pending(upload_id, RecordUpload.State.CHECKING)
+    return _in_turn(UPLOAD_CHECK_TASK, upload_id, RecordUpload.State.CHECKING, _check)
+
+
+def _in_turn(task: str, upload_id, state: str, step) -> str:
+    """Run a worker's step on an upload still in `state`, in its workspace's turn (else
+    the task is sent again to wait for it); a cancellation meanwhile ends it, nothing
+    written. "unknown" for an upload gone, cancelled, or past that step already (a message
+    delivered twice)."""
+    upload = _pending(upload_id, state)
     if upload is None:
-        # Gone, cancelled, or checked already (a message delivered twice).
         return "unknown"
     if not _turn_take(upload):
-        return _wait_for_turn(UPLOAD_CHECK_TASK, upload)
+        return _wait_for_turn(task, upload)
     try:
-        return _check(upload)
+        return step(upload)
     except UploadCancelled:
         return RecordUpload.State.CANCELLED
     finally:
@@ -409,18 +416,7 @@ def upload_import(*, upload_id) -> str:
     upload's state with its audit event in one transaction, or, when a line is refused,
     nothing of the file and the upload failed naming the line. Returns the state
     ("unknown" for an upload not waiting to be imported)."""
-    upload = _pending(upload_id, RecordUpload.State.QUEUED)
-    if upload is None:
-        # Gone, cancelled, or imported already (a message delivered twice).
-        return "unknown"
-    if not _turn_take(upload):
-        return _wait_for_turn(UPLOAD_IMPORT_TASK, upload)
-    try:
-        return _import(upload)
-    except UploadCancelled:
-        return RecordUpload.State.CANCELLED
-    finally:
-        _turn_give_back(upload)
+    return _in_turn(UPLOAD_IMPORT_TASK, upload_id, RecordUpload.State.QUEUED, _import)
 
 
 def _import(upload: RecordUpload) -> str:
