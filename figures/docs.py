@@ -54,9 +54,12 @@ DATA_SHAPES = {
     "highest first, then leads, then the keys; each carries its keys and the Fields "
     "`spend`, `leads`, `booked`, `shows`, `closes`, `cash_collected`, `cost_per_lead`, "
     "`cost_per_booked_call`, `cost_per_show`, `cost_per_close`, `roas`. `data.total` holds "
-    "the same Fields for the whole period. `acquisition.roas` is the one rate that may "
-    "exceed 1. `GET /api/v1/ad-spend?from&to&limit` lists the spend records themselves, "
-    "oldest day first.",
+    "the same Fields for the whole period (blended: all its leads, closes and cash against "
+    "all its spend), and `data.paid` the same Fields summed over the rows that have spend in "
+    "the period (paid: what the ads bought, the leads that came on their own left out; with "
+    "`by=source` the rows are sources, so a source with spend counts all its campaigns). "
+    "`acquisition.roas` is the one rate that may exceed 1. `GET /api/v1/ad-spend?from&to&limit` "
+    "lists the spend records themselves, oldest day first.",
     "/api/v1/commission": "`data.members`: every active closer, setter and SDR, and any other "
     "member with a rule, by name: `id`, `name`, `email`, `role`, `rule` (`{basis, slot, "
     "rate, basis_amount, refunded}` or null) and `owed` (Field).",
