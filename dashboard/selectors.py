@@ -15,6 +15,7 @@ from django.utils import timezone
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
+from figures.registry import better_of
 from integrations.models import Connection
 from integrations.providers import PROVIDERS
 from workspaces.models import (
@@ -112,9 +113,11 @@ def _change(current: dict, previous: dict) -> dict | None:
     rate) and, for counts and money, the relative change; None when either is null."""
     if current["value"] is None or previous["value"] is None:
         return None
+    # Which way is good news, as the registry declares it (the colour of the change).
+    better = better_of(current["metric"])
     if current["unit"] == "rate":
         points = round((current["value"] - previous["value"]) * 100, 2)
-        return {"difference": points, "unit": "pp", "relative": None}
+        return {"difference": points, "unit": "pp", "relative": None, "better": better}
     difference = round(current["value"] - previous["value"], 6)
     relative = round(difference / previous["value"] * 100, 1) if previous["value"] else None
     return {
@@ -122,6 +125,7 @@ def _change(current: dict, previous: dict) -> dict | None:
         "unit": current["unit"],
         "currency": current.get("currency"),
         "relative": relative,
+        "better": better,
     }
 
 

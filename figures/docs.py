@@ -117,6 +117,15 @@ def _table(rows: dict[str, str]) -> list[str]:
     return lines
 
 
+# How docs/metrics.md says a metric's direction of better (figures/registry.py).
+BETTER_WORDS = {
+    registry.UP: "up (a rise is good news, shown green; a fall red).",
+    registry.DOWN: "down (a fall is good news, shown green; a rise red): a cost, a refund, "
+    "a lost or waiting call.",
+    registry.NEITHER: "neither (a volume: its change is shown without a colour).",
+}
+
+
 def metrics_markdown() -> str:
     lines = [HEADER.rstrip(), ""]
     lines += ["## `unavailable.code` values", ""]
@@ -137,6 +146,7 @@ def metrics_markdown() -> str:
                     f"- Denominator: {metric.denominator}",
                 ]
             lines += [f"- Null: {metric.null_when or 'never.'}"]
+            lines += [f"- Better: {BETTER_WORDS[metric.better]}"]
             lines += [f"- Example: {registry.EXAMPLES[metric.id]}", ""]
     lines += [
         "## /api/v1/series",

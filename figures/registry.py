@@ -53,6 +53,12 @@ NOTE_CODES = {
 }
 
 
+# The directions of better: every metric declares one (better_of), which every tile, table
+# and digest reads to colour a change as good or bad news.
+UP, DOWN, NEITHER = "up", "down", "neither"
+DIRECTIONS = (UP, DOWN, NEITHER)
+
+
 @dataclass(frozen=True)
 class Metric:
     id: str
@@ -63,6 +69,90 @@ class Metric:
     denominator: str | None = None
     null_when: str = ""
     endpoint: str = ""
+    # Which way is good news: "up" (more is better), "down" (less is better: a cost, a
+    # refund, a no-show) or "neither" (a volume that is neither, as spend or calls to come).
+    better: str = ""
+
+
+# Less is better: costs, refunds, lost calls and what waits.
+_BETTER_DOWN = {
+    "calls.cancelled",
+    "calls.no_show",
+    "calls.awaiting_outcome",
+    "outcomes.no_sale",
+    "outcomes.no_show",
+    "outcomes.cancelled",
+    "outcomes.awaiting",
+    "payments.refunded",
+    "speed_to_lead.waiting",
+    "acquisition.cost_per_lead",
+    "acquisition.cost_per_booked_call",
+    "acquisition.cost_per_show",
+    "acquisition.cost_per_close",
+}
+# Neither: volumes whose rise is no news in itself.
+_BETTER_NEITHER = {
+    "calls.upcoming",
+    "outcomes.follow_up",
+    "outcomes.disqualified",
+    "outcomes.total",
+    "eod.expected",
+    "acquisition.spend",
+    "commission.owed",
+}
+
+
+# More is better.
+_BETTER_UP = {
+    "calls.booked",
+    "calls.taken",
+    "calls.closed",
+    "calls.show_rate",
+    "calls.close_rate",
+    "calls.offer_rate",
+    "outcomes.closed",
+    "outcomes.deposit",
+    "payments.cash_collected",
+    "payments.net_cash",
+    "payments.sales",
+    "payments.revenue_booked",
+    "payments.average_sale",
+    "payments.collection_rate",
+    "leads.created",
+    "speed_to_lead.contacted_rate",
+    "eod.submitted",
+    "eod.compliance_rate",
+    "attribution.leads",
+    "attribution.closes",
+    "attribution.cash_collected",
+    "attribution.close_rate",
+    "acquisition.leads",
+    "acquisition.booked",
+    "acquisition.shows",
+    "acquisition.closes",
+    "acquisition.cash_collected",
+    "acquisition.roas",
+    "funnel.stage_count",
+    "funnel.stage_rate",
+    "webinar.registrations",
+    "webinar.attended",
+    "webinar.stayed_to_pitch",
+    "webinar.booked",
+    "webinar.attendance_rate",
+    "webinar.stay_rate",
+    "webinar.booking_rate",
+}
+_BETTER = {
+    **dict.fromkeys(_BETTER_UP, UP),
+    **dict.fromkeys(_BETTER_DOWN, DOWN),
+    **dict.fromkeys(_BETTER_NEITHER, NEITHER),
+}
+
+
+def better_of(metric_id: str) -> str:
+    """The direction of better a metric declares; a metric declared in none of the three
+    sets above stops the registry from loading (KeyError): no figure goes without one."""
+    return _BETTER[metric_id]
 
 
 def _m(endpoint, id, label, unit, definition, numerator=None, denominator=None, null_when=""):
@@ -75,6 +165,7 @@ def _m(endpoint, id, label, unit, definition, numerator=None, denominator=None, 
         denominator=denominator,
         null_when=null_when,
         endpoint=endpoint,
+        better=better_of(id),
     )
 
 

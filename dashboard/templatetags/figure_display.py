@@ -13,7 +13,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 
 from core import display
-from figures.registry import AWAITING_OUTCOME, CLOSED_FIGURES_DIFFER, PAGE_DEFINITIONS
+from figures.registry import AWAITING_OUTCOME, CLOSED_FIGURES_DIFFER, NEITHER, PAGE_DEFINITIONS
 
 register = template.Library()
 
@@ -69,16 +69,24 @@ def change_text(change, locale: str | None = None) -> str:
     text = f"{sign}{magnitude}"
     if change["relative"] is not None:
         relative = change["relative"] / 100
-        signed = "+" if relative >= 0 else display.MINUS
+        # The relative change takes the difference's sign, even when it rounds to 0.0%: a
+        # fall never reads "+0.0%".
+        signed = sign if difference != 0 else "±"
         text += f" ({signed}{display.rate_text(abs(relative), locale)})"
     return text
 
 
 @register.filter
 def change_class(change) -> str:
+    """The way the figure moved (up, down, flat) and whether that is good or bad news by the
+    metric's direction of better in the registry (neither, for a volume)."""
     if change is None or change["difference"] == 0:
         return "flat"
-    return "up" if change["difference"] > 0 else "down"
+    moved = "up" if change["difference"] > 0 else "down"
+    better = change.get("better", NEITHER)
+    if better == NEITHER:
+        return f"{moved} neither"
+    return f"{moved} {'good' if moved == better else 'bad'}"
 
 
 @register.simple_tag

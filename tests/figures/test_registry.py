@@ -85,3 +85,23 @@ def test_openapi_description_is_valid_and_names_the_operations():
     assert {p["name"] for p in leads["parameters"]} == {"from", "to", "limit"}
     assert "404" in schema["paths"]["/api/v1/leads/{id}/journey"]["get"]["responses"]
     assert schema["components"]["schemas"]["Field"]["properties"]["metric"]
+
+
+def test_every_metric_declares_its_direction_of_better():
+    declared = {metric.id: metric.better for metric in registry.METRIC_LIST}
+    assert set(declared.values()) <= set(registry.DIRECTIONS)
+    # The three sets name exactly the registry's metrics: none is left out, none is stale.
+    named = registry._BETTER_UP | registry._BETTER_DOWN | registry._BETTER_NEITHER
+    assert named == set(declared)
+    assert not registry._BETTER_UP & registry._BETTER_DOWN
+    assert {key: declared[key] for key in ("payments.refunded", "acquisition.cost_per_close")} == {
+        "payments.refunded": "down",
+        "acquisition.cost_per_close": "down",
+    }
+    assert declared["payments.cash_collected"] == "up"
+    assert declared["acquisition.spend"] == "neither"
+
+
+def test_a_metric_without_a_direction_stops_the_registry():
+    with pytest.raises(KeyError):
+        registry._m("/api/v1/calls", "calls.new_kind", "New", registry.COUNT, "A new count.")
