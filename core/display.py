@@ -30,6 +30,7 @@ from .times import parse_iso
 DEFAULT_LOCALE = "en"
 TIME_FORMAT = "%H:%M"
 MINUS = "\u2212"  # the minus sign, as pages print it
+TIMES = "\u00d7"  # the multiplication sign of a multiple (4.3 times)
 
 # The request's locale: a context variable, which Django's threads and tasks each keep
 # apart, read once per figure written.
@@ -240,6 +241,19 @@ def rate_text(value, locale: str | None = None) -> str:
 @lru_cache(maxsize=_TEXTS_MAX, typed=True)
 def _rate_text(value, locale: str) -> str:
     return _pattern(_percent_pattern(locale)).apply(_decimal(value), _babel_locale(locale))
+
+
+def multiple_text(value, locale: str | None = None, *, signed: bool = False) -> str:
+    """A return as people write it, a multiple with one decimal and the multiplication sign
+    (TIMES): "4.3" then the sign (en), "4,3" then the sign (de); signed (a change of a
+    multiple): a plus, minus or plus-minus sign before it."""
+    magnitude = _pattern("#,##0.0").apply(
+        abs(_decimal(value)), _babel_locale(locale or display_locale())
+    )
+    if not signed:
+        return f"{magnitude}{TIMES}"
+    sign = "+" if value > 0 else (MINUS if value < 0 else "±")
+    return f"{sign}{magnitude}{TIMES}"
 
 
 def points_text(points, locale: str | None = None) -> str:

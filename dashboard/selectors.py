@@ -15,7 +15,7 @@ from django.utils import timezone
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
-from figures.registry import better_of
+from figures.registry import MULTIPLE_METRICS, better_of
 from integrations.models import Connection
 from integrations.providers import PROVIDERS
 from workspaces.models import (
@@ -108,6 +108,10 @@ def key_sections(*, workspace, period, fields: dict, metrics=HEADLINE) -> dict:
     }
 
 
+# The unit of a change of a multiple (a return), beside "pp" for a rate's.
+MULTIPLE = "multiple"
+
+
 def _change(current: dict, previous: dict) -> dict | None:
     """How a figure moved from the previous period: a difference (percentage points for a
     rate) and, for counts and money, the relative change; None when either is null."""
@@ -115,6 +119,10 @@ def _change(current: dict, previous: dict) -> dict | None:
         return None
     # Which way is good news, as the registry declares it (the colour of the change).
     better = better_of(current["metric"])
+    if current["metric"] in MULTIPLE_METRICS:
+        # A return moves by multiples: from 4.3 to 4.7 times is 0.4 times more.
+        difference = round(current["value"] - previous["value"], 4)
+        return {"difference": difference, "unit": MULTIPLE, "relative": None, "better": better}
     if current["unit"] == "rate":
         points = round((current["value"] - previous["value"]) * 100, 2)
         return {"difference": points, "unit": "pp", "relative": None, "better": better}

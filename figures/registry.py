@@ -149,6 +149,11 @@ _BETTER = {
 }
 
 
+# Returns: rates that may exceed 1, which people write as a multiple (10.3 times), and whose
+# change is a difference of multiples, not of percentage points.
+MULTIPLE_METRICS = frozenset({"acquisition.roas"})
+
+
 def better_of(metric_id: str) -> str:
     """The direction of better a metric declares; a metric declared in none of the three
     sets above stops the registry from loading (KeyError): no figure goes without one."""

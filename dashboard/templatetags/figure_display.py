@@ -13,7 +13,13 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import ngettext
 
 from core import display
-from figures.registry import AWAITING_OUTCOME, CLOSED_FIGURES_DIFFER, NEITHER, PAGE_DEFINITIONS
+from figures.registry import (
+    AWAITING_OUTCOME,
+    CLOSED_FIGURES_DIFFER,
+    MULTIPLE_METRICS,
+    NEITHER,
+    PAGE_DEFINITIONS,
+)
 
 register = template.Library()
 
@@ -24,6 +30,8 @@ def figure_text(field: dict, locale: str | None = None) -> str:
     value = field["value"]
     if value is None:
         return "—"
+    if field.get("metric") in MULTIPLE_METRICS:
+        return display.multiple_text(value, locale)
     if field["unit"] == "rate":
         return display.rate_text(value, locale)
     if field["unit"] == "money" and field.get("currency"):
@@ -48,8 +56,30 @@ def figure(field: dict, api: str = "", path: str = "", tag: str = "span", locale
             f'<{tag} class="figure null" {attributes}><span aria-hidden="true">—</span> '
             f'<span class="why">{escape(reason)}</span></{tag}>'
         )
+    title = ""
+    if field["metric"] in MULTIPLE_METRICS and field.get("numerator") and field.get("denominator"):
+        # The multiple's fraction and its sides, for a pointer or a screen reader.
+        title = f' title="{escape(_sides_text(field, locale))}"'
     return mark_safe(  # every part is escaped above or here
-        f'<{tag} class="figure" {attributes}>{escape(figure_text(field, locale))}</{tag}>'
+        f'<{tag} class="figure" {attributes}{title}>{escape(figure_text(field, locale))}</{tag}>'
+    )
+
+
+def _sides_text(field: dict, locale) -> str:
+    """The multiple, then "= Cash collected 16,500 / Ad spend 1,200 (a fraction of
+    4.2857)": the sides in major units (a rate carries no currency of its own)."""
+    currency = field.get("currency")
+    numerator, denominator = field["numerator"], field["denominator"]
+
+    def side(part):
+        value = part["value"]
+        if currency:
+            return display.money_text(value, currency, locale)
+        return display.number_text(value, locale)
+
+    return (
+        f"{figure_text(field, locale)} = {numerator['label']} {side(numerator)} / "
+        f"{denominator['label']} {side(denominator)} (a fraction of {field['value']})"
     )
 
 
@@ -61,6 +91,8 @@ def change_text(change, locale: str | None = None) -> str:
     difference = change["difference"]
     if change["unit"] == "pp":
         return display.points_text(difference, locale)
+    if change["unit"] == "multiple":
+        return display.multiple_text(difference, locale, signed=True)
     sign = "+" if difference > 0 else (display.MINUS if difference < 0 else "±")
     if change["unit"] == "money" and change.get("currency"):
         magnitude = display.money_text(abs(difference), change["currency"], locale)

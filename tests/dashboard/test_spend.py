@@ -93,8 +93,10 @@ def test_the_spend_tiles_show_beside_cash_with_their_change(team, with_spend):
     assert "No change to show" in per_close
     roas = tile(html, "acquisitionroas")
     # Their cash to date: 2,000.00 + 1,000.00 against 700.00; before, 0.00 against 300.00.
-    assert text_of(roas, "figure") == "428.6%"
-    assert text_of(roas, "delta") == "+428.6 pp"
+    # A return as people write it: a multiple, its change in multiples, its sides on hover.
+    assert text_of(roas, "figure") == "4.3\u00d7"
+    assert text_of(roas, "delta") == "+4.3\u00d7"
+    assert 'title="4.3\u00d7 = Cash collected 3,000 / Ad spend 700 (a fraction of 4.2857)"' in roas
     assert f'href="/app/{ws.pk}/spend/?range=custom&amp;from=2026-03-01&amp;to=2026-03-31"' in spent
 
 
