@@ -173,9 +173,8 @@ def test_a_file_with_an_error_shows_its_line_and_writes_nothing(
         with page.expect_navigation():
             page.click("#upload")
         page.wait_for_selector("#import-progress")
-        assert page.text_content("label[for=import-progress]") == (
-            "Checking each line, writing nothing"
-        )
+        # Kept as it came: the worker reads it first, then checks each line.
+        assert page.text_content("label[for=import-progress]") == "Reading the file"
         upload = RecordUpload.objects.get()
         assert held_all == [("workspaces.upload_check", [str(upload.pk)])]
         # The worker checks it: the page then shows the errors.
