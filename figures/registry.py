@@ -1,7 +1,8 @@
 """The metric registry: every figure the service answers, as data.
 
 The code, the served OpenAPI description and docs/metrics.md all read this one table.
-A new metric is one entry here and one aggregate in figures/selectors/.
+A new metric is one entry here (with its direction of better in one of the sets that
+better_of reads) and one aggregate in figures/selectors/.
 """
 
 from dataclasses import dataclass
