@@ -61,16 +61,14 @@ CREDENTIAL_IN_TEXT = re.compile(
 CREDENTIAL_REDACTED = r"\1[redacted]"
 
 
-def carries_credential(text: str) -> bool:
-    lowered = text.lower()
-    return any(name in lowered for name in CREDENTIAL_NAMES)
-
-
 def redact(text: str) -> str:
-    """The text without the one-use tokens of paths and the credentials named in it."""
-    if carries_secret(text):
+    """The text without the one-use tokens of paths and the credentials named in it. Every
+    log line passes here: the text is lowered once, and a regular expression runs only when
+    a marker or a credential's name is in it."""
+    lowered = text.lower()
+    if any(marker in lowered for marker in MARKERS):
         text = SECRET_IN_PATH.sub(REDACTED, text)
-    if carries_credential(text):
+    if any(name in lowered for name in CREDENTIAL_NAMES):
         text = CREDENTIAL_IN_TEXT.sub(CREDENTIAL_REDACTED, text)
     return text
 

@@ -48,12 +48,6 @@ def _text_problem(text: str) -> str | None:
     return None
 
 
-def text_problem(text: str) -> str | None:
-    """What in the text no database stores (a NUL, half a surrogate pair), in words; None
-    when it can be stored."""
-    return _text_problem(text)
-
-
 def too_deep(text: str) -> InvalidField:
     """The refusal of a JSON text nested deeper than MAX_DEPTH, naming the first object or
     array too deep (for a text too deep for the decoder itself)."""

@@ -60,7 +60,7 @@ def task_send(name: str, *, args: list, countdown: float | None = None) -> None:
     with a log line: `send_task` ignores eager mode and would leave the message in a broker
     nobody reads."""
     options = {"countdown": countdown} if countdown else {}
-    if celery_app.conf.task_always_eager:
+    if tasks_eager():
         task = celery_app.tasks.get(name)
         if task is None:
             # The apps' task modules are imported on the first need (a worker imports

@@ -10,7 +10,7 @@ the cache (shared with the web processes), not in the database: the import's own
 transaction holds its writes until the end.
 
 Uploads have a queue and a pool of their own (config/queues.py), two at a time, and a
-workspace's run one at a time (`_turn`): a task whose workspace is already running one
+workspace's run one at a time (`_in_turn`): a task whose workspace is already running one
 waits for its turn, sent again a few seconds later, so one workspace's large file never
 holds up another workspace's. The person who uploaded a file, or an owner, may cancel it
 while it is checked, waits for confirmation or is imported: the worker stops at its next
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 
 from django.conf import settings
 from django.core.cache import cache
@@ -497,7 +496,5 @@ def upload_cancel(*, upload: RecordUpload, actor: Actor) -> bool:
             detail={"file_name": upload.file_name, "was": upload.state},
         )
         upload_id = upload.pk
-        transaction.on_commit(
-            lambda: cache.set(_cancel_key(upload_id), str(uuid.uuid4()), PROGRESS_SECONDS)
-        )
+        transaction.on_commit(lambda: cache.set(_cancel_key(upload_id), 1, PROGRESS_SECONDS))
     return True
