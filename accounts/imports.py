@@ -52,6 +52,7 @@ TYPE_NAMES = {
     "funnel_event": "Funnel events",
     "commission_rule": "Commission rules",
     "ad_spend": "Ad spend",
+    "goal": "Goals",
 }
 
 

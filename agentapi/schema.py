@@ -13,7 +13,12 @@ from rest_framework import serializers
 
 from core.openapi import IDEMPOTENCY_KEY, ErrorSerializer, error_example, error_responses
 from figures.registry import figure_keys
-from figures.schema import AdSpendRecordSerializer, field_serializer, notes_serializer
+from figures.schema import (
+    AdSpendRecordSerializer,
+    GoalsMonthSerializer,
+    field_serializer,
+    notes_serializer,
+)
 
 from .serializers import (
     AdSpendWriteSerializer,
@@ -28,6 +33,7 @@ from .serializers import (
     DraftSerializer,
     EodAnswerSerializer,
     EodFormSerializer,
+    GoalsReplaceSerializer,
     PastCallAnswerSerializer,
     PastCallFormSerializer,
     PostCallAnswerSerializer,
@@ -924,5 +930,66 @@ create_ad_spend = extend_schema(
         request_example("A day of a Meta campaign", _AD_SPEND_REQUEST),
         response_example("Made", _AD_SPEND_ANSWER, 201),
         response_example("Replaced", _AD_SPEND_ANSWER, 200),
+    ],
+)
+
+
+# --- Goals ---------------------------------------------------------------------------------
+
+GOAL_MONTH = OpenApiParameter(
+    "month",
+    {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
+    OpenApiParameter.PATH,
+    description="A month of the workspace's calendar, YYYY-MM. Another text answers 400 "
+    "naming month.",
+)
+_GOALS_REQUEST = {
+    "goals": [
+        {"metric": "payments.cash_collected", "target": 150000},
+        {"metric": "calls.taken", "member": "5b1d2a64-8f3e-4c1b-9a57-2e6f0c9d4a10", "target": 20},
+    ]
+}
+_GOALS_ANSWER = {
+    "month": "2026-06",
+    "goals": [
+        {
+            "metric": "payments.cash_collected",
+            "member": None,
+            "unit": "money",
+            "target": 150000,
+            "currency": "USD",
+        },
+        {
+            "metric": "calls.taken",
+            "member": {"id": "5b1d2a64-8f3e-4c1b-9a57-2e6f0c9d4a10", "name": "Jordan Closer"},
+            "unit": "count",
+            "target": 20,
+        },
+    ],
+}
+
+replace_goals = extend_schema(
+    operation_id="replaceGoals",
+    tags=["goals"],
+    summary="Set a month's goals, replacing the ones it had",
+    description="The month's goals become those of the body: a goal of the month that is not "
+    "named again is removed. Each goal is set on a `metric` (leads.created, calls.booked, "
+    "calls.taken, calls.closed, payments.cash_collected, payments.revenue_booked) for a "
+    "`member` (absent or null: the whole workspace), with a `target`: a count is a whole "
+    "number of zero or more, money is in major units of the workspace currency. A member's "
+    "figure is read in their slot: leads and bookings as the setter, the rest as the closer. "
+    "An unknown metric, a member not of the workspace, a negative or fractional count, a "
+    "metric set twice for the same member (or twice for the workspace) or a bad month "
+    "answers 400 naming the field and the item's index (`goals.1.target`), and nothing is "
+    "written. The answer is the month's goals, workspace goals first, then by member name. "
+    "Each write is audited (`goals.replaced`) and sends `goal.updated`. Scope `data:write` "
+    "(a person's session: owner, admin or manager). Read the goals against the figures with "
+    "GET /api/v1/goals of the figures API.",
+    parameters=[GOAL_MONTH, IDEMPOTENCY_KEY],
+    request=GoalsReplaceSerializer,
+    responses={200: GoalsMonthSerializer, **errors(*WRITE_ERRORS)},
+    examples=[
+        request_example("A workspace goal and a closer's", _GOALS_REQUEST),
+        response_example("The month's goals", _GOALS_ANSWER, 200),
     ],
 )

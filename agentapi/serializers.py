@@ -14,9 +14,11 @@ from rest_framework import serializers
 from core.input import StrictSerializer
 from core.money import MoneyInvalid, major_from_minor, minor_from_major
 from core.times import InstantInvalid, instant_parse
-from workspaces.models import Call, Outcome, Sale
+from workspaces.models import Call, Goal, Outcome, Sale
 from workspaces.services import COUNT_MAX
 from workspaces.services.eod import EMPTY_REPORT, eod_fields_filled
+from workspaces.services.goals import MONEY_METRICS
+from workspaces.services.goals import TARGET_MAX as GOAL_TARGET_MAX
 
 from .models import ChangeLogEntry, Draft
 
@@ -648,3 +650,77 @@ class EodAnswerSerializer(FormAnswerSerializer):
         help_text="True when this filing edited the day's earlier report."
     )
     report = EodReportAnswerSerializer()
+
+
+# --- Goals ---------------------------------------------------------------------------------
+
+GOALS_MAX = 1000
+
+
+@extend_schema_field(
+    {
+        "type": "number",
+        "minimum": 0,
+        "description": "A count: a whole number of zero or more. Money (payments.* metrics): "
+        "major units of the workspace currency, zero or more.",
+    }
+)
+class GoalTargetField(serializers.Field):
+    """The target as sent; GoalItemSerializer reads it by the item's metric."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int | float | str):
+            raise serializers.ValidationError("Give the target as a number.")
+        return data
+
+
+class GoalItemSerializer(StrictSerializer):
+    metric = serializers.ChoiceField(choices=Goal.Metric.choices)
+    member = serializers.UUIDField(
+        required=False,
+        allow_null=True,
+        help_text="A member's id; absent or null: a goal of the whole workspace.",
+    )
+    target = GoalTargetField()
+
+    def validate(self, attrs):
+        target = attrs["target"]
+        if attrs["metric"] in MONEY_METRICS:
+            exponent = self.context.get("exponent", 2)
+            currency = self.context.get("currency", "the workspace currency")
+            try:
+                attrs["target"] = minor_from_major(target, exponent=exponent)
+            except MoneyInvalid as error:
+                message = (
+                    "The target is too large."
+                    if error.code == "too_large"
+                    else f"Give an amount of zero or more in major units of {currency}, with "
+                    f"at most {exponent} decimals."
+                )
+                raise serializers.ValidationError({"target": [message]}) from None
+            return attrs
+        whole = (
+            target
+            if isinstance(target, int)
+            else int(target)
+            if isinstance(target, float) and target.is_integer()
+            else None
+        )
+        if whole is None or whole < 0:
+            raise serializers.ValidationError(
+                {"target": ["Give a whole number of zero or more: a count cannot be fractional."]}
+            )
+        if whole > GOAL_TARGET_MAX:
+            raise serializers.ValidationError({"target": ["The target is too large."]})
+        attrs["target"] = whole
+        return attrs
+
+
+class GoalsReplaceSerializer(StrictSerializer):
+    goals = GoalItemSerializer(
+        many=True,
+        allow_empty=True,
+        max_length=GOALS_MAX,
+        help_text="The month's goals: each metric at most once for the workspace and once per "
+        "member. An empty list removes the month's goals.",
+    )

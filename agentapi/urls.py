@@ -27,4 +27,5 @@ urlpatterns = [
     path("forms/dm-close", views.DmCloseFormView.as_view(), name="form-dm-close"),
     path("forms/eod", views.EodFormView.as_view(), name="form-eod"),
     path("forms/drafts", views.DraftsView.as_view(), name="form-drafts"),
+    path("goals/<str:month>", views.GoalsMonthView.as_view(), name="goals-month"),
 ]

@@ -13,7 +13,10 @@ from figures.envelope import envelope_build
 from figures.period import period_from_query, shown_value, whole_number
 from figures.selectors import ad_spend_list, member_board
 from figures.views import ad_spend_limit
-from workspaces.shapes import ad_spend_shape
+from workspaces.models import Member
+from workspaces.services import GoalsRefused, RecordInvalid, goals_replace, month_parse
+from workspaces.services.goals import GOAL_ROLES
+from workspaces.shapes import ad_spend_shape, goals_month_shape
 
 from . import answers, schema, selectors, services
 from .schema import COMPARE_DEFAULT_DAYS, COMPARE_MAX_DAYS
@@ -29,6 +32,7 @@ from .serializers import (
     DraftListSerializer,
     DraftSerializer,
     EodFormSerializer,
+    GoalsReplaceSerializer,
     PastCallFormSerializer,
     PostCallFormSerializer,
     WorkspaceListSerializer,
@@ -473,3 +477,64 @@ class AdSpendWriteRoute(AdSpendView):
     @extend_schema(exclude=True)
     def get(self, request):
         return self.list_records(request)
+
+
+# --- Goals ---------------------------------------------------------------------------------
+
+
+class GoalsMonthView(WorkspaceView):
+    """PUT replaces a month's goals (`data:write`; of a person's session, an owner, admin
+    or manager). The goals are read with GET /api/v1/goals of the figures API."""
+
+    required_scope = "data:write"
+
+    def check_access(self, principal, kwargs) -> None:
+        super().check_access(principal, kwargs)
+        if principal.is_session and principal.member.role not in GOAL_ROLES:
+            raise Forbidden(
+                GoalsRefused(principal.member.role).message, reason="refused.member_scope"
+            )
+
+    @schema.replace_goals
+    def put(self, request, month):
+        first_day = month_parse(month)
+        if first_day is None:
+            raise InvalidParameter(
+                "month", f"month must be a month written YYYY-MM, not {shown_value(month)}."
+            )
+
+        def perform():
+            data = validated(
+                GoalsReplaceSerializer, request.data, context=_money_context(self.workspace)
+            )
+            items = data["goals"]
+            named = {item["member"] for item in items if item.get("member") is not None}
+            members = {
+                member.pk: member
+                for member in Member.objects.filter(workspace=self.workspace, pk__in=named)
+            }
+            goals = []
+            for index, item in enumerate(items):
+                member = None
+                if item.get("member") is not None:
+                    member = members.get(item["member"])
+                    if member is None:
+                        field = f"goals.{index}.member"
+                        raise InvalidField(field, f"{field}: no member of this workspace has it.")
+                goals.append({"metric": item["metric"], "member": member, "target": item["target"]})
+            principal = self.principal
+            try:
+                held = goals_replace(
+                    workspace=self.workspace,
+                    month=first_day,
+                    goals=goals,
+                    actor=principal.actor,
+                    by_role=principal.member.role if principal.is_session else None,
+                )
+            except RecordInvalid as error:
+                raise InvalidField(error.field, f"{error.field}: {error.message}") from None
+            except GoalsRefused as error:
+                raise Forbidden(error.message, reason="refused.member_scope") from None
+            return Response(goals_month_shape(self.workspace, first_day, held))
+
+        return self.idempotent(request, perform)

@@ -169,4 +169,7 @@ AGENT["ENUM_NAME_OVERRIDES"] = {
     "OriginEnum": "workspaces.models.Sale.Origin",
     "KindEnum": "agentapi.models.ChangeLogEntry.Kind",
     "IntegrationsEnum": "agency.serializers.INTEGRATION_KEYS",
+    # The Field's sets keep the names they had before the goals' own `metric` and `unit`.
+    "MetricEnum": "figures.schema.FIELD_METRICS",
+    "UnitEnum": "figures.schema.FIELD_UNITS",
 }

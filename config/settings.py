@@ -421,7 +421,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # The outbound webhooks' event types: one enumeration, wherever a member names them.
-    "ENUM_NAME_OVERRIDES": {"EventTypeEnum": "events.types.EVENT_TYPE_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "EventTypeEnum": "events.types.EVENT_TYPE_CHOICES",
+        "GoalMetricEnum": "workspaces.models.Goal.Metric",
+    },
     "SERVERS": [{"url": BASE_URL}],
     "APPEND_COMPONENTS": {
         "securitySchemes": {

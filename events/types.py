@@ -14,6 +14,8 @@ EVENT_TYPES: dict[str, str] = {
     "eod.submitted": "A member's end-of-day report was filed (or filed again for the day).",
     "ad_spend.updated": "A day's ad spend of a campaign was recorded, or revised by a later "
     "write with the same id.",
+    "goal.updated": "A month's goals were set, changed or removed: the month's goals as "
+    "they stand.",
     "change.created": "A change-log entry was written.",
     "member.added": "A person became a member of the workspace.",
     "member.removed": "A member was deactivated.",

@@ -20,6 +20,7 @@ ENDPOINT_ORDER = [
     "/api/v1/commission",
     "/api/v1/funnel",
     "/api/v1/webinar",
+    "/api/v1/goals",
 ]
 
 DATA_SHAPES = {
@@ -72,6 +73,17 @@ DATA_SHAPES = {
     "Fields below. `eventId` restricts the cohort to that event (then `period` is null); an "
     "unknown `eventId` answers 400 naming it. No webinar event ever recorded adds a "
     "`no-data-source` note.",
+    "/api/v1/goals": "`month` is a month of the workspace's calendar, `YYYY-MM` (default: "
+    "this month in the workspace timezone; another text answers 400 `invalid_parameter` "
+    "with `field: month`), and `period` its first and last day. `data.goals`: the month's "
+    "goals, the workspace's first (`member` null), then members by name, each in the order "
+    "`leads.created`, `calls.booked`, `calls.taken`, `calls.closed`, "
+    "`payments.cash_collected`, `payments.revenue_booked`, with `metric`, `member` "
+    "(`{id, name}` or null) and the Fields `actual`, `target`, `expected`, `attainment`, "
+    "`pace`, `projected`. `actual`, `target`, `expected` and `projected` are counts or "
+    "money as the goal's metric is; `expected` and `projected` of a count carry 2 "
+    "decimals. Goals are set with `PUT /api/v1/goals/{month}` (the Agent API), the "
+    "import's `goal` lines and the Goals page.",
 }
 
 HEADER = """# Metrics
@@ -99,8 +111,9 @@ a test fails when the two differ.
   number in major units of the workspace currency (`123450` cents answer `1234.5`), with
   `currency`. **Rates** are fractions in [0, 1] rounded half up to 4 decimals, always with
   both sides; they are cohort-based: the denominator fixes a set of records and the
-  numerator counts members of that same set. One exception: `acquisition.roas` is a
-  return (cash collected / ad spend) with both sides, and may exceed 1.
+  numerator counts members of that same set. Three exceptions may exceed 1, each with
+  both sides: `acquisition.roas`, a return (cash collected / ad spend), and
+  `goal.attainment` and `goal.pace`, since a goal can be beaten.
 - **Null.** A figure that cannot be drawn honestly has `value: null` and
   `unavailable: {code, reason}`, and the envelope carries a `figure-unavailable` note whose
   subject is the metric id. A figure is never 0 in place of "unknown".
@@ -172,6 +185,19 @@ def metrics_markdown() -> str:
         "are counted before any is computed, so the whole calendar by day (0001-01-01 to "
         "9999-12-30, 3,652,058 points) is refused as fast as 3 years; the last weeks and "
         "months of the calendar are answered, clipped to the period.",
+        "",
+        "## /api/v1/leaderboard",
+        "",
+        "`GET /api/v1/leaderboard?from=&to=&role=closer|setter` ranks the members of the "
+        "role (default `closer`; another value answers 400 `invalid_parameter` with "
+        "`field: role`) in `data.members`, each `{rank, member: {id, name}, ...Fields}`. "
+        "Closers carry `taken`, `closed`, `close_rate` (`calls.taken`, `calls.closed`, "
+        "`calls.close_rate` of the calls they hold as closer) and `cash_collected` "
+        "(`payments.cash_collected` of the sales they closed), ranked by cash collected, "
+        "then closes. Setters carry `booked`, `taken` and `show_rate` of the calls they "
+        "set, ranked by calls taken, then booked. Equal members share a rank (1, 1, 3) and "
+        "are listed by name. Every active member of the role is listed, and a deactivated "
+        "one who has figures in the period.",
         "",
         "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
         "",

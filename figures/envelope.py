@@ -104,6 +104,8 @@ def major_units(minor: int | None, workspace) -> int | float | None:
 
 def _check_unit(metric_id: str, unit: str) -> None:
     registered = registry.METRICS[metric_id].unit
+    if registered == registry.COUNT_OR_MONEY and unit in (COUNT, MONEY):
+        return
     if registered != unit:
         raise ValueError(f"{metric_id} is a {registered}, not a {unit}")
 
@@ -166,11 +168,13 @@ class FieldsOf:
         empty=EMPTY_DENOMINATOR,
         side_values=None,
         notes=(),
-        bounded=True,
+        bounded=None,
     ) -> Field:
-        """A fraction of its two sides. `bounded=False` for a return (acquisition.roas),
-        which may exceed 1: then a numerator above its denominator is no fault."""
+        """A fraction of its two sides. A rate of registry.UNBOUNDED_RATES (a return, a goal
+        beaten) may exceed 1: then a numerator above its denominator is no fault."""
         metric = self.metric
+        if bounded is None:
+            bounded = self.metric_id not in registry.UNBOUNDED_RATES
         code = text = None
         if unavailable:
             code, text = _unavailable(unavailable, reason)
@@ -195,6 +199,31 @@ class FieldsOf:
             unavailable_reason=text,
             raw=(numerator, denominator),
             notes=tuple(notes),
+        )
+
+    def pro_rated(self, unit: str, value, *, unavailable=None, reason=None) -> Field:
+        """A count or money figure that is a share of another (a goal's expected and
+        projected): money (`value` in minor units, a Decimal) to the minor unit, a count to
+        2 decimals, both rounded half up; None with `unavailable` and its reason."""
+        if unit == MONEY:
+            minor = (
+                None if value is None else int(Decimal(value).quantize(Decimal(1), ROUND_HALF_UP))
+            )
+            return self.money(minor, unavailable=unavailable, reason=reason)
+        code = text = shown = None
+        if value is None:
+            code, text = _unavailable(unavailable or registry.NOT_COMPUTED, reason)
+        else:
+            value = Decimal(value).quantize(_TWO_PLACES, ROUND_HALF_UP)
+            shown = int(value) if value == value.to_integral_value() else float(value)
+        return Field(
+            metric=self.metric_id,
+            label=self.label,
+            unit=COUNT,
+            value=shown,
+            unavailable_code=code,
+            unavailable_reason=text,
+            raw=value,
         )
 
     def average(self, total_minor: int, how_many: int, *, notes=()) -> Field:
@@ -305,6 +334,9 @@ def rate(
 
 
 _FOUR_PLACES = Decimal("0.0001")
+
+
+_TWO_PLACES = Decimal("0.01")
 
 
 def rate_value(numerator, denominator) -> float:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 COUNT = "count"
 MONEY = "money"
 RATE = "rate"
+# A goal's figures are a count or money, as the goal's metric is.
+COUNT_OR_MONEY = "count or money"
 
 # unavailable.code values (Field.unavailable explains a null value).
 NO_NUMERATOR = "no-numerator"
@@ -100,6 +102,8 @@ _BETTER_NEITHER = {
     "eod.expected",
     "acquisition.spend",
     "commission.owed",
+    "goal.target",
+    "goal.expected",
 }
 
 
@@ -142,6 +146,10 @@ _BETTER_UP = {
     "webinar.attendance_rate",
     "webinar.stay_rate",
     "webinar.booking_rate",
+    "goal.actual",
+    "goal.attainment",
+    "goal.pace",
+    "goal.projected",
 }
 _BETTER = {
     **dict.fromkeys(_BETTER_UP, UP),
@@ -153,6 +161,8 @@ _BETTER = {
 # Returns: rates that may exceed 1, which people write as a multiple (10.3 times), and whose
 # change is a difference of multiples, not of percentage points.
 MULTIPLE_METRICS = frozenset({"acquisition.roas"})
+# Rates that may exceed 1 (a return; a goal beaten), each a fraction with both sides.
+UNBOUNDED_RATES = frozenset({"acquisition.roas", "goal.attainment", "goal.pace"})
 
 
 def better_of(metric_id: str) -> str:
@@ -625,6 +635,73 @@ METRIC_LIST: list[Metric] = [
     ),
 ]
 
+
+_SO_FAR = (
+    "the goal's metric over the month so far: to the end of today in the workspace's zone, "
+    "the whole month once it is past, nothing for a month to come. A member's figure is read "
+    "in their slot, as /commission reads their sales: leads.created and calls.booked as the "
+    "setter, calls.taken, calls.closed, payments.cash_collected and payments.revenue_booked "
+    "as the closer"
+)
+_PRO_RATED = "money to the cent, counts to 2 decimals, rounded half up"
+METRIC_LIST += [
+    # /goals
+    _m(
+        "/api/v1/goals",
+        "goal.actual",
+        "Actual",
+        COUNT_OR_MONEY,
+        f"The figure the goal is set on: {_SO_FAR}.",
+    ),
+    _m(
+        "/api/v1/goals",
+        "goal.target",
+        "Target",
+        COUNT_OR_MONEY,
+        "What the goal sets for the month: a whole number, or money in major units.",
+    ),
+    _m(
+        "/api/v1/goals",
+        "goal.expected",
+        "Expected by today",
+        COUNT_OR_MONEY,
+        "Target x elapsed / days, where days is the number of days of the month and elapsed "
+        "its days through today in the workspace's zone (all of them for a past month, 0 for "
+        f"a month to come); {_PRO_RATED}.",
+    ),
+    _m(
+        "/api/v1/goals",
+        "goal.attainment",
+        "Attainment",
+        RATE,
+        "Actual / target, rounded half up to 4 decimals. It exceeds 1 when the goal is beaten.",
+        numerator="Actual",
+        denominator="Target",
+        null_when="empty-denominator when the target is 0.",
+    ),
+    _m(
+        "/api/v1/goals",
+        "goal.pace",
+        "Pace",
+        RATE,
+        "Actual / expected by today, rounded half up to 4 decimals: 1 is on pace, more is "
+        "ahead of it. The app reads 1.05 or more as ahead, under 0.95 as behind.",
+        numerator="Actual",
+        denominator="Expected by today",
+        null_when="empty-denominator when nothing is expected yet (a month to come, or a "
+        "target of 0).",
+    ),
+    _m(
+        "/api/v1/goals",
+        "goal.projected",
+        "Projected",
+        COUNT_OR_MONEY,
+        f"Actual x days / elapsed: where the month ends at this pace; {_PRO_RATED}. For a "
+        "past month, the actual.",
+        null_when="not-computed for a month to come.",
+    ),
+]
+
 METRICS: dict[str, Metric] = {metric.id: metric for metric in METRIC_LIST}
 
 
@@ -734,6 +811,15 @@ EXAMPLES = {
     "webinar.attendance_rate": "5 / 6 = 0.8333.",
     "webinar.stay_rate": "2 / 5 = 0.4. For an event with no pitch time: null, no-numerator.",
     "webinar.booking_rate": "1 / 5 = 0.2.",
+    "goal.actual": "A closer's goal of 20 calls taken for June 2026, read on 10 June: 8 calls "
+    "they took from 1 to 10 June: 8.",
+    "goal.target": "20.",
+    "goal.expected": "20 x 10 / 30 = 6.67. A goal of 5,000.00 cash in July, on 10 July: "
+    "5000 x 10 / 31 = 1612.90.",
+    "goal.attainment": "8 / 20 = 0.4. With a target of 0: null, empty-denominator.",
+    "goal.pace": "8 / 6.67 = 1.1994: ahead. In July for June's goal (a past month), expected "
+    "is the target: 8 / 20 = 0.4. For August (a month to come): null, empty-denominator.",
+    "goal.projected": "8 x 30 / 10 = 24. For August: null, not-computed.",
 }
 
 

@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from core.openapi import ErrorSerializer, error_example, error_responses
+from workspaces.models import Goal
 
 from . import envelope, registry, selectors
 from .selectors import SERIES_METRICS
@@ -74,20 +75,25 @@ class UnavailableSerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+# The Field's choice sets, named in the descriptions (config.openapi) so that a new choice
+# set of another member named `metric` or `unit` never renames them in the client.
+FIELD_METRICS = sorted(registry.METRICS)
+FIELD_UNITS = [registry.COUNT, registry.MONEY, registry.RATE]
+
+
 class FieldSerializer(serializers.Serializer):
-    metric = serializers.ChoiceField(
-        choices=sorted(registry.METRICS), help_text="Metric registry id."
-    )
+    metric = serializers.ChoiceField(choices=FIELD_METRICS, help_text="Metric registry id.")
     label = serializers.CharField(
         help_text="Display label; the workspace's own label when it sets one."
     )
-    unit = serializers.ChoiceField(choices=[registry.COUNT, registry.MONEY, registry.RATE])
+    unit = serializers.ChoiceField(choices=FIELD_UNITS)
     value = serializers.FloatField(
         allow_null=True,
-        help_text="Counts are integers; money is in major units of the workspace currency "
-        "(1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals (acquisition.roas, a "
-        "return, may exceed 1). null whenever the "
-        "figure cannot be drawn honestly; then `unavailable` says why.",
+        help_text="Counts are integers (goal.expected and goal.projected, pro-rated, carry 2 "
+        "decimals); money is in major units of the workspace currency (1234.5); a rate is a "
+        "fraction in [0, 1] rounded to 4 decimals (acquisition.roas, a return, and "
+        "goal.attainment and goal.pace, since a goal can be beaten, may exceed 1). null "
+        "whenever the figure cannot be drawn honestly; then `unavailable` says why.",
     )
     currency = serializers.CharField(required=False, help_text="Money figures only.")
     numerator = FieldSideSerializer(
@@ -153,6 +159,30 @@ def _fields(*keys):
 
 def _rows(name: str, members: dict):
     return inline_serializer(name, members, many=True)
+
+
+class GoalMemberSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+
+
+class GoalSerializer(serializers.Serializer):
+    """A goal as PUT /api/v1/goals/{month} answers it and the goal.updated event carries it."""
+
+    metric = serializers.ChoiceField(choices=Goal.Metric.choices)
+    member = GoalMemberSerializer(allow_null=True, help_text="null: a goal of the whole workspace.")
+    unit = serializers.ChoiceField(choices=[registry.COUNT, registry.MONEY])
+    target = serializers.FloatField(
+        help_text="A count, or money in major units of the workspace currency."
+    )
+    currency = serializers.CharField(required=False, help_text="Money goals only.")
+
+
+class GoalsMonthSerializer(serializers.Serializer):
+    """A month's goals, workspace goals first, then by member name."""
+
+    month = serializers.RegexField(r"^[0-9]{4}-(0[1-9]|1[0-2])$", help_text="YYYY-MM.")
+    goals = GoalSerializer(many=True)
 
 
 class AdSpendRecordSerializer(serializers.Serializer):
@@ -353,6 +383,49 @@ DATA_MEMBERS["acquisition"] = {
     "total": _ACQUISITION_TOTAL,
     "paid": type(_ACQUISITION_TOTAL)(),
 }
+_MEMBER_REF = {"id": serializers.CharField(), "name": serializers.CharField()}
+DATA_MEMBERS["goals"] = {
+    "goals": _rows(
+        "GoalRow",
+        {
+            "metric": serializers.ChoiceField(
+                choices=Goal.Metric.choices, help_text="The figure the goal is set on."
+            ),
+            "member": inline_serializer(
+                "GoalRowMember",
+                _MEMBER_REF,
+                allow_null=True,
+                help_text="null: a goal of the whole workspace.",
+            ),
+            **_fields("actual", "target", "expected", "attainment", "pace", "projected"),
+        },
+    )
+}
+DATA_MEMBERS["leaderboard"] = {
+    "members": _rows(
+        "LeaderboardRow",
+        {
+            "rank": serializers.IntegerField(
+                min_value=1, help_text="Equal members share a rank (1, 1, 3)."
+            ),
+            "member": inline_serializer("LeaderboardMember", _MEMBER_REF),
+            **{
+                key: field_serializer(required=False, help_text=help_text)
+                for key, help_text in (
+                    (
+                        "taken",
+                        "calls.taken: closers (as closer) and setters (of the calls they set).",
+                    ),
+                    ("closed", "calls.closed: closers only."),
+                    ("close_rate", "calls.close_rate: closers only."),
+                    ("cash_collected", "payments.cash_collected: closers only."),
+                    ("booked", "calls.booked: setters only."),
+                    ("show_rate", "calls.show_rate: setters only."),
+                )
+            },
+        },
+    )
+}
 DATA_MEMBERS["ad_spend"] = {
     "spend": field_serializer(),
     "records": AdSpendRecordSerializer(
@@ -372,6 +445,7 @@ ENDPOINT_PATHS = {
     "commission": "/api/v1/commission",
     "funnel": "/api/v1/funnel",
     "webinar": "/api/v1/webinar",
+    "goals": "/api/v1/goals",
 }
 
 SUMMARIES = {
@@ -390,6 +464,8 @@ SUMMARIES = {
     "funnel": "One funnel's stages for the period",
     "webinar": "Registrations, attendance, stay to pitch and bookings",
     "audit_events": "Every write recorded for this workspace in the period",
+    "goals": "A month's goals: actual, target, expected by today, attainment, pace, projection",
+    "leaderboard": "Closers or setters ranked by what they closed or set in the period",
 }
 
 FROM = OpenApiParameter(
@@ -464,6 +540,22 @@ EVENT_ID = OpenApiParameter(
     "cohort). Omit for all events that start in the period. An unknown id answers 400 "
     "naming eventId.",
 )
+MONTH = OpenApiParameter(
+    "month",
+    {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
+    OpenApiParameter.QUERY,
+    required=False,
+    description="A month of the workspace's calendar, YYYY-MM. Default: this month in the "
+    "workspace timezone. Another text answers 400 naming month.",
+)
+ROLE = OpenApiParameter(
+    "role",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=list(selectors.ROLES),
+    description="closer (default) or setter. Another value answers 400 naming role.",
+)
 LEAD_ID = OpenApiParameter(
     "id",
     OpenApiTypes.UUID,
@@ -536,10 +628,75 @@ _AD_SPEND_RECORD_EXAMPLE = {
 }
 
 
+def _goals_example() -> dict:
+    ws = _EXAMPLE_WORKSPACE
+
+    def of(metric_id, unit):
+        return envelope.FieldsOf(metric_id, unit, workspace=ws)
+
+    rate = registry.RATE
+    taken = {
+        "actual": of("goal.actual", registry.COUNT).count(8),
+        "target": of("goal.target", registry.COUNT).count(20),
+        "expected": of("goal.expected", registry.COUNT).pro_rated(registry.COUNT, 6.67),
+        "attainment": of("goal.attainment", rate).rate(8, 20),
+        "pace": of("goal.pace", rate).rate(8, 6.67),
+        "projected": of("goal.projected", registry.COUNT).pro_rated(registry.COUNT, 24),
+    }
+    money = registry.MONEY
+    cash = {
+        "actual": of("goal.actual", money).money(600000),
+        "target": of("goal.target", money).money(1500000),
+        "expected": of("goal.expected", money).pro_rated(money, 500000),
+        "attainment": of("goal.attainment", rate).rate(600000, 1500000, side_values=(6000, 15000)),
+        "pace": of("goal.pace", rate).rate(600000, 500000, side_values=(6000, 5000)),
+        "projected": of("goal.projected", money).pro_rated(money, 1800000),
+    }
+    member = {"id": "5b1d2a64-8f3e-4c1b-9a57-2e6f0c9d4a10", "name": "Jordan Closer"}
+    return {
+        "goals": [
+            {"metric": "payments.cash_collected", "member": None}
+            | {key: field.as_dict() for key, field in cash.items()},
+            {"metric": "calls.taken", "member": member}
+            | {key: field.as_dict() for key, field in taken.items()},
+        ]
+    }
+
+
+def _leaderboard_example() -> dict:
+    ws = _EXAMPLE_WORKSPACE
+    rows = []
+    for rank, (member_id, name, taken, closed, cash) in enumerate(
+        [
+            ("5b1d2a64-8f3e-4c1b-9a57-2e6f0c9d4a10", "Jordan Closer", 12, 5, 1500000),
+            ("c3a9e1f2-7d4b-4e8a-b6c5-1f2e3d4c5b6a", "Sam Closer", 10, 3, 900000),
+        ],
+        start=1,
+    ):
+        rows.append(
+            {
+                "rank": rank,
+                "member": {"id": member_id, "name": name},
+                "taken": envelope.count("calls.taken", taken, workspace=ws).as_dict(),
+                "closed": envelope.count("calls.closed", closed, workspace=ws).as_dict(),
+                "close_rate": envelope.rate(
+                    "calls.close_rate", closed, taken, workspace=ws
+                ).as_dict(),
+                "cash_collected": envelope.money(
+                    "payments.cash_collected", cash, workspace=ws
+                ).as_dict(),
+            }
+        )
+    return {"members": rows}
+
+
 def _example(key: str) -> dict:
     path = ENDPOINT_PATHS.get(key)
     data = {}
-    if key == "acquisition":
+    if key in ("goals", "leaderboard"):
+        data = _goals_example() if key == "goals" else _leaderboard_example()
+        path = None
+    elif key == "acquisition":
         data = _acquisition_example()
         path = None
     elif key == "ad_spend":
@@ -555,7 +712,9 @@ def _example(key: str) -> dict:
                 data[metric.id.split(".", 1)[1]] = _example_field(metric.id)
     return {
         "workspace": {"id": _EXAMPLE_WORKSPACE.pk, "currency": "USD"},
-        "period": {"from": "2026-03-01", "to": "2026-03-30"},
+        "period": {"from": "2026-06-01", "to": "2026-06-30"}
+        if key == "goals"
+        else {"from": "2026-03-01", "to": "2026-03-30"},
         "data": data,
         "notes": [
             {
@@ -571,6 +730,20 @@ def _example(key: str) -> dict:
 
 
 _DESCRIPTIONS = {
+    "goals": "`period` is the month's first and last day. `data.goals` lists the month's "
+    "goals, the workspace's first (`member` null), then members by name, each in the order "
+    "leads.created, calls.booked, calls.taken, calls.closed, payments.cash_collected, "
+    "payments.revenue_booked, with its `metric`, its `member` and its Fields. The actual, "
+    "target, expected and projected figures are counts or money as the goal's metric is; "
+    "attainment and pace are rates that may exceed 1. Goals are set with PUT "
+    "/api/v1/goals/{month} (the Agent API), the import's goal lines or the Goals page.",
+    "leaderboard": "`data.members` ranks the members of `role`. Closers carry `taken`, "
+    "`closed`, `close_rate` (calls.taken, calls.closed and calls.close_rate of the calls "
+    "they hold as closer) and `cash_collected` (payments.cash_collected of the sales they "
+    "closed), ranked by cash collected, then closes. Setters carry `booked`, `taken` and "
+    "`show_rate` of the calls they set, ranked by calls taken, then booked. Equal members "
+    "share a rank (1, 1, 3) and are listed by name. Every active member of the role is "
+    "listed, and a deactivated one with figures in the period.",
     "acquisition": "The cohort is the leads created in the period (as /attribution) and the ad "
     "spend dated in the period. `data.rows` holds a row for every utm_source and "
     "utm_campaign (by=source: utm_source) with spend or leads in the period, missing values "

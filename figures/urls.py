@@ -16,6 +16,8 @@ urlpatterns = [
     path("commission", views.CommissionView.as_view(), name="figures-commission"),
     path("funnel", views.FunnelView.as_view(), name="figures-funnel"),
     path("webinar", views.WebinarView.as_view(), name="figures-webinar"),
+    path("goals", views.GoalsView.as_view(), name="figures-goals"),
+    path("leaderboard", views.LeaderboardView.as_view(), name="figures-leaderboard"),
     path("series", views.SeriesView.as_view(), name="figures-series"),
     path("audit-events", views.AuditEventsView.as_view(), name="figures-audit-events"),
 ]

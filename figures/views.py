@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from core.errors import InvalidParameter
 from core.views import WorkspaceView
+from workspaces.services.goals import month_parse
 
 from . import schema, selectors
 from .envelope import envelope_build
@@ -221,6 +222,42 @@ class WebinarView(FiguresView):
         )
         # One named event is its own cohort: the period does not apply to it.
         return self.envelope(period=None if event_id else period, figures=figures)
+
+
+def goal_month(workspace, params):
+    """The first day of the month `month` names (YYYY-MM), default this month in the
+    workspace's zone; 400 naming month."""
+    raw = params.get("month")
+    if raw is None or raw == "":
+        return selectors.this_month(workspace)
+    first_day = month_parse(raw)
+    if first_day is None:
+        raise InvalidParameter(
+            "month", f"month must be a month written YYYY-MM, not {shown_value(raw)}."
+        )
+    return first_day
+
+
+class GoalsView(FiguresView):
+    @schema.figures_operation("listGoals", "goals", dated=False, extra=[schema.MONTH])
+    def get(self, request):
+        first_day = goal_month(self.workspace, request.query_params)
+        period = selectors.goal_month_period(workspace=self.workspace, first_day=first_day)
+        figures = selectors.goals_figures(workspace=self.workspace, first_day=first_day)
+        return self.envelope(period=period, figures=figures)
+
+
+class LeaderboardView(FiguresView):
+    @schema.figures_operation("getLeaderboard", "leaderboard", extra=[schema.ROLE])
+    def get(self, request):
+        role = request.query_params.get("role") or selectors.ROLE_DEFAULT
+        if role not in selectors.ROLES:
+            raise InvalidParameter(
+                "role", f"role must be closer or setter, not {shown_value(role)}."
+            )
+        period = self.period(request)
+        figures = selectors.leaderboard(workspace=self.workspace, period=period, role=role)
+        return self.envelope(period=period, figures=figures)
 
 
 class AuditEventsView(FiguresView):

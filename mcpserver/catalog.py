@@ -34,6 +34,8 @@ READ_TOOLS = [
     ("listCommission", None),
     ("getFunnel", None),
     ("getWebinar", None),
+    ("listGoals", None),
+    ("getLeaderboard", None),
     ("listAuditEvents", None),
     ("getSeries", None),
     ("listEvents", None),

@@ -29,6 +29,8 @@ FIGURES_OPERATIONS = {
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
+    "/api/v1/goals": "listGoals",
+    "/api/v1/leaderboard": "getLeaderboard",
     "/api/v1/series": "getSeries",
     "/api/v1/events": "listEvents",
     # Read here; written through the agent API (its POST is in the agent description).
@@ -265,7 +267,7 @@ def test_parameters_state_the_bounds_the_service_enforces(copy):
             "default": 14,
         }
         keys = [schema for (_, _, name), schema in bounds.items() if name == "Idempotency-Key"]
-        assert len(keys) == 15
+        assert len(keys) == 16
         assert all(key == {"type": "string", "minLength": 8, "maxLength": 200} for key in keys)
 
 

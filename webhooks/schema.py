@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from core.openapi import IDEMPOTENCY_KEY, ErrorSerializer, error_example, error_responses
 from events.types import EVENT_TYPES
+from figures.schema import GoalsMonthSerializer
 from integrations.providers import PROVIDERS
 
 from .serializers import (
@@ -326,6 +327,7 @@ PAYLOADS = {
     "payment.refunded": REFUND,
     "eod.submitted": EOD,
     "ad_spend.updated": AD_SPEND,
+    "goal.updated": GoalsMonthSerializer(),
     "change.created": CHANGE,
     "member.added": MEMBER,
     "member.removed": MEMBER,

@@ -157,6 +157,12 @@ COLUMNS: dict[str, list[tuple[str, str, str]]] = {
         ("impressions", COUNT, ""),
         ("clicks", COUNT, "61"),
     ],
+    "goal": [
+        ("month", TEXT, "2026-10"),
+        ("metric", TEXT, "calls.taken"),
+        ("member", TEXT, "m-1"),
+        ("target", MONEY, "20"),
+    ],
 }
 assert tuple(COLUMNS) == IMPORT_TYPES, "a template for each type the importer reads"
 
@@ -175,6 +181,7 @@ EXAMPLE_IDS = {
     "funnel_event": "f-1",
     "commission_rule": "k-1",
     "ad_spend": "yt-autumn-2026-10-01",
+    "goal": "goal-2026-10-m-1-taken",
 }
 
 # An EOD report's own columns; the others are its fields.

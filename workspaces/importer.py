@@ -10,6 +10,7 @@ everything it touched are refreshed once, at the end.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -46,6 +47,7 @@ from .models import (
     CommissionRule,
     EodReport,
     FunnelEvent,
+    Goal,
     Lead,
     Member,
     Outcome,
@@ -66,6 +68,7 @@ from .services import (
     commission_rule_upsert,
     eod_upsert,
     funnel_event_upsert,
+    goal_upsert,
     lead_upsert,
     outcome_upsert,
     payment_upsert,
@@ -75,6 +78,8 @@ from .services import (
     touch_upsert,
     webinar_event_upsert,
 )
+from .services.goals import MONEY_METRICS as GOAL_MONEY_METRICS
+from .services.goals import GoalsRefused, month_parse
 from .tenancy import member_upsert
 
 IMPORT_ACTOR = Actor(kind="command", id="import_records", label="manage.py import_records")
@@ -151,6 +156,7 @@ IMPORT_TYPES = (
     "funnel_event",
     "commission_rule",
     "ad_spend",
+    "goal",
 )
 
 _MODELS = {
@@ -168,6 +174,7 @@ _MODELS = {
     "funnel_event": FunnelEvent,
     "commission_rule": CommissionRule,
     "ad_spend": AdSpend,
+    "goal": Goal,
 }
 
 
@@ -548,6 +555,61 @@ class CommissionRuleLine(serializers.Serializer):
     slot = _Text(required=True)
 
 
+_WHOLE_TEXT = re.compile(r"[0-9]+(\.0+)?", re.ASCII)
+
+
+class _Month(_Member):
+    """A month of the workspace's calendar, YYYY-MM, as its first day."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=True, **kwargs)
+
+    def to_internal_value(self, data):
+        first_day = month_parse(data)
+        if first_day is None:
+            raise serializers.ValidationError(f"{data!r} is not a month (YYYY-MM).")
+        return first_day
+
+
+class _Target(_Member):
+    """A goal's target as written; GoalLine reads it by the line's metric."""
+
+    def __init__(self, **kwargs):
+        super().__init__(required=True, **kwargs)
+
+    def to_internal_value(self, data):
+        return data
+
+
+class GoalLine(serializers.Serializer):
+    month = _Month()
+    metric = _Text(required=True, max_length=40)
+    member = _Ref(Member, required=False)
+    target = _Target()
+
+    def validate(self, attrs):
+        target = attrs["target"]
+        if attrs["metric"] in GOAL_MONEY_METRICS:
+            workspace = self.context["workspace"]
+            try:
+                attrs["target"] = money_to_minor(
+                    target,
+                    exponent=workspace.currency_exponent,
+                    currency=workspace.currency,
+                    field="target",
+                )
+            except RecordInvalid as error:
+                raise serializers.ValidationError({"target": [error.message]}) from None
+        else:
+            if isinstance(target, str) and _WHOLE_TEXT.fullmatch(target):
+                target = Decimal(target)  # a CSV cell
+            try:
+                attrs["target"] = _Count().to_internal_value(target)
+            except serializers.ValidationError as error:
+                raise serializers.ValidationError({"target": error.detail}) from None
+        return attrs
+
+
 class AdSpendLine(serializers.Serializer):
     date = _Date()
     platform = _Text(required=True, max_length=32)
@@ -583,6 +645,12 @@ def _member_write(*, touched: dict, actor: Actor, by_role: str, **values):
     return member_upsert(**values, actor=actor, by_role=by_role)
 
 
+def _goal_write(*, touched: dict, by_role: str, **values):
+    """Goals are set by owners, admins and managers: the writer checks the role of the
+    person who brought the file."""
+    return goal_upsert(**values, by_role=by_role)
+
+
 def _collecting(writer, key: str | None):
     """The writer, collecting what to refresh in touched[key] (the import refreshes once)."""
 
@@ -610,6 +678,7 @@ _KINDS = {
     "funnel_event": (FunnelEventLine, _collecting(funnel_event_upsert, "funnel_leads")),
     "commission_rule": (CommissionRuleLine, _collecting(commission_rule_upsert, None)),
     "ad_spend": (AdSpendLine, _collecting(ad_spend_upsert, None)),
+    "goal": (GoalLine, _goal_write),
 }
 
 
@@ -627,6 +696,8 @@ def _write(line: _Line, context: dict, touched: dict):
     values = _line_read(serializer_class, line.data, context)
     if line.type == "member":
         values["actor"] = context["actor"]
+        values["by_role"] = context["by_role"]
+    elif line.type == "goal":
         values["by_role"] = context["by_role"]
     return write(workspace=context["workspace"], external_id=line.id, touched=touched, **values)
 
@@ -706,6 +777,8 @@ def _line_write(line: _Line, context: dict, touched: dict):
         raise ImportLineError(line.number, error.field, error.message) from None
     except InvalidField as error:
         raise ImportLineError(line.number, error.extra["field"], error.message) from None
+    except GoalsRefused as error:
+        raise ImportLineError(line.number, "type", error.message) from None
     except IntegrityError as error:
         raise ImportLineError(
             line.number, None, f"conflicts with a record already held ({error})."

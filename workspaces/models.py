@@ -719,6 +719,46 @@ class CommissionRule(WorkspaceRecord):
         ]
 
 
+class Goal(WorkspaceRecord):
+    """What a member (or, with no member, the whole workspace) should reach in a month of
+    the workspace's calendar, on one of GOAL_METRICS. Written only by
+    workspaces.services.goals; read by figures.selectors.goals."""
+
+    class Metric(models.TextChoices):
+        LEADS_CREATED = "leads.created"
+        CALLS_BOOKED = "calls.booked"
+        CALLS_TAKEN = "calls.taken"
+        CALLS_CLOSED = "calls.closed"
+        CASH_COLLECTED = "payments.cash_collected"
+        REVENUE_BOOKED = "payments.revenue_booked"
+
+    # The first day of the month.
+    month = models.DateField()
+    metric = models.CharField(max_length=40, choices=Metric.choices)
+    member = models.ForeignKey(
+        Member, null=True, blank=True, on_delete=models.CASCADE, related_name="goals"
+    )
+    target = models.BigIntegerField(
+        help_text="A count, or minor units of the workspace currency for a money metric."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            _external_id_unique("goal"),
+            models.UniqueConstraint(
+                fields=["workspace", "month", "metric", "member"],
+                condition=models.Q(member__isnull=False),
+                name="goal_one_per_member",
+            ),
+            models.UniqueConstraint(
+                fields=["workspace", "month", "metric"],
+                condition=models.Q(member__isnull=True),
+                name="goal_one_per_workspace",
+            ),
+        ]
+
+
 class RecordUpload(models.Model):
     """A file of records uploaded on the Import page, kept with the JSON Lines the importer
     reads (a CSV is converted first), what the worker's check found and, once confirmed and

@@ -154,3 +154,49 @@ def ad_spend_shape(spend, workspace) -> dict:
         "currency": workspace.currency,
         "amount": _money(workspace, spend.amount),
     }
+
+
+# The order of a month's goals: the workspace's first, then members by name; within each,
+# the metrics in this order.
+GOAL_METRIC_ORDER = (
+    "leads.created",
+    "calls.booked",
+    "calls.taken",
+    "calls.closed",
+    "payments.cash_collected",
+    "payments.revenue_booked",
+)
+_GOAL_MONEY = frozenset({"payments.cash_collected", "payments.revenue_booked"})
+
+
+def goal_order_key(goal) -> tuple:
+    member = goal.member
+    return (
+        member is not None,
+        (member.name.casefold(), str(member.pk)) if member is not None else ("", ""),
+        GOAL_METRIC_ORDER.index(goal.metric),
+    )
+
+
+def goal_shape(goal, workspace) -> dict:
+    """A goal as PUT /api/v1/goals/{month} answers it and `goal.updated` carries it: the
+    target is a count, or money in major units beside `currency`."""
+    money = goal.metric in _GOAL_MONEY
+    member = goal.member
+    body = {
+        "metric": goal.metric,
+        "member": {"id": str(member.pk), "name": member.name} if member is not None else None,
+        "unit": "money" if money else "count",
+        "target": _money(workspace, goal.target) if money else goal.target,
+    }
+    if money:
+        body["currency"] = workspace.currency
+    return body
+
+
+def goals_month_shape(workspace, month, goals) -> dict:
+    """A month's goals (`month` its first day), workspace goals first, then by member."""
+    return {
+        "month": f"{month.year:04d}-{month.month:02d}",
+        "goals": [goal_shape(goal, workspace) for goal in sorted(goals, key=goal_order_key)],
+    }

@@ -1,7 +1,7 @@
 """Reads behind the figures API, each a small fixed number of aggregate queries.
 
 One module per endpoint family (calls, outcomes, payments and commission, leads and
-attribution, acquisition and ad spend, funnel, webinar, eod, speed to lead, journey, series, audit events, the
+attribution, acquisition and ad spend, funnel, webinar, eod, speed to lead, goals and the leaderboard, journey, series, audit events, the
 member's board); base holds what they share. Every selector takes keyword arguments: the
 `workspace`, a `period` (figures.period.Period: a UTC range [start, end) plus its local
 days) and, where it makes sense, an optional `member` that restricts the figures to the
@@ -28,6 +28,14 @@ from .board import KEY_FIGURES, key_figures, member_board
 from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
 from .eod import eod_days_missed, eod_figures, eod_filed_on, eod_reports_of_period
 from .funnel import DEFAULT_FUNNEL, funnel_figures
+from .goals import (
+    ROLE_DEFAULT,
+    ROLES,
+    goal_month_period,
+    goals_figures,
+    leaderboard,
+    this_month,
+)
 from .journey import lead_journey
 from .leads import (
     LEADS_LIMIT_DEFAULT,
@@ -69,6 +77,8 @@ __all__ = [
     "KEY_FIGURES",
     "LEADS_LIMIT_DEFAULT",
     "LEADS_LIMIT_MAX",
+    "ROLES",
+    "ROLE_DEFAULT",
     "SERIES_METRICS",
     "SERIES_POINTS_MAX",
     "UTM_FIELDS",
@@ -91,8 +101,11 @@ __all__ = [
     "eod_filed_on",
     "eod_reports_of_period",
     "funnel_figures",
+    "goal_month_period",
+    "goals_figures",
     "key_figures",
     "lead_journey",
+    "leaderboard",
     "leads_created_of_attribution",
     "leads_figures",
     "leads_list",
@@ -107,5 +120,6 @@ __all__ = [
     "series_figures",
     "series_with_totals",
     "speed_to_lead",
+    "this_month",
     "webinar_figures",
 ]

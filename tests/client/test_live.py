@@ -44,6 +44,7 @@ GROUPS = {
     },
     "events": {"list_events"},
     "ad_spend": {"create_ad_spend", "list_ad_spend", "list_acquisition"},
+    "goals": {"replace_goals", "list_goals", "get_leaderboard"},
     "workspace": {
         "get_display",
         "create_change",
@@ -115,7 +116,7 @@ def test_every_operation_is_made_by_a_test():
         if not name.startswith("_") and callable(getattr(_generated.Operations, name))
     }
     assert set().union(*GROUPS.values()) == operations
-    assert len(operations) == 49
+    assert len(operations) == 52
 
 
 def test_figures_reads(served, record):
@@ -248,8 +249,9 @@ def test_events_feed_paged_to_its_end(served, record):
     made = len(record.made)
     paged = list(client.iter_events(page_size=2))
     assert [e.id for e in paged] == [e.id for e in first.events]
-    # Pages of two, and a last one that says no more follow.
-    assert len(record.made) - made == (len(paged) + 1) // 2 + (len(paged) % 2 == 0)
+    # Pages of two, the last of them saying that no more follow (the feed looks one event
+    # ahead, so a full last page needs no empty one after it).
+    assert len(record.made) - made == (len(paged) + 1) // 2
     assert [e.id for e in client.iter_events(after=paged[0].id)] == [e.id for e in paged[1:]]
     assert set(record.made) == GROUPS["events"]
 
@@ -277,6 +279,36 @@ def test_ad_spend_written_then_read(served, record):
     row = next(r for r in acquisition.data.rows if r.utm_campaign == "client-test")
     assert (row.spend.value, row.leads.value, row.roas.value) == (20, 0, 0.0)
     assert set(record.made) == GROUPS["ad_spend"]
+
+
+def test_goals_set_then_read(served, record):
+    base_url, demo = served
+    ws = _workspace(demo)
+    writer = record(Client, ws["tokens"]["write"], base_url)
+    closer = _member(demo, "closer")
+    month = datetime.date.today().strftime("%Y-%m")
+    body = {
+        "goals": [
+            {"metric": "payments.cash_collected", "target": "15000.50"},
+            {"metric": "calls.taken", "member": closer["id"], "target": 20},
+        ]
+    }
+    made = writer.replace_goals(month, body=body)
+    assert made.month == month
+    assert [(g.metric, g.target) for g in made.goals] == [
+        ("payments.cash_collected", 15000.5),
+        ("calls.taken", 20),
+    ]
+    goals = writer.list_goals(month=month)
+    assert [(g.metric, g.target.value) for g in goals.data.goals] == [
+        ("payments.cash_collected", 15000.5),
+        ("calls.taken", 20),
+    ]
+    assert goals.data.goals[1].member.id == closer["id"]
+    board = writer.get_leaderboard(role=_generated.figures.models.GetLeaderboardRole.CLOSER)
+    ranks = [row.rank for row in board.data.members]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    assert set(record.made) == GROUPS["goals"]
 
 
 def test_workspace_operations(served, record):

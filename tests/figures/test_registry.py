@@ -25,6 +25,8 @@ OPERATION_IDS = {
     "/api/v1/funnel": "getFunnel",
     "/api/v1/webinar": "getWebinar",
     "/api/v1/audit-events": "listAuditEvents",
+    "/api/v1/goals": "listGoals",
+    "/api/v1/leaderboard": "getLeaderboard",
     "/api/v1/series": "getSeries",
     # The events feed shares the description (the webhook endpoints are the agent API's).
     "/api/v1/events": "listEvents",
@@ -36,7 +38,7 @@ OPERATION_IDS = {
 def test_every_metric_is_well_formed():
     for metric in registry.METRIC_LIST:
         assert re.fullmatch(r"[a-z_]+\.[a-z_]+", metric.id)
-        assert metric.unit in {"count", "money", "rate"}
+        assert metric.unit in {"count", "money", "rate", "count or money"}
         assert metric.definition and metric.label and registry.EXAMPLES[metric.id]
         if metric.unit == "rate":
             assert metric.numerator and metric.denominator and metric.null_when

@@ -32,6 +32,8 @@ READ_TOOLS = [
     "listCommission",
     "getFunnel",
     "getWebinar",
+    "listGoals",
+    "getLeaderboard",
     "listAuditEvents",
     "getSeries",
     "listEvents",
@@ -130,6 +132,13 @@ def _tool_and_rest(team):
             {"eventId": str(team.event.pk)},
             "/api/v1/webinar",
             {"eventId": str(team.event.pk)},
+        ),
+        "listGoals": (team.read, {"month": "2026-03"}, "/api/v1/goals", {"month": "2026-03"}),
+        "getLeaderboard": (
+            team.read,
+            {**PERIOD, "role": "setter"},
+            "/api/v1/leaderboard",
+            {**PERIOD, "role": "setter"},
         ),
         "listAuditEvents": (team.read, PERIOD, "/api/v1/audit-events", PERIOD),
         "getSeries": (

@@ -136,6 +136,14 @@ EXPECTED = {
         "utm_campaign": "autumn",
         "clicks": 61,
     },
+    "goal": {
+        "type": "goal",
+        "id": "goal-2026-10-m-1-taken",
+        "month": "2026-10",
+        "metric": "calls.taken",
+        "member": "m-1",
+        "target": "20",
+    },
 }
 
 

@@ -21,7 +21,7 @@ refresh instead (a call also takes ``refresh=False``); the import does that once
 everything it touched, at the end of its transaction.
 
 The writers are kept by family, one module each (leads, calls, money, eod, webinars,
-funnels, commission, spend, bulk); this package is the one import path of them all.
+funnels, goals, commission, spend, bulk); this package is the one import path of them all.
 """
 
 from .base import RecordInvalid
@@ -36,6 +36,7 @@ from .calls import (
 from .commission import commission_rule_remove, commission_rule_set, commission_rule_upsert
 from .eod import eod_upsert
 from .funnels import funnel_event_upsert, funnel_stage_get_or_create
+from .goals import GoalsRefused, goal_upsert, goals_replace, month_parse
 from .leads import lead_upsert, leads_create, touch_upsert
 from .money import payment_upsert, payments_create, refund_upsert, refunds_create, sale_upsert
 from .spend import COUNT_MAX, ad_spend_upsert
@@ -49,6 +50,7 @@ from .webinars import (
 __all__ = [
     "BULK_ORDER",
     "COUNT_MAX",
+    "GoalsRefused",
     "RecordInvalid",
     "ad_spend_upsert",
     "call_attendance_record",
@@ -61,8 +63,11 @@ __all__ = [
     "eod_upsert",
     "funnel_event_upsert",
     "funnel_stage_get_or_create",
+    "goal_upsert",
+    "goals_replace",
     "lead_upsert",
     "leads_create",
+    "month_parse",
     "outcome_upsert",
     "payment_upsert",
     "payments_create",

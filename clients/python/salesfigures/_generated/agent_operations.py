@@ -18,6 +18,7 @@ from .agent.api.forms import file_eod_form as _file_eod_form
 from .agent.api.forms import file_past_call_form as _file_past_call_form
 from .agent.api.forms import file_post_call_form as _file_post_call_form
 from .agent.api.forms import list_drafts as _list_drafts
+from .agent.api.goals import replace_goals as _replace_goals
 from .agent.api.me import get_my_board as _get_my_board
 from .agent.api.plans import apply_plan as _apply_plan
 from .agent.api.plans import create_plan as _create_plan
@@ -64,6 +65,8 @@ from .agent.models.endpoint_created import EndpointCreated
 from .agent.models.endpoint_list import EndpointList
 from .agent.models.eod_answer import EodAnswer
 from .agent.models.eod_form_request import EodFormRequest
+from .agent.models.goals_month import GoalsMonth
+from .agent.models.goals_replace_request import GoalsReplaceRequest
 from .agent.models.past_call_answer import PastCallAnswer
 from .agent.models.past_call_form_request import PastCallFormRequest
 from .agent.models.patched_endpoint_update_request import PatchedEndpointUpdateRequest
@@ -332,6 +335,23 @@ class AgentOperations:
             },
         )
 
+    def replace_goals(
+        self,
+        month: str,
+        *,
+        body: Union[GoalsReplaceRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> GoalsMonth:
+        """Set a month's goals, replacing the ones it had"""
+        return self._call(
+            _replace_goals,
+            {
+                "month": month,
+                "body": _body(GoalsReplaceRequest, body),
+                "idempotency_key": idempotency_key,
+            },
+        )
+
     def request_plan_approval(self, id: str, *, idempotency_key: Optional[str] = None) -> Plan:
         """Ask a person to approve or decline a drafted plan in the agency console"""
         return self._call(_request_plan_approval, {"id": id, "idempotency_key": idempotency_key})
@@ -595,6 +615,23 @@ class AsyncAgentOperations:
             {
                 "key": key,
                 "body": _body(BlueprintBodyRequest, body),
+                "idempotency_key": idempotency_key,
+            },
+        )
+
+    async def replace_goals(
+        self,
+        month: str,
+        *,
+        body: Union[GoalsReplaceRequest, Mapping[str, Any]],
+        idempotency_key: Optional[str] = None,
+    ) -> GoalsMonth:
+        """Set a month's goals, replacing the ones it had"""
+        return await self._call(
+            _replace_goals,
+            {
+                "month": month,
+                "body": _body(GoalsReplaceRequest, body),
                 "idempotency_key": idempotency_key,
             },
         )

@@ -14,6 +14,8 @@ from .figures.api.calls import list_call_figures as _list_call_figures
 from .figures.api.commission import list_commission as _list_commission
 from .figures.api.eod import list_eod_figures as _list_eod_figures
 from .figures.api.funnel import get_funnel as _get_funnel
+from .figures.api.goals import list_goals as _list_goals
+from .figures.api.leaderboard import get_leaderboard as _get_leaderboard
 from .figures.api.leads import get_lead_journey as _get_lead_journey
 from .figures.api.leads import list_leads as _list_leads
 from .figures.api.outcomes import list_outcomes as _list_outcomes
@@ -26,6 +28,8 @@ from .figures.api.whoami import whoami as _whoami
 from .figures.models.event_list import EventList
 from .figures.models.get_funnel_envelope import GetFunnelEnvelope
 from .figures.models.get_lead_journey_envelope import GetLeadJourneyEnvelope
+from .figures.models.get_leaderboard_envelope import GetLeaderboardEnvelope
+from .figures.models.get_leaderboard_role import GetLeaderboardRole
 from .figures.models.get_series_envelope import GetSeriesEnvelope
 from .figures.models.get_series_interval import GetSeriesInterval
 from .figures.models.get_series_metric import GetSeriesMetric
@@ -38,6 +42,7 @@ from .figures.models.list_audit_events_envelope import ListAuditEventsEnvelope
 from .figures.models.list_call_figures_envelope import ListCallFiguresEnvelope
 from .figures.models.list_commission_envelope import ListCommissionEnvelope
 from .figures.models.list_eod_figures_envelope import ListEodFiguresEnvelope
+from .figures.models.list_goals_envelope import ListGoalsEnvelope
 from .figures.models.list_leads_envelope import ListLeadsEnvelope
 from .figures.models.list_outcomes_envelope import ListOutcomesEnvelope
 from .figures.models.list_payment_figures_envelope import ListPaymentFiguresEnvelope
@@ -77,6 +82,16 @@ class FiguresOperations:
     def get_lead_journey(self, id: UUID) -> GetLeadJourneyEnvelope:
         """Everything held about one lead, in time order"""
         return self._call(_get_lead_journey, {"id": id})
+
+    def get_leaderboard(
+        self,
+        *,
+        from_: Union[Unset, datetime.date] = UNSET,
+        role: Union[Unset, GetLeaderboardRole] = UNSET,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> GetLeaderboardEnvelope:
+        """Closers or setters ranked by what they closed or set in the period"""
+        return self._call(_get_leaderboard, {"from_": from_, "role": role, "to": to})
 
     def get_series(
         self,
@@ -161,6 +176,10 @@ class FiguresOperations:
         """The workspace's events of the last 30 days, oldest first"""
         return self._call(_list_events, {"after": after, "limit": limit, "types": types})
 
+    def list_goals(self, *, month: Union[Unset, str] = UNSET) -> ListGoalsEnvelope:
+        """A month's goals: actual, target, expected by today, attainment, pace, projection"""
+        return self._call(_list_goals, {"month": month})
+
     def list_leads(
         self,
         *,
@@ -213,6 +232,16 @@ class AsyncFiguresOperations:
     async def get_lead_journey(self, id: UUID) -> GetLeadJourneyEnvelope:
         """Everything held about one lead, in time order"""
         return await self._call(_get_lead_journey, {"id": id})
+
+    async def get_leaderboard(
+        self,
+        *,
+        from_: Union[Unset, datetime.date] = UNSET,
+        role: Union[Unset, GetLeaderboardRole] = UNSET,
+        to: Union[Unset, datetime.date] = UNSET,
+    ) -> GetLeaderboardEnvelope:
+        """Closers or setters ranked by what they closed or set in the period"""
+        return await self._call(_get_leaderboard, {"from_": from_, "role": role, "to": to})
 
     async def get_series(
         self,
@@ -296,6 +325,10 @@ class AsyncFiguresOperations:
     ) -> EventList:
         """The workspace's events of the last 30 days, oldest first"""
         return await self._call(_list_events, {"after": after, "limit": limit, "types": types})
+
+    async def list_goals(self, *, month: Union[Unset, str] = UNSET) -> ListGoalsEnvelope:
+        """A month's goals: actual, target, expected by today, attainment, pace, projection"""
+        return await self._call(_list_goals, {"month": month})
 
     async def list_leads(
         self,

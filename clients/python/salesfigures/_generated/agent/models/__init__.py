@@ -74,6 +74,7 @@ from .event_call_outcome_recorded import EventCallOutcomeRecorded
 from .event_call_rescheduled import EventCallRescheduled
 from .event_change_created import EventChangeCreated
 from .event_eod_submitted import EventEodSubmitted
+from .event_goal_updated import EventGoalUpdated
 from .event_integration_failing import EventIntegrationFailing
 from .event_lead_created import EventLeadCreated
 from .event_lead_updated import EventLeadUpdated
@@ -88,6 +89,13 @@ from .event_type_enum import EventTypeEnum
 from .field import Field
 from .field_side import FieldSide
 from .form_enum import FormEnum
+from .goal import Goal
+from .goal_item_request import GoalItemRequest
+from .goal_member import GoalMember
+from .goal_metric_enum import GoalMetricEnum
+from .goal_unit_enum import GoalUnitEnum
+from .goals_month import GoalsMonth
+from .goals_replace_request import GoalsReplaceRequest
 from .instalment_answer import InstalmentAnswer
 from .instalment_request import InstalmentRequest
 from .integration_event_data import IntegrationEventData
@@ -234,6 +242,7 @@ __all__ = (
     "EventCallRescheduled",
     "EventChangeCreated",
     "EventEodSubmitted",
+    "EventGoalUpdated",
     "EventIntegrationFailing",
     "EventLeadCreated",
     "EventLeadUpdated",
@@ -248,6 +257,13 @@ __all__ = (
     "Field",
     "FieldSide",
     "FormEnum",
+    "Goal",
+    "GoalItemRequest",
+    "GoalMember",
+    "GoalMetricEnum",
+    "GoalsMonth",
+    "GoalsReplaceRequest",
+    "GoalUnitEnum",
     "InstalmentAnswer",
     "InstalmentRequest",
     "IntegrationEventData",

@@ -9,6 +9,7 @@ class EventTypeEnum(str, Enum):
     CALL_RESCHEDULED = "call.rescheduled"
     CHANGE_CREATED = "change.created"
     EOD_SUBMITTED = "eod.submitted"
+    GOAL_UPDATED = "goal.updated"
     INTEGRATION_FAILING = "integration.failing"
     LEAD_CREATED = "lead.created"
     LEAD_UPDATED = "lead.updated"

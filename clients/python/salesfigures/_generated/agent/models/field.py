@@ -51,6 +51,12 @@ class Field:
             * `eod.submitted` - eod.submitted
             * `funnel.stage_count` - funnel.stage_count
             * `funnel.stage_rate` - funnel.stage_rate
+            * `goal.actual` - goal.actual
+            * `goal.attainment` - goal.attainment
+            * `goal.expected` - goal.expected
+            * `goal.pace` - goal.pace
+            * `goal.projected` - goal.projected
+            * `goal.target` - goal.target
             * `leads.created` - leads.created
             * `outcomes.awaiting` - outcomes.awaiting
             * `outcomes.cancelled` - outcomes.cancelled
@@ -81,9 +87,10 @@ class Field:
         unit (UnitEnum): * `count` - count
             * `money` - money
             * `rate` - rate
-        value (Union[None, float]): Counts are integers; money is in major units of the workspace currency (1234.5); a
-            rate is a fraction in [0, 1] rounded to 4 decimals (acquisition.roas, a return, may exceed 1). null whenever the
-            figure cannot be drawn honestly; then `unavailable` says why.
+        value (Union[None, float]): Counts are integers (goal.expected and goal.projected, pro-rated, carry 2 decimals);
+            money is in major units of the workspace currency (1234.5); a rate is a fraction in [0, 1] rounded to 4 decimals
+            (acquisition.roas, a return, and goal.attainment and goal.pace, since a goal can be beaten, may exceed 1). null
+            whenever the figure cannot be drawn honestly; then `unavailable` says why.
         unavailable (Union['Unavailable', None]): Why the value is null; null when there is a value.
         currency (Union[Unset, str]): Money figures only.
         numerator (Union[Unset, FieldSide]):

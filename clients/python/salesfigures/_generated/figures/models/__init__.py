@@ -30,6 +30,9 @@ from .get_lead_journey_data import GetLeadJourneyData
 from .get_lead_journey_data_events_item import GetLeadJourneyDataEventsItem
 from .get_lead_journey_data_lead import GetLeadJourneyDataLead
 from .get_lead_journey_envelope import GetLeadJourneyEnvelope
+from .get_leaderboard_data import GetLeaderboardData
+from .get_leaderboard_envelope import GetLeaderboardEnvelope
+from .get_leaderboard_role import GetLeaderboardRole
 from .get_series_data import GetSeriesData
 from .get_series_data_metric_enum import GetSeriesDataMetricEnum
 from .get_series_envelope import GetSeriesEnvelope
@@ -38,7 +41,11 @@ from .get_series_metric import GetSeriesMetric
 from .get_webinar_data import GetWebinarData
 from .get_webinar_data_event_type_0 import GetWebinarDataEventType0
 from .get_webinar_envelope import GetWebinarEnvelope
+from .goal_metric_enum import GoalMetricEnum
+from .goal_row import GoalRow
+from .goal_row_member import GoalRowMember
 from .interval_enum import IntervalEnum
+from .leaderboard_row import LeaderboardRow
 from .list_acquisition_by import ListAcquisitionBy
 from .list_acquisition_data import ListAcquisitionData
 from .list_acquisition_envelope import ListAcquisitionEnvelope
@@ -54,6 +61,8 @@ from .list_commission_data import ListCommissionData
 from .list_commission_envelope import ListCommissionEnvelope
 from .list_eod_figures_data import ListEodFiguresData
 from .list_eod_figures_envelope import ListEodFiguresEnvelope
+from .list_goals_data import ListGoalsData
+from .list_goals_envelope import ListGoalsEnvelope
 from .list_leads_data import ListLeadsData
 from .list_leads_data_leads_item import ListLeadsDataLeadsItem
 from .list_leads_envelope import ListLeadsEnvelope
@@ -103,6 +112,9 @@ __all__ = (
     "FunnelStageRow",
     "GetFunnelData",
     "GetFunnelEnvelope",
+    "GetLeaderboardData",
+    "GetLeaderboardEnvelope",
+    "GetLeaderboardRole",
     "GetLeadJourneyData",
     "GetLeadJourneyDataEventsItem",
     "GetLeadJourneyDataLead",
@@ -115,7 +127,11 @@ __all__ = (
     "GetWebinarData",
     "GetWebinarDataEventType0",
     "GetWebinarEnvelope",
+    "GoalMetricEnum",
+    "GoalRow",
+    "GoalRowMember",
     "IntervalEnum",
+    "LeaderboardRow",
     "ListAcquisitionBy",
     "ListAcquisitionData",
     "ListAcquisitionEnvelope",
@@ -131,6 +147,8 @@ __all__ = (
     "ListCommissionEnvelope",
     "ListEodFiguresData",
     "ListEodFiguresEnvelope",
+    "ListGoalsData",
+    "ListGoalsEnvelope",
     "ListLeadsData",
     "ListLeadsDataLeadsItem",
     "ListLeadsEnvelope",

@@ -33,6 +33,7 @@ class Event:
             * `payment.refunded` - payment.refunded
             * `eod.submitted` - eod.submitted
             * `ad_spend.updated` - ad_spend.updated
+            * `goal.updated` - goal.updated
             * `change.created` - change.created
             * `member.added` - member.added
             * `member.removed` - member.removed

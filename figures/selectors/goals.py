@@ -1,0 +1,286 @@
+"""/goals and /leaderboard: a month's goals against the figures they are set on, and the
+team ranked by what they closed or set.
+
+A member's figure is read in their slot (workspaces.services.goals.GOAL_SLOTS): each
+metric is one aggregate over the records /leads, /calls or /payments counts, grouped by
+the slot's column, so the workspace's figure and every member's come from the same rows
+(the workspace's is the sum of every group, records with nobody in the slot included).
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+
+from django.db.models import BigIntegerField, Count, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from core.times import local_today, workspace_zone
+from workspaces.models import Goal, Member
+from workspaces.services.goals import GOAL_SLOTS, MONEY_METRICS
+from workspaces.shapes import goal_order_key
+
+from .. import envelope as fields
+from ..period import Period, local_midnight
+from ..registry import COUNT, EMPTY_DENOMINATOR, MONEY, NOT_COMPUTED
+from .base import Figures, Span, leads_created_in, live_calls
+from .calls import calls_conditions
+from .payments import payments_paid_in, sales_closed_in
+
+_MINOR_SUM = {"output_field": BigIntegerField()}
+
+
+def _slot_totals(*, workspace, span: Span, metric: str, slot: str, now) -> dict:
+    """{member id or None: the metric's figure} of the records of [start, end), grouped by
+    the slot's column (None: the records nobody holds it on)."""
+    if metric == "leads.created":
+        rows = leads_created_in(workspace=workspace, period=span)
+        value = Count("pk")
+    elif metric.startswith("calls."):
+        condition = calls_conditions(now)[metric.removeprefix("calls.")]
+        rows = live_calls(workspace=workspace, period=span).filter(condition)
+        value = Count("pk")
+    elif metric == "payments.cash_collected":
+        rows = payments_paid_in(workspace=workspace, period=span)
+        value = Coalesce(Sum("amount"), 0, **_MINOR_SUM)
+    else:
+        rows = sales_closed_in(workspace=workspace, period=span)
+        value = Coalesce(Sum("contract_value"), 0, **_MINOR_SUM)
+    grouped = rows.order_by().values_list(slot).annotate(value=value)
+    return dict(grouped.values_list(slot, "value"))
+
+
+# --- /goals ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GoalMonth:
+    """A month of the workspace's calendar, as far as it has run at `now`."""
+
+    first_day: date
+    days: int
+    elapsed: int  # its days through today: all of them once past, 0 before it starts
+    period: Period  # the whole month, the Envelope's period
+    so_far: Span  # [its start, the end of today), or the whole month once past
+
+    @classmethod
+    def of(cls, *, workspace, first_day: date, now: datetime) -> GoalMonth:
+        days = calendar.monthrange(first_day.year, first_day.month)[1]
+        last_day = first_day + timedelta(days=days - 1)
+        period = Period.of_days(workspace=workspace, first_day=first_day, last_day=last_day)
+        today = local_today(workspace, now)
+        if today > last_day:
+            elapsed = days
+        elif today < first_day:
+            elapsed = 0
+        else:
+            elapsed = today.day
+        end_of_so_far = local_midnight(
+            first_day + timedelta(days=elapsed), workspace_zone(workspace)
+        )
+        return cls(
+            first_day=first_day,
+            days=days,
+            elapsed=elapsed,
+            period=period,
+            so_far=Span(period.start, max(period.start, end_of_so_far)),
+        )
+
+
+def this_month(workspace, now: datetime | None = None) -> date:
+    """The first day of the month it is in the workspace's zone."""
+    return local_today(workspace, now).replace(day=1)
+
+
+def month_goals(*, workspace, first_day: date) -> list[Goal]:
+    """The month's goals, workspace goals first, then members by name, each in metric order."""
+    goals = Goal.objects.filter(workspace=workspace, month=first_day).select_related("member")
+    return sorted(goals, key=goal_order_key)
+
+
+def _goal_fields(goal: Goal, actual: int, month: GoalMonth, workspace) -> dict:
+    """The Fields of one goal: its actual, target, expected, attainment, pace, projected."""
+    unit = MONEY if goal.metric in MONEY_METRICS else COUNT
+
+    def figure(metric_id: str, value):
+        of = fields.FieldsOf(metric_id, unit, workspace=workspace)
+        return of.money(value) if unit == MONEY else of.count(value)
+
+    def major(value):
+        return fields.major_units(int(value), workspace) if unit == MONEY else value
+
+    target = goal.target
+    expected = fields.FieldsOf("goal.expected", unit, workspace=workspace).pro_rated(
+        unit, Decimal(target) * month.elapsed / month.days
+    )
+    if month.elapsed:
+        projected = fields.FieldsOf("goal.projected", unit, workspace=workspace).pro_rated(
+            unit, Decimal(actual) * month.days / month.elapsed
+        )
+    else:
+        projected = fields.FieldsOf("goal.projected", unit, workspace=workspace).pro_rated(
+            unit,
+            None,
+            unavailable=NOT_COMPUTED,
+            reason="The month has not started: nothing to project from.",
+        )
+    # The pace is taken against expected as answered (to the cent, or 2 decimals), so its
+    # sides are the figures shown.
+    expected_shown = expected.raw
+    attainment = fields.FieldsOf("goal.attainment", "rate", workspace=workspace).rate(
+        actual,
+        target,
+        empty=EMPTY_DENOMINATOR,
+        reason="The target is 0." if target == 0 else None,
+        side_values=(major(actual), major(target)),
+    )
+    pace = fields.FieldsOf("goal.pace", "rate", workspace=workspace).rate(
+        actual,
+        expected_shown,
+        reason=(
+            "The month has not started: nothing is expected yet."
+            if month.elapsed == 0
+            else "The target is 0."
+        )
+        if expected_shown == 0
+        else None,
+        side_values=(major(actual), expected.value),
+    )
+    return {
+        "actual": figure("goal.actual", actual),
+        "target": figure("goal.target", target),
+        "expected": expected,
+        "attainment": attainment,
+        "pace": pace,
+        "projected": projected,
+    }
+
+
+def goals_figures(*, workspace, first_day: date, now: datetime | None = None) -> Figures:
+    """The month's goals, each with its metric, member and Fields (see the registry's
+    goal.* metrics); one grouped aggregate per metric that has a goal."""
+    now = now or timezone.now()
+    month = GoalMonth.of(workspace=workspace, first_day=first_day, now=now)
+    goals = month_goals(workspace=workspace, first_day=first_day)
+    totals = {}
+    for metric in sorted({goal.metric for goal in goals}):
+        totals[metric] = _slot_totals(
+            workspace=workspace, span=month.so_far, metric=metric, slot=GOAL_SLOTS[metric], now=now
+        )
+    rows = []
+    for goal in goals:
+        by_member = totals[goal.metric]
+        if goal.member is None:
+            actual = sum(by_member.values())
+            member = None
+        else:
+            actual = by_member.get(goal.member_id, 0)
+            member = {"id": str(goal.member.pk), "name": goal.member.name}
+        rows.append(
+            {
+                "metric": goal.metric,
+                "member": member,
+                **_goal_fields(goal, actual, month, workspace),
+            }
+        )
+    return Figures({"goals": rows})
+
+
+def goal_month_period(*, workspace, first_day: date, now: datetime | None = None) -> Period:
+    return GoalMonth.of(workspace=workspace, first_day=first_day, now=now or timezone.now()).period
+
+
+# --- /leaderboard ---------------------------------------------------------------------
+
+ROLES = ("closer", "setter")
+ROLE_DEFAULT = "closer"
+
+
+def _role_counts(*, workspace, period: Period, role: str, now) -> dict:
+    """{member id: {count key: value}} of the period, grouped by the role's slot."""
+    conditions = calls_conditions(now)
+    keys = ("taken", "closed") if role == "closer" else ("booked", "taken", "no_show")
+    calls = (
+        live_calls(workspace=workspace, period=period)
+        .exclude(**{f"{role}__isnull": True})
+        .order_by()
+        .values(role)
+        .annotate(**{key: Count("pk", filter=conditions[key]) for key in keys})
+    )
+    found = {row.pop(role): row for row in calls}
+    if role == "closer":
+        cash = (
+            payments_paid_in(workspace=workspace, period=period)
+            .exclude(closer__isnull=True)
+            .order_by()
+            .values_list("closer")
+            .annotate(cash=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
+        )
+        for member_id, total in cash:
+            found.setdefault(member_id, {"taken": 0, "closed": 0})["cash"] = total
+    zero = {key: 0 for key in (*keys, *(("cash",) if role == "closer" else ()))}
+    return {member_id: {**zero, **counts} for member_id, counts in found.items()}
+
+
+def _board_fields(role: str, counts: dict, workspace) -> dict:
+    if role == "closer":
+        return {
+            "taken": fields.count("calls.taken", counts["taken"], workspace=workspace),
+            "closed": fields.count("calls.closed", counts["closed"], workspace=workspace),
+            "close_rate": fields.rate(
+                "calls.close_rate", counts["closed"], counts["taken"], workspace=workspace
+            ),
+            "cash_collected": fields.money(
+                "payments.cash_collected", counts["cash"], workspace=workspace
+            ),
+        }
+    return {
+        "booked": fields.count("calls.booked", counts["booked"], workspace=workspace),
+        "taken": fields.count("calls.taken", counts["taken"], workspace=workspace),
+        "show_rate": fields.rate(
+            "calls.show_rate",
+            counts["taken"],
+            counts["taken"] + counts["no_show"],
+            workspace=workspace,
+        ),
+    }
+
+
+def _rank_key(role: str, counts: dict) -> tuple:
+    if role == "closer":
+        return (counts["cash"], counts["closed"])
+    return (counts["taken"], counts["booked"])
+
+
+def leaderboard(*, workspace, period: Period, role: str, now: datetime | None = None) -> Figures:
+    """The members of the role, ranked: closers by cash collected, then closes; setters by
+    calls taken of the calls they set, then booked. Equal members share a rank (1, 1, 3)
+    and are listed by name. Every active member of the role is listed, and any other
+    member of it with figures in the period."""
+    now = now or timezone.now()
+    counts = _role_counts(workspace=workspace, period=period, role=role, now=now)
+    members = Member.objects.filter(workspace=workspace, role=role).order_by("name", "pk")
+    listed = [
+        member for member in members if member.is_active or any(counts.get(member.pk, {}).values())
+    ]
+    zero = {key: 0 for key in ("taken", "closed", "cash", "booked", "no_show")}
+    scored = [(member, {**zero, **counts.get(member.pk, {})}) for member in listed]
+    keys = [_rank_key(role, member_counts) for _, member_counts in scored]
+    rows = []
+    ordered = sorted(
+        zip(scored, keys, strict=True),
+        key=lambda item: (tuple(-value for value in item[1]), item[0][0].name.casefold()),
+    )
+    for (member, member_counts), key in ordered:
+        rank = 1 + sum(1 for other in keys if other > key)
+        rows.append(
+            {
+                "rank": rank,
+                "member": {"id": str(member.pk), "name": member.name},
+                **_board_fields(role, member_counts, workspace),
+            }
+        )
+    return Figures({"members": rows})
