@@ -49,6 +49,11 @@ class WorkspaceSettingsForm(forms.Form):
     working_days = forms.TypedMultipleChoiceField(
         choices=DAYS, coerce=int, widget=forms.CheckboxSelectMultiple
     )
+    leaderboard_visible = forms.BooleanField(
+        required=False,
+        label="Closers and setters see their leaderboard",
+        help_text="Off: each of them sees only their own rank.",
+    )
     logo = forms.CharField(
         max_length=500, required=False, help_text="An https URL of an image; empty for none."
     )
@@ -81,6 +86,7 @@ class WorkspaceSettingsForm(forms.Form):
             "currency": workspace.currency,
             "locale": workspace.locale,
             "working_days": workspace.working_days,
+            "leaderboard_visible": workspace.leaderboard_visible,
             "logo": branding.get("logo", ""),
             "primary_colour": colours.get("primary", DEFAULT_COLOURS["primary"]),
             "accent_colour": colours.get("accent", DEFAULT_COLOURS["accent"]),
@@ -182,6 +188,7 @@ class WorkspaceSettingsForm(forms.Form):
             "currency": data["currency"],
             "locale": data["locale"],
             "working_days": sorted(data["working_days"]),
+            "leaderboard_visible": data["leaderboard_visible"],
             "logo": data["logo"].strip(),
             "colours": colours,
             "labels": data["labels"],

@@ -30,6 +30,7 @@ from figures.period import local_today, workspace_zone
 from figures.selectors import lead_journey
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Lead, Member, Workspace
+from workspaces.services.goals import GOAL_ROLES
 
 from . import selectors
 from .exports import csv_response, text_cell
@@ -311,6 +312,14 @@ def overview_page(request, workspace, member, *, agency=None):
         "exports": agency is None,
         "never_contacted": never_contacted,
         "first_run": selectors.first_run(workspace=workspace),
+        "goals": selectors.goals_month(workspace=workspace),
+        "may_set_goals": agency is None and member.role in GOAL_ROLES,
+        "closer_board": selectors.leaderboard(
+            workspace=workspace, period=picked.period, role="closer"
+        ),
+        "setter_board": selectors.leaderboard(
+            workspace=workspace, period=picked.period, role="setter"
+        ),
     }
     return render(request, "dashboard/overview.html", context)
 
@@ -366,8 +375,37 @@ def board(request, workspace_id):
         ),
         **_eod_due(workspace, member, picked.period),
         "zone": workspace_zone(workspace),
+        **_board_goals(workspace, member, picked.period),
     }
     return render(request, "dashboard/board.html", context)
+
+
+def _board_goals(workspace, member, period) -> dict:
+    """The board's goals of this month and the member's rank among their role for the
+    period: the whole leaderboard when the workspace shows it to closers and setters (and
+    always to whoever sees the overview), else only their own row."""
+    found = {
+        "goals": selectors.goals_month(workspace=workspace, member=member),
+        "may_set_goals": member.role in GOAL_ROLES,
+    }
+    if member.role in figures_selectors.ROLES:
+        board = selectors.leaderboard(workspace=workspace, period=period, role=member.role)
+        mine = next(
+            (row for row in board["data"]["members"] if row["member"]["id"] == str(member.pk)),
+            None,
+        )
+        found["my_rank"] = mine["rank"] if mine else None
+        found["rank_of"] = len(board["data"]["members"])
+        found["leaderboard_shown"] = workspace.leaderboard_visible
+        if not workspace.leaderboard_visible:
+            board["data"]["members"] = [mine] if mine else []
+        found["leaderboard"] = board
+    if member.role in Member.REPORTING_ROLES:
+        # Their session reads neither /goals nor /leaderboard: the figures name no address.
+        found["goals"]["api"] = ""
+        if "leaderboard" in found:
+            found["leaderboard"]["api"] = ""
+    return found
 
 
 EVENT_TEXT = {

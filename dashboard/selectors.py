@@ -15,7 +15,7 @@ from django.utils import timezone
 from core.errors import InvalidParameter
 from figures import selectors as figures
 from figures.envelope import envelope_build
-from figures.registry import MULTIPLE_METRICS, better_of
+from figures.registry import MULTIPLE_METRICS, better_of, metric_label
 from integrations.models import Connection
 from integrations.providers import PROVIDERS
 from workspaces.models import (
@@ -446,4 +446,78 @@ def first_run(*, workspace) -> dict | None:
         "imported": imported,
         "invited": invited,
         "pending_links": pending_links,
+    }
+
+
+# --- Goals and leaderboards ------------------------------------------------------------
+
+# A goal's pace in words (figures registry, goal.pace): ahead from 1.05, behind under 0.95.
+PACE_AHEAD = 1.05
+PACE_BEHIND = 0.95
+PACE_WORDS = {
+    "ahead": "Ahead of pace",
+    "on_pace": "On pace",
+    "behind": "Behind pace",
+    "not_started": "Not started",
+}
+
+
+def pace_of(pace_field: dict) -> str:
+    """A goal's pace as the pages say it: ahead, on_pace, behind, or not_started when
+    nothing is expected yet (a month to come, a target of 0)."""
+    value = pace_field["value"]
+    if value is None:
+        return "not_started"
+    if value >= PACE_AHEAD:
+        return "ahead"
+    if value < PACE_BEHIND:
+        return "behind"
+    return "on_pace"
+
+
+def _goal_row(row: dict, workspace) -> dict:
+    """A goal as a page draws it: its pace in words and its bar (the actual against the
+    target, as a percentage up to 100)."""
+    pace = pace_of(row["pace"])
+    target = row["target"]["value"] or 0
+
+    def share(value) -> float:
+        if not target or value is None:
+            return 0.0
+        return round(min(100.0, 100.0 * value / target), 1)
+
+    return {
+        **row,
+        "metric_label": metric_label(row["metric"], workspace),
+        "pace_key": pace,
+        "pace_word": PACE_WORDS[pace],
+        "bar_done": share(row["actual"]["value"]),
+    }
+
+
+def goals_month(*, workspace, member=None, now=None) -> dict:
+    """This month's goals, as GET /api/v1/goals answers them, each with its pace in words:
+    the workspace's (member None) or the member's own."""
+    first_day = figures.this_month(workspace, now)
+    period = figures.goal_month_period(workspace=workspace, first_day=first_day, now=now)
+    data = figures.goals_figures(workspace=workspace, first_day=first_day, now=now).data
+    body = envelope_build(workspace=workspace, period=period, data=data, now=now)
+    wanted = None if member is None else str(member.pk)
+    body["data"]["goals"] = [
+        _goal_row(row, workspace)
+        for row in body["data"]["goals"]
+        if (row["member"] or {}).get("id") == wanted
+    ]
+    body["api"] = api_url("goals", month=f"{first_day:%Y-%m}")
+    body["month"] = first_day
+    return body
+
+
+def leaderboard(*, workspace, period, role: str, now=None) -> dict:
+    """The role's leaderboard of the period, as GET /api/v1/leaderboard answers it."""
+    data = figures.leaderboard(workspace=workspace, period=period, role=role, now=now).data
+    return {
+        **envelope_build(workspace=workspace, period=period, data=data, now=now),
+        "api": api_url("leaderboard", role=role, **period_params(period)),
+        "role": role,
     }

@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import pages, records, tables
+from . import goals, pages, records, tables
 
 urlpatterns = [
     path("app/<uuid:workspace_id>/", pages.overview, name="dashboard-overview"),
     path("app/<uuid:workspace_id>/board/", pages.board, name="dashboard-board"),
+    path("app/<uuid:workspace_id>/goals/", goals.goals_page, name="dashboard-goals"),
     path("app/<uuid:workspace_id>/acquisition/", pages.acquisition, name="dashboard-acquisition"),
     path("app/leads/<uuid:lead_id>", pages.lead, name="dashboard-lead"),
     path("app/<uuid:workspace_id>/calls/", records.calls_list, name="dashboard-calls"),

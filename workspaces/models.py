@@ -72,6 +72,8 @@ class Workspace(models.Model):
     # How the app's pages write numbers and money here: a locale Babel knows ("en", "de").
     locale = models.CharField(max_length=32, default="en", db_default="en")
     working_days = models.JSONField(default=default_working_days)
+    # Whether closers and setters see their role's whole leaderboard, or only their rank.
+    leaderboard_visible = models.BooleanField(default=True, db_default=True)
     branding = models.JSONField(default=default_branding, blank=True)
     embedded_origins = models.JSONField(default=list, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)

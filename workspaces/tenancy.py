@@ -27,7 +27,15 @@ TODAY = object()
 
 # The settings a workspace's writer changes, and where each is kept.
 COLUMN_SETTINGS = frozenset(
-    {"name", "timezone", "locale", "working_days", "currency", "embedded_origins"}
+    {
+        "name",
+        "timezone",
+        "locale",
+        "working_days",
+        "currency",
+        "embedded_origins",
+        "leaderboard_visible",
+    }
 )
 BRANDING_SETTINGS = frozenset({"logo", "colours", "labels", "modules", "programmes"})
 

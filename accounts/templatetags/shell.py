@@ -96,6 +96,15 @@ def _workspace_links(context, workspace) -> list[dict]:
         )
     )
     if role in Member.WORKSPACE_WIDE_ROLES:
+        # Owners, admins and managers set the month's goals.
+        links.append(
+            _link(
+                "nav-goals",
+                "Goals",
+                reverse("dashboard-goals", args=[workspace.pk]),
+                section == "goals",
+            )
+        )
         # Managers place or dismiss held events there; owners and admins also connect.
         links.append(
             _link(

@@ -193,3 +193,15 @@ def definition(metric: str) -> str:
 @register.simple_tag
 def closed_figures_differ() -> str:
     return CLOSED_FIGURES_DIFFER
+
+
+@register.filter
+def split(text: str) -> list[str]:
+    """The words of a text: {% for key in "taken closed"|split %}."""
+    return text.split()
+
+
+@register.filter
+def get(mapping: dict, key: str):
+    """A member of a dict by a key held in a variable: {{ row|get:key }}."""
+    return mapping[key]

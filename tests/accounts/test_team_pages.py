@@ -382,6 +382,7 @@ def test_workspace_settings_change_the_display_at_once(team, api):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind Coaching",
             "timezone": "Europe/Berlin",
             "currency": "EUR",
@@ -415,6 +416,7 @@ def test_settings_refuse_bad_input_beside_the_field(team):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind",
             "timezone": "Mars/Olympus",
             "currency": "USD",
@@ -464,6 +466,7 @@ def test_the_currency_is_locked_once_the_workspace_holds_money(team):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind",
             "timezone": "UTC",
             "currency": "EUR",
@@ -547,6 +550,7 @@ def test_labels_modules_and_programmes_show_in_the_display(team, api):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind Sales",
             "timezone": "UTC",
             "currency": "USD",
@@ -571,6 +575,7 @@ def test_labels_modules_and_programmes_show_in_the_display(team, api):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind Sales",
             "timezone": "UTC",
             "currency": "USD",
@@ -585,6 +590,7 @@ def test_labels_modules_and_programmes_show_in_the_display(team, api):
 def test_the_locale_is_one_babel_knows(team):
     fields = {
         "action": "settings",
+        "leaderboard_visible": "on",
         "name": "Northwind",
         "timezone": "UTC",
         "currency": "USD",
@@ -618,6 +624,7 @@ def test_the_settings_offer_time_zones_by_city_with_their_offset(team):
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind",
             "timezone": "new york",
             "currency": "USD",
@@ -644,6 +651,7 @@ def test_the_settings_offer_locales_with_a_sample_currencies_by_name_and_colour_
         settings_url(team),
         {
             "action": "settings",
+            "leaderboard_visible": "on",
             "name": "Northwind",
             "timezone": "UTC",
             "currency": "USD",

@@ -207,7 +207,9 @@ def test_the_board_is_the_members_own_api_board(team, figures_data, role, api, s
     ws = team["workspace"]
     member = team[role]
     html = signed_in(member).get(f"/app/{ws.pk}/board/", MARCH).content.decode()
-    figures = shown_figures(html)
+    # The figures that name an address; the goals and the rank name none for a closer or
+    # setter, whose session does not read those operations (tests/dashboard/test_goals_pages).
+    figures = [figure for figure in shown_figures(html) if figure["data-api"]]
     reader = api(session_token(member))
     checked = check_against_api(figures, reader.get)
     assert checked == len(figures) == 10 + 5 + 1 + 3
@@ -286,9 +288,29 @@ def test_the_board_shows_a_note_beside_its_figure(team, figures_data):
 @pytest.mark.parametrize(
     ("role", "links"),
     [
-        ("owner", ["nav-overview", "nav-board", "nav-integrations", "nav-settings", "nav-places"]),
-        ("admin", ["nav-overview", "nav-board", "nav-integrations", "nav-settings", "nav-places"]),
-        ("manager", ["nav-overview", "nav-board", "nav-integrations", "nav-places"]),
+        (
+            "owner",
+            [
+                "nav-overview",
+                "nav-board",
+                "nav-goals",
+                "nav-integrations",
+                "nav-settings",
+                "nav-places",
+            ],
+        ),
+        (
+            "admin",
+            [
+                "nav-overview",
+                "nav-board",
+                "nav-goals",
+                "nav-integrations",
+                "nav-settings",
+                "nav-places",
+            ],
+        ),
+        ("manager", ["nav-overview", "nav-board", "nav-goals", "nav-integrations", "nav-places"]),
         ("closer", ["nav-board", "nav-places"]),
     ],
 )
