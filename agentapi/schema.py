@@ -940,7 +940,7 @@ GOAL_MONTH = OpenApiParameter(
     "month",
     {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
     OpenApiParameter.PATH,
-    description="A month of the workspace's calendar, YYYY-MM. Another text answers 400 "
+    description="A month of the workspace's calendar, YYYY-MM (years 0002 to 9998). Another text answers 400 "
     "naming month.",
 )
 _GOALS_REQUEST = {

@@ -500,7 +500,9 @@ class GoalsMonthView(WorkspaceView):
         first_day = month_parse(month)
         if first_day is None:
             raise InvalidParameter(
-                "month", f"month must be a month written YYYY-MM, not {shown_value(month)}."
+                "month",
+                f"month must be a month written YYYY-MM (of the years 0002 to 9998), not "
+                f"{shown_value(month)}.",
             )
 
         def perform():

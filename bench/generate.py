@@ -754,6 +754,35 @@ MAIN_ROLES = (
 NEIGHBOUR_ROLES = ["owner", "closer", "closer", "setter", "setter", "sdr"]
 
 
+# The month's goals of a benchmark workspace: one of the workspace per metric, and one for
+# each of (at most) 50 members, on a metric of their slot (/api/v1/goals is timed on them).
+WORKSPACE_GOALS = {
+    "leads.created": 4000,
+    "calls.booked": 1500,
+    "calls.taken": 1000,
+    "calls.closed": 300,
+    "payments.cash_collected": 150_000_00,
+    "payments.revenue_booked": 400_000_00,
+}
+MEMBER_GOALS = {"closer": ("payments.cash_collected", 20_000_00), "setter": ("calls.booked", 60)}
+
+
+def goals_of_month(ws, members, moment) -> list:
+    """Unsaved goals of the month of `moment` (local): the workspace's and 50 members'."""
+    from workspaces.models import Goal  # noqa: PLC0415 (needs django.setup())
+
+    month = moment.date().replace(day=1)
+    goals = [
+        Goal(workspace=ws, month=month, metric=metric, target=target)
+        for metric, target in WORKSPACE_GOALS.items()
+    ]
+    holders = [m for m in members if m.role in ("closer", "setter", "sdr")][:50]
+    for member in holders:
+        metric, target = MEMBER_GOALS["closer" if member.role == "closer" else "setter"]
+        goals.append(Goal(workspace=ws, month=month, metric=metric, member=member, target=target))
+    return goals
+
+
 def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
     """The small tables of one workspace, written with the ORM."""
     from workspaces.kept import utm_tags_ids  # noqa: PLC0415 (needs django.setup())
@@ -761,6 +790,7 @@ def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
         CommissionRule,
         Funnel,
         FunnelStage,
+        Goal,
         Member,
         WebinarEvent,
         Workspace,
@@ -804,6 +834,7 @@ def workspace_create(*, rng, new_id, agency, name, slug, tz, roles, start, end):
             )
     Member.objects.bulk_create(members)
     CommissionRule.objects.bulk_create(rules)
+    Goal.objects.bulk_create(goals_of_month(ws, members, datetime.fromtimestamp(end, zone)))
     funnel = Funnel.objects.create(workspace=ws, key="vsl", name="VSL funnel")
     stages = FunnelStage.objects.bulk_create(
         [FunnelStage(funnel=funnel, key=key, position=i) for i, key in enumerate(VSL_STAGES)]

@@ -87,6 +87,10 @@ ENDPOINTS = [
     ("funnel", "/api/v1/funnel"),
     ("webinar", "/api/v1/webinar"),
     ("audit-events", "/api/v1/audit-events"),
+    # This month's goals (the workspace's six and 50 members', bench/generate.py) and the
+    # closers' leaderboard of the last 30 days.
+    ("goals", "/api/v1/goals"),
+    ("leaderboard", "/api/v1/leaderboard"),
     # One figure per day over 90 days (from = 89 days before today in the workspace's zone).
     ("series-calls-90d", "/api/v1/series?metric=calls.booked&interval=day&from={from90}"),
     ("series-cash-90d", "/api/v1/series?metric=payments.cash_collected&interval=day&from={from90}"),

@@ -545,7 +545,7 @@ MONTH = OpenApiParameter(
     {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
     OpenApiParameter.QUERY,
     required=False,
-    description="A month of the workspace's calendar, YYYY-MM. Default: this month in the "
+    description="A month of the workspace's calendar, YYYY-MM (years 0002 to 9998). Default: this month in the "
     "workspace timezone. Another text answers 400 naming month.",
 )
 ROLE = OpenApiParameter(

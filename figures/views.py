@@ -233,7 +233,9 @@ def goal_month(workspace, params):
     first_day = month_parse(raw)
     if first_day is None:
         raise InvalidParameter(
-            "month", f"month must be a month written YYYY-MM, not {shown_value(raw)}."
+            "month",
+            f"month must be a month written YYYY-MM (of the years 0002 to 9998), not "
+            f"{shown_value(raw)}.",
         )
     return first_day
 

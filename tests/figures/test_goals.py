@@ -226,7 +226,7 @@ def test_this_month_by_default_and_a_bad_month_named(ws, team, client_for, clock
     body = client.get("/api/v1/goals").json()
     assert body["period"] == {"from": "2026-06-01", "to": "2026-06-30"}
     assert len(body["data"]["goals"]) == 1
-    for bad in ("2026-13", "2026-6", "June", "2026-06-01"):
+    for bad in ("2026-13", "2026-6", "June", "2026-06-01", "0001-01", "9999-12", "0000-01"):
         answer = client.get("/api/v1/goals", {"month": bad})
         assert answer.status_code == 400, bad
         assert answer.json()["field"] == "month"

@@ -52,12 +52,18 @@ class GoalsRefused(Exception):
         super().__init__(self.message)
 
 
+# The years a month may be of: a month at either end of the calendar would reach past it
+# in some time zone (the days this service can read, core/times.py).
+YEARS = (2, 9998)
+
+
 def month_parse(text) -> date | None:
-    """The first day of the month a `YYYY-MM` text names; None when it names none."""
+    """The first day of the month a `YYYY-MM` text names; None when it names none (or one
+    of a year outside YEARS)."""
     if not isinstance(text, str) or not MONTH.fullmatch(text):
         return None
     year, month = text.split("-")
-    if int(year) < 1:
+    if not YEARS[0] <= int(year) <= YEARS[1]:
         return None
     return date(int(year), int(month), 1)
 
