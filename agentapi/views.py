@@ -511,10 +511,7 @@ class GoalsMonthView(WorkspaceView):
             )
             items = data["goals"]
             named = {item["member"] for item in items if item.get("member") is not None}
-            members = {
-                member.pk: member
-                for member in Member.objects.filter(workspace=self.workspace, pk__in=named)
-            }
+            members = {member.pk: member for member in self.scoped(Member).filter(pk__in=named)}
             goals = []
             for index, item in enumerate(items):
                 member = None

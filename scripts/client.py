@@ -71,6 +71,11 @@ def _body(model: Any, body: Any) -> Any:
     return _Mapping(body) if isinstance(body, Mapping) else body
 
 
+def _choice(enum: Any, value: Any) -> Any:
+    # A parameter of a set of choices, given as its member or as the plain string.
+    return enum(value) if isinstance(value, str) and not isinstance(value, enum) else value
+
+
 """
 
 PACKAGE_INIT = '''\
@@ -201,6 +206,31 @@ def _imports(package: str, module: ast.Module) -> set[str]:
     return imports
 
 
+def _choices_of(annotation: ast.AST, models: Path) -> str | None:
+    """The enum of a parameter annotated `SomeEnum` or `Union[Unset, SomeEnum]`, when
+    SomeEnum is one of the package's enums; None for any other parameter."""
+    if isinstance(annotation, ast.Name):
+        name = annotation.id
+    elif isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) == "Union":
+        names = [ast.unparse(member) for member in getattr(annotation.slice, "elts", [])]
+        if len(names) != 2 or names[0] != "Unset":
+            return None
+        name = names[1]
+    else:
+        return None
+    for path in models.glob("*.py"):
+        if f"class {name}(str, Enum):" in path.read_text():
+            return name
+    return None
+
+
+def _with_str(annotation: str) -> str:
+    """The annotation of a parameter of choices, taking its plain string too."""
+    if annotation.startswith("Union["):
+        return annotation.removesuffix("]") + ", str]"
+    return f"Union[{annotation}, str]"
+
+
 def _operation(package: str, path: Path, imports: set[str]) -> tuple[str, str, str]:
     """One operation module: its method name, the sync method and the async one."""
     module = ast.parse(path.read_text())
@@ -213,9 +243,15 @@ def _operation(package: str, path: Path, imports: set[str]) -> tuple[str, str, s
     )
     docstring = (ast.get_docstring(detailed) or "").split("\n\n")[0].strip()
     params, passed = [], []
+    models = path.parents[2] / "models"
     for arg in detailed.args.args:
-        params.append(f"{arg.arg}: {ast.unparse(arg.annotation)}")
-        passed.append(f'"{arg.arg}": {arg.arg}')
+        choices = _choices_of(arg.annotation, models)
+        if choices is None:
+            params.append(f"{arg.arg}: {ast.unparse(arg.annotation)}")
+            passed.append(f'"{arg.arg}": {arg.arg}')
+        else:
+            params.append(f"{arg.arg}: {_with_str(ast.unparse(arg.annotation))}")
+            passed.append(f'"{arg.arg}": _choice({choices}, {arg.arg})')
     params.append("*")
     defaults = dict(
         zip(
@@ -238,11 +274,17 @@ def _operation(package: str, path: Path, imports: set[str]) -> tuple[str, str, s
             params.append(f"body: Union[{annotation}, Mapping[str, Any]]")
             passed.append(f'"body": _body({annotation}, body)')
             continue
+        choices = _choices_of(arg.annotation, models)
+        if choices is not None:
+            # A parameter of a set of choices also takes the plain string (by="source").
+            annotation = _with_str(annotation)
+            passed.append(f'"{arg.arg}": _choice({choices}, {arg.arg})')
+        else:
+            passed.append(f'"{arg.arg}": {arg.arg}')
         text = f"{arg.arg}: {annotation}"
         if default is not None:
             text += f" = {ast.unparse(default)}"
         params.append(text)
-        passed.append(f'"{arg.arg}": {arg.arg}')
     if params[-1] == "*":
         params.pop()
     returns = _success_type(module)

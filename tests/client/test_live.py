@@ -149,6 +149,9 @@ def test_figures_reads(served, record):
         metric=salesfigures.models.GetSeriesMetric("payments.cash_collected")
     )
     assert series.data is not None
+    # The plain strings of the same choices.
+    monthly = client.get_series(metric="payments.cash_collected", interval="month")
+    assert (monthly.data.metric, monthly.data.interval) == ("payments.cash_collected", "month")
     client.list_speed_to_lead()
     client.get_webinar()
     assert set(record.made) == GROUPS["figures"]
@@ -275,7 +278,7 @@ def test_ad_spend_written_then_read(served, record):
     assert replaced.amount == 20
     listed = [r for r in writer.iter_ad_spend(from_=day, to=day) if r.id == body["id"]]
     assert [r.amount for r in listed] == [20]
-    acquisition = writer.list_acquisition(from_=day, to=day)
+    acquisition = writer.list_acquisition(from_=day, to=day, by="campaign")
     row = next(r for r in acquisition.data.rows if r.utm_campaign == "client-test")
     assert (row.spend.value, row.leads.value, row.roas.value) == (20, 0, 0.0)
     assert set(record.made) == GROUPS["ad_spend"]
@@ -305,9 +308,12 @@ def test_goals_set_then_read(served, record):
         ("calls.taken", 20),
     ]
     assert goals.data.goals[1].member.id == closer["id"]
-    board = writer.get_leaderboard(role=_generated.figures.models.GetLeaderboardRole.CLOSER)
+    # A parameter of choices takes its member or its plain string.
+    board = writer.get_leaderboard(role="closer")
     ranks = [row.rank for row in board.data.members]
     assert ranks == sorted(ranks) and ranks[0] == 1
+    setters = writer.get_leaderboard(role=_generated.figures.models.GetLeaderboardRole.SETTER)
+    assert all(row.booked.metric == "calls.booked" for row in setters.data.members)
     assert set(record.made) == GROUPS["goals"]
 
 

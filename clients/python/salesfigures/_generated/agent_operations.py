@@ -92,6 +92,11 @@ def _body(model: Any, body: Any) -> Any:
     return _Mapping(body) if isinstance(body, Mapping) else body
 
 
+def _choice(enum: Any, value: Any) -> Any:
+    # A parameter of a set of choices, given as its member or as the plain string.
+    return enum(value) if isinstance(value, str) and not isinstance(value, enum) else value
+
+
 class AgentOperations:
     """The operations of docs/openapi/agent.json."""
 

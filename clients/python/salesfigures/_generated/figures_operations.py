@@ -64,6 +64,11 @@ def _body(model: Any, body: Any) -> Any:
     return _Mapping(body) if isinstance(body, Mapping) else body
 
 
+def _choice(enum: Any, value: Any) -> Any:
+    # A parameter of a set of choices, given as its member or as the plain string.
+    return enum(value) if isinstance(value, str) and not isinstance(value, enum) else value
+
+
 class FiguresOperations:
     """The operations of docs/openapi/figures.json."""
 
@@ -88,23 +93,31 @@ class FiguresOperations:
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
-        role: Union[Unset, GetLeaderboardRole] = UNSET,
+        role: Union[Unset, GetLeaderboardRole, str] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetLeaderboardEnvelope:
         """Closers or setters ranked by what they closed or set in the period"""
-        return self._call(_get_leaderboard, {"from_": from_, "role": role, "to": to})
+        return self._call(
+            _get_leaderboard, {"from_": from_, "role": _choice(GetLeaderboardRole, role), "to": to}
+        )
 
     def get_series(
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
-        interval: Union[Unset, GetSeriesInterval] = UNSET,
-        metric: GetSeriesMetric,
+        interval: Union[Unset, GetSeriesInterval, str] = UNSET,
+        metric: Union[GetSeriesMetric, str],
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetSeriesEnvelope:
         """One figure per day, week or month of the period"""
         return self._call(
-            _get_series, {"from_": from_, "interval": interval, "metric": metric, "to": to}
+            _get_series,
+            {
+                "from_": from_,
+                "interval": _choice(GetSeriesInterval, interval),
+                "metric": _choice(GetSeriesMetric, metric),
+                "to": to,
+            },
         )
 
     def get_webinar(
@@ -120,12 +133,14 @@ class FiguresOperations:
     def list_acquisition(
         self,
         *,
-        by: Union[Unset, ListAcquisitionBy] = UNSET,
+        by: Union[Unset, ListAcquisitionBy, str] = UNSET,
         from_: Union[Unset, datetime.date] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> ListAcquisitionEnvelope:
         """Ad spend beside the leads, calls, closes and cash it bought, by source and campaign"""
-        return self._call(_list_acquisition, {"by": by, "from_": from_, "to": to})
+        return self._call(
+            _list_acquisition, {"by": _choice(ListAcquisitionBy, by), "from_": from_, "to": to}
+        )
 
     def list_ad_spend(
         self,
@@ -238,23 +253,31 @@ class AsyncFiguresOperations:
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
-        role: Union[Unset, GetLeaderboardRole] = UNSET,
+        role: Union[Unset, GetLeaderboardRole, str] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetLeaderboardEnvelope:
         """Closers or setters ranked by what they closed or set in the period"""
-        return await self._call(_get_leaderboard, {"from_": from_, "role": role, "to": to})
+        return await self._call(
+            _get_leaderboard, {"from_": from_, "role": _choice(GetLeaderboardRole, role), "to": to}
+        )
 
     async def get_series(
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
-        interval: Union[Unset, GetSeriesInterval] = UNSET,
-        metric: GetSeriesMetric,
+        interval: Union[Unset, GetSeriesInterval, str] = UNSET,
+        metric: Union[GetSeriesMetric, str],
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetSeriesEnvelope:
         """One figure per day, week or month of the period"""
         return await self._call(
-            _get_series, {"from_": from_, "interval": interval, "metric": metric, "to": to}
+            _get_series,
+            {
+                "from_": from_,
+                "interval": _choice(GetSeriesInterval, interval),
+                "metric": _choice(GetSeriesMetric, metric),
+                "to": to,
+            },
         )
 
     async def get_webinar(
@@ -270,12 +293,14 @@ class AsyncFiguresOperations:
     async def list_acquisition(
         self,
         *,
-        by: Union[Unset, ListAcquisitionBy] = UNSET,
+        by: Union[Unset, ListAcquisitionBy, str] = UNSET,
         from_: Union[Unset, datetime.date] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> ListAcquisitionEnvelope:
         """Ad spend beside the leads, calls, closes and cash it bought, by source and campaign"""
-        return await self._call(_list_acquisition, {"by": by, "from_": from_, "to": to})
+        return await self._call(
+            _list_acquisition, {"by": _choice(ListAcquisitionBy, by), "from_": from_, "to": to}
+        )
 
     async def list_ad_spend(
         self,
