@@ -342,8 +342,8 @@ def _connection_create(workspace_id: str, provider: str, credentials: dict):
     from workspaces.models import Workspace
 
     workspace = Workspace.objects.get(pk=workspace_id)
-    started = connections._backfill_enqueue
-    connections._backfill_enqueue = lambda connection_id: None
+    started = connections.backfill_enqueue
+    connections.backfill_enqueue = lambda connection_id: None
     try:
         return services.connection_create(
             workspace=workspace,
@@ -353,7 +353,7 @@ def _connection_create(workspace_id: str, provider: str, credentials: dict):
             created_by=MADE_BY,
         )
     finally:
-        connections._backfill_enqueue = started
+        connections.backfill_enqueue = started
 
 
 def connection_make(workspace_id: str):

@@ -173,6 +173,6 @@ def connections_pull_due(*, now=None) -> list:
                     action="integration.pull_started",
                     detail=window,
                 )
-                transaction.on_commit(lambda pk=pk: connections._backfill_enqueue(pk))
+                transaction.on_commit(lambda pk=pk: connections.backfill_enqueue(pk))
             due.append(pk)
     return due

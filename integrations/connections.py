@@ -72,7 +72,7 @@ def connection_id_unsign(signed: str) -> uuid.UUID | None:
         return None
 
 
-def _backfill_enqueue(connection_id) -> None:
+def backfill_enqueue(connection_id) -> None:
     task_send(BACKFILL_TASK, args=[str(connection_id)])
 
 
@@ -181,7 +181,7 @@ def connection_create(
             workspace=workspace,
             detail={"provider": provider, "fields": sorted(clean)},
         )
-        transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
+        transaction.on_commit(lambda: backfill_enqueue(connection.pk))
     return connection
 
 
@@ -213,7 +213,7 @@ def _credentials_replace(
         workspace=connection.workspace,
         detail={"provider": connection.provider, "fields": sorted(clean)},
     )
-    transaction.on_commit(lambda: _backfill_enqueue(connection.pk))
+    transaction.on_commit(lambda: backfill_enqueue(connection.pk))
     return connection
 
 
@@ -342,7 +342,7 @@ def connection_retry(*, connection: Connection, actor: Actor) -> Connection:
             workspace=locked.workspace,
             detail={"provider": locked.provider},
         )
-        transaction.on_commit(lambda: _backfill_enqueue(locked.pk))
+        transaction.on_commit(lambda: backfill_enqueue(locked.pk))
     return locked
 
 
@@ -359,7 +359,7 @@ def connections_retry_due(*, now=None) -> list:
         ).values_list("pk", flat=True)
     )
     for pk in retried:
-        _backfill_enqueue(pk)
+        backfill_enqueue(pk)
     return retried
 
 

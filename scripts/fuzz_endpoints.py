@@ -71,9 +71,9 @@ EVENT_TYPES = {
 CONNECTIONS_SCRIPT = """
 import json
 from audit.services import SYSTEM
-from integrations import services
+from integrations import connections, services
 from workspaces.models import Workspace
-services._backfill_enqueue = lambda connection_id: None
+connections.backfill_enqueue = lambda connection_id: None
 workspace = Workspace.objects.get(pk=%(workspace)r)
 made = {}
 for provider, credentials in json.loads(%(credentials)r).items():

@@ -71,7 +71,7 @@ def backfills(monkeypatch):
     """The backfill a new connection starts is recorded, not run: it calls the provider,
     which no test reaches (the backfill tests replay its answers and call it themselves)."""
     sent = []
-    monkeypatch.setattr(integration_connections, "_backfill_enqueue", sent.append)
+    monkeypatch.setattr(integration_connections, "backfill_enqueue", sent.append)
     return sent
 
 

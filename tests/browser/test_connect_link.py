@@ -22,7 +22,7 @@ CALENDLY_TOKEN = "eyJraWQiOiIxY2UxZTEzNiJ9.eyJpc3MiOiJodHRwcyJ9.c2lnbmF0dXJlLXBh
 def link_url(make_agency, make_workspace, agency_token, settings, live_server, monkeypatch):
     settings.BASE_URL = live_server.url
     # Nothing here reaches Stripe or Calendly: the backfill a connection starts is not sent.
-    monkeypatch.setattr(connections, "_backfill_enqueue", lambda connection_id: None)
+    monkeypatch.setattr(connections, "backfill_enqueue", lambda connection_id: None)
     agency = make_agency(tier="agency", name="Northwind Agency")
     workspace = make_workspace(agency=agency, name="Acme Coaching", slug="acme")
     client = APIClient()

@@ -31,7 +31,7 @@ def team(make_workspace, make_member, make_user, settings, live_server, monkeypa
     # The webhook URL the page shows is the live server's, so the test can post to it.
     settings.BASE_URL = live_server.url
     # Nothing here reaches Stripe: the backfill that a new connection starts is not sent.
-    monkeypatch.setattr(connections, "_backfill_enqueue", lambda connection_id: None)
+    monkeypatch.setattr(connections, "backfill_enqueue", lambda connection_id: None)
     workspace = make_workspace(name="Northwind Sales", currency="USD")
     owner = make_member(workspace, "owner", name="Olive Owner", user=False)
     owner.user = make_user("olive@northwind.test")
