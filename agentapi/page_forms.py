@@ -5,13 +5,14 @@ number"). What the page lets through, the serializer and the service still check
 refusal of theirs is shown beside its field in the page's words too (`refusal_words`).
 """
 
-from datetime import date
+from datetime import date, datetime
 
 from django import forms
 from django.utils import timezone
 
 from core import words
 from core.money import MoneyInvalid, minor_from_major
+from core.times import local_input_parse
 
 REQUIRED = {
     "attendance": "Choose whether the lead showed.",
@@ -62,6 +63,21 @@ COUNT_MESSAGES = {
 }
 
 
+class LocalTimeField(forms.DateTimeField):
+    """A datetime-local field, read as core.times reads one (local_input_parse): the wall
+    time in the page's zone, which the workspace's pages activate."""
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, datetime):
+            return value
+        moment = local_input_parse(str(value).strip(), timezone.get_current_timezone())
+        if moment is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return moment
+
+
 def _field(name: str, label: str, kind: str, choices, *, exponent: int) -> forms.Field:
     required = {"required": REQUIRED.get(name, f"Enter {label.lower()}.")}
     if kind in ("choice", "bool"):
@@ -92,10 +108,9 @@ def _field(name: str, label: str, kind: str, choices, *, exponent: int) -> forms
             widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         )
     if kind == "datetime":
-        return forms.DateTimeField(
+        return LocalTimeField(
             label=label,
             required=False,
-            input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
             error_messages={"invalid": "Enter a day and a time, like 2026-11-28 14:30."},
             widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
         )

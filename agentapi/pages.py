@@ -21,7 +21,7 @@ from audit.services import Actor
 from core.display import day_text, moment_text
 from core.errors import ApiError
 from core.input import validated
-from core.times import InstantInvalid, instant_parse
+from core.times import InstantInvalid, instant_parse, local_input_parse
 from figures.period import local_today, workspace_zone
 from workspaces.access import PageForbidden, member_or_404, page
 from workspaces.models import Call, Member, Workspace
@@ -120,12 +120,14 @@ def _actor(member: Member) -> Actor:
 
 
 def _local_iso(value: str, zone) -> str:
-    """A datetime-local value ("2026-03-05T14:30") in the workspace's zone, with its offset."""
+    """A datetime-local value ("2026-03-05T14:30") as that wall time in the workspace's zone,
+    with its offset; a time that names its own offset keeps it."""
     try:
-        moment = instant_parse(value, naive_is_utc=True)
+        return instant_parse(value).isoformat()
     except InstantInvalid:
-        return value  # the serializer names it
-    return moment.replace(tzinfo=zone).isoformat()
+        pass  # no offset of its own: the wall time of a datetime-local field
+    moment = local_input_parse(value, zone)
+    return value if moment is None else moment.isoformat()  # the serializer names a bad one
 
 
 def _body(form: str, post, workspace) -> dict:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Protocol
 
 from django.db import connection, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from core.ids import parse_uuid
+from core.times import parse_iso
 
 from .models import Event
 from .types import EVENT_TYPES, PING
@@ -97,7 +97,7 @@ def event_claim(seq: int) -> Event | None:
     if not isinstance(workspace_id, uuid.UUID):  # SQLite answers the UUID's hex
         workspace_id = parse_uuid(workspace_id)
     if isinstance(created_at, str):  # SQLite answers a naive text in UTC
-        created_at = parse_datetime(created_at).replace(tzinfo=UTC)
+        created_at = parse_iso(created_at, naive_is_utc=True)
     return Event(
         seq=seq,
         id=id,

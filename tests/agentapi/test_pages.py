@@ -2,12 +2,14 @@
 
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from agentapi.models import Draft
+from agentapi.pages import _local_iso
 from audit.models import AuditEvent
 from core.display import day_text, moment_text
 from figures.period import local_today
@@ -421,3 +423,12 @@ def test_a_draft_is_checked_and_filed_and_closes(team, write):
     assert answer.status_code == 302
     assert Draft.objects.get(pk=draft_id).status == "filed"
     assert EodReport.objects.get(member=closer).fields == {"dials": 45}
+
+
+def test_a_forms_time_is_its_wall_time_in_the_zone_unless_it_names_its_offset():
+    berlin = ZoneInfo("Europe/Berlin")
+    assert _local_iso("2026-03-05T14:30", berlin) == "2026-03-05T14:30:00+01:00"
+    assert _local_iso("2026-07-05T14:30", berlin) == "2026-07-05T14:30:00+02:00"
+    # Typed with an offset of its own (a page posted by a script): the offset is kept.
+    assert _local_iso("2026-03-05T14:30:00-05:00", berlin) == "2026-03-05T14:30:00-05:00"
+    assert _local_iso("soon", berlin) == "soon"  # the serializer names it

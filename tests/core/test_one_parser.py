@@ -16,6 +16,9 @@ TIMES, DISPLAY, IDS = "core/times.py", "core/display.py", "core/ids.py"
 # Each form, the modules that own it.
 OWNERS = {
     "datetime.fromisoformat": {TIMES},
+    "parse_datetime": {TIMES},
+    # A date-time field's own formats: its own parser of the instant a person typed.
+    "input_formats": set(),
     "strptime": {TIMES},
     "strftime": {TIMES, DISPLAY},
     "isoformat() rewritten": {TIMES},
@@ -85,9 +88,19 @@ def _form(node: ast.AST) -> str | None:
         return "isoformat() rewritten"
     if isinstance(node, ast.Call) and _name(node.func) == "UUID":
         return "uuid.UUID"
+    if (
+        isinstance(node, ast.Call)
+        and (_name(node.func) or getattr(node.func, "attr", "")) == "DateTimeField"
+        and any(k.arg == "input_formats" for k in node.keywords)
+    ):
+        return "input_formats"
+    if isinstance(node, ast.Call) and _name(node.func) == "parse_datetime":
+        return "parse_datetime"  # Django's dateparse: its own reading of an instant
     method, receiver = _method(node)
     if method == "fromisoformat" and _name(receiver) == "datetime":
         return "datetime.fromisoformat"
+    if method == "parse_datetime":
+        return "parse_datetime"
     if method in ("strptime", "strftime"):
         return method
     if method == "UUID" and _name(receiver) == "uuid":
@@ -140,11 +153,17 @@ def test_the_check_sees_each_form(tmp_path):
         "i = day.isoformat()\n"
         "j = now.astimezone(UTC).date()\n"
         "k = uuid.uuid4()\n"
+        "m = parse_datetime(text)\n"
+        "n = dateparse.parse_datetime(text)\n"
+        "o = forms.DateTimeField(input_formats=['%Y-%m-%dT%H:%M'])\n"
     )
     assert forms_outside_their_owners(tmp_path) == [
         "figures/probe.py:10 a today",
         "figures/probe.py:11 uuid.UUID",
         "figures/probe.py:12 uuid.UUID",
+        "figures/probe.py:18 parse_datetime",
+        "figures/probe.py:19 parse_datetime",
+        "figures/probe.py:20 input_formats",
         "figures/probe.py:4 datetime.fromisoformat",
         "figures/probe.py:5 strptime",
         "figures/probe.py:6 strftime",
