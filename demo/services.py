@@ -48,7 +48,7 @@ from workspaces.models import (
     WebinarEvent,
     Workspace,
 )
-from workspaces.services import BULK_ORDER, records_bulk_create
+from workspaces.services import BULK_ORDER, goals_replace, records_bulk_create
 from workspaces.tenancy import (
     agency_create,
     agency_user_add,
@@ -736,6 +736,35 @@ class _RecordsBuilder:
 
 # --- the demo ------------------------------------------------------------------------
 
+# This month's goals of a demo workspace (counts, or money in major units), before its scale:
+# the workspace's, and its closer's and setter's.
+DEMO_GOALS = (
+    (None, "leads.created", 130),
+    (None, "calls.taken", 45),
+    (None, "payments.cash_collected", 90_000),
+    ("closer", "calls.taken", 30),
+    ("closer", "payments.cash_collected", 60_000),
+    ("setter", "calls.booked", 40),
+)
+MONEY_GOALS = frozenset({"payments.cash_collected", "payments.revenue_booked"})
+
+
+def _goals_set(workspace, members: dict, scale: float, now: datetime) -> None:
+    """The month's goals through their one writer, as an owner would set them."""
+    goals = []
+    for role, metric, target in DEMO_GOALS:
+        amount = round(target * scale)
+        if metric in MONEY_GOALS:
+            amount *= 10**workspace.currency_exponent
+        goals.append({"metric": metric, "member": members.get(role), "target": amount})
+    goals_replace(
+        workspace=workspace,
+        month=local_today(workspace, now).replace(day=1),
+        goals=goals,
+        actor=DEMO_ACTOR,
+        by_role=None,
+    )
+
 
 class _Passwords:
     """Each demo account's password: the published DEMO_PASSWORD (hashed once), or, for a
@@ -804,6 +833,7 @@ def _workspace(plan, agency, suffix, rng, now, passwords: _Passwords) -> tuple[d
     builder = _RecordsBuilder(workspace, plan, members, rng, now)
     builder.build()
     counts = builder.write()
+    _goals_set(workspace, members, plan.scale, now)
     audit_record(
         actor=DEMO_ACTOR,
         action="demo.seeded",

@@ -46,6 +46,7 @@ OPENED = {
     "dashboard-board",
     "dashboard-calls",
     "dashboard-eod",
+    "dashboard-goals",
     "dashboard-lead",
     "dashboard-leads",
     "dashboard-overview",
@@ -208,6 +209,7 @@ def test_the_workspace_header_is_one_named_navigation_with_a_skip_link(world):
         assert re.findall(r'id="(nav-[a-z]+)"', html) == [
             "nav-overview",
             "nav-board",
+            "nav-goals",
             "nav-integrations",
             "nav-settings",
             "nav-places",
