@@ -96,32 +96,51 @@ def this_month(workspace, now: datetime | None = None) -> date:
 
 
 def month_goals(*, workspace, first_day: date) -> list[Goal]:
-    """The month's goals, workspace goals first, then members by name, each in metric order."""
-    goals = Goal.objects.filter(workspace=workspace, month=first_day).select_related("member")
+    """The month's goals, workspace goals first, then members by name, each in metric order:
+    the columns an answer reads, each goal's member its id and name."""
+    goals = (
+        Goal.objects.filter(workspace=workspace, month=first_day)
+        .select_related("member")
+        .only("id", "month", "metric", "target", "member", "member__id", "member__name")
+    )
     return sorted(goals, key=goal_order_key)
 
 
-def _goal_fields(goal: Goal, actual: int, month: GoalMonth, workspace) -> dict:
+class _Builders(dict):
+    """One FieldsOf per metric and unit of an answer (its registry entry and the
+    workspace's label looked up once, not once per goal)."""
+
+    def __init__(self, workspace):
+        super().__init__()
+        self.workspace = workspace
+
+    def __missing__(self, key):
+        metric_id, unit = key
+        built = self[key] = fields.FieldsOf(metric_id, unit, workspace=self.workspace)
+        return built
+
+
+def _goal_fields(goal: Goal, actual: int, month: GoalMonth, workspace, of: _Builders) -> dict:
     """The Fields of one goal: its actual, target, expected, attainment, pace, projected."""
     unit = MONEY if goal.metric in MONEY_METRICS else COUNT
 
     def figure(metric_id: str, value):
-        of = fields.FieldsOf(metric_id, unit, workspace=workspace)
-        return of.money(value) if unit == MONEY else of.count(value)
+        builder = of[metric_id, unit]
+        return builder.money(value) if unit == MONEY else builder.count(value)
 
     def major(value):
         return fields.major_units(int(value), workspace) if unit == MONEY else value
 
     target = goal.target
-    expected = fields.FieldsOf("goal.expected", unit, workspace=workspace).pro_rated(
+    expected = of["goal.expected", unit].pro_rated(
         unit, Decimal(target) * month.elapsed / month.days
     )
     if month.elapsed:
-        projected = fields.FieldsOf("goal.projected", unit, workspace=workspace).pro_rated(
+        projected = of["goal.projected", unit].pro_rated(
             unit, Decimal(actual) * month.days / month.elapsed
         )
     else:
-        projected = fields.FieldsOf("goal.projected", unit, workspace=workspace).pro_rated(
+        projected = of["goal.projected", unit].pro_rated(
             unit,
             None,
             unavailable=NOT_COMPUTED,
@@ -130,14 +149,14 @@ def _goal_fields(goal: Goal, actual: int, month: GoalMonth, workspace) -> dict:
     # The pace is taken against expected as answered (to the cent, or 2 decimals), so its
     # sides are the figures shown.
     expected_shown = expected.raw
-    attainment = fields.FieldsOf("goal.attainment", "rate", workspace=workspace).rate(
+    attainment = of["goal.attainment", "rate"].rate(
         actual,
         target,
         empty=EMPTY_DENOMINATOR,
         reason="The target is 0." if target == 0 else None,
         side_values=(major(actual), major(target)),
     )
-    pace = fields.FieldsOf("goal.pace", "rate", workspace=workspace).rate(
+    pace = of["goal.pace", "rate"].rate(
         actual,
         expected_shown,
         reason=(
@@ -171,6 +190,7 @@ def goals_figures(*, workspace, first_day: date, now: datetime | None = None) ->
             workspace=workspace, span=month.so_far, metric=metric, slot=GOAL_SLOTS[metric], now=now
         )
     rows = []
+    of = _Builders(workspace)
     for goal in goals:
         by_member = totals[goal.metric]
         if goal.member is None:
@@ -183,7 +203,7 @@ def goals_figures(*, workspace, first_day: date, now: datetime | None = None) ->
             {
                 "metric": goal.metric,
                 "member": member,
-                **_goal_fields(goal, actual, month, workspace),
+                **_goal_fields(goal, actual, month, workspace, of),
             }
         )
     return Figures({"goals": rows})
