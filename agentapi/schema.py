@@ -19,6 +19,7 @@ from figures.schema import (
     field_serializer,
     notes_serializer,
 )
+from workspaces.services.goals import MONTH_PATTERN
 
 from .serializers import (
     AdSpendWriteSerializer,
@@ -938,7 +939,7 @@ create_ad_spend = extend_schema(
 
 GOAL_MONTH = OpenApiParameter(
     "month",
-    {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
+    {"type": "string", "pattern": MONTH_PATTERN},
     OpenApiParameter.PATH,
     description="A month of the workspace's calendar, YYYY-MM (years 0002 to 9998). Another text answers 400 "
     "naming month.",

@@ -12,9 +12,9 @@ from figures import schema as figures_schema
 from figures.envelope import envelope_build
 from figures.period import period_from_query, shown_value, whole_number
 from figures.selectors import ad_spend_list, member_board
-from figures.views import ad_spend_limit
+from figures.views import ad_spend_limit, month_of
 from workspaces.models import Member
-from workspaces.services import GoalsRefused, RecordInvalid, goals_replace, month_parse
+from workspaces.services import GoalsRefused, RecordInvalid, goals_replace
 from workspaces.services.goals import GOAL_ROLES
 from workspaces.shapes import ad_spend_shape, goals_month_shape
 
@@ -497,13 +497,7 @@ class GoalsMonthView(WorkspaceView):
 
     @schema.replace_goals
     def put(self, request, month):
-        first_day = month_parse(month)
-        if first_day is None:
-            raise InvalidParameter(
-                "month",
-                f"month must be a month written YYYY-MM (of the years 0002 to 9998), not "
-                f"{shown_value(month)}.",
-            )
+        first_day = month_of(month)
 
         def perform():
             data = validated(

@@ -17,8 +17,8 @@ from figures.registry import metric_label
 from workspaces.access import page
 from workspaces.models import Goal, Member
 from workspaces.services import RecordInvalid, goals_replace, month_parse
-from workspaces.services.goals import GOAL_METRICS, GOAL_ROLES, MONEY_METRICS, month_text
-from workspaces.shapes import goal_order_key
+from workspaces.services.goals import GOAL_METRICS, GOAL_ROLES, MONEY_METRICS
+from workspaces.shapes import goal_order_key, month_text
 
 from .pages import page_membership, page_nav
 

@@ -29,6 +29,7 @@ from workspaces.models import (
     RecordUpload,
     Sale,
 )
+from workspaces.shapes import month_text
 
 from .periods import period_pick
 
@@ -508,7 +509,7 @@ def goals_month(*, workspace, member=None, now=None) -> dict:
         for row in body["data"]["goals"]
         if (row["member"] or {}).get("id") == wanted
     ]
-    body["api"] = api_url("goals", month=f"{first_day:%Y-%m}")
+    body["api"] = api_url("goals", month=month_text(first_day))
     body["month"] = first_day
     return body
 

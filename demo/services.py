@@ -36,6 +36,7 @@ from workspaces.models import (
     Funnel,
     FunnelEvent,
     FunnelStage,
+    Goal,
     Instalment,
     Lead,
     Member,
@@ -746,7 +747,6 @@ DEMO_GOALS = (
     ("closer", "payments.cash_collected", 60_000),
     ("setter", "calls.booked", 40),
 )
-MONEY_GOALS = frozenset({"payments.cash_collected", "payments.revenue_booked"})
 
 
 def _goals_set(workspace, members: dict, scale: float, now: datetime) -> None:
@@ -754,7 +754,7 @@ def _goals_set(workspace, members: dict, scale: float, now: datetime) -> None:
     goals = []
     for role, metric, target in DEMO_GOALS:
         amount = round(target * scale)
-        if metric in MONEY_GOALS:
+        if metric in Goal.MONEY_METRICS:
             amount *= 10**workspace.currency_exponent
         goals.append({"metric": metric, "member": members.get(role), "target": amount})
     goals_replace(

@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from core.openapi import ErrorSerializer, error_example, error_responses
 from workspaces.models import Goal
+from workspaces.services.goals import MONTH_PATTERN
 
 from . import envelope, registry, selectors
 from .selectors import SERIES_METRICS
@@ -181,7 +182,7 @@ class GoalSerializer(serializers.Serializer):
 class GoalsMonthSerializer(serializers.Serializer):
     """A month's goals, workspace goals first, then by member name."""
 
-    month = serializers.RegexField(r"^[0-9]{4}-(0[1-9]|1[0-2])$", help_text="YYYY-MM.")
+    month = serializers.RegexField(MONTH_PATTERN, help_text="YYYY-MM.")
     goals = GoalSerializer(many=True)
 
 
@@ -542,7 +543,7 @@ EVENT_ID = OpenApiParameter(
 )
 MONTH = OpenApiParameter(
     "month",
-    {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])$"},
+    {"type": "string", "pattern": MONTH_PATTERN},
     OpenApiParameter.QUERY,
     required=False,
     description="A month of the workspace's calendar, YYYY-MM (years 0002 to 9998). Default: this month in the "

@@ -224,12 +224,9 @@ class WebinarView(FiguresView):
         return self.envelope(period=None if event_id else period, figures=figures)
 
 
-def goal_month(workspace, params):
-    """The first day of the month `month` names (YYYY-MM), default this month in the
-    workspace's zone; 400 naming month."""
-    raw = params.get("month")
-    if raw is None or raw == "":
-        return selectors.this_month(workspace)
+def month_of(raw: str):
+    """The first day of the month a `month` parameter names (the figures' query, the agent
+    API's path); 400 naming month."""
     first_day = month_parse(raw)
     if first_day is None:
         raise InvalidParameter(
@@ -238,6 +235,14 @@ def goal_month(workspace, params):
             f"{shown_value(raw)}.",
         )
     return first_day
+
+
+def goal_month(workspace, params):
+    """The month `month` names, default this month in the workspace's zone."""
+    raw = params.get("month")
+    if raw is None or raw == "":
+        return selectors.this_month(workspace)
+    return month_of(raw)
 
 
 class GoalsView(FiguresView):

@@ -734,6 +734,9 @@ class Goal(WorkspaceRecord):
         CASH_COLLECTED = "payments.cash_collected"
         REVENUE_BOOKED = "payments.revenue_booked"
 
+    # The metrics whose target is money (minor units); the others' is a count.
+    MONEY_METRICS = frozenset({Metric.CASH_COLLECTED, Metric.REVENUE_BOOKED})
+
     # The first day of the month.
     month = models.DateField()
     metric = models.CharField(max_length=40, choices=Metric.choices)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from core.money import major_from_minor
 from core.times import utc_iso
 
+from .models import Goal
+
 
 def _id(value) -> str | None:
     return str(value) if value is not None else None
@@ -156,17 +158,14 @@ def ad_spend_shape(spend, workspace) -> dict:
     }
 
 
+def month_text(first_day) -> str:
+    """A month as the answers and links write it: YYYY-MM (a year under 1000 zero-padded)."""
+    return f"{first_day.year:04d}-{first_day.month:02d}"
+
+
 # The order of a month's goals: the workspace's first, then members by name; within each,
-# the metrics in this order.
-GOAL_METRIC_ORDER = (
-    "leads.created",
-    "calls.booked",
-    "calls.taken",
-    "calls.closed",
-    "payments.cash_collected",
-    "payments.revenue_booked",
-)
-_GOAL_MONEY = frozenset({"payments.cash_collected", "payments.revenue_booked"})
+# the metrics in the order Goal.Metric declares them.
+_GOAL_METRIC_ORDER = tuple(Goal.Metric.values)
 
 
 def goal_order_key(goal) -> tuple:
@@ -174,14 +173,14 @@ def goal_order_key(goal) -> tuple:
     return (
         member is not None,
         (member.name.casefold(), str(member.pk)) if member is not None else ("", ""),
-        GOAL_METRIC_ORDER.index(goal.metric),
+        _GOAL_METRIC_ORDER.index(goal.metric),
     )
 
 
 def goal_shape(goal, workspace) -> dict:
     """A goal as PUT /api/v1/goals/{month} answers it and `goal.updated` carries it: the
     target is a count, or money in major units beside `currency`."""
-    money = goal.metric in _GOAL_MONEY
+    money = goal.metric in Goal.MONEY_METRICS
     member = goal.member
     body = {
         "metric": goal.metric,
@@ -197,6 +196,6 @@ def goal_shape(goal, workspace) -> dict:
 def goals_month_shape(workspace, month, goals) -> dict:
     """A month's goals (`month` its first day), workspace goals first, then by member."""
     return {
-        "month": f"{month.year:04d}-{month.month:02d}",
+        "month": month_text(month),
         "goals": [goal_shape(goal, workspace) for goal in sorted(goals, key=goal_order_key)],
     }

@@ -219,10 +219,16 @@ ROLES = ("closer", "setter")
 ROLE_DEFAULT = "closer"
 
 
+# What each role's leaderboard counts: calls (calls_conditions' keys) and, for closers,
+# the cash paid on the sales they closed.
+_ROLE_COUNTS = {"closer": ("taken", "closed", "cash"), "setter": ("booked", "taken", "no_show")}
+
+
 def _role_counts(*, workspace, period: Period, role: str, now) -> dict:
-    """{member id: {count key: value}} of the period, grouped by the role's slot."""
+    """{member id: {count key: value}} of the period, grouped by the role's slot; a member
+    with no record of the period is absent."""
     conditions = calls_conditions(now)
-    keys = ("taken", "closed") if role == "closer" else ("booked", "taken", "no_show")
+    keys = tuple(key for key in _ROLE_COUNTS[role] if key != "cash")
     calls = (
         live_calls(workspace=workspace, period=period)
         .exclude(**{f"{role}__isnull": True})
@@ -240,8 +246,8 @@ def _role_counts(*, workspace, period: Period, role: str, now) -> dict:
             .annotate(cash=Coalesce(Sum("amount"), 0, **_MINOR_SUM))
         )
         for member_id, total in cash:
-            found.setdefault(member_id, {"taken": 0, "closed": 0})["cash"] = total
-    zero = {key: 0 for key in (*keys, *(("cash",) if role == "closer" else ()))}
+            found.setdefault(member_id, {})["cash"] = total
+    zero = dict.fromkeys(_ROLE_COUNTS[role], 0)
     return {member_id: {**zero, **counts} for member_id, counts in found.items()}
 
 
@@ -286,8 +292,8 @@ def leaderboard(*, workspace, period: Period, role: str, now: datetime | None = 
     listed = [
         member for member in members if member.is_active or any(counts.get(member.pk, {}).values())
     ]
-    zero = {key: 0 for key in ("taken", "closed", "cash", "booked", "no_show")}
-    scored = [(member, {**zero, **counts.get(member.pk, {})}) for member in listed]
+    zero = dict.fromkeys(_ROLE_COUNTS[role], 0)
+    scored = [(member, counts.get(member.pk, zero)) for member in listed]
     keys = [_rank_key(role, member_counts) for _, member_counts in scored]
     rows = []
     ordered = sorted(

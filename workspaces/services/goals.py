@@ -20,11 +20,11 @@ from core.transactions import in_transaction
 from events.services import event_record
 
 from ..models import Goal, Member, Workspace
-from ..shapes import goals_month_shape
+from ..shapes import goals_month_shape, month_text
 from .base import RecordInvalid, same_workspace, upsert_changes
 
 GOAL_METRICS = tuple(Goal.Metric.values)
-MONEY_METRICS = frozenset({Goal.Metric.CASH_COLLECTED, Goal.Metric.REVENUE_BOOKED})
+MONEY_METRICS = Goal.MONEY_METRICS
 # The slot in which a member's figure of each metric is read, as /commission reads it: the
 # leads and bookings by their setter, the calls taken and closed and the money by the closer.
 GOAL_SLOTS = {
@@ -39,8 +39,9 @@ GOAL_SLOTS = {
 GOAL_ROLES = frozenset({Member.Role.OWNER, Member.Role.ADMIN, Member.Role.MANAGER})
 # The largest target accepted (a count, or minor units).
 TARGET_MAX = 10**15
-# A month: four digits, a hyphen, the month's two.
-MONTH = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])", re.ASCII)
+# A month: four digits, a hyphen, the month's two; the descriptions state the same pattern.
+MONTH_PATTERN = r"^[0-9]{4}-(0[1-9]|1[0-2])$"
+MONTH = re.compile(MONTH_PATTERN, re.ASCII)
 
 
 class GoalsRefused(Exception):
@@ -66,10 +67,6 @@ def month_parse(text) -> date | None:
     if not YEARS[0] <= int(year) <= YEARS[1]:
         return None
     return date(int(year), int(month), 1)
-
-
-def month_text(first_day: date) -> str:
-    return f"{first_day.year:04d}-{first_day.month:02d}"
 
 
 def _role_check(by_role: str | None) -> None:
