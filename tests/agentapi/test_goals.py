@@ -142,3 +142,15 @@ def test_a_read_token_is_refused_and_a_repeated_key_replays(team, api):
     assert again["Idempotent-Replayed"] == "true"
     assert again.json() == first.json()
     assert AuditEvent.objects.filter(action="goals.replaced").count() == 1
+
+
+def test_an_agency_token_and_no_token_are_401_and_another_workspaces_token_writes_its_own(
+    team, api
+):
+    body = {"goals": [{"metric": "calls.taken", "target": 3}]}
+    for token in (team.agency_full, None):
+        answer = _put(api, token, body)
+        assert answer.status_code == 401
+    answer = _put(api, team.other_write_token, body)
+    assert answer.status_code == 200
+    assert list(Goal.objects.values_list("workspace_id", flat=True)) == [team.other.pk]

@@ -5,6 +5,8 @@ import uuid
 import pytest
 
 from audit.models import AuditEvent
+from core.times import local_today
+from workspaces.models import Goal
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +26,8 @@ ROUTES = [
     "/api/v1/series?metric=calls.booked",
     "/api/v1/acquisition",
     "/api/v1/ad-spend",
+    "/api/v1/goals",
+    "/api/v1/leaderboard",
 ]
 
 
@@ -100,6 +104,23 @@ def test_a_token_reads_only_its_own_workspace(route, api, make_workspace, worksp
     assert response.status_code == 200
     assert response.json()["workspace"] == {"id": str(mine.pk), "currency": "USD"}
     assert str(theirs.pk) not in response.content.decode()
+
+
+def test_another_workspaces_goals_and_members_are_not_answered(
+    api, make_workspace, make_member, workspace_token
+):
+    mine, theirs = make_workspace(), make_workspace()
+    stranger = make_member(theirs, "closer", name="Stranger")
+    Goal.objects.create(
+        workspace=theirs,
+        month=local_today(theirs).replace(day=1),
+        metric="calls.taken",
+        member=stranger,
+        target=9,
+    )
+    client = api(workspace_token(mine))
+    assert client.get("/api/v1/goals").json()["data"] == {"goals": []}
+    assert client.get("/api/v1/leaderboard").json()["data"] == {"members": []}
 
 
 def test_another_workspaces_lead_is_404(api, make_workspace, workspace_token, records):
