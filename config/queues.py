@@ -10,7 +10,7 @@ queued there are taken that way), and tests/core/test_queues.py refuses it.
 """
 
 # The kinds, in the order `make worker` starts their pools.
-MAIL = "mail"  # invitations, password resets, notices to owners
+MAIL = "mail"  # invitations, password resets, notices to owners, digests and alerts
 APPLIES = "applies"  # approved plans
 UPLOADS = "uploads"  # files of records uploaded on the Import page, checked and imported
 PROVIDERS = "providers"  # providers' events applied, new connections' backfills
@@ -37,6 +37,9 @@ TASK_KINDS = {
     "webhooks.deliveries_sweep": SWEEPS,
     "webhooks.prune": SWEEPS,
     "figures.rollups_refresh": ROLLUPS,
+    "notifications.round": SWEEPS,
+    "notifications.workspace_notify": MAIL,
+    "notifications.slack_deliver": DELIVERIES,
 }
 
 

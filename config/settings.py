@@ -196,6 +196,7 @@ INSTALLED_APPS = [
     "agentapi",
     "integrations",
     "agency",
+    "notifications",
     "dashboard",
     "mcpserver",
     "demo",
@@ -614,7 +615,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "figures.rollups_refresh",
         "schedule": timedelta(seconds=ROLLUPS_REFRESH_SECONDS),
     },
+    # Digests, reminders and speed-to-lead alerts that fell due (notifications.rounds).
+    "notifications-round": {
+        "task": "notifications.round",
+        "schedule": timedelta(seconds=60),
+    },
 }
+
+# Where Slack incoming webhooks may point besides https://hooks.slack.com/services/: a
+# local stand-in of Slack (a black-box test, staging). Empty: Slack's own address only.
+SLACK_WEBHOOK_BASE = os.environ.get("SLACK_WEBHOOK_BASE", "").strip()
 
 # --- Providers' APIs -----------------------------------------------------------------
 

@@ -39,6 +39,8 @@ urlpatterns = [
     path("", include("integrations.page_urls")),
     # Outbound webhooks: the Webhooks settings pages.
     path("", include("webhooks.page_urls")),
+    # Digests and alerts: the Notifications page, a member's choices, unsubscribe links.
+    path("", include("notifications.urls")),
     # The figures in the app: overview, boards and a lead's journey.
     path("", include("dashboard.urls")),
     # Filing work in the app: the forms as pages, and a member's drafts.

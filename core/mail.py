@@ -23,9 +23,13 @@ class Message:
     subject: str
     text: str
     html: str
+    # Extra headers (a digest's List-Unsubscribe); none for most mail.
+    headers: dict | None = None
 
 
-def mail_render(*, to: list[str], template: str, context: dict) -> Message:
+def mail_render(
+    *, to: list[str], template: str, context: dict, headers: dict | None = None
+) -> Message:
     """`templates/email/<template>_subject.txt`, `.txt` and `.html`, rendered with context."""
     subject = render_to_string(f"email/{template}_subject.txt", context)
     return Message(
@@ -33,6 +37,7 @@ def mail_render(*, to: list[str], template: str, context: dict) -> Message:
         subject=" ".join(subject.split()),
         text=render_to_string(f"email/{template}.txt", context),
         html=render_to_string(f"email/{template}.html", context),
+        headers=dict(headers) if headers else None,
     )
 
 
@@ -46,11 +51,13 @@ def _enqueue(message: Message) -> None:
         )
 
 
-def mail_send(*, to: list[str], template: str, context: dict) -> Message | None:
+def mail_send(
+    *, to: list[str], template: str, context: dict, headers: dict | None = None
+) -> Message | None:
     """Render now, send after the current transaction commits (at once outside one)."""
     recipients = sorted({address for address in to if address})
     if not recipients:
         return None
-    message = mail_render(to=recipients, template=template, context=context)
+    message = mail_render(to=recipients, template=template, context=context, headers=headers)
     transaction.on_commit(lambda: _enqueue(message), robust=True)
     return message

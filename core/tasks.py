@@ -40,7 +40,10 @@ def mail_deliver(message: dict) -> int:
     """Send one rendered message (core.mail.Message as a dict) through the email backend.
     Its arguments are never logged (ArgumentsHidden): the message carries one-use links."""
     mail = EmailMultiAlternatives(
-        subject=message["subject"], body=message["text"], to=message["to"]
+        subject=message["subject"],
+        body=message["text"],
+        to=message["to"],
+        headers=message.get("headers") or None,
     )
     mail.attach_alternative(message["html"], "text/html")
     sent = mail.send()

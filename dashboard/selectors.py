@@ -113,7 +113,7 @@ def key_sections(*, workspace, period, fields: dict, metrics=HEADLINE) -> dict:
 MULTIPLE = "multiple"
 
 
-def _change(current: dict, previous: dict) -> dict | None:
+def change_of(current: dict, previous: dict) -> dict | None:
     """How a figure moved from the previous period: a difference (percentage points for a
     rate) and, for counts and money, the relative change; None when either is null."""
     if current["value"] is None or previous["value"] is None:
@@ -160,7 +160,7 @@ def headline(current: dict, previous: dict, metrics=HEADLINE) -> list[dict]:
                 "api": current[section]["api"],
                 "previous": before,
                 "previous_api": previous[section]["api"],
-                "change": _change(field, before),
+                "change": change_of(field, before),
                 "notes": _notes_of(current[section], field["metric"]),
             }
         )
@@ -334,7 +334,7 @@ def spend_figures(*, workspace, picked, shown=None) -> dict:
                 "api": current["api"],
                 "previous": before,
                 "previous_api": previous["api"],
-                "change": _change(field, before),
+                "change": change_of(field, before),
                 "notes": _notes_of(current, field["metric"]),
             }
         )

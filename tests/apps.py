@@ -14,6 +14,7 @@ PROJECT_APPS = (
     "figures",
     "integrations",
     "mcpserver",
+    "notifications",
     "tokens",
     "webhooks",
     "workspaces",

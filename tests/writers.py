@@ -30,7 +30,7 @@ WRITER_PACKAGES = ("workspaces/services/",)
 
 # The apps whose tables have owners: every app of the project with models.
 APPS = ("core", "workspaces", "tokens", "audit", "events", "webhooks", "agentapi")
-APPS += ("integrations", "agency", "figures")
+APPS += ("integrations", "agency", "figures", "notifications")
 
 # Who writes each table: paths, a path ending in "/" for every module under it. A table not
 # named here is its app's default's (APP_OWNERS).
@@ -43,6 +43,7 @@ APP_OWNERS = {
     "integrations": ("integrations/",),
     # The daily roll-ups, kept by their refresh (the database's triggers mark them dirty).
     "figures": ("figures/rollups.py",),
+    "notifications": ("notifications/services.py",),
 }
 OWNERS = {
     "core.IdempotencyRecord": ("core/idempotency.py",),

@@ -345,6 +345,13 @@ class Lead(WorkspaceRecord):
                 name="lead_ws_created_uncontacted",
                 condition=Q(first_contact_at__isnull=True),
             ),
+            # The leads of every workspace still waiting for a first contact, by when they
+            # came in: the notifications round's speed-to-lead alerts, one range a minute.
+            models.Index(
+                fields=["created_at"],
+                name="lead_uncontacted_created",
+                condition=Q(first_contact_at__isnull=True),
+            ),
             # A lead found by its email in any case (`email__iexact`, which compares
             # UPPER(email)): a provider's charge, booking or contact names its lead so.
             models.Index(F("workspace"), Upper("email"), name="lead_ws_email_upper"),

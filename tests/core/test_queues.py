@@ -23,7 +23,11 @@ from ..conftest import aware
 from ..webhooks.receiver import Answer
 
 KINDS = {
-    "mail": {"core.mail_deliver", "accounts.password_reset_send"},
+    "mail": {
+        "core.mail_deliver",
+        "accounts.password_reset_send",
+        "notifications.workspace_notify",
+    },
     "applies": {"agency.tasks.apply_plan"},
     "uploads": {"workspaces.upload_check", "workspaces.upload_import"},
     "providers": {
@@ -31,7 +35,11 @@ KINDS = {
         "integrations.event_apply",
         "integrations.connection_backfill",
     },
-    "deliveries": {"webhooks.deliveries_make", "webhooks.delivery_attempt"},
+    "deliveries": {
+        "webhooks.deliveries_make",
+        "webhooks.delivery_attempt",
+        "notifications.slack_deliver",
+    },
     "sweeps": {
         "core.tasks.purge_expired_idempotency_keys",
         "integrations.events_apply_pending",
@@ -39,6 +47,7 @@ KINDS = {
         "integrations.connections_pull_due",
         "webhooks.deliveries_sweep",
         "webhooks.prune",
+        "notifications.round",
     },
     "rollups": {"figures.rollups_refresh"},
 }

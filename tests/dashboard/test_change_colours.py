@@ -3,7 +3,7 @@ relative change never carries a sign that disagrees with the difference."""
 
 import pytest
 
-from dashboard.selectors import _change
+from dashboard.selectors import change_of as _change
 from dashboard.templatetags.figure_display import change_class, change_text
 
 
