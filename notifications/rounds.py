@@ -31,7 +31,7 @@ from core.times import workspace_zone
 from workspaces.models import EodReport, Lead, Member
 
 from . import digests
-from .models import Kind, NotificationSettings, OptOut, Sent
+from .models import NEVER_READ, Kind, NotificationSettings, OptOut, Sent
 from .services import SPEED_TO_LEAD_MINUTES, claim, due_set, due_take
 
 SPEED_TO_LEAD_MIN, SPEED_TO_LEAD_MAX = SPEED_TO_LEAD_MINUTES
@@ -197,14 +197,14 @@ def _eod_reminders(row: NotificationSettings, day: date, now: datetime) -> int:
     return sent
 
 
-def _due(row, now: datetime, hour: int, kind_claimed) -> date | None:
-    """The local day whose `hour` is due at `now`, or None: not yet claimed, and at most
-    LATE_MAX late (later, skipped and said so)."""
+def _due(row, now: datetime, hour: int, kind_claimed, awaited: datetime) -> date | None:
+    """The local day whose `hour` is due at `now`, or None: at most LATE_MAX late (later,
+    skipped, and said so when the workspace was awaiting it: its next due instant, as the
+    round found it, had come by then)."""
     zone = workspace_zone(row.workspace)
     day, at = latest_instant(now, hour, zone)
     if now - at > LATE_MAX:
-        # Said only of an instant that fell due under these settings and went unsent.
-        if at > row.updated_at and not kind_claimed(day):
+        if awaited != NEVER_READ and awaited <= at and not kind_claimed(day):
             logger.warning(
                 "notifications of workspace %s due at %s skipped: %s late (more than %s)",
                 row.workspace_id,
@@ -216,8 +216,10 @@ def _due(row, now: datetime, hour: int, kind_claimed) -> date | None:
     return day
 
 
-def workspace_notify(row: NotificationSettings, now: datetime) -> Counter:
-    """Everything due for one workspace by `now`; sets its next due instant."""
+def workspace_notify(row: NotificationSettings, now: datetime, awaited: datetime) -> Counter:
+    """Everything due for one workspace by `now`; sets its next due instant. `awaited` is
+    the next due instant the round found (NEVER_READ: settings never read since made or
+    changed, so nothing was awaited and nothing is said to be skipped)."""
     sent = Counter()
     workspace = row.workspace
 
@@ -227,13 +229,13 @@ def workspace_notify(row: NotificationSettings, now: datetime) -> Counter:
         ).exists()
 
     if row.daily_digest or row.weekly_digest:
-        day = _due(row, now, row.digest_hour, claimed(Kind.DAILY_DIGEST))
+        day = _due(row, now, row.digest_hour, claimed(Kind.DAILY_DIGEST), awaited)
         if day is not None and row.daily_digest:
             sent[Kind.DAILY_DIGEST] += _digests(row, digests.Span.daily(day), now)
         if day is not None and row.weekly_digest and day.weekday() == 0:
             sent[Kind.WEEKLY_DIGEST] += _digests(row, digests.Span.weekly(day), now)
     if row.eod_reminder_hour is not None:
-        day = _due(row, now, row.eod_reminder_hour, claimed(Kind.EOD_REMINDER))
+        day = _due(row, now, row.eod_reminder_hour, claimed(Kind.EOD_REMINDER), awaited)
         if day is not None:
             sent[Kind.EOD_REMINDER] += _eod_reminders(row, day, now)
     due_set(row, next_due(row, now))
@@ -309,7 +311,8 @@ def _alert(lead_id, now) -> int:
 
 
 def round_due(now: datetime) -> list:
-    """The workspaces due by `now`, held for HELD so another beat's round skips them."""
+    """The workspaces due by `now`, each with the instant it was due at, held for HELD so
+    another beat's round skips them."""
     return due_take(now=now, hold_until=now + HELD, limit=ROUND_MAX)
 
 
@@ -321,21 +324,24 @@ def round_run(*, now: datetime, every: bool = False, inline: bool = False) -> di
         due = list(
             NotificationSettings.objects.filter(workspace__archived_at__isnull=True)
             .order_by("pk")
-            .values_list("pk", flat=True)
+            .values_list("pk", "next_due_at")
         )
     else:
         due = round_due(now)
     sent = Counter()
-    for workspace_id in due:
+    for workspace_id, awaited in due:
         if inline:
-            sent += workspace_notify_of(workspace_id, now)
+            sent += workspace_notify_of(workspace_id, now, awaited)
         else:
-            task_send("notifications.workspace_notify", args=[str(workspace_id), now.isoformat()])
+            task_send(
+                "notifications.workspace_notify",
+                args=[str(workspace_id), now.isoformat(), awaited.isoformat()],
+            )
     sent[Kind.SPEED_TO_LEAD] += speed_to_lead_alerts(now)
     return {"workspaces": len(due), "sent": {kind: n for kind, n in sent.items() if n}}
 
 
-def workspace_notify_of(workspace_id, now: datetime) -> Counter:
+def workspace_notify_of(workspace_id, now: datetime, awaited: datetime) -> Counter:
     row = (
         NotificationSettings.objects.select_related("workspace")
         .filter(pk=workspace_id, workspace__archived_at__isnull=True)
@@ -343,4 +349,4 @@ def workspace_notify_of(workspace_id, now: datetime) -> Counter:
     )
     if row is None:
         return Counter()
-    return workspace_notify(row, now)
+    return workspace_notify(row, now, awaited)

@@ -164,17 +164,19 @@ def claim(*, workspace: Workspace, kind: str, recipient: str, period: str, now) 
 
 def due_take(*, now, hold_until, limit: int) -> list:
     """The workspaces whose next due instant has come by `now` (oldest first, at most
-    `limit`), each held until `hold_until` so a second round does not take it too; rows
+    `limit`), as (id, that instant), each held until `hold_until` so a second round does not take it too; rows
     another round is taking are skipped, not waited for."""
     with transaction.atomic():
         taken = list(
             NotificationSettings.objects.select_for_update(skip_locked=True, of=("self",))
             .filter(next_due_at__lte=now, workspace__archived_at__isnull=True)
             .order_by("next_due_at")
-            .values_list("pk", flat=True)[:limit]
+            .values_list("pk", "next_due_at")[:limit]
         )
         if taken:
-            NotificationSettings.objects.filter(pk__in=taken).update(next_due_at=hold_until)
+            NotificationSettings.objects.filter(pk__in=[pk for pk, _ in taken]).update(
+                next_due_at=hold_until
+            )
     return taken
 
 

@@ -27,9 +27,14 @@ def notifications_round() -> dict:
 
 
 @shared_task(name="notifications.workspace_notify")
-def workspace_notify(workspace_id: str, at: str) -> dict:
-    """Everything due for the workspace at the round's instant `at` (ISO 8601)."""
-    return dict(rounds.workspace_notify_of(workspace_id, datetime.fromisoformat(at)))
+def workspace_notify(workspace_id: str, at: str, awaited: str) -> dict:
+    """Everything due for the workspace at the round's instant `at`, its next due instant
+    as the round found it `awaited` (both ISO 8601)."""
+    return dict(
+        rounds.workspace_notify_of(
+            workspace_id, datetime.fromisoformat(at), datetime.fromisoformat(awaited)
+        )
+    )
 
 
 @shared_task(name="notifications.slack_deliver", bind=True, max_retries=SLACK_RETRIES)
