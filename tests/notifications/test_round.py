@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from notifications.models import NEVER_READ, Kind, NotificationSettings, Sent
 from notifications.rounds import round_due, round_run
 from notifications.services import settings_ensure
-from tests.conftest import aware, at_once
+from tests.conftest import at_once, aware
 
 from .conftest import sent_to
 
