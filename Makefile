@@ -14,7 +14,7 @@ RELOAD_DIRS := $(foreach dir,config core accounts tokens workspaces audit events
 DEV := DJANGO_SETTINGS_MODULE=config.settings_dev
 PROD := DJANGO_SETTINGS_MODULE=config.settings
 
-.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-import bench-webhooks loadtest browser-deps pgbouncer-deps wrk-deps openapi client fuzz clean vendor-charts
+.PHONY: install install-runtime run test test-pgbouncer test-next-django lint format worker serve bench bench-import bench-webhooks bench-notify loadtest browser-deps pgbouncer-deps wrk-deps openapi client fuzz clean vendor-charts
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -179,6 +179,11 @@ bench: install wrk-deps
 BENCH_IMPORT_LINES ?= 100000
 bench-import: install
 	$(BIN)/python bench/imports.py --lines $(BENCH_IMPORT_LINES) --pg $(BENCH_PG)
+
+# The notifications round over 2,000 workspaces, 200 of them due (bench/notify.py, database
+# bench_notify, recreated): the due work found, the digests rendered and queued, an empty round.
+bench-notify: install
+	$(BIN)/python bench/notify.py
 
 # The charting library the figure pages draw with (uPlot, MIT), copied from its npm package
 # into static/vendor/uplot/ with its licence and version; pages never load it from elsewhere.
