@@ -2,6 +2,7 @@
 recipient and period, with the figures read as the API reads them (a figure that cannot be
 drawn says why), in plain text and HTML, each mail with its one-click unsubscribe."""
 
+from datetime import date
 from io import StringIO
 
 import pytest
@@ -10,6 +11,7 @@ from django.core.management import call_command
 
 from notifications.models import Kind, OptOut, Sent
 from notifications.services import settings_ensure
+from workspaces.models import Goal
 
 from .conftest import sent_to
 
@@ -206,3 +208,18 @@ def test_digests_turned_off_send_nothing_and_a_member_who_opted_out_gets_none(te
     row.save()
     run("2026-03-11T12:05:00Z")
     assert len(mail.outbox) == 3
+
+
+def test_the_digest_holds_the_goals_pace(team, run):
+    rec = team.rec
+    for day in ("2026-03-02", "2026-03-03", "2026-03-09"):
+        rec.lead(f"{day} 10:00", tz="America/New_York")
+    Goal.objects.create(
+        workspace=team.workspace, month=date(2026, 3, 1), metric="leads.created", target=31
+    )
+    run("2026-03-10T12:05:00Z")
+    owner = next(m for m in mail.outbox if m.to == ["owner@northwind.test"])
+    lines = owner.body.splitlines()
+    goals = lines.index("Goals this month:")
+    # 9 of March's 31 days have passed by 08:05 on the 10th: 9 expected, 3 made.
+    assert lines[goals + 1] == "Leads created: 3 of 31, Behind pace"
