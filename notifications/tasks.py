@@ -15,7 +15,7 @@ from .services import slack_url_of
 logger = logging.getLogger(__name__)
 
 # A Slack message refused with 429 or 5xx (or not answered) is tried again after 1, 2, 4 …
-# minutes, up to 4 hours apart: 12 tries over about 20 hours before it is given up and logged.
+# minutes, up to 4 hours apart: 12 retries over about 20 hours before it is given up and logged.
 SLACK_RETRIES = 12
 SLACK_BACKOFF_MAX = 4 * 3600
 
