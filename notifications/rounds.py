@@ -27,7 +27,7 @@ from django.urls import reverse
 
 from core.mail import mail_send
 from core.tasks import task_send
-from core.times import workspace_zone
+from core.times import local_today, workspace_zone
 from workspaces.models import EodReport, Lead, Member
 
 from . import digests
@@ -55,9 +55,10 @@ def local_instant(day: date, hour: int, zone) -> datetime:
     return datetime.combine(day, time(hour), tzinfo=zone).astimezone(UTC)
 
 
-def latest_instant(now: datetime, hour: int, zone) -> tuple[date, datetime]:
+def latest_instant(now: datetime, hour: int, workspace) -> tuple[date, datetime]:
     """The last local day whose `hour`:00 has come by `now`, and that instant."""
-    day = now.astimezone(zone).date()
+    zone = workspace_zone(workspace)
+    day = local_today(workspace, now)
     at = local_instant(day, hour, zone)
     if at > now:
         day -= timedelta(days=1)
@@ -65,14 +66,14 @@ def latest_instant(now: datetime, hour: int, zone) -> tuple[date, datetime]:
     return day, at
 
 
-def next_instant(now: datetime, hour: int, zone) -> datetime:
-    day = now.astimezone(zone).date()
+def next_instant(now: datetime, hour: int, workspace) -> datetime:
+    zone = workspace_zone(workspace)
+    day = local_today(workspace, now)
     at = local_instant(day, hour, zone)
     return at if at > now else local_instant(day + timedelta(days=1), hour, zone)
 
 
 def next_due(row: NotificationSettings, now: datetime) -> datetime:
-    zone = workspace_zone(row.workspace)
     hours = []
     if row.daily_digest or row.weekly_digest:
         hours.append(row.digest_hour)
@@ -80,7 +81,7 @@ def next_due(row: NotificationSettings, now: datetime) -> datetime:
         hours.append(row.eod_reminder_hour)
     if not hours:
         return now + timedelta(days=1)
-    return min(next_instant(now, hour, zone) for hour in hours)
+    return min(next_instant(now, hour, row.workspace) for hour in hours)
 
 
 def unsubscribe_url(member: Member, kind: str) -> str:
@@ -201,8 +202,7 @@ def _due(row, now: datetime, hour: int, kind_claimed, awaited: datetime) -> date
     """The local day whose `hour` is due at `now`, or None: at most LATE_MAX late (later,
     skipped, and said so when the workspace was awaiting it: its next due instant, as the
     round found it, had come by then)."""
-    zone = workspace_zone(row.workspace)
-    day, at = latest_instant(now, hour, zone)
+    day, at = latest_instant(now, hour, row.workspace)
     if now - at > LATE_MAX:
         if awaited != NEVER_READ and awaited <= at and not kind_claimed(day):
             logger.warning(

@@ -3,10 +3,11 @@ queue), one workspace's due messages (the mail queue: one task per workspace, so
 waits behind another's), and one Slack message (the deliveries' queue, retried)."""
 
 import logging
-from datetime import datetime
 
 from celery import shared_task
 from django.utils import timezone
+
+from core.times import instant_parse
 
 from . import rounds, slack
 from .models import NotificationSettings
@@ -30,11 +31,7 @@ def notifications_round() -> dict:
 def workspace_notify(workspace_id: str, at: str, awaited: str) -> dict:
     """Everything due for the workspace at the round's instant `at`, its next due instant
     as the round found it `awaited` (both ISO 8601)."""
-    return dict(
-        rounds.workspace_notify_of(
-            workspace_id, datetime.fromisoformat(at), datetime.fromisoformat(awaited)
-        )
-    )
+    return dict(rounds.workspace_notify_of(workspace_id, instant_parse(at), instant_parse(awaited)))
 
 
 @shared_task(name="notifications.slack_deliver", bind=True, max_retries=SLACK_RETRIES)

@@ -9,6 +9,7 @@ from audit.models import AuditEvent
 from core import crypto
 from core.models import IdempotencyRecord
 from integrations.models import Connection
+from notifications.models import NotificationSettings
 from webhooks.models import WebhookEndpoint
 
 OLD = Fernet.generate_key().decode()
@@ -70,11 +71,15 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
         secret_encrypted=crypto.encrypt_text("whsec_c2VjcmV0"),
     )
 
+    NotificationSettings.objects.filter(pk=connection.workspace_id).update(
+        slack_webhook_encrypted=crypto.encrypt_text("https://hooks.slack.com/services/T/B/X")
+    )
+
     keys(NEW, OLD)
     call_command("rotate_field_encryption")
     assert capsys.readouterr().out == (
         "Encrypted again with the first key: 2 integration credentials, 1 stored answers, "
-        "0 plan results waiting to be shown, 1 webhook signing secrets.\n"
+        "0 plan results waiting to be shown, 1 webhook signing secrets, 1 Slack addresses.\n"
     )
 
     keys(NEW)
@@ -85,6 +90,10 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
     assert crypto.decrypt_json(record.response) == {"a": 1}
     endpoint.refresh_from_db()
     assert crypto.decrypt_text(endpoint.secret_encrypted) == "whsec_c2VjcmV0"
+    slack = NotificationSettings.objects.get(pk=connection.workspace_id)
+    assert crypto.decrypt_text(bytes(slack.slack_webhook_encrypted)) == (
+        "https://hooks.slack.com/services/T/B/X"
+    )
     event = AuditEvent.objects.get(action="field_encryption.rotated")
     assert (event.actor_kind, event.actor_id, event.detail) == (
         "command",
@@ -94,5 +103,6 @@ def test_the_rotation_command_encrypts_stored_secrets_with_the_first_key(
             "idempotency_keys": 1,
             "agency_plans": 0,
             "webhook_endpoints": 1,
+            "notification_settings": 1,
         },
     )

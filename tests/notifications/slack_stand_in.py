@@ -4,7 +4,9 @@ body that is not JSON with `text` or `blocks`), and records what each hook recei
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+
+from tests.webhooks.receiver import QuietServer
 
 
 class SlackStandIn:
@@ -51,7 +53,7 @@ class SlackStandIn:
                 stand_in.received.append((hook, payload))
                 self._answer(200, "ok")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = QuietServer(("127.0.0.1", 0), Handler)
         self.base = f"http://127.0.0.1:{self.server.server_port}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()

@@ -2,11 +2,10 @@
 for every workspace, here and now (an operator catching up after an outage; the tests).
 Whatever was already sent for a period is not sent again: the claims hold."""
 
-from datetime import datetime
-
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from core.times import InstantInvalid, instant_parse
 from notifications.rounds import round_run
 
 
@@ -22,11 +21,9 @@ class Command(BaseCommand):
         at = timezone.now()
         if options["at"]:
             try:
-                at = datetime.fromisoformat(options["at"].replace("Z", "+00:00"))
-            except ValueError:
-                raise CommandError(f"--at {options['at']!r} is not an ISO 8601 instant.") from None
-            if at.tzinfo is None:
-                raise CommandError("--at needs an offset (Z or +hh:mm): whose 08:00 is it?")
+                at = instant_parse(options["at"])
+            except InstantInvalid as refused:
+                raise CommandError(f"--at: {refused}") from None
         done = round_run(now=at, every=True, inline=True)
         sent = ", ".join(f"{kind} {count}" for kind, count in sorted(done["sent"].items()))
         self.stdout.write(

@@ -22,5 +22,6 @@ class Command(BaseCommand):
             f"Encrypted again with the first key: {counts.get('integration_connections', 0)} "
             f"integration credentials, {counts.get('idempotency_keys', 0)} stored answers, "
             f"{counts.get('agency_plans', 0)} plan results waiting to be shown, "
-            f"{counts.get('webhook_endpoints', 0)} webhook signing secrets."
+            f"{counts.get('webhook_endpoints', 0)} webhook signing secrets, "
+            f"{counts.get('notification_settings', 0)} Slack addresses."
         )
