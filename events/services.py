@@ -56,12 +56,17 @@ def _record(workspace, events: list[tuple[str, dict]], *, ping_allowed=False) ->
         raise RuntimeError("An event must be recorded inside the transaction of its write")
     now = timezone.now()
     rows = []
+    wanted_of: dict[str, bool] = {}  # asked once per type of the batch
     for type, data in events:
         if type not in EVENT_TYPES and not (ping_allowed and type == PING):
             raise ValueError(f"Unknown event type {type!r}")
         # A ping goes to the one endpoint it tests (webhooks.services.endpoint_ping), never
         # to the endpoints that want every type.
-        wanted = type != PING and _dispatcher is not None and _dispatcher.wanted(workspace, type)
+        wanted = wanted_of.get(type)
+        if wanted is None:
+            wanted = wanted_of[type] = (
+                type != PING and _dispatcher is not None and _dispatcher.wanted(workspace, type)
+            )
         rows.append(
             Event(
                 workspace_id=workspace.pk,

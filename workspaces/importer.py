@@ -65,16 +65,21 @@ from .services import (
     ad_spend_upsert,
     call_rescheduled_from_set,
     call_upsert,
+    calls_write_many,
     commission_rule_upsert,
     eod_upsert,
     funnel_event_upsert,
     goal_upsert,
     lead_upsert,
+    leads_create,
     outcome_upsert,
+    outcomes_create,
     payment_upsert,
+    payments_create,
     refund_upsert,
     registration_upsert,
     sale_upsert,
+    sales_create,
     touch_upsert,
     webinar_event_upsert,
 )
@@ -625,11 +630,27 @@ class AdSpendLine(serializers.Serializer):
 
 
 def _call_write(*, touched: dict, rescheduled_from, **values):
+    """A call; what it replaces is resolved once every call is written, unless the call is
+    held already, replacing the call named (written again, it keeps it, announcing
+    nothing)."""
+    replaces = None
+    if rescheduled_from is not None:
+        replaces = (
+            Call.objects.filter(
+                workspace=values["workspace"],
+                external_id=rescheduled_from,
+                pk__in=Call.objects.filter(
+                    workspace=values["workspace"], external_id=values["external_id"]
+                ).values("rescheduled_from"),
+            )
+            .order_by()
+            .first()
+        )
     call, created = call_upsert(
-        **values, rescheduled_from=None, refresh=False, touched=touched["booking_leads"]
+        **values, rescheduled_from=replaces, refresh=False, touched=touched["booking_leads"]
     )
     touched["calls"].add(call.pk)
-    if rescheduled_from is not None:
+    if rescheduled_from is not None and replaces is None:
         touched["reschedules"].append((call, rescheduled_from))
     return call, created
 
@@ -683,12 +704,21 @@ _KINDS = {
 
 
 def _line_read(serializer_class, data: dict, context: dict) -> dict:
-    """The line's members as writer arguments; RecordInvalid naming the first at fault."""
-    line = serializer_class(data=data, context=context)
-    if not line.is_valid():
-        field, message = first_field_error(line.errors) or ("", "is not valid.")
-        raise RecordInvalid(field or None, message)
-    return dict(line.validated_data)
+    """The line's members as writer arguments; RecordInvalid naming the first at fault.
+
+    One reader per type serves every line of an import: a serializer's fields are copied
+    from its class whenever one is made, which costs more than reading a line. A reader
+    validates as is_valid() does (run_validation), with the line as its initial data."""
+    readers = context["readers"]
+    reader = readers.get(serializer_class)
+    if reader is None:
+        reader = readers[serializer_class] = serializer_class(context=context)
+    reader.initial_data = data
+    try:
+        return dict(reader.run_validation(data))
+    except serializers.ValidationError as error:
+        field, message = first_field_error(error.detail) or ("", "is not valid.")
+        raise RecordInvalid(field or None, message) from None
 
 
 def _write(line: _Line, context: dict, touched: dict):
@@ -759,13 +789,23 @@ def _touched_new() -> dict:
 def _context_new(workspace: Workspace, actor: Actor, by_role: str) -> dict:
     # cache: (model, id) -> record, shared by the lines of one import: a record named by
     # many lines is read once.
+    # journal: the cache's keys in the order the import's own writes added them, so a
+    # batch given back (the check's savepoints) forgets what it made.
     return {
         "workspace": workspace,
         "tz": ZoneInfo(workspace.timezone),
         "cache": {},
+        "journal": [],
+        "readers": {},
         "actor": actor,
         "by_role": by_role,
     }
+
+
+def _cache_add(context: dict, line: _Line, obj) -> None:
+    key = (_MODELS[line.type], line.id)
+    context["cache"][key] = obj
+    context["journal"].append(key)
 
 
 def _line_write(line: _Line, context: dict, touched: dict):
@@ -783,7 +823,7 @@ def _line_write(line: _Line, context: dict, touched: dict):
         raise ImportLineError(
             line.number, None, f"conflicts with a record already held ({error})."
         ) from None
-    context["cache"][(_MODELS[line.type], line.id)] = obj
+    _cache_add(context, line, obj)
     return obj, created
 
 
@@ -794,6 +834,136 @@ def _currency_check(line: _Line, currency: str) -> None:
             "currency",
             f"This workspace keeps {currency}; a record in {record_currency} is refused.",
         )
+
+
+# --- writing a type's lines in batches -------------------------------------------------
+
+# Consecutive lines of one type are written together, at most this many at once.
+CHUNK_LINES = 500
+
+
+def _leads_many(workspace: Workspace, rows: list[dict], collected: dict) -> list:
+    return leads_create(workspace=workspace, leads=rows, tags_known=collected["utm_tags"])
+
+
+def _calls_many(workspace: Workspace, rows: list[dict], collected: dict) -> list:
+    # What a call replaces is resolved once every call is written (_reschedules_resolve).
+    targets = [values.pop("rescheduled_from") for values in rows]
+    calls = calls_write_many(
+        workspace=workspace,
+        calls=[{**values, "rescheduled_from": None} for values in rows],
+        touched=collected["booking_leads"],
+    )
+    collected["calls"] |= {call.pk for call in calls}
+    collected["reschedules"] += [
+        (call, target) for call, target in zip(calls, targets, strict=True) if target is not None
+    ]
+    return calls
+
+
+def _outcomes_many(workspace: Workspace, rows: list[dict], collected: dict) -> list:
+    return outcomes_create(workspace=workspace, outcomes=rows, touched=collected["calls"])
+
+
+def _sales_many(workspace: Workspace, rows: list[dict], collected: dict) -> list:
+    return sales_create(workspace=workspace, sales=rows, touched=collected["sale_leads"])
+
+
+def _payments_many(workspace: Workspace, rows: list[dict], collected: dict) -> list:
+    return payments_create(workspace=workspace, payments=rows, touched=collected["sale_leads"])
+
+
+# Per type: the writer of many new records of it at once (what its line's writer does for
+# one, in one insert of the records and one of their events).
+_MANY = {
+    "lead": _leads_many,
+    "call": _calls_many,
+    "outcome": _outcomes_many,
+    "sale": _sales_many,
+    "payment": _payments_many,
+}
+
+
+def _chunks(ordered: list[_Line]) -> Iterable[list[_Line]]:
+    """The sorted lines as runs of one type, each of at most CHUNK_LINES."""
+    run: list[_Line] = []
+    for line in ordered:
+        if run and (line.type != run[0].type or len(run) == CHUNK_LINES):
+            yield run
+            run = []
+        run.append(line)
+    if run:
+        yield run
+
+
+class _ChunkRefused(Exception):
+    """A line of the chunk cannot be written together with the others."""
+
+
+def _chunk_many(chunk: list[_Line], context: dict, touched: dict) -> dict[int, tuple]:
+    """The chunk's lines of records new to the workspace (and named once in it) written at
+    once: {line number: (record, created)}. Every line is read first; nothing is written
+    (and _ChunkRefused raised) when one cannot be read or the batch is refused."""
+    workspace = context["workspace"]
+    try:
+        read = []
+        for line in chunk:
+            _currency_check(line, workspace.currency)
+            read.append(_line_read(_KINDS[line.type][0], line.data, context))
+    except (RecordInvalid, InvalidField):
+        raise _ChunkRefused from None
+    model = _MODELS[chunk[0].type]
+    named = Counter(line.id for line in chunk)
+    held = set(
+        model.objects.filter(workspace=workspace, external_id__in=list(named)).values_list(
+            "external_id", flat=True
+        )
+    )
+    new = [
+        (line, values)
+        for line, values in zip(chunk, read, strict=True)
+        if named[line.id] == 1 and line.id not in held
+    ]
+    if not new:
+        return {}
+    collected = {**_touched_new(), "utm_tags": dict(touched["utm_tags"])}
+    try:
+        with transaction.atomic():
+            made = _MANY[chunk[0].type](
+                workspace, [{**values, "external_id": line.id} for line, values in new], collected
+            )
+    except (RecordInvalid, InvalidField, GoalsRefused, IntegrityError):
+        raise _ChunkRefused from None
+    for key, value in collected.items():
+        if isinstance(value, set):
+            touched[key] |= value
+        elif isinstance(value, list):
+            touched[key] += value
+        else:
+            touched[key] = value
+    written = {}
+    for (line, _values), obj in zip(new, made, strict=True):
+        _cache_add(context, line, obj)
+        written[line.number] = (obj, True)
+    return written
+
+
+def _chunk_write(chunk: list[_Line], context: dict, touched: dict) -> list[tuple]:
+    """Write a run of lines of one type: [(line, record, created)] in the run's order, or
+    ImportLineError naming the first line that cannot be used, as writing them one by one
+    would. Lines of new records of a type with a writer of many (_MANY) are written at
+    once; the others, and every line of a run where that is refused, one by one."""
+    written = {}
+    if chunk[0].type in _MANY and len(chunk) > 1:
+        try:
+            written = _chunk_many(chunk, context, touched)
+        except _ChunkRefused:
+            written = {}
+    results = []
+    for line in chunk:
+        obj, created = written.get(line.number) or _line_write(line, context, touched)
+        results.append((line, obj, created))
+    return results
 
 
 def _reschedules_resolve(*, context: dict, touched: dict, line_of_call: dict) -> None:
@@ -843,11 +1013,13 @@ def records_import(
     line_of_call = {}
     context = _context_new(workspace, actor, by_role)
     with transaction.atomic():
-        for done, line in enumerate(parsed, start=1):
-            obj, created = _line_write(line, context, touched)
-            if line.type == "call":
-                line_of_call[obj.pk] = line.number
-            counts[(line.type, "created" if created else "updated")] += 1
+        done = 0
+        for chunk in _chunks(parsed):
+            for line, obj, created in _chunk_write(chunk, context, touched):
+                if line.type == "call":
+                    line_of_call[obj.pk] = line.number
+                counts[(line.type, "created" if created else "updated")] += 1
+            done += len(chunk)
             if progress is not None:
                 progress(done, len(parsed))
         _reschedules_resolve(context=context, touched=touched, line_of_call=line_of_call)
@@ -889,53 +1061,48 @@ def _lines_parse_all(lines: Iterable[str]) -> tuple[list[_Line], list[ImportLine
 
 def _line_try(line: _Line, context: dict, touched: dict) -> ImportLineError | None:
     """Write one line in a savepoint; its refusal, if any, with the savepoint rolled back."""
-    known_tags = dict(touched["utm_tags"])
+    mark = _kept_mark(context, touched)
     try:
         with transaction.atomic():
             obj, _created = _line_write(line, context, touched)
     except ImportLineError as error:
         # What the rolled-back savepoint made is not there to name.
-        touched["utm_tags"] = known_tags
+        _kept_rewind(context, touched, mark)
         return error
     if line.type == "call":
         touched["line_of_call"][obj.pk] = line.number
     return None
 
 
-# The check writes this many lines in one savepoint; only a batch with a refused line is
-# written again line by line, each in a savepoint of its own (a savepoint a line costs
-# about as much as the line).
-CHECK_BATCH = 500
+def _kept_mark(context: dict, touched: dict) -> tuple:
+    """Where a batch's savepoint starts, to give back what the batch made: the records it
+    cached, the reschedules it collected and the UTM tags it looked up. (The check
+    refreshes nothing, so the other keys' extra ids are left.)"""
+    return len(context["journal"]), len(touched["reschedules"]), dict(touched["utm_tags"])
 
 
-def _kept_copy(context: dict, touched: dict) -> tuple:
-    """What a batch's savepoint may have to give back: the records named so far and what
-    the writes collected."""
-    return (
-        dict(context["cache"]),
-        {key: value.copy() for key, value in touched.items()},
-    )
-
-
-def _kept_restore(context: dict, touched: dict, kept: tuple) -> None:
-    context["cache"] = kept[0]
-    touched.clear()
-    touched.update(kept[1])
+def _kept_rewind(context: dict, touched: dict, mark: tuple) -> None:
+    journal_at, reschedules_at, tags = mark
+    for key in context["journal"][journal_at:]:
+        context["cache"].pop(key, None)
+    del context["journal"][journal_at:]
+    del touched["reschedules"][reschedules_at:]
+    touched["utm_tags"] = tags
 
 
 def _batch_try(batch: list[_Line], context: dict, touched: dict) -> bool:
-    """Write a batch of lines in one savepoint; False (the savepoint and what the batch
-    collected given back) when a line of it is refused."""
-    kept = _kept_copy(context, touched)
+    """Write a run of lines in one savepoint, as the import writes it; False (the savepoint
+    and what the run made given back) when a line of it is refused."""
+    mark = _kept_mark(context, touched)
     try:
         with transaction.atomic():
-            for line in batch:
-                obj, _created = _line_write(line, context, touched)
-                if line.type == "call":
-                    touched["line_of_call"][obj.pk] = line.number
+            results = _chunk_write(batch, context, touched)
     except ImportLineError:
-        _kept_restore(context, touched, kept)
+        _kept_rewind(context, touched, mark)
         return False
+    for line, obj, _created in results:
+        if line.type == "call":
+            touched["line_of_call"][obj.pk] = line.number
     return True
 
 
@@ -950,20 +1117,21 @@ def records_check(
 ) -> list[ImportLineError]:
     """What importing the lines would refuse, line by line (at most `limit`), writing
     nothing: every line is written as records_import writes it and the whole is rolled
-    back. Lines are written CHECK_BATCH to a savepoint; a batch with a refused line is
-    written again a line to a savepoint, so a line that fails is left out and a line naming
-    its record fails too ("No lead with id ..."), as it would in the import."""
+    back. Lines are written as the import writes them, a run of one type (_chunks) to a
+    savepoint; a run with a refused line is written again a line to a savepoint, so a line
+    that fails is left out and a line naming its record fails too ("No lead with id ..."),
+    as it would in the import."""
     parsed, errors = _lines_parse_all(lines)
     touched = {**_touched_new(), "line_of_call": {}}
     context = _context_new(workspace, actor, by_role)
-    ordered = _sorted(parsed)
+    done = 0
     with transaction.atomic():
-        for start in range(0, len(ordered), CHECK_BATCH):
+        for batch in _chunks(_sorted(parsed)):
             if len(errors) >= limit:
                 break
-            batch = ordered[start : start + CHECK_BATCH]
+            done += len(batch)
             if progress is not None:
-                progress(start + len(batch), len(parsed))
+                progress(done, len(parsed))
             if _batch_try(batch, context, touched):
                 continue
             for line in batch:

@@ -193,7 +193,7 @@ def test_the_check_finds_the_same_refusals_whatever_its_batches(make_workspace, 
     from workspaces import importer  # noqa: PLC0415
     from workspaces.models import Lead  # noqa: PLC0415
 
-    monkeypatch.setattr(importer, "CHECK_BATCH", batch)
+    monkeypatch.setattr(importer, "CHUNK_LINES", batch)
     ws = make_workspace(currency="USD")
     at = "2026-10-01T09:00:00+00:00"
     lines = [

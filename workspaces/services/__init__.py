@@ -32,13 +32,21 @@ from .calls import (
     call_upsert,
     calls_write_many,
     outcome_upsert,
+    outcomes_create,
 )
 from .commission import commission_rule_remove, commission_rule_set, commission_rule_upsert
 from .eod import eod_upsert
 from .funnels import funnel_event_upsert, funnel_stage_get_or_create
 from .goals import GoalsRefused, goal_upsert, goals_replace, month_parse
 from .leads import lead_upsert, leads_create, touch_upsert
-from .money import payment_upsert, payments_create, refund_upsert, refunds_create, sale_upsert
+from .money import (
+    payment_upsert,
+    payments_create,
+    refund_upsert,
+    refunds_create,
+    sale_upsert,
+    sales_create,
+)
 from .spend import COUNT_MAX, ad_spend_upsert
 from .webinars import (
     registration_upsert,
@@ -69,6 +77,7 @@ __all__ = [
     "leads_create",
     "month_parse",
     "outcome_upsert",
+    "outcomes_create",
     "payment_upsert",
     "payments_create",
     "records_bulk_create",
@@ -77,6 +86,7 @@ __all__ = [
     "registration_upsert",
     "registrations_write",
     "sale_upsert",
+    "sales_create",
     "touch_upsert",
     "webinar_event_upsert",
     "webinar_pitch_update",

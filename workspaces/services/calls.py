@@ -133,13 +133,17 @@ _CALL_FIELDS = (
 
 
 @in_transaction
-def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
+def calls_write_many(
+    *, workspace: Workspace, calls: list[dict], touched: set | None = None
+) -> list[Call]:
     """Many calls at once, each a dict of call_upsert's values (external_id, lead,
-    booked_at, scheduled_for, closer, setter, status, rescheduled_from, attendance): a call
-    whose external id is new to the workspace is made (one insert); an existing one may
-    change its status only (write any other change with call_upsert), in one update per
-    status. The kept values are refreshed once for them all, as call_upsert refreshes them
-    for one, and each call's event is recorded as call_upsert records it, in the list's
+    booked_at, scheduled_for, closer, setter, status, rescheduled_from, attendance,
+    offer_made): a call whose external id is new to the workspace is made (one insert); an
+    existing one may change its status only (write any other change with call_upsert), in
+    one update per status. The kept values are refreshed once for them all, as call_upsert
+    refreshes them for one, or, given `touched`, the leads whose bookings changed are added
+    to it (the caller refreshes the calls' outcomes too, as with call_upsert's
+    refresh=False); each call's event is recorded as call_upsert records it, in the list's
     order. Returns the calls."""
     ids = [values["external_id"] for values in calls]
     if len(set(ids)) != len(ids) or None in ids:
@@ -157,22 +161,14 @@ def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
         full["attendance"] = full["attendance"] or ""
         call = existing.get(values["external_id"])
         if call is None:
+            if values.get("offer_made") is not None:
+                full["offer_made"] = values["offer_made"]
             call = Call(workspace=workspace, external_id=values["external_id"], **full)
             made.append(call)
             written.append((call, True, {}))
             leads.add(call.lead_id)
             continue
-        before = {}
-        for name, value in full.items():
-            attname = Call._meta.get_field(name).attname
-            value = value.pk if isinstance(value, models.Model) else value
-            if getattr(call, attname) != value:
-                before[attname] = getattr(call, attname)
-        if set(before) - {"status"}:
-            raise RecordInvalid(
-                None,
-                f"Call {call.external_id} changes more than its status: write it with call_upsert.",
-            )
+        before = _call_status_change(call, full)
         if before:
             call.status = full["status"]
             moved.setdefault(call.status, []).append(call.pk)
@@ -184,9 +180,12 @@ def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
     # Only the calls the new ones replace can become replaced (an existing call keeps what
     # it replaces).
     replaced_leads = _calls_replaced_set({call.rescheduled_from_id for call in made})
-    calls_outcome_refresh(workspace=workspace, call_ids=[call.pk for call, _c, _b in written])
-    registrations_booked_refresh(workspace=workspace, lead_ids=leads)
-    leads_calls_refresh(workspace=workspace, lead_ids=leads | replaced_leads)
+    if touched is not None:
+        touched |= leads | replaced_leads
+    else:
+        calls_outcome_refresh(workspace=workspace, call_ids=[call.pk for call, _c, _b in written])
+        registrations_booked_refresh(workspace=workspace, lead_ids=leads)
+        leads_calls_refresh(workspace=workspace, lead_ids=leads | replaced_leads)
     events_bulk_record(
         workspace=workspace,
         events=[
@@ -196,6 +195,23 @@ def calls_write_many(*, workspace: Workspace, calls: list[dict]) -> list[Call]:
         ],
     )
     return [call for call, _created, _before in written]
+
+
+def _call_status_change(call: Call, full: dict) -> dict:
+    """What writing these values changes of a held call ({attname: value before}), which
+    may be its status only."""
+    before = {}
+    for name, value in full.items():
+        attname = Call._meta.get_field(name).attname
+        value = value.pk if isinstance(value, models.Model) else value
+        if getattr(call, attname) != value:
+            before[attname] = getattr(call, attname)
+    if set(before) - {"status"}:
+        raise RecordInvalid(
+            None,
+            f"Call {call.external_id} changes more than its status: write it with call_upsert.",
+        )
+    return before
 
 
 def _call_event(call: Call, created: bool, before: dict) -> str | None:
@@ -264,6 +280,61 @@ def outcome_upsert(
         lambda ids: calls_outcome_refresh(workspace=workspace, call_ids=ids),
     )
     return outcome, created
+
+
+@in_transaction
+def outcomes_create(
+    *, workspace: Workspace, outcomes: list[dict], touched: set | None = None
+) -> list[Outcome]:
+    """Many new outcomes at once, each a dict of outcome_upsert's values (external_id,
+    result, at, call, lead, member, offer_made, reason, notes), with outcome_upsert's
+    checks and its call.outcome_recorded event for each, in one insert. Every external id
+    must be new to the workspace (write an existing one with outcome_upsert). The calls
+    whose latest outcome may change are refreshed once, or added to `touched`. Returns the
+    outcomes made."""
+    ids = [values["external_id"] for values in outcomes]
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each new outcome needs an external id of its own.")
+    rows = []
+    for values in outcomes:
+        call, lead, member = values.get("call"), values.get("lead"), values.get("member")
+        same_workspace(workspace, "call", call)
+        same_workspace(workspace, "lead", lead)
+        same_workspace(workspace, "member", member)
+        result = values["result"]
+        if result not in Outcome.Result.values:
+            raise RecordInvalid(
+                "result", f"Unknown result {result!r}; use one of {', '.join(Outcome.Result)}."
+            )
+        if call is None and lead is None:
+            raise RecordInvalid("lead", "An outcome of a past call (no call) names its lead.")
+        rows.append(
+            Outcome(
+                workspace=workspace,
+                external_id=values["external_id"],
+                call=call,
+                lead_id=lead.pk if lead is not None else call.lead_id,
+                member_id=member.pk if member is not None else (call.closer_id if call else None),
+                result=result,
+                offer_made=values.get("offer_made"),
+                reason=values.get("reason", ""),
+                notes=values.get("notes", ""),
+                at=values["at"],
+            )
+        )
+    if Outcome.objects.filter(workspace=workspace, external_id__in=ids).exists():
+        raise RecordInvalid("external_id", "An outcome with one of these external ids exists.")
+    made = Outcome.objects.bulk_create(rows)
+    events_bulk_record(
+        workspace=workspace,
+        events=[("call.outcome_recorded", outcome_shape(outcome)) for outcome in made],
+    )
+    refresh_or_collect(
+        {outcome.call_id for outcome in made},
+        touched,
+        lambda call_ids: calls_outcome_refresh(workspace=workspace, call_ids=call_ids),
+    )
+    return made
 
 
 def call_attendance_record(

@@ -75,11 +75,14 @@ def lead_upsert(
 
 
 @in_transaction
-def leads_create(*, workspace: Workspace, leads: list[dict]) -> list[Lead]:
+def leads_create(
+    *, workspace: Workspace, leads: list[dict], tags_known: dict | None = None
+) -> list[Lead]:
     """Many new leads at once, each a dict of lead_upsert's values (external_id,
     created_at, name, email, status, setter, utm_*), in one insert, each with the
     lead.created event lead_upsert records. Every external id must be new to the
-    workspace (write an existing one with lead_upsert). Returns the leads made."""
+    workspace (write an existing one with lead_upsert). `tags_known` is lead_upsert's.
+    Returns the leads made."""
     ids = [values["external_id"] for values in leads]
     if len(set(ids)) != len(ids) or None in ids:
         raise RecordInvalid("external_id", "Each new lead needs an external id of its own.")
@@ -87,7 +90,12 @@ def leads_create(*, workspace: Workspace, leads: list[dict]) -> list[Lead]:
         same_workspace(workspace, "setter", values.get("setter"))
     if Lead.objects.filter(workspace=workspace, external_id__in=ids).exists():
         raise RecordInvalid("external_id", "A lead with one of these external ids exists.")
-    tags_ids = utm_tags_ids(workspace=workspace, combinations={utm_tags_of(v) for v in leads})
+    combinations = {utm_tags_of(v) for v in leads}
+    known = tags_known if tags_known is not None else {}
+    unknown = combinations - set(known)
+    if unknown:
+        known.update(utm_tags_ids(workspace=workspace, combinations=unknown))
+    tags_ids = known
     made = Lead.objects.bulk_create(
         [
             Lead(

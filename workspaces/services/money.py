@@ -95,6 +95,65 @@ def sale_upsert(
 
 
 @in_transaction
+def sales_create(*, workspace: Workspace, sales: list[dict], touched: set | None = None):
+    """Many new sales at once, each a dict of sale_upsert's values (external_id, lead,
+    closed_at, contract_value, call, origin, closer, setter, payment_plan, instalments),
+    with sale_upsert's checks and its sale.closed event for each: one insert of the sales,
+    one of their instalments. Every external id must be new to the workspace (write an
+    existing one with sale_upsert). The leads whose sales changed are refreshed once, or
+    added to `touched`. Returns the sales made."""
+    ids = [values["external_id"] for values in sales]
+    if len(set(ids)) != len(ids) or None in ids:
+        raise RecordInvalid("external_id", "Each new sale needs an external id of its own.")
+    rows, instalments = [], []
+    for values in sales:
+        for name in ("lead", "call", "closer", "setter"):
+            same_workspace(workspace, name, values.get(name))
+        origin = values.get("origin") or (
+            Sale.Origin.CALL if values.get("call") is not None else Sale.Origin.PAST_CALL
+        )
+        if origin not in Sale.Origin.values:
+            raise RecordInvalid("origin", f"Unknown origin {origin!r}; use call, past_call or dm.")
+        payment_plan = values.get("payment_plan", "")
+        if payment_plan not in ("", *Sale.PaymentPlan.values):
+            raise RecordInvalid(
+                "payment_plan",
+                f"Unknown payment plan {payment_plan!r}; use paid_in_full, split or financed.",
+            )
+        sale = Sale(
+            workspace=workspace,
+            external_id=values["external_id"],
+            lead=values["lead"],
+            call=values.get("call"),
+            origin=origin,
+            closed_at=values["closed_at"],
+            closer=values.get("closer"),
+            setter=values.get("setter"),
+            contract_value=values["contract_value"],
+            payment_plan=payment_plan,
+        )
+        rows.append(sale)
+        instalments += [
+            Instalment(sale=sale, due_date=due, amount=amount)
+            for due, amount in values.get("instalments") or ()
+        ]
+    if Sale.objects.filter(workspace=workspace, external_id__in=ids).exists():
+        raise RecordInvalid("external_id", "A sale with one of these external ids exists.")
+    made = Sale.objects.bulk_create(rows)
+    Instalment.objects.bulk_create(instalments)
+    events_bulk_record(
+        workspace=workspace,
+        events=[("sale.closed", sale_shape(sale, workspace)) for sale in made],
+    )
+    refresh_or_collect(
+        {sale.lead_id for sale in made},
+        touched,
+        lambda lead_ids: leads_sales_refresh(workspace=workspace, lead_ids=lead_ids),
+    )
+    return made
+
+
+@in_transaction
 def payment_upsert(
     *,
     workspace: Workspace,
