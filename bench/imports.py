@@ -22,7 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def lines_of(count: int) -> list[str]:
+def lines_of(count: int, prefix: str = "") -> list[str]:
+    """`count` lines of a team's history; `prefix` starts the ids of its leads, calls,
+    outcomes and sales (a file of records new to a workspace that holds another's)."""
     members = [
         {
             "type": "member",
@@ -37,7 +39,7 @@ def lines_of(count: int) -> list[str]:
     n = 0
     while len(made) < count:
         day = 1 + n % 28
-        lead = f"l{n}"
+        lead = f"{prefix}l{n}"
         made.append(
             json.dumps(
                 {
@@ -56,7 +58,7 @@ def lines_of(count: int) -> list[str]:
                 json.dumps(
                     {
                         "type": "call",
-                        "id": f"c{n}",
+                        "id": f"{prefix}c{n}",
                         "lead": lead,
                         "scheduled_for": f"2026-10-{day:02d}T15:00:00Z",
                         "closer": f"m{2 * (n % 10) + 1}",
@@ -69,8 +71,8 @@ def lines_of(count: int) -> list[str]:
                     json.dumps(
                         {
                             "type": "outcome",
-                            "id": f"o{n}",
-                            "call": f"c{n}",
+                            "id": f"{prefix}o{n}",
+                            "call": f"{prefix}c{n}",
                             "result": "closed" if n % 4 == 0 else "no_sale",
                             "at": f"2026-10-{day:02d}T16:00:00Z",
                         }
@@ -81,8 +83,8 @@ def lines_of(count: int) -> list[str]:
                         json.dumps(
                             {
                                 "type": "sale",
-                                "id": f"s{n}",
-                                "call": f"c{n}",
+                                "id": f"{prefix}s{n}",
+                                "call": f"{prefix}c{n}",
                                 "closed_at": f"2026-10-{day:02d}T16:00:00Z",
                                 "contract_value": "3000.00",
                             }

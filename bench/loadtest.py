@@ -261,6 +261,12 @@ def main(argv=None) -> int:
         help="neighbours: runs without and with the bad neighbour, alternating",
     )
     p.add_argument(
+        "--upload-lines",
+        type=int,
+        default=100_000,
+        help="neighbours: the lines the bad neighbour uploads in each run with it (0: none)",
+    )
+    p.add_argument(
         "--rate",
         type=float,
         default=60,

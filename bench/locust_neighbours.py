@@ -14,6 +14,11 @@ each user at a constant rate, so the same work is offered with and without the b
 neighbour and a latency compares like with like. At 0 every user goes as fast as it is
 answered (short random waits), which saturates the machine and measures its capacity
 instead. NEIGHBOURS_USERS is Locust's user count, to share the rate among them.
+
+NEIGHBOURS_UPLOAD, when set, names a JSON Lines file the owner of one more workspace, the
+uploading neighbour, uploads on the Import page at the start of a run and confirms once it
+is checked, so its check and its import run in the worker while the others work; each
+state the file reaches and when is appended to NEIGHBOURS_UPLOADS.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from stripe_charges import signed_charge
 WORLD = json.loads(open(os.environ["NEIGHBOURS_WORLD"]).read())  # noqa: SIM115
 GOOD = WORLD["good"]
 BAD = WORLD["bad"]
+UPLOADER = WORLD["uploader"]
 STRIPE = [ws for ws in GOOD if ws.get("stripe")]
 FIGURES = ["calls", "payments", "leads", "attribution", "commission", "eod", "funnel"]
 RESETS = os.environ["NEIGHBOURS_RESETS"]
@@ -135,3 +141,64 @@ class BadNeighbour(HttpUser):
     def change(self):
         body, headers = _change(BAD["write"], "bad")
         self.client.post("/api/v1/change-log", json=body, headers=headers, name="bad: change-log")
+
+
+UPLOAD = os.environ.get("NEIGHBOURS_UPLOAD", "")
+UPLOADS = os.environ.get("NEIGHBOURS_UPLOADS", "")
+_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class UploadingNeighbour(HttpUser):
+    """The uploading neighbour's owner, as a browser: signs in, uploads NEIGHBOURS_UPLOAD on
+    the Import page, follows its progress as the page does and confirms it once checked."""
+
+    fixed_count = 1
+    wait_time = constant(2)
+
+    def on_start(self):
+        self.page = None  # the upload's page, once uploaded
+        self.states: list[str] = []
+        self.started = time.time()
+        form = self.client.get("/accounts/login/", name="bad: upload sign-in")
+        self.client.post(
+            "/accounts/login/",
+            data={
+                "csrfmiddlewaretoken": _CSRF.search(form.text).group(1),
+                "username": UPLOADER["owner"],
+                "password": WORLD["password"],
+            },
+            name="bad: upload sign-in",
+        )
+
+    def _note(self, state: str) -> None:
+        if self.states[-1:] != [state]:
+            self.states.append(state)
+            with open(UPLOADS, "a") as log:
+                log.write(json.dumps([state, round(time.time() - self.started, 1)]) + "\n")
+
+    @task
+    def upload(self):
+        if self.page is None:
+            path = f"/settings/{UPLOADER['id']}/import/"
+            form = self.client.get(path, name="bad: upload import page")
+            with open(UPLOAD, "rb") as file:
+                answer = self.client.post(
+                    path,
+                    data={"csrfmiddlewaretoken": _CSRF.search(form.text).group(1), "kind": "jsonl"},
+                    files={"file": ("history.jsonl", file, "application/jsonl")},
+                    headers={"Referer": self.client.base_url + path},
+                    name="bad: upload file",
+                )
+            self.page = answer.url.removeprefix(self.client.base_url)
+            self._note("uploaded")
+            return
+        state = self.client.get(self.page + "status", name="bad: upload status").json()["state"]
+        self._note(state)
+        if state == "checked":
+            page = self.client.get(self.page, name="bad: upload page")
+            self.client.post(
+                self.page,
+                data={"csrfmiddlewaretoken": _CSRF.search(page.text).group(1)},
+                headers={"Referer": self.client.base_url + self.page},
+                name="bad: upload confirm",
+            )

@@ -8,7 +8,10 @@ answers after `--slow` seconds, just under the delivery timeout (10 s). It serve
 project as `make serve` does (gunicorn, `--workers`) with the workers as `make worker`
 starts them (`python -m config.pools`: a pool per kind of task, and the beat), and runs
 Locust (bench/locust_neighbours.py) twice for `--seconds`: without the bad neighbour, then
-with it writing a change-log entry every second (`--rounds` N: N such pairs, alternating).
+with it writing a change-log entry every second, and with an uploading neighbour: the owner
+of one more workspace (no webhook endpoints) uploads a file of `--upload-lines` records on
+the Import page (100,000 by default; 0 for none) and confirms it once checked (`--rounds`
+N: N such pairs, alternating).
 The other workspaces offer the same load in both runs, `--rate` requests a second (60 by
 default, about half of what this 2-core machine serves with everything on it), so the
 comparison is of latency at equal work; at `--rate 0` Locust's users go as fast as they are
@@ -41,6 +44,7 @@ from email import message_from_bytes
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from bench.imports import lines_of
 from bench.loadtest import locust_run, psql, python_run
 from scripts.fuzz_endpoints import CREDENTIALS
 from scripts.served import BIN, HOST, ROOT, Server, port_free, production_environment
@@ -84,7 +88,9 @@ for i in range(given["workspaces"]):
                            "secret": given["stripe"]["webhook_secret"]}
     good.append(entry)
 _, bad = made("bad", 20, given["slow"])
-print(json.dumps({"good": good, "bad": bad}))
+_, uploader = made("uploader", 0, given["slow"])
+print(json.dumps({"good": good, "bad": bad, "uploader": uploader,
+                  "password": given["password"]}))
 """
 
 COUNTS = """
@@ -223,14 +229,24 @@ def _stats(prefix: Path) -> dict[str, dict]:
     return {row["Name"]: row for row in rows}
 
 
-def _locust(args, env, world: Path, resets: Path, prefix: Path, *, bad: bool) -> None:
+def _locust(
+    args, env, world: Path, resets: Path, prefix: Path, *, bad: bool, upload: Path | None
+) -> None:
     users = ["Reader", "Writer", "Stripe", "Resetter"] + (["BadNeighbour"] if bad else [])
+    uploading = {}
+    if bad and upload is not None:
+        users.append("UploadingNeighbour")
+        uploading = {
+            "NEIGHBOURS_UPLOAD": str(upload),
+            "NEIGHBOURS_UPLOADS": str(upload.with_suffix(".states")),
+        }
     locust_run(
         args,
         ROOT / "bench" / "locust_neighbours.py",
         prefix,
         env={
             **env,
+            **uploading,
             "NEIGHBOURS_WORLD": str(world),
             "NEIGHBOURS_RESETS": str(resets),
             "NEIGHBOURS_RATE": str(args.rate),
@@ -238,6 +254,24 @@ def _locust(args, env, world: Path, resets: Path, prefix: Path, *, bad: bool) ->
         },
         users=users,
     )
+
+
+def _upload_file(args, folder: Path, label: str) -> Path | None:
+    """The uploading neighbour's file for a run with the bad one (bench/imports.py's
+    team history, its records' ids new to each run), or None without one."""
+    if not args.upload_lines:
+        return None
+    path = folder / f"upload-{label}.jsonl"
+    lines = lines_of(args.upload_lines, prefix=f"{label}-")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _upload_states(upload: Path | None) -> list:
+    """[(state, seconds from the upload's start)] the uploading neighbour saw."""
+    if upload is None or not upload.with_suffix(".states").exists():
+        return []
+    return [json.loads(line) for line in upload.with_suffix(".states").read_text().splitlines()]
 
 
 def run(args) -> int:
@@ -330,7 +364,8 @@ def run(args) -> int:
                 flush=True,
             )
             receivers.taken()
-            _locust(args, run_env, world, resets, prefix, bad=bad)
+            upload = _upload_file(args, folder, label) if bad else None
+            _locust(args, run_env, world, resets, prefix, bad=bad, upload=upload)
             # What was recorded in the run is delivered within the settle time, or lost.
             time.sleep(args.settle)
             arrivals = receivers.taken()
@@ -345,7 +380,11 @@ def run(args) -> int:
             mails = _mail_latencies(mail, resets)
             good = counts.get("good", {})
             lost = sum(n for state, n in good.items() if state != "succeeded")
+            states = _upload_states(upload)
+            if upload is not None:
+                print(f"the uploading neighbour's {args.upload_lines:,} lines: {states}")
             results[label] = {
+                "upload": states,
                 "stats": _stats(prefix),
                 "mail": mails,
                 "deliveries": latencies,

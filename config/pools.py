@@ -6,6 +6,7 @@ the queue of its kind (config/queues.py), and the beat.
 
 WORKER_CONCURRENCY_<KIND> (MAIL, APPLIES, UPLOADS, PROVIDERS, DELIVERIES, SWEEPS, ROLLUPS)
 sets how many tasks of the kind run at once (a pool of one runs them in its own process);
+WORKER_NICE_<KIND> the CPU priority its processes start at (`nice`; uploads 10, others 0);
 WORKER_KINDS
 (`mail,deliveries`) starts only those pools, for a machine given to some kinds;
 WORKER_BEAT=false leaves the beat out (a deployment runs exactly one). The sweeps' pool
@@ -42,12 +43,21 @@ CONCURRENCY = {DELIVERIES: 24, PROVIDERS: 2, UPLOADS: 2}
 # more attempts at once than the workspace cap (WEBHOOK_WORKSPACE_CONCURRENCY) and one
 # workspace's slow endpoints leave threads free for every other workspace.
 THREADED = {DELIVERIES}
+# Kinds whose tasks are long runs of CPU (a file's check and import) start at a lower CPU
+# priority (nice 10): on a machine they share with the web processes, a request is served
+# first and the file takes the CPU left. WORKER_NICE_<KIND> sets it (0: as the others).
+NICENESS = {UPLOADS: 10}
 CELERY = str(Path(sys.executable).with_name("celery"))
 
 
 def _concurrency(kind: str, environ) -> int:
     value = environ.get(f"WORKER_CONCURRENCY_{kind.upper()}", "")
     return max(1, int(value)) if value.strip() else CONCURRENCY.get(kind, 1)
+
+
+def _niceness(kind: str, environ) -> int:
+    value = environ.get(f"WORKER_NICE_{kind.upper()}", "")
+    return min(19, max(0, int(value))) if value.strip() else NICENESS.get(kind, 0)
 
 
 def commands(environ=os.environ) -> list[list[str]]:
@@ -71,8 +81,10 @@ def commands(environ=os.environ) -> list[list[str]]:
             pool = ["--pool", "threads", "--concurrency", str(concurrency)]
         else:
             pool = ["--concurrency", str(concurrency)]
+        niceness = _niceness(kind, environ)
         made.append(
             [
+                *(["nice", "-n", str(niceness)] if niceness else []),
                 CELERY,
                 "-A",
                 "config",

@@ -132,6 +132,18 @@ def test_make_worker_starts_a_pool_per_kind_and_the_beat():
     # Two uploads at once, a workspace's one at a time: another's file is never held up.
     assert made[2][made[2].index("--concurrency") + 1] == "2"
     assert made[0][made[0].index("--pool") + 1] == "solo"
+    # A file's check and import take the CPU the web processes leave; the others do not
+    # start lowered.
+    assert made[2][:4] == ["nice", "-n", "10", pools.CELERY]
+    assert [c[0] for c in made if c is not made[2]] == [pools.CELERY] * 7
+    assert pools.commands({"WORKER_NICE_UPLOADS": "0", "WORKER_KINDS": "uploads"})[0][0] == (
+        pools.CELERY
+    )
+    assert pools.commands({"WORKER_NICE_MAIL": "5", "WORKER_KINDS": "mail"})[0][:3] == [
+        "nice",
+        "-n",
+        "5",
+    ]
 
     only = pools.commands(
         {"WORKER_KINDS": "deliveries", "WORKER_BEAT": "false", "WORKER_CONCURRENCY_DELIVERIES": "9"}
