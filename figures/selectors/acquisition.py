@@ -41,6 +41,7 @@ from .base import (
     totals,
     utm_label,
 )
+from .family import Family
 
 BY = ("campaign", "source")
 BY_DEFAULT = "campaign"
@@ -381,6 +382,22 @@ def acquisition_series_data(counts: dict, workspace, figures=None) -> dict:
     figures = SERIES_FIGURES if figures is None else SERIES_FIGURES & set(figures)
     zero = {"booked": 0, "shows": 0, "closes": 0}
     return _AcquisitionFields.of(workspace).build({**zero, **counts}, figures)
+
+
+def _acquisition_counter(*, workspace, period: Period, member, buckets, now, keys):
+    # The acquisition figures are the workspace's: no member has spend.
+    return acquisition_series_counts(workspace=workspace, period=period, buckets=buckets)
+
+
+# The acquisition figures /series offers: spend by its day, the cohort's leads and cash by
+# their creation, built together (one set of cells).
+ACQUISITION = Family(
+    name="acquisition",
+    count_keys=("spend", "leads", "cash"),
+    fields=dict.fromkeys(sorted(SERIES_FIGURES)),
+    counter=_acquisition_counter,
+    builder=acquisition_series_data,
+)
 
 
 # --- /ad-spend: the records --------------------------------------------------------------

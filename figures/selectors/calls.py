@@ -31,6 +31,7 @@ from .base import (
     live_calls,
     totals,
 )
+from .family import Family
 
 
 def calls_conditions(now) -> dict:
@@ -190,13 +191,24 @@ _CALLS_FIELDS = {
 }
 
 
+def _calls_counter(*, workspace, period: Period, member, buckets, now, keys):
+    return calls_counts(
+        workspace=workspace, period=period, member=member, now=now, buckets=buckets, keys=keys
+    )
+
+
+CALLS = Family(
+    name="calls",
+    count_keys=CALLS_COUNT_KEYS,
+    fields=_CALLS_FIELDS,
+    counter=_calls_counter,
+    counts_of=CALLS_COUNTS_OF,
+)
+
+
 def calls_data(counts: dict, workspace, figures=None) -> dict:
     """The /calls figures (only `figures` when given) from calls_counts' Counts."""
-    return {
-        key: build(counts, workspace)
-        for key, build in _CALLS_FIELDS.items()
-        if figures is None or key in figures
-    }
+    return CALLS.data(counts, workspace, figures)
 
 
 def calls_figures(*, workspace, period: Period, member=None, now=None) -> Figures:

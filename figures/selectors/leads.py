@@ -32,6 +32,7 @@ from .base import (
     utc_text_iso,
     utm_label,
 )
+from .family import Family
 
 LEADS_LIMIT_MAX = 500
 LEADS_LIMIT_DEFAULT = 100
@@ -156,8 +157,22 @@ def leads_counts(*, workspace, period: Period, member=None, buckets=None):
     return added_per_bucket(parts, buckets)
 
 
+def _leads_counter(*, workspace, period: Period, member, buckets, now, keys):
+    return leads_counts(workspace=workspace, period=period, member=member, buckets=buckets)
+
+
+LEADS = Family(
+    name="leads",
+    count_keys=("created",),
+    fields={
+        "created": lambda counts, ws: fields.count("leads.created", counts["created"], workspace=ws)
+    },
+    counter=_leads_counter,
+)
+
+
 def leads_data(counts: dict, workspace) -> dict:
-    return {"created": fields.count("leads.created", counts["created"], workspace=workspace)}
+    return LEADS.data(counts, workspace)
 
 
 def leads_figures(*, workspace, period: Period, member=None) -> Figures:

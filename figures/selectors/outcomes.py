@@ -22,6 +22,7 @@ from .base import (
     buckets_params,
     figures_params,
 )
+from .family import Family
 
 OUTCOME_KEYS = (*OUTCOME_RESULTS, "no_show", "cancelled", "awaiting")
 
@@ -139,17 +140,31 @@ def outcomes_counts(*, workspace, period: Period, member=None, buckets=None):
     }
 
 
+def _outcome_count(key: str):
+    return lambda counts, ws: fields.count(f"outcomes.{key}", counts[key], workspace=ws)
+
+
+def _outcomes_counter(*, workspace, period: Period, member, buckets, now, keys):
+    return outcomes_counts(workspace=workspace, period=period, member=member, buckets=buckets)
+
+
+# Each result's calls (and past calls' forms), then all of them.
+OUTCOMES = Family(
+    name="outcomes",
+    count_keys=OUTCOME_KEYS,
+    fields={
+        **{key: _outcome_count(key) for key in OUTCOME_KEYS},
+        "total": lambda counts, ws: fields.count(
+            "outcomes.total", sum(counts[key] for key in OUTCOME_KEYS), workspace=ws
+        ),
+    },
+    counter=_outcomes_counter,
+)
+
+
 def outcomes_data(counts: dict, workspace, figures=None) -> dict:
     """The /outcomes figures (only `figures` when given) from outcomes_counts' counts."""
-    data = {}
-    for key in OUTCOME_KEYS:
-        if figures is None or key in figures:
-            data[key] = fields.count(f"outcomes.{key}", counts[key], workspace=workspace)
-    if figures is None or "total" in figures:
-        data["total"] = fields.count(
-            "outcomes.total", sum(counts[key] for key in OUTCOME_KEYS), workspace=workspace
-        )
-    return data
+    return OUTCOMES.data(counts, workspace, figures)
 
 
 def outcomes_figures(*, workspace, period: Period, member=None) -> Figures:

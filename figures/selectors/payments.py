@@ -43,6 +43,7 @@ from .base import (
     pk_of,
     totals,
 )
+from .family import Family
 
 _MINOR_SUM = {"output_field": BigIntegerField()}
 
@@ -190,13 +191,35 @@ _PAYMENTS_FIELDS = {
 }
 
 
+def _payments_counter(*, workspace, period: Period, member, buckets, now, keys):
+    """payments_counts of the parts that count `keys`."""
+    parts = {part for part, part_keys in PAYMENT_PART_KEYS.items() if set(part_keys) & set(keys)}
+    return payments_counts(
+        workspace=workspace, period=period, member=member, buckets=buckets, parts=parts
+    )
+
+
+_SALES_KEYS = frozenset(PAYMENT_PART_KEYS["sales"])
+PAYMENTS = Family(
+    name="payments",
+    count_keys=tuple(key for part in _PAYMENT_PARTS for key in PAYMENT_PART_KEYS[part]),
+    fields=_PAYMENTS_FIELDS,
+    counter=_payments_counter,
+    # Cash and refunds each from their own aggregate; every other figure from the sales'.
+    counts_of={
+        "cash_collected": frozenset(PAYMENT_PART_KEYS["cash"]),
+        "refunded": frozenset(PAYMENT_PART_KEYS["refunds"]),
+        "net_cash": frozenset(PAYMENT_PART_KEYS["cash"] + PAYMENT_PART_KEYS["refunds"]),
+        **dict.fromkeys(
+            ("sales", "revenue_booked", "average_sale", "collection_rate"), _SALES_KEYS
+        ),
+    },
+)
+
+
 def payments_data(counts: dict, workspace, figures=None) -> dict:
     """The /payments figures (only `figures` when given) from payments_counts' Counts."""
-    return {
-        key: build(counts, workspace)
-        for key, build in _PAYMENTS_FIELDS.items()
-        if figures is None or key in figures
-    }
+    return PAYMENTS.data(counts, workspace, figures)
 
 
 def payments_figures(*, workspace, period: Period, member=None) -> Figures:

@@ -8,12 +8,12 @@ from datetime import date, timedelta
 
 from ..period import Period, local_midnight, workspace_zone
 from ..registry import METRIC_LIST
-from .acquisition import acquisition_series_counts, acquisition_series_data
+from .acquisition import ACQUISITION
 from .base import Buckets, Counts, Figures
-from .calls import CALLS_COUNTS_OF, calls_counts, calls_data
-from .leads import leads_counts, leads_data
-from .outcomes import OUTCOME_KEYS, outcomes_counts, outcomes_data
-from .payments import PAYMENT_PART_KEYS, payments_counts, payments_data
+from .calls import CALLS
+from .leads import LEADS
+from .outcomes import OUTCOMES
+from .payments import PAYMENTS
 
 INTERVALS = ("day", "week", "month")
 SERIES_POINTS_MAX = 1000
@@ -25,12 +25,6 @@ SERIES_METRICS = (
     "acquisition.cost_per_lead",
     "acquisition.roas",
 )
-# Which of the payments' three aggregates a metric reads.
-_PAYMENT_PARTS = {
-    "cash_collected": {"cash"},
-    "refunded": {"refunds"},
-    "net_cash": {"cash", "refunds"},
-}
 
 
 def _next_start(start: date, interval: str) -> date | None:
@@ -90,98 +84,62 @@ def _series_rows(workspace, period: Period, interval: str) -> tuple[list, Bucket
     return rows, Buckets(interval, zone, starts)
 
 
-# Each family's figures from its counts: (counts, workspace) → {figure: Field}, built
-# only for the figures asked (calls and payments read only the counts those are built from).
-_BUILDERS = {
-    "calls": lambda counts, ws, figures: calls_data(counts, ws, figures),
-    "payments": lambda counts, ws, figures: payments_data(counts, ws, figures),
-    "outcomes": lambda counts, ws, figures: outcomes_data(counts, ws, figures),
-    "leads": lambda counts, ws, figures: leads_data(counts, ws),
-    "acquisition": lambda counts, ws, figures: acquisition_series_data(counts, ws, figures),
-}
+# The families /series and the metric figures read, by the prefix of their metric ids.
+FAMILIES = {family.name: family for family in (CALLS, OUTCOMES, PAYMENTS, LEADS, ACQUISITION)}
 
 
-def _figures_of(metrics, family: str) -> set[str]:
-    return {m.split(".", 1)[1] for m in metrics if m.split(".", 1)[0] == family}
-
-
-def _payment_parts(metrics) -> set[str]:
-    return set().union(
-        *(_PAYMENT_PARTS.get(figure, {"sales"}) for figure in _figures_of(metrics, "payments"))
-    )
-
-
-def _count_keys(metrics) -> dict[str, tuple[str, ...]]:
-    """{family: the keys its aggregate counts} for the families of `metrics`: only what
-    those metrics are built from."""
-    keys = {
-        "calls": lambda: sorted(
-            set().union(*(CALLS_COUNTS_OF[f] for f in _figures_of(metrics, "calls")))
-        ),
-        "outcomes": lambda: OUTCOME_KEYS,
-        "payments": lambda: [
-            key for part in sorted(_payment_parts(metrics)) for key in PAYMENT_PART_KEYS[part]
-        ],
-        "leads": lambda: ("created",),
-        "acquisition": lambda: ("spend", "leads", "cash"),
-    }
+def _families(metrics) -> dict:
+    """{family: the figures of it among metrics}, in FAMILIES' order."""
     wanted = {metric_id.split(".", 1)[0] for metric_id in metrics}
-    return {family: tuple(keys[family]()) for family in keys if family in wanted}
+    return {
+        family: family.figures_of(metrics) for name, family in FAMILIES.items() if name in wanted
+    }
 
 
 def _counts(*, workspace, period: Period, metrics, buckets, member, now) -> dict:
     """{family: its counts} for the families of `metrics`, each aggregate limited to what
     those metrics are built from (per bucket start with buckets)."""
-    wanted = _count_keys(metrics)
-    common = {"workspace": workspace, "period": period, "member": member, "buckets": buckets}
-    counts = {}
-    if "calls" in wanted:
-        counts["calls"] = calls_counts(now=now, keys=set(wanted["calls"]), **common)
-    if "outcomes" in wanted:
-        counts["outcomes"] = outcomes_counts(**common)
-    if "payments" in wanted:
-        counts["payments"] = payments_counts(parts=_payment_parts(metrics), **common)
-    if "leads" in wanted:
-        counts["leads"] = leads_counts(**common)
-    if "acquisition" in wanted:
-        counts["acquisition"] = acquisition_series_counts(
-            workspace=workspace, period=period, buckets=buckets
+    return {
+        family: family.counts(
+            workspace=workspace,
+            period=period,
+            member=member,
+            buckets=buckets,
+            now=now,
+            figures=figures,
         )
-    return counts
+        for family, figures in _families(metrics).items()
+    }
 
 
 def _points(workspace, rows, grouped: dict, metrics) -> dict:
     built = {}
-    keys = _count_keys(metrics)
-    for family, by_start in grouped.items():
-        if family not in keys:
-            continue  # counted for the totals only
+    for family, figures in _families(metrics).items():
+        by_start = grouped[family]
         # A bucket with no record counts 0 of each key its aggregate counts.
-        empty = Counts(dict.fromkeys(keys[family], 0))
-        figures = _figures_of(metrics, family)
-        built[family] = [
-            _BUILDERS[family](by_start.get(start) or empty, workspace, figures)
-            for start, _, _ in rows
+        empty = family.empty(figures)
+        built[family.name] = [
+            family.data(by_start.get(start) or empty, workspace, figures) for start, _, _ in rows
         ]
     return {
         metric_id: [
             {"from": first.isoformat(), "to": last.isoformat(), "field": data[key]}
-            for (_, first, last), data in zip(rows, built[family], strict=True)
+            for (_, first, last), data in zip(rows, built[name], strict=True)
         ]
         for metric_id in metrics
-        for family, key in [metric_id.split(".", 1)]
+        for name, key in [metric_id.split(".", 1)]
     }
 
 
 def _fields(workspace, counts: dict, metrics) -> dict:
     built = {
-        family: _BUILDERS[family](totals, workspace, _figures_of(metrics, family))
+        family.name: family.data(totals, workspace, family.figures_of(metrics))
         for family, totals in counts.items()
     }
     return {
-        metric_id: built[family][key]
+        metric_id: built[name][key]
         for metric_id in metrics
-        for family, key in [metric_id.split(".", 1)]
+        for name, key in [metric_id.split(".", 1)]
     }
 
 
@@ -230,12 +188,13 @@ def series_with_totals(
     )
     # Each count the totals read, added over the buckets: a bucket's aggregate without it
     # is a defect (MissingCount), not a 0.
-    keys = _count_keys(totals)
     summed = {
         family: Counts(
-            {key: sum(counts[key] for counts in by_start.values()) for key in keys[family]}
+            {
+                key: sum(counts[key] for counts in grouped[family].values())
+                for key in family.keys_for(figures)
+            }
         )
-        for family, by_start in grouped.items()
-        if family in keys
+        for family, figures in _families(totals).items()
     }
     return Figures(_points(workspace, rows, grouped, metrics)), _fields(workspace, summed, totals)
