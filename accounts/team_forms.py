@@ -4,6 +4,7 @@ message beside its field and keeps what was typed."""
 import re
 from decimal import Decimal
 
+from babel.core import get_global
 from django import forms
 
 from core import choices, words
@@ -37,6 +38,11 @@ class WorkspaceSettingsForm(forms.Form):
         widget=forms.TextInput(
             attrs={"list": "timezone-options", "autocomplete": "off", "spellcheck": "false"}
         ),
+    )
+    country = forms.ChoiceField(
+        label="Country of phone numbers",
+        required=False,
+        help_text="A lead's phone number written without its country code is read in this country.",
     )
     currency = forms.ChoiceField(choices=choices.currency_choices)
     locale = forms.CharField(
@@ -83,6 +89,7 @@ class WorkspaceSettingsForm(forms.Form):
         initial = {
             "name": workspace.name,
             "timezone": workspace.timezone,
+            "country": workspace.country,
             "currency": workspace.currency,
             "locale": workspace.locale,
             "working_days": workspace.working_days,
@@ -102,6 +109,8 @@ class WorkspaceSettingsForm(forms.Form):
         }
         super().__init__(data, initial=initial)
         self.workspace = workspace
+        zone_country = get_global("zone_territories").get(workspace.timezone, "")
+        self.fields["country"].choices = choices.country_choices(zone_country)
         self.fields["locale"].widget.choices = choices.locale_choices(
             workspace.locale, workspace.currency
         )
@@ -185,6 +194,7 @@ class WorkspaceSettingsForm(forms.Form):
         return {
             "name": data["name"].strip(),
             "timezone": data["timezone"],
+            "country": data["country"],
             "currency": data["currency"],
             "locale": data["locale"],
             "working_days": sorted(data["working_days"]),

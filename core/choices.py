@@ -6,6 +6,7 @@ import zoneinfo
 from datetime import date, datetime
 from functools import lru_cache
 
+import phonenumbers
 from babel import Locale
 from babel.core import get_global
 from babel.dates import format_date, get_timezone_location
@@ -134,3 +135,16 @@ def currency_choices() -> list[tuple[str, str]]:
         (code, f"{get_currency_name(code, locale='en')} ({code})") for code in CURRENCY_EXPONENTS
     ]
     return sorted(rows, key=lambda row: row[1].casefold())
+
+
+def country_choices(zone_country: str) -> list[tuple[str, str]]:
+    """("", "From the time zone (…)") then (ISO 3166 alpha-2, "Germany") of every country,
+    by name: where a phone number written without its country code is read."""
+    names = Locale("en").territories
+    countries = sorted(
+        ((code, names.get(code, code)) for code in phonenumbers.SUPPORTED_REGIONS),
+        key=lambda row: row[1].casefold(),
+    )
+    zone_name = names.get(zone_country, "")
+    first = f"From the time zone ({zone_name})" if zone_name else "From the time zone"
+    return [("", first), *countries]

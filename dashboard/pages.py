@@ -29,6 +29,7 @@ from figures import selectors as figures_selectors
 from figures.period import local_today, workspace_zone
 from figures.selectors import lead_journey
 from workspaces.access import PageForbidden, member_or_404, page
+from workspaces.identifiers import IDENTIFIER_NAMES, IDENTIFIERS, masked
 from workspaces.models import Lead, Member, Workspace
 from workspaces.services.goals import GOAL_ROLES
 
@@ -532,9 +533,17 @@ def lead(request, lead_id):
                 for event in events
             ),
         )
+    held = Lead.objects.filter(pk=lead_id).values(*IDENTIFIERS).first() or {}
     context = {
         **page_nav(workspace, member),
         "lead": journey["lead"],
+        # Masked, as everywhere: the last four characters.
+        "phone": masked(held.get("phone", "")),
+        "click_ids": [
+            f"{IDENTIFIER_NAMES[name]} {masked(held[name])}"
+            for name in journey["identifiers"]
+            if name != "phone"
+        ],
         "events": events,
         "api": selectors.api_url(f"leads/{lead_id}/journey"),
         "section": "lead",

@@ -201,7 +201,9 @@ def metrics_markdown() -> str:
         "",
         "## /api/v1/leads/{id}/journey and /api/v1/audit-events",
         "",
-        "No figures: `data.lead` and `data.events` (every record of the lead in time order, each "
+        "No figures: `data.lead`, `data.identifiers` (which identifiers the ad platforms may "
+        "know the lead by: `phone`, `fbc`, `fbp`, `gclid`, `gbraid`, `wbraid`; their values are "
+        "never answered) and `data.events` (every record of the lead in time order, each "
         "with `at` and `type`: lead.created, touch, webinar.registered, webinar.joined, "
         "webinar.left, call.booked, call.rescheduled, call.cancelled, call.showed, "
         "call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage); and "

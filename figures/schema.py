@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 
 from core.openapi import ErrorSerializer, error_example, error_responses
+from workspaces.identifiers import IDENTIFIERS
 from workspaces.models import Goal
 from workspaces.services.goals import MONTH_PATTERN
 
@@ -253,6 +254,12 @@ DATA_MEMBERS = {
     },
     "journey": {
         "lead": serializers.DictField(),
+        "identifiers": serializers.ListField(
+            child=serializers.ChoiceField(choices=list(IDENTIFIERS)),
+            help_text="Which of its identifiers the lead has (never their values): phone, "
+            "fbc (Meta's click id), fbp (Meta's browser id), gclid, gbraid, wbraid (Google's "
+            "click ids).",
+        ),
         "events": serializers.ListField(
             child=serializers.DictField(),
             help_text="In time order, each with `at` and `type`: lead.created, touch, "

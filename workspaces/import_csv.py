@@ -63,6 +63,13 @@ COLUMNS: dict[str, list[tuple[str, str, str]]] = {
         ("utm_medium", TEXT, "video"),
         ("utm_campaign", TEXT, "autumn"),
         ("utm_content", TEXT, "ep-12"),
+        ("phone", TEXT, "+44 20 7946 0958"),
+        ("fbclid", TEXT, ""),
+        ("fbc", TEXT, ""),
+        ("fbp", TEXT, ""),
+        ("gclid", TEXT, ""),
+        ("gbraid", TEXT, ""),
+        ("wbraid", TEXT, ""),
     ],
     "touch": [
         ("lead", TEXT, "l-1"),

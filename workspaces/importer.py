@@ -454,6 +454,14 @@ class LeadLine(serializers.Serializer):
     utm_medium = _Text()
     utm_campaign = _Text()
     utm_content = _Text()
+    # Read and normalised by the lead writer (workspaces.identifiers).
+    phone = _Text(max_length=64)
+    fbclid = _Text()
+    fbc = _Text(max_length=500)
+    fbp = _Text()
+    gclid = _Text()
+    gbraid = _Text()
+    wbraid = _Text()
 
 
 class TouchLine(serializers.Serializer):

@@ -74,6 +74,9 @@ class Workspace(models.Model):
     working_days = models.JSONField(default=default_working_days)
     # Whether closers and setters see their role's whole leaderboard, or only their rank.
     leaderboard_visible = models.BooleanField(default=True, db_default=True)
+    # The country (ISO 3166 alpha-2) a lead's phone number written without its country code
+    # is read in; empty: the time zone's (workspaces.identifiers.workspace_country).
+    country = models.CharField(max_length=2, blank=True, default="", db_default="")
     branding = models.JSONField(default=default_branding, blank=True)
     embedded_origins = models.JSONField(default=list, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -325,6 +328,15 @@ class Lead(WorkspaceRecord):
     # leads only.
     has_booking = models.BooleanField(default=False, db_default=False)
     has_show = models.BooleanField(default=False, db_default=False)
+    # What the ad platforms know the lead by (workspaces.identifiers): the phone in E.164,
+    # Meta's click id in its cookie form (fb.1.<ms>.<fbclid>) and browser id, Google's
+    # click ids. Never answered in full by the figures API.
+    phone = models.CharField(max_length=16, blank=True, default="", db_default="")
+    fbc = models.CharField(max_length=500, blank=True, default="", db_default="")
+    fbp = models.CharField(max_length=200, blank=True, default="", db_default="")
+    gclid = models.CharField(max_length=200, blank=True, default="", db_default="")
+    gbraid = models.CharField(max_length=200, blank=True, default="", db_default="")
+    wbraid = models.CharField(max_length=200, blank=True, default="", db_default="")
 
     objects = LeadQuerySet.as_manager()
 

@@ -35,6 +35,7 @@ COLUMN_SETTINGS = frozenset(
         "currency",
         "embedded_origins",
         "leaderboard_visible",
+        "country",
     }
 )
 BRANDING_SETTINGS = frozenset({"logo", "colours", "labels", "modules", "programmes"})
@@ -139,7 +140,15 @@ def workspace_update(
             agency=agency,
             detail={**(detail or {"settings": sorted(changed)})},
         )
-    for name in ("name", "timezone", "working_days", "currency", "embedded_origins", "branding"):
+    for name in (
+        "name",
+        "timezone",
+        "country",
+        "working_days",
+        "currency",
+        "embedded_origins",
+        "branding",
+    ):
         setattr(workspace, name, getattr(locked, name))
     return changed
 

@@ -21,6 +21,7 @@ from core.compiled import CompiledQuery
 from core.errors import NotFound
 from core.ids import parse_uuid
 from core.times import instant_parse, utc_iso
+from workspaces.identifiers import IDENTIFIERS
 from workspaces.models import (
     Call,
     FunnelEvent,
@@ -225,7 +226,9 @@ def lead_journey(*, workspace, lead_id) -> Figures:
         events.extend(kind_events(record, workspace))
     # Stable: events at the same moment keep the order above.
     events.sort(key=lambda event: instant_parse(event["at"]))
-    return Figures({"lead": lead_row(lead), "events": events})
+    # Which identifiers the ad platforms may know the lead by; never their values.
+    identifiers = [name for name in IDENTIFIERS if getattr(lead, name)]
+    return Figures({"lead": lead_row(lead), "identifiers": identifiers, "events": events})
 
 
 def _first_member(record: Record) -> dict | None:

@@ -26,6 +26,9 @@ PAGE_SIZE = 100
 BACKOFF = (1, 2, 4, 8, 16, 32)
 TIMEOUT_SECONDS = 20
 NAME_PROPERTIES = ("email", "firstname", "lastname", "createdate")
+# What the ad platforms know the contact by: its phone, and the click ids HubSpot keeps
+# from the ads that brought it.
+IDENTIFIER_PROPERTIES = ("phone", "hs_facebook_click_id", "hs_google_click_id")
 _sleep = time.sleep
 
 

@@ -24,8 +24,9 @@ from django.utils import timezone
 
 from core.crypto import decrypt_json
 from core.times import from_epoch, parse_iso
+from workspaces.identifiers import phone_e164, token_of, workspace_country
 from workspaces.models import Lead
-from workspaces.services import lead_upsert, leads_create
+from workspaces.services import RecordInvalid, lead_upsert, leads_create
 
 from ..base import Applied, Ignored, ProviderError
 from ..models import Event
@@ -50,7 +51,28 @@ READ_KEPT_SECONDS = 300
 
 def properties_for(connection) -> list[str]:
     mapped = [name for name in utm_properties(connection).values() if name]
-    return list(dict.fromkeys([*api.NAME_PROPERTIES, *mapped]))
+    return list(dict.fromkeys([*api.NAME_PROPERTIES, *api.IDENTIFIER_PROPERTIES, *mapped]))
+
+
+def _identifiers(workspace, props: dict) -> dict:
+    """The lead's phone and click ids from the contact's properties. A phone HubSpot holds
+    that is no number is left out (the contact still becomes its lead), as is a click id
+    that is not one."""
+    given = {
+        "phone": _text(props.get("phone"), 64),
+        "fbclid": _text(props.get("hs_facebook_click_id"), 200),
+        "gclid": _text(props.get("hs_google_click_id"), 200),
+    }
+    try:
+        given["phone"] = phone_e164(given["phone"], country=workspace_country(workspace))
+    except RecordInvalid:
+        given["phone"] = ""
+    for name in ("fbclid", "gclid"):
+        try:
+            token_of(given[name], field=name)
+        except RecordInvalid:
+            given[name] = ""
+    return given
 
 
 def _cache_key(connection_id, contact_id: str) -> str:
@@ -148,6 +170,11 @@ def lead_write(*, workspace, connection, contact: dict) -> Applied | Ignored:
             status=lead.status if lead is not None else "new",
             setter=lead.setter if lead is not None else None,
             **utms,
+            **(
+                _identifiers(workspace, props)
+                if lead is None
+                else _kept_identifiers(lead, _identifiers(workspace, props))
+            ),
         )
         return Applied(records=(contact_id,))
     if not lead.external_id:
@@ -166,8 +193,23 @@ def lead_write(*, workspace, connection, contact: dict) -> Applied | Ignored:
         status=lead.status,
         setter=lead.setter,
         **utms,
+        **_kept_identifiers(lead, _identifiers(workspace, props)),
     )
     return Applied(records=(contact_id,))
+
+
+def _kept_identifiers(lead, found: dict) -> dict:
+    """The contact's identifiers, each kept from the lead where HubSpot holds none."""
+    kept = {
+        "phone": found["phone"] or lead.phone,
+        "gclid": found["gclid"] or lead.gclid,
+        "fbp": lead.fbp,
+        "gbraid": lead.gbraid,
+        "wbraid": lead.wbraid,
+    }
+    if found["fbclid"]:
+        return {**kept, "fbclid": found["fbclid"]}
+    return {**kept, "fbc": lead.fbc}
 
 
 def _newer_read_applied(event: Event, read_at: float) -> bool:
@@ -319,6 +361,7 @@ def events_map_many(*, events: list, connection) -> dict:
                     field: _text(props.get(mapping[field])) if mapping[field] else ""
                     for field in UTM_FIELDS
                 },
+                **_identifiers(workspace, props),
             }
         )
         outcomes[event.pk] = Applied(records=(event.object_id,))

@@ -76,8 +76,9 @@ def test_an_owner_downloads_a_template(team):
     assert answer["Content-Type"] == "text/csv; charset=utf-8"
     assert answer["Content-Disposition"] == 'attachment; filename="lead-template.csv"'
     assert answer.content.decode() == (
-        "id,name,email,created_at,status,setter,utm_source,utm_medium,utm_campaign,utm_content"
-        "\r\nl-1,Lee Lead,lee@example.test,2026-10-01 09:00,new,,youtube,video,autumn,ep-12\r\n"
+        "id,name,email,created_at,status,setter,utm_source,utm_medium,utm_campaign,utm_content,"
+        "phone,fbclid,fbc,fbp,gclid,gbraid,wbraid\r\nl-1,Lee Lead,lee@example.test,"
+        "2026-10-01 09:00,new,,youtube,video,autumn,ep-12,+44 20 7946 0958,,,,,,\r\n"
     )
     page = browser(team.owner).get(import_url(team)).content.decode()
     assert f'href="/settings/{team.workspace.pk}/import/templates/lead.csv"' in page

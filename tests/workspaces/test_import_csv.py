@@ -30,6 +30,7 @@ EXPECTED = {
         "utm_medium": "video",
         "utm_campaign": "autumn",
         "utm_content": "ep-12",
+        "phone": "+44 20 7946 0958",
     },
     "touch": {
         "type": "touch",
@@ -256,7 +257,8 @@ def test_a_header_that_is_not_the_templates_is_refused_on_line_1():
             1,
             "emial",
             "not a column of the lead template; its columns are id, name, email, created_at, "
-            "status, setter, utm_source, utm_medium, utm_campaign, utm_content.",
+            "status, setter, utm_source, utm_medium, utm_campaign, utm_content, phone, fbclid, "
+            "fbc, fbp, gclid, gbraid, wbraid.",
         ),
         (1, "id", "the id column is missing: every record has one."),
     ]

@@ -7,6 +7,7 @@ from datetime import datetime
 from core.transactions import in_transaction
 from events.services import event_record, events_bulk_record
 
+from ..identifiers import IDENTIFIERS, identifiers_read
 from ..kept import (
     UTM_FIELDS,
     leads_first_contact_refresh,
@@ -25,6 +26,13 @@ from ..shapes import (
 from .base import RecordInvalid, refresh_or_collect, same_workspace, upsert_changes
 
 
+def _identifiers(workspace: Workspace, created_at: datetime, given: dict) -> dict:
+    unknown = set(given) - {*IDENTIFIERS, "fbclid"}
+    if unknown:
+        raise TypeError(f"Unknown lead values: {sorted(unknown)}")
+    return identifiers_read(workspace=workspace, created_at=created_at, values=given)
+
+
 @in_transaction
 def lead_upsert(
     *,
@@ -40,11 +48,14 @@ def lead_upsert(
     utm_campaign: str = "",
     utm_content: str = "",
     tags_known: dict | None = None,
+    **identifiers: str,
 ):
     """A lead. `tags_known` ({UTM tags: UtmTags id}), given by a caller that writes many
     leads in one transaction (the import), saves a look-up per lead: the lead's
-    combination is read from it, or looked up and added to it."""
+    combination is read from it, or looked up and added to it. `identifiers`: its phone
+    and click ids (workspaces.identifiers.IDENTIFIERS, or `fbclid`), normalised here."""
     same_workspace(workspace, "setter", setter)
+    read = _identifiers(workspace, created_at, identifiers)
     tags = (utm_source, utm_medium, utm_campaign, utm_content)
     tags_id = None if tags_known is None else tags_known.get(tags)
     if tags_id is None:
@@ -63,6 +74,7 @@ def lead_upsert(
             "setter": setter,
             **dict(zip(UTM_FIELDS, tags, strict=True)),
             "utm_tags_id": tags_id,
+            **read,
         },
     )
     if created or before:
@@ -96,16 +108,19 @@ def leads_create(
     if unknown:
         known.update(utm_tags_ids(workspace=workspace, combinations=unknown))
     tags_ids = known
-    made = Lead.objects.bulk_create(
-        [
+    rows = []
+    for values in leads:
+        given = {key: values[key] for key in values if key in IDENTIFIERS or key == "fbclid"}
+        plain = {key: value for key, value in values.items() if key not in given}
+        rows.append(
             Lead(
                 workspace=workspace,
-                **{**values, "status": values.get("status") or "new"},
+                **{**plain, "status": values.get("status") or "new"},
+                **_identifiers(workspace, values["created_at"], given),
                 utm_tags_id=tags_ids[utm_tags_of(values)],
             )
-            for values in leads
-        ]
-    )
+        )
+    made = Lead.objects.bulk_create(rows)
     events_bulk_record(
         workspace=workspace, events=[("lead.created", lead_shape(lead)) for lead in made]
     )

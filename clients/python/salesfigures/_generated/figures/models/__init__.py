@@ -45,6 +45,7 @@ from .get_webinar_envelope import GetWebinarEnvelope
 from .goal_metric_enum import GoalMetricEnum
 from .goal_row import GoalRow
 from .goal_row_member import GoalRowMember
+from .identifiers_enum import IdentifiersEnum
 from .interval_enum import IntervalEnum
 from .leaderboard_row import LeaderboardRow
 from .list_acquisition_by import ListAcquisitionBy
@@ -131,6 +132,7 @@ __all__ = (
     "GoalMetricEnum",
     "GoalRow",
     "GoalRowMember",
+    "IdentifiersEnum",
     "IntervalEnum",
     "LeaderboardRow",
     "ListAcquisitionBy",

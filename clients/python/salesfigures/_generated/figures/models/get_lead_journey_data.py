@@ -5,6 +5,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.identifiers_enum import IdentifiersEnum
+
 if TYPE_CHECKING:
     from ..models.get_lead_journey_data_events_item import GetLeadJourneyDataEventsItem
     from ..models.get_lead_journey_data_lead import GetLeadJourneyDataLead
@@ -18,17 +20,25 @@ class GetLeadJourneyData:
     """
     Attributes:
         lead (GetLeadJourneyDataLead):
+        identifiers (list[IdentifiersEnum]): Which of its identifiers the lead has (never their values): phone, fbc
+            (Meta's click id), fbp (Meta's browser id), gclid, gbraid, wbraid (Google's click ids).
         events (list['GetLeadJourneyDataEventsItem']): In time order, each with `at` and `type`: lead.created, touch,
             webinar.registered, webinar.joined, webinar.left, call.booked, call.rescheduled, call.cancelled, call.showed,
             call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage.
     """
 
     lead: "GetLeadJourneyDataLead"
+    identifiers: list[IdentifiersEnum]
     events: list["GetLeadJourneyDataEventsItem"]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         lead = self.lead.to_dict()
+
+        identifiers = []
+        for identifiers_item_data in self.identifiers:
+            identifiers_item = identifiers_item_data.value
+            identifiers.append(identifiers_item)
 
         events = []
         for events_item_data in self.events:
@@ -40,6 +50,7 @@ class GetLeadJourneyData:
         field_dict.update(
             {
                 "lead": lead,
+                "identifiers": identifiers,
                 "events": events,
             }
         )
@@ -54,6 +65,13 @@ class GetLeadJourneyData:
         d = dict(src_dict)
         lead = GetLeadJourneyDataLead.from_dict(d.pop("lead"))
 
+        identifiers = []
+        _identifiers = d.pop("identifiers")
+        for identifiers_item_data in _identifiers:
+            identifiers_item = IdentifiersEnum(identifiers_item_data)
+
+            identifiers.append(identifiers_item)
+
         events = []
         _events = d.pop("events")
         for events_item_data in _events:
@@ -63,6 +81,7 @@ class GetLeadJourneyData:
 
         get_lead_journey_data = cls(
             lead=lead,
+            identifiers=identifiers,
             events=events,
         )
 
