@@ -4,15 +4,20 @@ Request serializers are strict: a member they do not name is refused (400 naming
 money is a decimal string or number in major units with no more decimals than the
 workspace currency has, and times carry an offset. `validated()` turns the first error
 into one `invalid_field` naming the field, dotted when nested (`instalments.0.amount`).
+
+The error answers every route of the agent API describes, and the builders of the
+examples its descriptions show, are here too (`errors`, `request_example`,
+`response_example`), as the agency API's are in agency/serializers.py.
 """
 
 import re
 
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from core.input import StrictSerializer
 from core.money import MoneyInvalid, major_from_minor, minor_from_major
+from core.openapi import ErrorSerializer, error_example, error_responses
 from core.times import InstantInvalid, instant_parse
 from workspaces.models import Call, Goal, Outcome, Sale
 from workspaces.services import COUNT_MAX
@@ -724,3 +729,122 @@ class GoalsReplaceSerializer(StrictSerializer):
         help_text="The month's goals: each metric at most once for the workspace and once per "
         "member. An empty list removes the month's goals.",
     )
+
+
+def money_context(workspace) -> dict:
+    return {"exponent": workspace.currency_exponent, "currency": workspace.currency}
+
+
+# --- The descriptions' error answers and examples ---------------------------------------
+
+AgentErrorSerializer = ErrorSerializer
+
+_STATUS_TEXT = {
+    400: "A parameter or body member cannot be used; `field` names it.",
+    401: "No token, a token not of this service, revoked or expired; or an agency token on "
+    "a route it does not reach.",
+    403: "Refused: see error.reason.",
+    404: "No such id in this workspace (another workspace's ids are not found either).",
+    409: "A write with this Idempotency-Key is still running.",
+    422: "The Idempotency-Key was used for a different request.",
+}
+
+_EXAMPLES = {
+    400: [
+        error_example(
+            "invalid_field",
+            "invalid_field",
+            "instalments.0.amount: Give an amount in major units of USD with at most 2 "
+            "decimals, as a string or a number, e.g. '1234.55'.",
+            field="instalments.0.amount",
+        ),
+        error_example(
+            "refused.idempotency_key_required",
+            "refused.idempotency_key_required",
+            "Every write needs an Idempotency-Key header (8 to 200 characters, unique to the "
+            "write).",
+            field="Idempotency-Key",
+        ),
+    ],
+    401: [
+        error_example(
+            "unauthenticated",
+            "unauthenticated",
+            "Send a valid token in the Authorization header: 'Authorization: Bearer <token>'.",
+        )
+    ],
+    403: [
+        error_example(
+            "refused.drafts_only",
+            "refused.drafts_only",
+            "API tokens never file sales records: a member files this with their own session "
+            "token. An API token may propose a draft instead (POST /api/v1/forms/drafts).",
+        ),
+        error_example(
+            "refused.member_scope",
+            "refused.member_scope",
+            "A closer reads only their own board and drafts, nothing workspace-wide.",
+        ),
+        error_example(
+            "insufficient_scope",
+            "insufficient_scope",
+            "This token lacks the data:write scope.",
+            requiredScope="data:write",
+        ),
+    ],
+    404: [error_example("not_found", "not_found", "Nothing with that id exists here.")],
+    409: [
+        error_example(
+            "refused.idempotency_in_progress",
+            "refused.idempotency_in_progress",
+            "A write with this Idempotency-Key is still running; retry in a moment.",
+        )
+    ],
+    422: [
+        error_example(
+            "refused.idempotency_key_reused",
+            "refused.idempotency_key_reused",
+            "This Idempotency-Key was used for a different request; use a new key.",
+        )
+    ],
+}
+
+
+_BODY_EXAMPLES = [
+    error_example(
+        "invalid_body",
+        "invalid_body",
+        "The body is larger than the limit of 1 MiB (1048576 bytes); send less at once.",
+        field="body",
+    ),
+    error_example(
+        "invalid_field (NUL)",
+        "invalid_field",
+        "fields.notes holds a NUL character (\\u0000); remove it.",
+        field="fields.notes",
+    ),
+]
+
+
+_CATALOGUE = {status: (text, _EXAMPLES.get(status, [])) for status, text in _STATUS_TEXT.items()}
+
+
+def errors(*statuses, extra: dict | None = None) -> dict:
+    """The error answers of a route, with examples; extra adds or replaces examples."""
+    # Every write, and only a write, may answer 422 for a reused Idempotency-Key.
+    body_examples = _BODY_EXAMPLES if 422 in statuses else None
+    return error_responses(
+        AgentErrorSerializer, _CATALOGUE, statuses, body_examples=body_examples, extra=extra
+    )
+
+
+READ_ERRORS = (400, 401, 403)
+WRITE_ERRORS = (400, 401, 403, 409, 422)
+
+
+def request_example(name: str, value: dict, summary: str = "") -> OpenApiExample:
+    return OpenApiExample(name, value=value, summary=summary or name, request_only=True)
+
+
+def response_example(name: str, value: dict, status: int = 200) -> OpenApiExample:
+    return OpenApiExample(name, value=value, response_only=True, status_codes=[str(status)])

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import form_views, record_views, views
 
 urlpatterns = [
     path("display", views.DisplayView.as_view(), name="display"),
@@ -22,10 +22,10 @@ urlpatterns = [
         views.CompareAroundChangeView.as_view(),
         name="change-log-compare",
     ),
-    path("forms/post-call", views.PostCallFormView.as_view(), name="form-post-call"),
-    path("forms/past-call", views.PastCallFormView.as_view(), name="form-past-call"),
-    path("forms/dm-close", views.DmCloseFormView.as_view(), name="form-dm-close"),
-    path("forms/eod", views.EodFormView.as_view(), name="form-eod"),
-    path("forms/drafts", views.DraftsView.as_view(), name="form-drafts"),
-    path("goals/<str:month>", views.GoalsMonthView.as_view(), name="goals-month"),
+    path("forms/post-call", form_views.PostCallFormView.as_view(), name="form-post-call"),
+    path("forms/past-call", form_views.PastCallFormView.as_view(), name="form-past-call"),
+    path("forms/dm-close", form_views.DmCloseFormView.as_view(), name="form-dm-close"),
+    path("forms/eod", form_views.EodFormView.as_view(), name="form-eod"),
+    path("forms/drafts", form_views.DraftsView.as_view(), name="form-drafts"),
+    path("goals/<str:month>", record_views.GoalsMonthView.as_view(), name="goals-month"),
 ]

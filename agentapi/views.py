@@ -1,80 +1,98 @@
 """Routes of the agent API. Thin: the base views run the checks of docs/errors.md ("Order of checks") up to
 the role; each handler looks up what answers 404, then writes through self.idempotent
-with a perform() that validates the body (400) and calls one service."""
+with a perform() that validates the body (400) and calls one service.
 
-from drf_spectacular.utils import extend_schema
+Here: the display, the workspaces, the member's board and the change log, each handler
+under its description (extend_schema), as the agency API's are; the forms and drafts are
+in agentapi/form_views.py, ad spend and goals in agentapi/record_views.py, the error
+answers and examples the descriptions share in agentapi/serializers.py."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.response import Response
 
-from core.errors import ApiError, Forbidden, InvalidField, InvalidParameter, Unprocessable
+from core.errors import InvalidParameter
 from core.input import validated
+from core.openapi import IDEMPOTENCY_KEY
 from core.views import WorkspaceView
-from figures import schema as figures_schema
 from figures.envelope import envelope_build
 from figures.period import period_from_query, shown_value, whole_number
-from figures.selectors import ad_spend_list, member_board
-from figures.views import ad_spend_limit, month_of
-from workspaces.models import Member
-from workspaces.services import GoalsRefused, RecordInvalid, goals_replace
-from workspaces.services.goals import GOAL_ROLES
-from workspaces.shapes import ad_spend_shape, goals_month_shape
+from figures.registry import figure_keys
+from figures.schema import field_serializer, notes_serializer
+from figures.selectors import member_board
 
-from . import answers, schema, selectors, services
-from .schema import COMPARE_DEFAULT_DAYS, COMPARE_MAX_DAYS
+from . import selectors, services
 from .serializers import (
-    DRAFT_FIELD_SERIALIZERS,
-    AdSpendWriteSerializer,
+    READ_ERRORS,
+    WRITE_ERRORS,
     ChangeCreateSerializer,
     ChangeEntrySerializer,
     ChangeListSerializer,
     DisplaySerializer,
-    DmCloseFormSerializer,
-    DraftCreateSerializer,
-    DraftListSerializer,
-    DraftSerializer,
-    EodFormSerializer,
-    GoalsReplaceSerializer,
-    PastCallFormSerializer,
-    PostCallFormSerializer,
     WorkspaceListSerializer,
-    cash_figure_path,
+    errors,
+    request_example,
+    response_example,
+)
+
+FROM_TO = [
+    OpenApiParameter(
+        "from",
+        OpenApiTypes.DATE,
+        OpenApiParameter.QUERY,
+        description="First day, YYYY-MM-DD in the workspace timezone (default: to - 29 days).",
+    ),
+    OpenApiParameter(
+        "to",
+        OpenApiTypes.DATE,
+        OpenApiParameter.QUERY,
+        description="Last day, included, YYYY-MM-DD in the workspace timezone (default: today "
+        "there).",
+    ),
+]
+
+WORKSPACE_ID = OpenApiParameter(
+    "workspaceId",
+    OpenApiTypes.UUID,
+    OpenApiParameter.PATH,
+    description="The workspace. A workspace token may name only its own (else 403 "
+    "refused.cross_workspace); an agency token names one of its agency's workspaces.",
 )
 
 
-def _body(request) -> dict:
-    """The body for look-ups before validation; perform() refuses a non-object body."""
-    data = request.data
-    return data if isinstance(data, dict) else {}
-
-
-def _filed_response(filing: services.Filing, workspace) -> Response:
-    """The answer of a filing: the first answer again for a repeated submission_id, else
-    what it wrote (201; 200 for an EOD report edited), kept for a repeat."""
-    earlier = filing.earlier
-    if earlier is not None:
-        return Response(
-            earlier.response,
-            status=earlier.status_code,
-            headers={"Idempotent-Replayed": "true"},
-        )
-    body = answers.filing_answer(filing, workspace)
-    status_code = 200 if filing.edited else 201
-    services.form_answer_keep(
-        workspace=workspace, filing=filing, status_code=status_code, body=body
-    )
-    return Response(body, status=status_code)
-
-
-def _money_context(workspace) -> dict:
-    return {"exponent": workspace.currency_exponent, "currency": workspace.currency}
-
-
 # --- Display and workspaces ----------------------------------------------------------------
+
+_DISPLAY_EXAMPLE = {
+    "workspace_id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10",
+    "name": "Northwind Coaching",
+    "logo": "https://cdn.example.com/northwind.png",
+    "colours": {"primary": "#1d4ed8", "accent": "#f59e0b"},
+    "labels": {"calls.close_rate": "Close %"},
+    "modules": ["calls", "payments", "eod"],
+    "programmes": [{"name": "Mastermind", "price": 5000}],
+    "currency": "USD",
+    "timezone": "America/New_York",
+}
 
 
 class DisplayView(WorkspaceView):
     required_scope = "read"
 
-    @schema.get_display
+    @extend_schema(
+        operation_id="getDisplay",
+        summary="Display config of the token's workspace",
+        description="Name, logo, colours, labels, modules, programmes and currency code, for "
+        "an embedded app to render itself. Workspace API token or the session token of an "
+        "owner, admin or manager (a closer, setter or SDR reads only their board and drafts: "
+        "403 refused.member_scope). An agency token uses "
+        "/api/v1/workspaces/{workspaceId}/display.",
+        responses={
+            200: DisplaySerializer,
+            **errors(*READ_ERRORS),
+        },
+        examples=[response_example("Display config", _DISPLAY_EXAMPLE)],
+    )
     def get(self, request):
         return Response(DisplaySerializer(selectors.display_for(workspace=self.workspace)).data)
 
@@ -84,7 +102,17 @@ class WorkspaceDisplayView(WorkspaceView):
     workspace_url_kwarg = "workspaceId"
     agency_scope = "read"
 
-    @schema.get_workspace_display
+    @extend_schema(
+        operation_id="getWorkspaceDisplay",
+        summary="Display config of a named workspace",
+        description="Same as getDisplay, naming the workspace: the form an agency token "
+        "(scope `read`) uses for its agency's workspaces. A workspace token naming another "
+        "workspace gets 403 refused.cross_workspace; an agency token naming a workspace "
+        "not of its agency, or an archived one, gets 404.",
+        parameters=[WORKSPACE_ID],
+        responses={200: DisplaySerializer, **errors(*READ_ERRORS, 404)},
+        examples=[response_example("Display config", _DISPLAY_EXAMPLE)],
+    )
     def get(self, request, workspaceId):  # the path parameter's name
         return Response(DisplaySerializer(selectors.display_for(workspace=self.workspace)).data)
 
@@ -92,7 +120,29 @@ class WorkspaceDisplayView(WorkspaceView):
 class WorkspaceListView(WorkspaceView):
     required_scope = "read"
 
-    @schema.list_workspaces
+    @extend_schema(
+        operation_id="listWorkspaces",
+        summary="Workspaces this token reaches",
+        description="A workspace API token or a member's session token reaches exactly its "
+        "own workspace. Agency tokens list their workspaces with GET /api/v1/agency/workspaces.",
+        responses={200: WorkspaceListSerializer, **errors(*READ_ERRORS)},
+        examples=[
+            response_example(
+                "One workspace",
+                {
+                    "workspaces": [
+                        {
+                            "id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10",
+                            "name": "Northwind Coaching",
+                            "slug": "northwind",
+                            "currency": "USD",
+                            "timezone": "America/New_York",
+                        }
+                    ]
+                },
+            )
+        ],
+    )
     def get(self, request):
         workspaces = selectors.workspaces_reached(principal=self.principal)
         return Response(WorkspaceListSerializer({"workspaces": workspaces}).data)
@@ -100,13 +150,137 @@ class WorkspaceListView(WorkspaceView):
 
 # --- The board -----------------------------------------------------------------------------
 
+_BOARD_DATA = inline_serializer(
+    "BoardData",
+    {
+        "member": inline_serializer(
+            "BoardMember",
+            {
+                "id": serializers.CharField(),
+                "name": serializers.CharField(),
+                "email": serializers.CharField(),
+                "role": serializers.CharField(),
+            },
+        ),
+        "calls": inline_serializer(
+            "BoardCalls",
+            {key: field_serializer() for key in figure_keys("calls")},
+        ),
+        "payments": inline_serializer(
+            "BoardPayments",
+            {
+                key: field_serializer()
+                for key in ("sales", "revenue_booked", "cash_collected", "refunded", "net_cash")
+            },
+        ),
+        "commission": inline_serializer("BoardCommission", {"owed": field_serializer()}),
+        "eod": inline_serializer(
+            "BoardEod",
+            {key: field_serializer() for key in ("expected", "submitted", "compliance_rate")},
+        ),
+    },
+)
+
+
+_ENVELOPE_WORKSPACE = inline_serializer(
+    "AgentEnvelopeWorkspace", {"id": serializers.CharField(), "currency": serializers.CharField()}
+)
+
+
+def _envelope_serializer(name: str, data, period):
+    return inline_serializer(
+        name,
+        {
+            "workspace": _ENVELOPE_WORKSPACE,
+            "period": period,
+            "data": data,
+            "notes": notes_serializer(),
+        },
+    )
+
+
+_DAY_PERIOD = inline_serializer(
+    "BoardPeriod", {"from": serializers.DateField(), "to": serializers.DateField()}
+)
+
+
+def _field_example(metric, label, unit, value, **extra):
+    return {
+        "metric": metric,
+        "label": label,
+        "unit": unit,
+        "value": value,
+        **extra,
+        "unavailable": None,
+    }
+
+
+_BOARD_EXAMPLE = {
+    "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
+    "period": {"from": "2026-03-01", "to": "2026-03-30"},
+    "data": {
+        "member": {
+            "id": "6f8a0b2c-4d6e-4f80-9a1b-3c5d7e9f1a2b",
+            "name": "Casey Closer",
+            "email": "casey@example.com",
+            "role": "closer",
+        },
+        "calls": {
+            "booked": _field_example("calls.booked", "Calls booked", "count", 24),
+            "taken": _field_example("calls.taken", "Calls taken", "count", 18),
+            "closed": _field_example("calls.closed", "Calls closed", "count", 6),
+            "close_rate": _field_example(
+                "calls.close_rate",
+                "Close rate",
+                "rate",
+                0.3333,
+                numerator={"label": "Calls closed", "value": 6},
+                denominator={"label": "Calls taken", "value": 18},
+            ),
+        },
+        "payments": {
+            "cash_collected": _field_example(
+                "payments.cash_collected", "Cash collected", "money", 14250.5, currency="USD"
+            )
+        },
+        "commission": {
+            "owed": _field_example(
+                "commission.owed", "Commission owed", "money", 1425.05, currency="USD"
+            )
+        },
+        "eod": {
+            "compliance_rate": _field_example(
+                "eod.compliance_rate",
+                "EOD compliance",
+                "rate",
+                0.9,
+                numerator={"label": "Due days with a report", "value": 18},
+                denominator={"label": "Due days", "value": 20},
+            )
+        },
+    },
+    "notes": [],
+}
+
 
 class MyBoardView(WorkspaceView):
     required_scope = "read"
     needs_member_session = True
     allow_reporting_members = True
 
-    @schema.get_my_board
+    @extend_schema(
+        operation_id="getMyBoard",
+        summary="The signed-in member's own figures",
+        description="The member's calls as closer or setter, closes, cash, commission owed and "
+        "EOD compliance for the period, in the Envelope of the figures API. Needs a member's "
+        "session token (any role); an API token gets 403 refused.drafts_only.",
+        parameters=FROM_TO,
+        responses={
+            200: _envelope_serializer("BoardEnvelope", _BOARD_DATA, _DAY_PERIOD),
+            **errors(*READ_ERRORS),
+        },
+        examples=[response_example("A month of a closer (abridged)", _BOARD_EXAMPLE)],
+    )
     def get(self, request):
         period = period_from_query(workspace=self.workspace, params=request.query_params)
         board = member_board(workspace=self.workspace, member=self.principal.member, period=period)
@@ -114,6 +288,136 @@ class MyBoardView(WorkspaceView):
 
 
 # --- Change log ----------------------------------------------------------------------------
+
+_CHANGE_REQUEST = request_example(
+    "A price change",
+    {
+        "effective_at": "2026-03-01T00:00:00-05:00",
+        "kind": "price",
+        "title": "Mastermind price up to $6,000",
+        "what": "Mastermind moved from $5,000 to $6,000, paid in full or in 3 instalments.",
+        "why": "Waitlist over 40 people for two months.",
+    },
+)
+
+
+_CHANGE_ANSWER = {
+    "id": "0f8b6a53-4f55-4c1f-9d8e-2b3f1d6c7a90",
+    "workspace_id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10",
+    "effective_at": "2026-03-01T05:00:00Z",
+    "kind": "price",
+    "title": "Mastermind price up to $6,000",
+    "what": "Mastermind moved from $5,000 to $6,000, paid in full or in 3 instalments.",
+    "why": "Waitlist over 40 people for two months.",
+    "created_at": "2026-02-27T16:12:09Z",
+    "created_by": {"kind": "workspace_token", "id": "9d1c…", "label": "Ops agent"},
+}
+
+
+_CHANGE_LIST_EXAMPLE = response_example(
+    "One entry",
+    {
+        "period": {"from": "2026-02-01", "to": "2026-03-02", "timezone": "America/New_York"},
+        "changes": [_CHANGE_ANSWER],
+    },
+)
+
+
+_CHANGE_WRITE_DOC = (
+    "Records a dated change-log entry (effective_at, kind price|offer|script|rule|other, "
+    "title, what, why). A workspace API token or an owner's, admin's or manager's session "
+    "token needs `data:write`. "
+)
+
+
+_CHANGE_LIST_DOC = (
+    "Entries whose effective_at falls in the period, newest first. from/to are days in the "
+    "workspace timezone, both included; to defaults to today there and from to to - 29 days; "
+    "a bad date or from after to answers 400 naming it. "
+)
+
+
+# The days parameter of compareAroundChange: described here, checked by the view.
+COMPARE_DEFAULT_DAYS = 14
+COMPARE_MAX_DAYS = 90
+
+_COMPARE_SIDE = inline_serializer(
+    "CompareSide",
+    {
+        "from": serializers.DateTimeField(help_text="A UTC time, included."),
+        "to": serializers.DateTimeField(help_text="A UTC time, excluded."),
+    },
+)
+
+
+_COMPARE_ROW = inline_serializer(
+    "CompareFigure",
+    {
+        "before": field_serializer(),
+        "after": field_serializer(),
+        "difference": serializers.FloatField(
+            allow_null=True,
+            help_text="after - before, in the figure's unit (money in major units, a rate "
+            "as a fraction rounded to 4 decimals); null when either side is null.",
+        ),
+    },
+)
+
+
+_COMPARE_DATA = inline_serializer(
+    "CompareData",
+    {
+        "change": ChangeEntrySerializer(),
+        "days": serializers.IntegerField(),
+        "before": _COMPARE_SIDE,
+        "after": _COMPARE_SIDE,
+        "figures": serializers.DictField(
+            child=_COMPARE_ROW, help_text="By metric id: calls.booked, calls.show_rate, ..."
+        ),
+    },
+)
+
+
+_COMPARE_PERIOD = inline_serializer(
+    "ComparePeriod",
+    {
+        "from": serializers.DateField(
+            help_text="The local day (workspace timezone) the before window starts on."
+        ),
+        "to": serializers.DateField(
+            help_text="The last local day the after window touches, included."
+        ),
+    },
+)
+
+
+_COMPARE_EXAMPLE = {
+    "workspace": {"id": "4b0c7f0e-2f7e-4a55-9d2b-6c7f1e2a9b10", "currency": "USD"},
+    "period": {"from": "2026-02-15", "to": "2026-03-15"},
+    "data": {
+        "change": _CHANGE_ANSWER,
+        "days": 14,
+        "before": {"from": "2026-02-15T05:00:00Z", "to": "2026-03-01T05:00:00Z"},
+        "after": {"from": "2026-03-01T05:00:00Z", "to": "2026-03-15T05:00:00Z"},
+        "figures": {
+            "calls.booked": {
+                "before": _field_example("calls.booked", "Calls booked", "count", 40),
+                "after": _field_example("calls.booked", "Calls booked", "count", 46),
+                "difference": 6,
+            },
+            "payments.cash_collected": {
+                "before": _field_example(
+                    "payments.cash_collected", "Cash collected", "money", 52000, currency="USD"
+                ),
+                "after": _field_example(
+                    "payments.cash_collected", "Cash collected", "money", 61500.5, currency="USD"
+                ),
+                "difference": 9500.5,
+            },
+        },
+    },
+    "notes": [],
+}
 
 
 class ChangeLogBase(WorkspaceView):
@@ -155,11 +459,27 @@ class ChangeLogBase(WorkspaceView):
 
 
 class ChangeLogView(ChangeLogBase):
-    @schema.list_changes
+    @extend_schema(
+        operation_id="listChanges",
+        summary="Change-log entries of the token's workspace in a period",
+        description=_CHANGE_LIST_DOC + "A workspace API token or an owner's, admin's or "
+        "manager's session token with `read`.",
+        parameters=FROM_TO,
+        responses={200: ChangeListSerializer, **errors(*READ_ERRORS)},
+        examples=[_CHANGE_LIST_EXAMPLE],
+    )
     def get(self, request):
         return self.list_changes(request)
 
-    @schema.create_change
+    @extend_schema(
+        operation_id="createChange",
+        summary="Record a change-log entry against the token's workspace",
+        description=_CHANGE_WRITE_DOC + "An agency token uses the workspace-named route.",
+        parameters=[IDEMPOTENCY_KEY],
+        request=ChangeCreateSerializer,
+        responses={201: ChangeEntrySerializer, **errors(*WRITE_ERRORS)},
+        examples=[_CHANGE_REQUEST, response_example("Recorded", _CHANGE_ANSWER, 201)],
+    )
     def post(self, request):
         return self.create_change(request)
 
@@ -167,11 +487,29 @@ class ChangeLogView(ChangeLogBase):
 class WorkspaceChangeLogView(ChangeLogBase):
     workspace_url_kwarg = "workspaceId"
 
-    @schema.list_workspace_changes
+    @extend_schema(
+        operation_id="listWorkspaceChanges",
+        summary="Change-log entries of a named workspace in a period",
+        description=_CHANGE_LIST_DOC + "Same as listChanges, naming the workspace: the form an "
+        "agency token (scope `read`) uses for its agency's workspaces.",
+        parameters=[WORKSPACE_ID, *FROM_TO],
+        responses={200: ChangeListSerializer, **errors(*READ_ERRORS, 404)},
+        examples=[_CHANGE_LIST_EXAMPLE],
+    )
     def get(self, request, workspaceId):
         return self.list_changes(request)
 
-    @schema.create_workspace_change
+    @extend_schema(
+        operation_id="createWorkspaceChange",
+        summary="Record a change-log entry against a named workspace",
+        description=_CHANGE_WRITE_DOC + "The form an agency token uses: it needs the "
+        "`config:plan` scope (a change-log entry describes how the workspace is set up, like "
+        "a plan), else 403 scope.missing with requiredScope config:plan.",
+        parameters=[WORKSPACE_ID, IDEMPOTENCY_KEY],
+        request=ChangeCreateSerializer,
+        responses={201: ChangeEntrySerializer, **errors(*WRITE_ERRORS, 404)},
+        examples=[_CHANGE_REQUEST, response_example("Recorded", _CHANGE_ANSWER, 201)],
+    )
     def post(self, request, workspaceId):
         return self.create_change(request)
 
@@ -179,7 +517,37 @@ class WorkspaceChangeLogView(ChangeLogBase):
 class CompareAroundChangeView(WorkspaceView):
     required_scope = "read"
 
-    @schema.compare_around_change
+    @extend_schema(
+        operation_id="compareAroundChange",
+        summary="Key figures before and after a change",
+        description="The key figures of the N days before the entry's effective_at and of the "
+        "N days from it ([effective_at - N days, effective_at) and [effective_at, effective_at "
+        "+ N days)), side by side, each a Field, with the difference after - before. "
+        "`data.before` and `data.after` give each window's from and to as UTC times; the "
+        "envelope's `period` is in dates, as everywhere: the local days (workspace timezone) "
+        "the two windows touch, both included. days is 1 to 90, default 14; anything else "
+        "answers 400 naming days, as do windows that would reach past the calendar (an entry "
+        "dated near year 1 or 9999).",
+        parameters=[
+            OpenApiParameter("id", OpenApiTypes.UUID, OpenApiParameter.PATH),
+            OpenApiParameter(
+                "days",
+                {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": COMPARE_MAX_DAYS,
+                    "default": COMPARE_DEFAULT_DAYS,
+                },
+                OpenApiParameter.QUERY,
+                description=f"1 to {COMPARE_MAX_DAYS}, default {COMPARE_DEFAULT_DAYS}.",
+            ),
+        ],
+        responses={
+            200: _envelope_serializer("CompareEnvelope", _COMPARE_DATA, _COMPARE_PERIOD),
+            **errors(*READ_ERRORS, 404),
+        },
+        examples=[response_example("Before and after (abridged)", _COMPARE_EXAMPLE)],
+    )
     def get(self, request, id):  # the path parameter's name
         change = selectors.change_get(workspace=self.workspace, change_id=id)
         days = self._days(request.query_params.get("days"))
@@ -209,325 +577,3 @@ class CompareAroundChangeView(WorkspaceView):
                 f"{shown_value(raw)}.",
             )
         return days
-
-
-# --- Forms ---------------------------------------------------------------------------------
-
-
-class FormView(WorkspaceView):
-    """A member files a sales form with their own session token."""
-
-    required_scope = "data:write"
-    needs_member_session = True
-    allow_reporting_members = True
-
-    def draft_for(self, body):
-        """The open draft this filing checks (404 unless it is the member's own)."""
-        if body.get("draft_id") is None or selectors.parse_uuid(body["draft_id"]) is None:
-            return None
-        return selectors.draft_get_for_member(
-            workspace=self.workspace, member=self.principal.member, draft_id=body["draft_id"]
-        )
-
-    def lead_for(self, body):
-        """The lead named by id (404 when unknown); None when named by name and email."""
-        ref = body.get("lead")
-        lead_id = ref.get("id") if isinstance(ref, dict) else ref
-        if lead_id is None or selectors.parse_uuid(lead_id) is None:
-            return None
-        return selectors.lead_get(workspace=self.workspace, lead_id=lead_id)
-
-    def form_data(self, serializer_class, request) -> dict:
-        return validated(serializer_class, request.data, context=_money_context(self.workspace))
-
-    def file_lead_form(self, request, serializer_class, file_form):
-        """File a form that names its lead (past-call, DM close) under the request's key."""
-        body = _body(request)
-        lead = self.lead_for(body)
-        draft = self.draft_for(body)
-
-        def perform():
-            filing = file_form(
-                workspace=self.workspace,
-                member=self.principal.member,
-                actor=self.principal.actor,
-                lead=lead,
-                data=self.form_data(serializer_class, request),
-                draft=draft,
-            )
-            return _filed_response(filing, self.workspace)
-
-        return self.idempotent(request, perform)
-
-
-class PostCallFormView(FormView):
-    @schema.file_post_call_form
-    def post(self, request):
-        body = _body(request)
-        call = None
-        if selectors.parse_uuid(body.get("call_id")) is not None:
-            call = selectors.call_get(workspace=self.workspace, call_id=body["call_id"])
-            member = self.principal.member
-            if member.pk not in (call.closer_id, call.setter_id):
-                raise Forbidden(
-                    "You hold neither the closer nor the setter slot of this call; only they "
-                    "file its post-call form.",
-                    reason="refused.member_scope",
-                )
-        draft = self.draft_for(body)
-
-        def perform():
-            data = self.form_data(PostCallFormSerializer, request)
-            filing = services.form_post_call_file(
-                workspace=self.workspace,
-                member=self.principal.member,
-                actor=self.principal.actor,
-                call=call,
-                data=data,
-                draft=draft,
-            )
-            return _filed_response(filing, self.workspace)
-
-        return self.idempotent(request, perform)
-
-
-class PastCallFormView(FormView):
-    @schema.file_past_call_form
-    def post(self, request):
-        return self.file_lead_form(request, PastCallFormSerializer, services.form_past_call_file)
-
-
-class DmCloseFormView(FormView):
-    @schema.file_dm_close_form
-    def post(self, request):
-        return self.file_lead_form(request, DmCloseFormSerializer, services.form_dm_close_file)
-
-
-class EodFormView(FormView):
-    @schema.file_eod_form
-    def post(self, request):
-        body = _body(request)
-        draft = self.draft_for(body)
-
-        def perform():
-            data = self.form_data(EodFormSerializer, request)
-            filing = services.form_eod_file(
-                workspace=self.workspace,
-                member=self.principal.member,
-                actor=self.principal.actor,
-                data=data,
-                draft=draft,
-            )
-            return _filed_response(filing, self.workspace)
-
-        return self.idempotent(request, perform)
-
-
-# --- Drafts --------------------------------------------------------------------------------
-
-
-class DraftsView(WorkspaceView):
-    """API tokens propose drafts; members check and file them through the forms."""
-
-    allow_reporting_members = True
-
-    @property
-    def required_scope(self):
-        return "data:write" if self.request.method == "POST" else "read"
-
-    def _own_only(self) -> bool:
-        principal = self.principal
-        return principal.is_session and not principal.member.is_workspace_wide
-
-    @schema.list_drafts
-    def get(self, request):
-        member = self.principal.member if self._own_only() else None
-        drafts = selectors.drafts_open(workspace=self.workspace, member=member)
-        return Response(DraftListSerializer({"drafts": drafts}).data)
-
-    @schema.create_draft
-    def post(self, request):
-        body = _body(request)
-        principal = self.principal
-        target = None
-        named = body.get("member_id")
-        if (
-            self._own_only()
-            and named is not None
-            and selectors.parse_uuid(named) != principal.member.pk
-        ):
-            raise Forbidden(
-                f"A {principal.member.role} proposes drafts only for themselves.",
-                reason="refused.member_scope",
-            )
-        if selectors.parse_uuid(body.get("member_id")) is not None:
-            target = selectors.member_get(workspace=self.workspace, member_id=body["member_id"])
-
-        def perform():
-            if not isinstance(request.data, dict):
-                raise ApiError(
-                    "The body must be a JSON object.", reason="invalid_body", field="body"
-                )
-            cash_path = cash_figure_path(request.data.get("fields"))
-            if cash_path is not None:
-                raise Unprocessable(
-                    f"A draft never carries money: leave out {cash_path}; the member enters "
-                    "it when filing.",
-                    reason="refused.cash_figures",
-                    field=cash_path,
-                )
-            data = validated(DraftCreateSerializer, request.data)
-            member = target or (principal.member if principal.is_session else None)
-            if member is None:
-                raise InvalidField("member_id", "member_id: name the member who must check it.")
-            fields = request.data.get("fields") or {}
-            checked = validated(
-                DRAFT_FIELD_SERIALIZERS[data["form"]],
-                fields,
-                context={"draft": True, **_money_context(self.workspace)},
-                prefix="fields",
-                partial=True,
-            )
-            draft = services.draft_create(
-                workspace=self.workspace,
-                actor=principal.actor,
-                member=member,
-                form=data["form"],
-                fields=fields,
-                checked=checked,
-            )
-            return Response(DraftSerializer(draft).data, status=201)
-
-        return self.idempotent(request, perform)
-
-
-# --- Ad spend ------------------------------------------------------------------------------
-
-
-class AdSpendView(WorkspaceView):
-    """GET lists the period's spend records (the figures API, scope `read`); POST writes one
-    (the agent API, `data:write`; of a person's session, the owner or admin role). One
-    route, described in each API by the method it holds (AdSpendReadRoute and
-    AdSpendWriteRoute)."""
-
-    @property
-    def required_scope(self):
-        return "read" if self.request.method in ("GET", "HEAD") else "data:write"
-
-    @property
-    def reads_from_replica(self):
-        return self.request.method in ("GET", "HEAD")
-
-    def check_access(self, principal, kwargs) -> None:
-        super().check_access(principal, kwargs)
-        if (
-            self.request.method not in ("GET", "HEAD")
-            and principal.is_session
-            and principal.member.role not in ("owner", "admin")
-        ):
-            raise Forbidden(
-                f"A {principal.member.role} reads the ad spend; owners and admins write it.",
-                reason="refused.member_scope",
-            )
-
-    def list_records(self, request):
-        period = period_from_query(workspace=self.workspace, params=request.query_params)
-        limit = ad_spend_limit(request.query_params)
-        figures = ad_spend_list(workspace=self.workspace, period=period, limit=limit)
-        return Response(
-            envelope_build(
-                workspace=self.workspace, period=period, data=figures.data, notes=figures.notes
-            )
-        )
-
-    def write_record(self, request):
-        def perform():
-            data = validated(
-                AdSpendWriteSerializer, request.data, context=_money_context(self.workspace)
-            )
-            spend, created = services.ad_spend_write(
-                workspace=self.workspace, actor=self.principal.actor, data=data
-            )
-            return Response(ad_spend_shape(spend, self.workspace), status=201 if created else 200)
-
-        return self.idempotent(request, perform)
-
-    @figures_schema.figures_operation(
-        "listAdSpend", "ad_spend", extra=[figures_schema.AD_SPEND_LIMIT]
-    )
-    def get(self, request):
-        return self.list_records(request)
-
-    @schema.create_ad_spend
-    def post(self, request):
-        return self.write_record(request)
-
-
-class AdSpendReadRoute(AdSpendView):
-    """The route as the figures API describes it: its GET."""
-
-    @extend_schema(exclude=True)
-    def post(self, request):
-        return self.write_record(request)
-
-
-class AdSpendWriteRoute(AdSpendView):
-    """The route as the agent API describes it: its POST."""
-
-    @extend_schema(exclude=True)
-    def get(self, request):
-        return self.list_records(request)
-
-
-# --- Goals ---------------------------------------------------------------------------------
-
-
-class GoalsMonthView(WorkspaceView):
-    """PUT replaces a month's goals (`data:write`; of a person's session, an owner, admin
-    or manager). The goals are read with GET /api/v1/goals of the figures API."""
-
-    required_scope = "data:write"
-
-    def check_access(self, principal, kwargs) -> None:
-        super().check_access(principal, kwargs)
-        if principal.is_session and principal.member.role not in GOAL_ROLES:
-            raise Forbidden(
-                GoalsRefused(principal.member.role).message, reason="refused.member_scope"
-            )
-
-    @schema.replace_goals
-    def put(self, request, month):
-        first_day = month_of(month)
-
-        def perform():
-            data = validated(
-                GoalsReplaceSerializer, request.data, context=_money_context(self.workspace)
-            )
-            items = data["goals"]
-            named = {item["member"] for item in items if item.get("member") is not None}
-            members = {member.pk: member for member in self.scoped(Member).filter(pk__in=named)}
-            goals = []
-            for index, item in enumerate(items):
-                member = None
-                if item.get("member") is not None:
-                    member = members.get(item["member"])
-                    if member is None:
-                        field = f"goals.{index}.member"
-                        raise InvalidField(field, f"{field}: no member of this workspace has it.")
-                goals.append({"metric": item["metric"], "member": member, "target": item["target"]})
-            principal = self.principal
-            try:
-                held = goals_replace(
-                    workspace=self.workspace,
-                    month=first_day,
-                    goals=goals,
-                    actor=principal.actor,
-                    by_role=principal.member.role if principal.is_session else None,
-                )
-            except RecordInvalid as error:
-                raise InvalidField(error.field, f"{error.field}: {error.message}") from None
-            except GoalsRefused as error:
-                raise Forbidden(error.message, reason="refused.member_scope") from None
-            return Response(goals_month_shape(self.workspace, first_day, held))
-
-        return self.idempotent(request, perform)

@@ -4,7 +4,7 @@ endpoints (read and written)."""
 
 from django.urls import include, path
 
-from agentapi.views import AdSpendWriteRoute
+from agentapi.record_views import AdSpendWriteRoute
 from webhooks.urls import endpoints_urlpatterns
 
 urlpatterns = [

@@ -3,7 +3,7 @@ figures, the ad spend records and the events feed, GET only (every operation is 
 
 from django.urls import include, path
 
-from agentapi.views import AdSpendReadRoute
+from agentapi.record_views import AdSpendReadRoute
 from webhooks.urls import events_urlpatterns
 
 urlpatterns = [

@@ -7,7 +7,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The API's handlers (the pages open their workspace through workspaces.access).
-VIEWS = ("agentapi/views.py", "figures/views.py", "webhooks/views.py", "agency/views.py")
+VIEWS = (
+    "agentapi/views.py",
+    "agentapi/form_views.py",
+    "agentapi/record_views.py",
+    "figures/views.py",
+    "webhooks/views.py",
+    "agency/views.py",
+)
 MANAGERS = frozenset({"objects", "active", "_default_manager", "_base_manager"})
 QUERIES = frozenset({"filter", "exclude", "get"})
 TENANTS = ("workspace", "agency")

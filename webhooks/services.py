@@ -4,31 +4,28 @@ Endpoints are written here only, each write with its audit event. Deliveries fol
 Standard Webhooks specification: a POST of the event's JSON, signed with the endpoint's
 secret (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`),
 at least once, retried on SCHEDULE, the endpoint disabled and its owners emailed after
-three days of failures.
+three days of failures. The HTTP send of one attempt is webhooks.transport's; the circuit
+breaker's arithmetic is webhooks.breaker's, its counts and pauses written here.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
-import json
 import logging
 import secrets
-import threading
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-import httpx
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 from django.utils import timezone
-from standardwebhooks import Webhook
 
 from audit.services import SYSTEM, Actor, audit_record
-from core.crypto import decrypt_text, encrypt_text
+from core.crypto import encrypt_text
 from core.display import utc_clock_text, utc_moment_text
 from core.errors import InvalidField
 from core.mail import mail_send
@@ -37,15 +34,15 @@ from core.tasks import task_send
 from core.throttling import rate_count
 from core.times import instant_parse
 from core.times import utc_iso as _iso
-from events.models import Event
 from events.services import event_claim, event_record, events_prune, events_undispatched
 from events.types import EVENT_TYPES, PING
 from workspaces.models import Member, Workspace
 
-from . import guard
+from . import breaker, guard, transport
 from .dispatch import wants_forget
 from .models import Delivery, DeliveryAttempt, WebhookEndpoint
 from .slots import slots_free, slots_give_back, slots_take
+from .transport import Outcome
 
 logger = logging.getLogger(__name__)
 
@@ -62,9 +59,7 @@ SCHEDULE = (
     timedelta(hours=10),
 )
 DISABLE_AFTER = timedelta(days=3)
-EXCERPT_BYTES = 1024
 KEEP = timedelta(days=30)
-USER_AGENT = "SalesFigures-Webhooks/1"
 
 
 def _now() -> datetime:
@@ -79,10 +74,6 @@ def now_for_pages() -> datetime:
 
 def secret_new() -> str:
     return "whsec_" + base64.b64encode(secrets.token_bytes(24)).decode("ascii")
-
-
-def endpoint_secret(endpoint: WebhookEndpoint) -> str:
-    return decrypt_text(bytes(endpoint.secret_encrypted))
 
 
 # --- Endpoints ---------------------------------------------------------------------------
@@ -273,8 +264,8 @@ def deliveries_make(event_seq: int, *, held: int = ATTEMPT_AT_ONCE) -> Made:
         ]
         # A paused endpoint's deliveries wait, held by nobody, for the sweep after its
         # cool-off; the others come first.
-        endpoints.sort(key=lambda endpoint: _paused(endpoint, now))
-        open_ = sum(1 for endpoint in endpoints if not _paused(endpoint, now))
+        endpoints.sort(key=lambda endpoint: breaker.paused(endpoint, now))
+        open_ = sum(1 for endpoint in endpoints if not breaker.paused(endpoint, now))
         room = _queue_room(event.workspace_id, endpoints[:open_])
         # The n-th delivery with room to run: the first `held` of them are attempted by
         # the caller.
@@ -333,15 +324,6 @@ def _slot_wait(now: datetime) -> dict:
     }
 
 
-def _paused(endpoint: WebhookEndpoint, now: datetime) -> bool:
-    return endpoint.paused_until is not None and endpoint.paused_until > now
-
-
-def _not_paused(now: datetime) -> Q:
-    """The deliveries whose endpoint's circuit breaker is closed, or its cool-off over."""
-    return Q(endpoint__paused_until__isnull=True) | Q(endpoint__paused_until__lte=now)
-
-
 def _lease_seconds() -> int:
     return settings.WEBHOOK_TIMEOUT_SECONDS + 5
 
@@ -353,7 +335,7 @@ def _due(now: datetime):
             state=Delivery.State.PENDING, next_attempt_at__lte=now, endpoint__enabled=True
         )
         .filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
-        .filter(_not_paused(now))
+        .filter(breaker.not_paused(now))
     )
 
 
@@ -385,115 +367,12 @@ def _lease_take(delivery_id: int, now: datetime, queued: datetime | None = None)
             next_attempt_at__lte=now,
             endpoint__enabled=True,
         )
-        .filter(_not_paused(now))
+        .filter(breaker.not_paused(now))
         .update(leased_until=attempt_lease, waiting_slot=False)
     )
     if not taken:
         Delivery.objects.filter(pk=delivery_id, leased_until=queued).update(leased_until=None)
     return bool(taken)
-
-
-@dataclass
-class Outcome:
-    succeeded: bool
-    status_code: int | None = None
-    excerpt: str = ""
-    error: str = ""
-    timed_out: bool = False
-
-    @property
-    def overloaded(self) -> bool:
-        """A timeout or a 5xx answer: what the circuit breaker counts."""
-        return self.timed_out or (self.status_code is not None and self.status_code >= 500)
-
-
-def _post(endpoint: WebhookEndpoint, event: Event, now: datetime) -> Outcome:
-    try:
-        target = guard.url_check(endpoint.url)
-    except guard.UrlRefused as refused:
-        return Outcome(False, error=refused.message[:300])
-    body = json.dumps(event.as_api(), separators=(",", ":"), ensure_ascii=False)
-    signature = Webhook(endpoint_secret(endpoint)).sign(event.id, now, body)
-    headers = {
-        "content-type": "application/json",
-        "user-agent": USER_AGENT,
-        "host": target.host_header,
-        "webhook-id": event.id,
-        "webhook-timestamp": str(int(now.timestamp())),
-        "webhook-signature": signature,
-    }
-    # The connection goes to the address the guard checked; TLS still verifies the name.
-    extensions = {"sni_hostname": target.host} if target.url.lower().startswith("https") else {}
-    try:
-        with _client(target).stream(
-            "POST",
-            target.pinned_url,
-            content=body.encode("utf-8"),
-            headers=headers,
-            extensions=extensions,
-        ) as response:
-            excerpt = b""
-            for chunk in response.iter_bytes():
-                excerpt += chunk
-                if len(excerpt) >= EXCERPT_BYTES:
-                    break
-    except httpx.TimeoutException:
-        return Outcome(
-            False,
-            error=f"No answer within {settings.WEBHOOK_TIMEOUT_SECONDS} s.",
-            timed_out=True,
-        )
-    except httpx.HTTPError as error:
-        return Outcome(False, error=_connection_error(error))
-    text = excerpt[:EXCERPT_BYTES].decode("utf-8", errors="replace")
-    status = response.status_code
-    if 200 <= status < 300:
-        return Outcome(True, status_code=status, excerpt=text)
-    error = f"The endpoint answered {status}."
-    if 300 <= status < 400:
-        error = f"The endpoint answered {status} (a redirect, not followed)."
-    return Outcome(False, status_code=status, excerpt=text, error=error)
-
-
-# One TLS context per process (building one reads the CA bundle: tens of milliseconds),
-# and one client per (name, checked address, port), so an endpoint's attempts reuse their
-# connection while a connection is never shared by two names. The deliveries' pool runs
-# attempts in threads: the clients are shared between them (an httpx.Client is safe to
-# share), looked up and added under a lock, and the oldest is let go past the bound (not
-# closed: another thread may be sending through it; its connections close when it is
-# collected).
-_SSL = None
-_CLIENTS: dict[tuple, httpx.Client] = {}
-_CLIENTS_MAX = 256
-_CLIENTS_LOCK = threading.Lock()
-
-
-def _client(target: guard.Target) -> httpx.Client:
-    global _SSL
-    key = (target.host, target.address, target.port, settings.WEBHOOK_TIMEOUT_SECONDS)
-    with _CLIENTS_LOCK:
-        client = _CLIENTS.get(key)
-        if client is None:
-            if _SSL is None:
-                _SSL = httpx.create_ssl_context()
-            while len(_CLIENTS) >= _CLIENTS_MAX:
-                del _CLIENTS[next(iter(_CLIENTS))]
-            client = _CLIENTS[key] = httpx.Client(
-                verify=_SSL,
-                timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-                follow_redirects=False,
-                trust_env=False,
-                limits=httpx.Limits(max_connections=4, max_keepalive_connections=2),
-            )
-    return client
-
-
-def _connection_error(error: httpx.HTTPError) -> str:
-    if isinstance(error, httpx.ConnectError):
-        return "Could not connect to the endpoint."
-    if isinstance(error, httpx.RemoteProtocolError | httpx.ReadError):
-        return "The endpoint closed the connection without an answer."
-    return f"The request failed ({type(error).__name__})."
 
 
 def attempt_run(delivery_id: int, lease: str | None = None) -> str:
@@ -563,7 +442,7 @@ def _slot_waiter_send(endpoint: WebhookEndpoint) -> None:
                 waiting.filter(endpoint__workspace_id=endpoint.workspace_id),
             ):
                 picked = list(
-                    scope.filter(_not_paused(now))
+                    scope.filter(breaker.not_paused(now))
                     .order_by("pk")
                     .select_for_update(skip_locked=True, of=("self",))
                     .values_list("pk", flat=True)[:1]
@@ -582,7 +461,7 @@ def _slot_waiter_send(endpoint: WebhookEndpoint) -> None:
 
 def _attempt(delivery: Delivery, now: datetime) -> str:
     started = time.monotonic()
-    outcome = _post(delivery.endpoint, delivery.event, now)
+    outcome = transport.post(delivery.endpoint, delivery.event, now)
     duration_ms = int((time.monotonic() - started) * 1000)
     retry = _attempt_record(delivery, outcome, now, duration_ms)
     OUTBOUND.labels("succeeded" if outcome.succeeded else "failed").inc()
@@ -663,32 +542,17 @@ def _breaker_count(endpoint: WebhookEndpoint, outcome: Outcome, now: datetime) -
         breaker_timeouts=F("breaker_timeouts") + int(outcome.timed_out),
     )
     endpoint = WebhookEndpoint.objects.select_for_update().get(pk=endpoint.pk)
-    if _paused(endpoint, now):
+    if breaker.paused(endpoint, now):
         return  # an attempt that started before the pause: it is paused already
     if endpoint.breaker_failures >= settings.WEBHOOK_BREAKER_FAILURES or endpoint.pauses:
         _breaker_open(endpoint, now)
 
 
-def _run_words(failures: int, timeouts: int) -> str:
-    if timeouts == failures:
-        return f"{failures} timeout{'s' if failures != 1 else ''} in a row"
-    if timeouts == 0:
-        return f"{failures} server error{'s' if failures != 1 else ''} (5xx) in a row"
-    return f"{failures} timeouts or server errors (5xx) in a row"
-
-
-def breaker_cooloff(pauses: int) -> timedelta:
-    """The cool-off of the endpoint's pause after `pauses` earlier ones without a success:
-    the setting, doubled each time, capped."""
-    seconds = settings.WEBHOOK_BREAKER_COOLOFF_SECONDS * 2 ** min(pauses, 30)
-    return timedelta(seconds=min(seconds, settings.WEBHOOK_BREAKER_COOLOFF_MAX_SECONDS))
-
-
 def _breaker_open(endpoint: WebhookEndpoint, now: datetime) -> None:
-    cooloff = breaker_cooloff(endpoint.pauses)
+    cooloff = breaker.breaker_cooloff(endpoint.pauses)
     endpoint.paused_until = now + cooloff
     endpoint.pauses += 1
-    endpoint.paused_reason = _run_words(endpoint.breaker_failures, endpoint.breaker_timeouts)
+    endpoint.paused_reason = breaker.run_words(endpoint.breaker_failures, endpoint.breaker_timeouts)
     endpoint.save(update_fields=["paused_until", "pauses", "paused_reason"])
     audit_record(
         actor=SYSTEM,
@@ -739,7 +603,7 @@ def _breaker_close(endpoint: WebhookEndpoint, now: datetime) -> None:
 def endpoint_pause_text(endpoint: WebhookEndpoint, now: datetime | None = None) -> str:
     """The pause of an endpoint in words for its page ("" when it is not paused)."""
     now = now or _now()
-    if not _paused(endpoint, now):
+    if not breaker.paused(endpoint, now):
         return ""
     until = endpoint.paused_until.astimezone(UTC)
     same_day = until.date() == now.astimezone(UTC).date()

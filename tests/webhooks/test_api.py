@@ -8,7 +8,7 @@ from django.db import transaction
 from audit.models import AuditEvent
 from events.models import Event
 from webhooks.models import WebhookEndpoint
-from webhooks.services import endpoint_secret
+from webhooks.transport import endpoint_secret
 from workspaces.services import lead_upsert
 
 from ..conftest import aware

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 
 from audit.services import SYSTEM
-from webhooks import services
+from webhooks import services, transport
 from webhooks.models import Delivery, DeliveryAttempt
 from webhooks.slots import slots_give_back, slots_take
 
@@ -167,21 +167,21 @@ def test_an_attempt_under_way_holds_its_endpoints_slot(ws, receiver, monkeypatch
     services.endpoint_ping(endpoint=endpoint, actor=SYSTEM)
     (first, first_lease), (second, second_lease) = queued
     queued.clear()
-    post, during = services._post, []
+    post, during = transport.post, []
 
     def post_while_another_starts(*args):
         if not during:
             during.append(services.attempt_run(second, second_lease.isoformat()))
         raise RuntimeError("the worker fails mid-attempt")
 
-    monkeypatch.setattr(services, "_post", post_while_another_starts)
+    monkeypatch.setattr(transport, "post", post_while_another_starts)
     with pytest.raises(RuntimeError):
         services.attempt_run(first, first_lease.isoformat())
     assert during == ["deferred"]
     # The failed attempt gave its slot back and sent the one that waited for it.
     assert [args[0] for args in queued] == [second]
     assert Delivery.objects.get(pk=second).waiting_slot is False
-    monkeypatch.setattr(services, "_post", post)
+    monkeypatch.setattr(transport, "post", post)
     assert services.attempt_run(second, queued[0][1].isoformat()) == "succeeded"
     assert len(receiver.received) == 1
 

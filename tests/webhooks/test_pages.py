@@ -40,7 +40,7 @@ def test_an_owner_adds_an_endpoint_and_sees_its_secret_once(team, receiver):
     secret = re.search(r'<code id="endpoint-secret">(whsec_[^<]+)</code>', text).group(1)
     endpoint = WebhookEndpoint.objects.get(workspace=team.workspace)
     assert endpoint.event_types == ["lead.created"]
-    from webhooks.services import endpoint_secret  # noqa: PLC0415
+    from webhooks.transport import endpoint_secret  # noqa: PLC0415
 
     assert endpoint_secret(endpoint) == secret
     again = owner.get(url(team)).content.decode()
