@@ -6,7 +6,9 @@ The static half of the rule (tests/writers.py checks every write while the suite
 no module of any app calls a writing method on a table it does not own, whether through
 the model's manager (`Lead.objects.filter(...).update(...)`), a queryset or row held in a
 variable (`rows = Lead.objects.filter(...)`, then `rows.update(...)` or, for a row,
-`row.save()`), or a related manager (`lead.calls.create(...)`); and no module outside
+`row.save()`), a row made by calling its model and saved (`Lead(...).save()`, or
+`lead = Lead(...)` then `lead.save()`; a model bound to a name, `User = get_user_model()`,
+is followed too), or a related manager (`lead.calls.create(...)`); and no module outside
 the events app names `events.Event`'s table for a statement of its own.
 """
 
@@ -15,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.apps import apps
+from django.conf import settings
 
 from tests import writers
 from tests.apps import PROJECT_APPS
@@ -36,6 +39,15 @@ WRITE_METHODS = frozenset(
 RELATED_WRITES = frozenset({"add", "remove", "set", "clear"})
 ROW_WRITES = frozenset({"save"})
 MANAGERS = frozenset({"objects", "active", "_default_manager", "_base_manager"})
+# The functions that answer a swappable model (module, name) → the setting naming it.
+MODEL_GETTERS = {
+    ("django.contrib.auth", "get_user_model"): "AUTH_USER_MODEL",
+    ("oauth2_provider.models", "get_application_model"): "OAUTH2_PROVIDER_APPLICATION_MODEL",
+    ("oauth2_provider.models", "get_access_token_model"): "OAUTH2_PROVIDER_ACCESS_TOKEN_MODEL",
+    ("oauth2_provider.models", "get_refresh_token_model"): "OAUTH2_PROVIDER_REFRESH_TOKEN_MODEL",
+    ("oauth2_provider.models", "get_id_token_model"): "OAUTH2_PROVIDER_ID_TOKEN_MODEL",
+    ("oauth2_provider.models", "get_grant_model"): "OAUTH2_PROVIDER_GRANT_MODEL",
+}
 
 
 def _models() -> dict[tuple[str, str], str]:
@@ -88,6 +100,30 @@ def _model_names(tree: ast.AST, relative: str, models: dict) -> dict[str, str]:
     return names
 
 
+def _getter_names(tree: ast.AST) -> dict[str, str]:
+    """The names a module binds to a function that answers a model (`get_user_model`):
+    name → label."""
+    getters = _getters()
+    names = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                label = getters.get((node.module or "", alias.name))
+                if label is not None:
+                    names[alias.asname or alias.name] = label
+    return names
+
+
+def _getters() -> dict[tuple[str, str], str]:
+    """(module, function) → label, for the functions that answer a swappable model."""
+    found = {}
+    for (module, function), setting in MODEL_GETTERS.items():
+        label = apps.get_model(getattr(settings, setting))._meta.label
+        if label in {model._meta.label for model in writers.owned_models()}:
+            found[(module, function)] = label
+    return found
+
+
 def _chain(node: ast.AST) -> tuple[ast.AST, list[str]]:
     """The name a chain of attribute reads, calls and subscripts starts from, and the
     attributes read on the way (`Lead`, [objects, filter] for `Lead.objects.filter(...)`)."""
@@ -106,17 +142,40 @@ def _chain(node: ast.AST) -> tuple[ast.AST, list[str]]:
 class _Scope:
     """What one module's code writes: each function's variables are followed in order."""
 
-    def __init__(self, names: dict[str, str], accessors: dict[str, set[str]]):
+    def __init__(
+        self,
+        names: dict[str, str],
+        accessors: dict[str, set[str]],
+        getters: dict[str, str] | None = None,
+    ):
         self.names = names
         self.accessors = accessors
+        self.getters = getters or {}
 
-    def tables(self, node: ast.AST, held: dict[str, set[str]]) -> tuple[set[str], str]:
+    def model(self, node: ast.AST, classes: dict[str, str]) -> str | None:
+        """The table whose model an expression is: a model's name (imported, or bound in
+        the function: `User = get_user_model()`), or a call of a function that answers
+        one."""
+        if isinstance(node, ast.Name):
+            return classes.get(node.id) or self.names.get(node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+            return self.getters.get(node.func.id)
+        return None
+
+    def tables(
+        self, node: ast.AST, held: dict[str, set[str]], classes: dict[str, str] | None = None
+    ) -> tuple[set[str], str]:
         """The tables an expression is a manager, queryset or row of, and how it reaches
-        them ("manager", "related", "held"); (set(), "") for anything else."""
+        them ("manager", "related", "held", "instance": a row made by calling its model);
+        (set(), "") for anything else."""
+        classes = classes or {}
+        if isinstance(node, ast.Call) and (label := self.model(node.func, classes)):
+            return {label}, "instance"
         root, attributes = _chain(node)
         name = root.id if isinstance(root, ast.Name) else None
-        if name in self.names and MANAGERS & set(attributes):
-            return {self.names[name]}, "manager"
+        model = classes.get(name) or self.names.get(name) or self.getters.get(name)
+        if model is not None and MANAGERS & set(attributes):
+            return {model}, "manager"
         for attribute in attributes:
             if attribute in self.accessors:
                 return set(self.accessors[attribute]), "related"
@@ -126,21 +185,31 @@ class _Scope:
 
     def writes(self, body: list[ast.stmt]) -> list[tuple[int, str, set[str]]]:
         held: dict[str, set[str]] = {}
+        classes: dict[str, str] = {}
         found = []
         for node in _in_order(body):
             if isinstance(node, ast.Assign | ast.AnnAssign | ast.For | ast.withitem):
                 target, value = _binding(node)
                 if isinstance(target, ast.Name) and value is not None:
-                    tables, _how = self.tables(value, held)
+                    if model := self.model(value, classes):
+                        classes[target.id] = model
+                        held.pop(target.id, None)
+                        continue
+                    classes.pop(target.id, None)
+                    tables, _how = self.tables(value, held, classes)
                     if tables:
                         held[target.id] = tables
                     else:
                         held.pop(target.id, None)
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                tables, how = self.tables(node.func.value, held)
+                tables, how = self.tables(node.func.value, held, classes)
                 method = node.func.attr
                 allowed = WRITE_METHODS | (
-                    RELATED_WRITES if how == "related" else ROW_WRITES if how == "held" else set()
+                    RELATED_WRITES
+                    if how == "related"
+                    else ROW_WRITES
+                    if how in ("held", "instance")
+                    else set()
                 )
                 # QuerySet.update takes keywords only (a dict's or a Counter's takes one
                 # positional argument).
@@ -204,7 +273,7 @@ def writes_outside_the_owners(root: Path = ROOT) -> list[str]:
             if "/migrations/" in relative:
                 continue
             tree = ast.parse(path.read_text(), relative)
-            scope = _Scope(_model_names(tree, relative, models), accessors)
+            scope = _Scope(_model_names(tree, relative, models), accessors, _getter_names(tree))
             for body in _scopes(tree):
                 for line, method, tables in scope.writes(body):
                     if not any(writers.may_write(relative, label) for label in tables):
@@ -358,3 +427,25 @@ def test_a_write_that_sends_no_signal_is_refused_too(make_workspace, write):
     assert writers.may_write("workspaces/tenancy.py", "workspaces.Workspace")
     assert writers.may_write("webhooks/services.py", "webhooks.WebhookEndpoint")
     assert not writers.may_write("webhooks/pages.py", "webhooks.WebhookEndpoint")
+
+
+def test_the_check_finds_a_row_made_and_saved(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "probe.py").write_text(
+        "from workspaces.models import Funnel, Lead\n"
+        "\n"
+        "def make(workspace):\n"
+        "    Lead(workspace=workspace, name='x').save()\n"
+        "    funnel = Funnel(workspace=workspace, key='k', name='K')\n"
+        "    funnel.full_clean()\n"
+        "    funnel.save()\n"
+        "    Model = Lead\n"
+        "    Model(workspace=workspace).save()\n"
+        "    shown = Lead(workspace=workspace, name='y')\n"
+        "    return shown  # made, never saved: not a write\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "figures/probe.py:4 save workspaces.Lead",
+        "figures/probe.py:7 save workspaces.Funnel",
+        "figures/probe.py:9 save workspaces.Lead",
+    ]
