@@ -8,11 +8,20 @@ the model's manager (`Lead.objects.filter(...).update(...)`), a queryset or row 
 variable (`rows = Lead.objects.filter(...)`, then `rows.update(...)` or, for a row,
 `row.save()`), a row made by calling its model and saved (`Lead(...).save()`, or
 `lead = Lead(...)` then `lead.save()`; a model bound to a name, `User = get_user_model()`,
-is followed too), or a related manager (`lead.calls.create(...)`); and no module outside
-the events app names `events.Event`'s table for a statement of its own.
+is followed too), or a related manager (`lead.calls.create(...)`), or a raw statement: a
+`cursor.execute(...)` or `executemany(...)` whose text (a string, an f-string, a sum of
+them, or a name bound to one in the function or the module) has an INSERT INTO, UPDATE or
+DELETE FROM of a table (named in the text, or by a model's `_meta.db_table` in an
+f-string; a table the check cannot tell is reported as "?"); and no module outside the
+events app names `events.Event`'s table for a statement of its own.
+
+Raw SQL out of the check: the migrations', and the triggers' definitions in
+figures/triggers.py (what a trigger runs is the database's, in the transaction of the row's
+own writer).
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -39,6 +48,17 @@ WRITE_METHODS = frozenset(
 RELATED_WRITES = frozenset({"add", "remove", "set", "clear"})
 ROW_WRITES = frozenset({"save"})
 MANAGERS = frozenset({"objects", "active", "_default_manager", "_base_manager"})
+RAW_EXECUTES = frozenset({"execute", "executemany"})
+# A raw statement's target: INSERT INTO t, UPDATE t, DELETE FROM t (a value the check puts
+# in the text for a table it found named by a model's _meta is between ⟦ and ⟧).
+RAW_WRITE = re.compile(
+    r"\b(INSERT(?:\s+OR\s+\w+)?\s+INTO|UPDATE|DELETE\s+FROM)\s+(⟦[^⟧]*⟧|[\"`]?[\w.]+[\"`]?)",
+    re.IGNORECASE,
+)
+# Raw SQL out of the static check: the migrations' and the triggers' definitions (the
+# statements a trigger runs are the database's, written in the transaction of the row's
+# own writer).
+RAW_OUTSIDE = ("figures/triggers.py",)
 # The functions that answer a swappable model (module, name) → the setting naming it.
 MODEL_GETTERS = {
     ("django.contrib.auth", "get_user_model"): "AUTH_USER_MODEL",
@@ -55,6 +75,25 @@ def _models() -> dict[tuple[str, str], str]:
     return {
         (model.__module__, model.__name__): model._meta.label for model in writers.owned_models()
     }
+
+
+def _tables_by_name() -> dict[str, str]:
+    """A table's name (lower case) → the label of its model, for every table that has an
+    owner."""
+    return {model._meta.db_table.lower(): model._meta.label for model in writers.owned_models()}
+
+
+def _constants(tree: ast.Module) -> dict[str, ast.AST]:
+    """The module's own names bound once at its top level (a statement's text kept in a
+    constant)."""
+    found: dict[str, ast.AST] = {}
+    for node in tree.body:
+        target, value = (
+            _binding(node) if isinstance(node, ast.Assign | ast.AnnAssign) else (None, None)
+        )
+        if isinstance(target, ast.Name) and value is not None:
+            found[target.id] = value
+    return found
 
 
 def _accessors() -> dict[str, set[str]]:
@@ -147,10 +186,14 @@ class _Scope:
         names: dict[str, str],
         accessors: dict[str, set[str]],
         getters: dict[str, str] | None = None,
+        constants: dict[str, ast.AST] | None = None,
+        raw: bool = True,
     ):
         self.names = names
         self.accessors = accessors
         self.getters = getters or {}
+        self.constants = constants or {}
+        self.raw = raw
 
     def model(self, node: ast.AST, classes: dict[str, str]) -> str | None:
         """The table whose model an expression is: a model's name (imported, or bound in
@@ -183,24 +226,98 @@ class _Scope:
             return held[name], "held"
         return set(), ""
 
+    def sql(self, node: ast.AST, bound: dict[str, ast.AST], depth: int = 0) -> str | None:
+        """The text of a statement: a string, an f-string (a table named by a model's
+        `_meta` in it written ⟦label⟧, any other value ⟦?⟧), a sum of them, or a name bound
+        to one in the function or the module; None when the check cannot read it."""
+        if depth > 8:
+            return None
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else None
+        if isinstance(node, ast.Name):
+            value = bound.get(node.id, self.constants.get(node.id))
+            return None if value is None else self.sql(value, bound, depth + 1)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = (
+                self.sql(node.left, bound, depth + 1),
+                self.sql(node.right, bound, depth + 1),
+            )
+            return None if left is None or right is None else left + right
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(str(part.value))
+                    continue
+                text = self.sql(part.value, bound, depth + 1)
+                if text is None or "⟦" in text:
+                    text = f"⟦{self.table(part.value, bound) or '?'}⟧"
+                parts.append(text)
+            return "".join(parts)
+        return None
+
+    def table(self, node: ast.AST, bound: dict[str, ast.AST], depth: int = 0) -> str | None:
+        """The table a value names through a model's `_meta` (`Event._meta.db_table`,
+        `quote(table.db_table)` with `table = Event._meta`), if any."""
+        if depth > 8:
+            return None
+        for part in ast.walk(node):
+            if isinstance(part, ast.Attribute) and part.attr == "_meta":
+                label = self.model(part.value, {})
+                if label is not None:
+                    return label
+            if isinstance(part, ast.Name) and part.id in bound:
+                label = self.table(bound[part.id], bound, depth + 1)
+                if label is not None:
+                    return label
+        return None
+
+    def raw_writes(
+        self, node: ast.Call, bound: dict[str, ast.AST]
+    ) -> list[tuple[int, str, set[str]]]:
+        """The tables a raw statement (`cursor.execute(sql, ...)`) writes: each INSERT
+        INTO, UPDATE or DELETE FROM in its text (a WITH's too) naming a table; a table the
+        check cannot tell is reported as "?"."""
+        text = self.sql(node.args[0], bound) if node.args else None
+        if text is None:
+            return []
+        by_table = _tables_by_name()
+        found = []
+        for verb, target in RAW_WRITE.findall(text):
+            if target.startswith("⟦"):
+                label = target[1:-1]
+            else:
+                label = by_table.get(target.strip('"`').rpartition(".")[2].lower())
+                if label is None:
+                    continue  # not a table (DO UPDATE SET, FOR UPDATE OF), or a library's
+            found.append((node.lineno, f"raw {verb.split()[0].upper()}", {label}))
+        return found
+
+    def bind(self, name: str, value: ast.AST | None, known: tuple[dict, dict, dict]) -> None:
+        """What a name is once bound: a model, a manager's queryset or row, and its value
+        (a statement's text)."""
+        held, classes, bound = known
+        model = None if value is None else self.model(value, classes)
+        tables = set() if value is None or model else self.tables(value, held, classes)[0]
+        for seen in known:
+            seen.pop(name, None)
+        if value is not None:
+            bound[name] = value
+        if model:
+            classes[name] = model
+        elif tables:
+            held[name] = tables
+
     def writes(self, body: list[ast.stmt]) -> list[tuple[int, str, set[str]]]:
         held: dict[str, set[str]] = {}
         classes: dict[str, str] = {}
+        bound: dict[str, ast.AST] = {}
         found = []
         for node in _in_order(body):
             if isinstance(node, ast.Assign | ast.AnnAssign | ast.For | ast.withitem):
                 target, value = _binding(node)
-                if isinstance(target, ast.Name) and value is not None:
-                    if model := self.model(value, classes):
-                        classes[target.id] = model
-                        held.pop(target.id, None)
-                        continue
-                    classes.pop(target.id, None)
-                    tables, _how = self.tables(value, held, classes)
-                    if tables:
-                        held[target.id] = tables
-                    else:
-                        held.pop(target.id, None)
+                if isinstance(target, ast.Name):
+                    self.bind(target.id, value, (held, classes, bound))
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 tables, how = self.tables(node.func.value, held, classes)
                 method = node.func.attr
@@ -215,6 +332,8 @@ class _Scope:
                 # positional argument).
                 if tables and method in allowed and not (method == "update" and node.args):
                     found.append((node.lineno, method, tables))
+                if self.raw and method in RAW_EXECUTES:
+                    found.extend(self.raw_writes(node, bound))
         return found
 
 
@@ -273,10 +392,19 @@ def writes_outside_the_owners(root: Path = ROOT) -> list[str]:
             if "/migrations/" in relative:
                 continue
             tree = ast.parse(path.read_text(), relative)
-            scope = _Scope(_model_names(tree, relative, models), accessors, _getter_names(tree))
+            scope = _Scope(
+                _model_names(tree, relative, models),
+                accessors,
+                _getter_names(tree),
+                _constants(tree),
+                raw=relative not in RAW_OUTSIDE,
+            )
             for body in _scopes(tree):
                 for line, method, tables in scope.writes(body):
-                    if not any(writers.may_write(relative, label) for label in tables):
+                    # A raw statement's table the check cannot tell ("?") has no owner.
+                    if not any(
+                        label != "?" and writers.may_write(relative, label) for label in tables
+                    ):
                         found.append((relative, line, method, ", ".join(sorted(tables))))
     return [f"{path}:{line} {method} {tables}" for path, line, method, tables in sorted(set(found))]
 
@@ -448,4 +576,41 @@ def test_the_check_finds_a_row_made_and_saved(tmp_path):
         "figures/probe.py:4 save workspaces.Lead",
         "figures/probe.py:7 save workspaces.Funnel",
         "figures/probe.py:9 save workspaces.Lead",
+    ]
+
+
+def test_the_check_finds_a_raw_write(tmp_path):
+    (tmp_path / "webhooks").mkdir()
+    (tmp_path / "webhooks" / "probe.py").write_text(
+        "from django.db import connection\n"
+        "from integrations.models import Event\n"
+        "from workspaces.models import Lead\n"
+        "\n"
+        'PRUNE = "DELETE FROM workspaces_lead WHERE id = %s"\n'
+        "\n"
+        "def write(pk, name):\n"
+        "    table = Event._meta\n"
+        "    quote = connection.ops.quote_name\n"
+        "    with connection.cursor() as cursor:\n"
+        "        cursor.execute(\n"
+        '            f"INSERT INTO {quote(table.db_table)} (id) VALUES (%s) "\n'
+        '            "ON CONFLICT (id) DO UPDATE SET id = excluded.id", [pk]\n'
+        "        )\n"
+        '        sql = f"UPDATE {Lead._meta.db_table} SET name = %s"\n'
+        "        cursor.execute(sql, [name])\n"
+        "        cursor.executemany(PRUNE, [[pk]])\n"
+        '        cursor.execute(f"WITH s AS (SELECT 1) UPDATE {name} SET x = 1")\n'
+        '        cursor.execute("SELECT id FROM workspaces_lead FOR UPDATE")\n'
+        '        cursor.execute("UPDATE django_session SET expire_date = NULL")\n'
+    )
+    # The triggers' definitions are the database's: out of the check.
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "figures" / "triggers.py").write_text(
+        "def run(cursor):\n    cursor.execute('INSERT INTO workspaces_lead (id) VALUES (1)')\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "webhooks/probe.py:11 raw INSERT integrations.Event",
+        "webhooks/probe.py:16 raw UPDATE workspaces.Lead",
+        "webhooks/probe.py:17 raw DELETE workspaces.Lead",
+        "webhooks/probe.py:18 raw UPDATE ?",
     ]
