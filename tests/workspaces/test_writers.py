@@ -22,6 +22,7 @@ own writer).
 
 import ast
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -614,3 +615,60 @@ def test_the_check_finds_a_raw_write(tmp_path):
         "webhooks/probe.py:17 raw DELETE workspaces.Lead",
         "webhooks/probe.py:18 raw UPDATE ?",
     ]
+
+
+def test_the_check_finds_a_write_of_an_account(tmp_path):
+    (tmp_path / "accounts").mkdir()
+    (tmp_path / "accounts" / "probe.py").write_text(
+        "from django.contrib.auth import get_user_model\n"
+        "\n"
+        "def rename(email):\n"
+        "    user = get_user_model().objects.filter(email=email).first()\n"
+        "    user.set_password('x')\n"
+        "    user.save(update_fields=['password'])\n"
+        "    User = get_user_model()\n"
+        "    User(username=email).save()\n"
+        "    User.objects.filter(email=email).update(first_name='x')\n"
+    )
+    (tmp_path / "workspaces").mkdir()
+    (tmp_path / "workspaces" / "tenancy.py").write_text(
+        "from django.contrib.auth import get_user_model\n"
+        "\n"
+        "def make(email):\n"
+        "    User = get_user_model()\n"
+        "    user = User(username=email)\n"
+        "    user.save()\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "accounts/probe.py:6 save auth.User",
+        "accounts/probe.py:8 save auth.User",
+        "accounts/probe.py:9 update auth.User",
+    ]
+
+
+@pytest.mark.django_db
+def test_an_account_written_outside_its_writer_is_refused_while_the_suite_runs(
+    django_user_model,
+):
+    from django.contrib.auth.models import update_last_login  # noqa: PLC0415
+
+    user = django_user_model.objects.create_user(username="ann", email="ann@example.com")
+    namespace = {"__name__": "probe", "update_last_login": update_last_login}
+    code = compile(
+        "def rename(user):\n    user.first_name = 'Ann'\n    user.save()\n"
+        "def signed_in(user):\n    update_last_login(None, user)\n",
+        str(ROOT / "accounts" / "probe.py"),
+        "exec",
+    )
+    exec(code, namespace)
+    with pytest.raises(writers.WriteOutsideTheWriters, match=r"accounts/probe\.py writes a User"):
+        namespace["rename"](user)
+    # Django's own stamp of a sign-in is left to it, whoever signed the person in.
+    namespace["signed_in"](user)
+    # A library's write of an account with no module of the project asking is refused too.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        refused = pool.submit(user.save, update_fields=["first_name"]).exception()
+    assert isinstance(refused, writers.WriteOutsideTheWriters)
+    assert str(refused).startswith("a library writes a User")
+    assert writers.may_write("workspaces/tenancy.py", "auth.User")
+    assert not writers.may_write("workspaces/invitations.py", "auth.User")
