@@ -4,9 +4,10 @@ that writes it.
 Every save or delete of a project's model, every queryset `update`, `bulk_create` and
 `bulk_update` of one, is traced to the innermost module of the project that asked for it:
 it must be an owner of that table (or a test, or a migration); a row a cascade deletes
-goes with the row the delete started from. The accounts (`auth.User`) have their owner
-too; what Django itself writes of them is named (LIBRARY_WRITES), and no other write of
-theirs is let through, a library's alone included. `bench/` (the load tests' data, not
+goes with the row the delete started from. The accounts (`auth.User`) and the OAuth
+toolkit's tables have their owners too; what the libraries themselves write of them is
+named (LIBRARY_WRITES), and no other write of theirs is let through, a library's alone
+included. `bench/` (the load tests' data, not
 part of the service) is outside. The static half, over every app's source (querysets held
 in variables and related managers included), is tests/workspaces/test_writers.py.
 """
@@ -32,8 +33,16 @@ WRITER_PACKAGES = ("workspaces/services/",)
 # The apps whose tables have owners: every app of the project with models.
 APPS = ("core", "workspaces", "tokens", "audit", "events", "webhooks", "agentapi")
 APPS += ("integrations", "agency", "figures", "notifications")
-# The libraries' tables that have owners too: the accounts.
-LIBRARY_MODELS = ("auth.User",)
+# The libraries' tables that have owners too: the accounts, and the OAuth toolkit's
+# clients, codes and tokens.
+OAUTH_MODELS = (
+    "oauth2_provider.Application",
+    "oauth2_provider.Grant",
+    "oauth2_provider.AccessToken",
+    "oauth2_provider.RefreshToken",
+    "oauth2_provider.IDToken",
+)
+LIBRARY_MODELS = ("auth.User", *OAUTH_MODELS)
 
 # Who writes each table: paths, a path ending in "/" for every module under it. A table not
 # named here is its app's default's (APP_OWNERS).
@@ -59,6 +68,10 @@ OWNERS = {
     "tokens.ApiToken": ("tokens/services.py", "tokens/authentication.py"),
     "tokens.EmbeddedApp": ("tokens/services.py",),
     "tokens.RedeemedCode": ("tokens/oauth.py",),
+    # The OAuth toolkit's tables: an embedded app's client, a session token minted without a
+    # browser, the sessions ended (a member's, an account's, a replayed code's) by the
+    # services; what the toolkit's endpoints write is its own (LIBRARY_WRITES).
+    **dict.fromkeys(OAUTH_MODELS, ("tokens/services.py",)),
     "agency.Blueprint": ("agency/services.py",),
     # Drafted and decided by the services, marked applied by the apply.
     "agency.Plan": ("agency/services.py", "agency/apply.py"),
@@ -82,10 +95,15 @@ LIBRARY_WRITES = {
         ("django/contrib/auth/views.py", "PasswordResetConfirmView.form_valid"),
         ("django/contrib/auth/base_user.py", "AbstractBaseUser.check_password.<locals>.setter"),
     ),
+    # The toolkit's own, at its endpoints (authorize, token, revoke_token), through its
+    # validator (tokens.oauth.EmbeddedAppValidator extends it): a code granted and
+    # redeemed, the tokens issued, refreshed and revoked. The token endpoint is the
+    # second writer of these tables, beside the services.
+    **dict.fromkeys(OAUTH_MODELS, (("oauth2_provider/oauth2_validators.py", None),)),
 }
-# Who changes a table's rows only through a cascade from a library's table (a delete, or a
-# foreign key set null; that table has no owner here): revoking a session's OAuth tokens
-# unlinks the records of their codes.
+# Who changes a table's rows only through a cascade from another table's (a delete, or a
+# foreign key set null): revoking a session's OAuth tokens unlinks the records of their
+# codes.
 CASCADES = {"tokens.RedeemedCode": ("tokens/services.py",)}
 # The key rotation encrypts every registered column again, whichever table holds it.
 EVERY_TABLE = ("core/crypto.py",)

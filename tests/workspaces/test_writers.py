@@ -672,3 +672,23 @@ def test_an_account_written_outside_its_writer_is_refused_while_the_suite_runs(
     assert str(refused).startswith("a library writes a User")
     assert writers.may_write("workspaces/tenancy.py", "auth.User")
     assert not writers.may_write("workspaces/invitations.py", "auth.User")
+
+
+def test_the_check_finds_a_write_of_the_oauth_tables(tmp_path):
+    (tmp_path / "tokens").mkdir()
+    (tmp_path / "tokens" / "oauth.py").write_text(
+        "from oauth2_provider.models import get_access_token_model, get_application_model\n"
+        "from .models import RedeemedCode\n"
+        "\n"
+        "def revoke(pk):\n"
+        "    get_access_token_model().objects.filter(pk=pk).delete()\n"
+        "    application = get_application_model()(name='x')\n"
+        "    application.save()\n"
+        "    RedeemedCode.objects.filter(pk=pk).delete()  # its own table\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "tokens/oauth.py:5 delete oauth2_provider.AccessToken",
+        "tokens/oauth.py:7 save oauth2_provider.Application",
+    ]
+    assert writers.may_write("tokens/services.py", "oauth2_provider.RefreshToken")
+    assert not writers.may_write("tokens/oauth.py", "oauth2_provider.RefreshToken")
