@@ -64,6 +64,8 @@ OWNERS = {
     "core.IdempotencyRecord": ("core/idempotency.py",),
     "audit.AuditEvent": ("audit/services.py",),
     "events.Event": ("events/services.py",),
+    # The providers' events: stored, settled and resolved through integrations/events.py.
+    "integrations.Event": ("integrations/events.py",),
     # The authentication stamps a token's last use.
     "tokens.ApiToken": ("tokens/services.py", "tokens/authentication.py"),
     "tokens.EmbeddedApp": ("tokens/services.py",),

@@ -455,12 +455,18 @@ def test_the_check_finds_a_write_of_an_event(tmp_path):
         "table = E._meta.db_table\n"
     )
     # Another app's model of the same name is not the events app's, and the integrations
-    # app owns its own.
+    # app's events module owns its own (no other module of the app).
     (tmp_path / "integrations").mkdir()
-    (tmp_path / "integrations" / "probe.py").write_text(
+    (tmp_path / "integrations" / "events.py").write_text(
         "from .models import Event\nEvent.objects.filter(pk=1).delete()\n"
     )
-    assert writes_outside_the_owners(tmp_path) == ["webhooks/probe.py:2 update events.Event"]
+    (tmp_path / "integrations" / "apply.py").write_text(
+        "from .models import Event\nEvent.objects.filter(pk=1).update(attempts=1)\n"
+    )
+    assert writes_outside_the_owners(tmp_path) == [
+        "integrations/apply.py:2 update integrations.Event",
+        "webhooks/probe.py:2 update events.Event",
+    ]
     assert event_table_named_outside_events(tmp_path) == ["webhooks/probe.py:3 _meta"]
 
 
