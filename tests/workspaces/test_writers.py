@@ -21,6 +21,7 @@ own writer).
 """
 
 import ast
+import functools
 import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -78,6 +79,7 @@ def _models() -> dict[tuple[str, str], str]:
     }
 
 
+@functools.cache
 def _tables_by_name() -> dict[str, str]:
     """A table's name (lower case) → the label of its model, for every table that has an
     owner."""
@@ -154,12 +156,14 @@ def _getter_names(tree: ast.AST) -> dict[str, str]:
     return names
 
 
+@functools.cache
 def _getters() -> dict[tuple[str, str], str]:
     """(module, function) → label, for the functions that answer a swappable model."""
+    owned = {model._meta.label for model in writers.owned_models()}
     found = {}
     for (module, function), setting in MODEL_GETTERS.items():
         label = apps.get_model(getattr(settings, setting))._meta.label
-        if label in {model._meta.label for model in writers.owned_models()}:
+        if label in owned:
             found[(module, function)] = label
     return found
 
