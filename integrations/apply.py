@@ -11,8 +11,6 @@ from functools import partial
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
-from django.db.models.functions import Least
 from django.utils import timezone
 
 from audit.services import Actor, audit_record, audit_record_many
@@ -28,7 +26,17 @@ from .connections import (
     connection_fail,
     integration_actor,
 )
-from .events import DRAIN_MARK_SECONDS, apply_lock, apply_request, drain_mark, events_release
+from .events import (
+    ATTEMPTS_MAX,
+    DRAIN_MARK_SECONDS,
+    apply_lock,
+    apply_request,
+    drain_mark,
+    event_attempts_save,
+    event_outcome_save,
+    events_applied_save,
+    events_release,
+)
 from .models import Connection, Event
 from .providers import provider_get
 
@@ -36,8 +44,6 @@ logger = logging.getLogger(__name__)
 
 # Events applied in one transaction by the worker.
 BATCH_SIZE = 100
-# An event's attempts are counted in a smallint: they stop growing at its largest value.
-ATTEMPTS_MAX = 32767
 # Test-only hook: makes an apply pause inside its transaction, after the records are
 # written, so a test can kill the worker half-way and see the event applied once.
 PAUSE_SECONDS_ENV = "INTEGRATIONS_APPLY_PAUSE_SECONDS"
@@ -129,17 +135,7 @@ def _outcome_settle(event: Event, outcome, effects: Effects) -> None:
     else:
         event.state, event.applied_at = Event.State.IGNORED, now
         event.hold_reason = outcome.reason
-    event.save(
-        update_fields=[
-            "state",
-            "applied_at",
-            "attempts",
-            "hold_code",
-            "hold_reason",
-            "waits_for",
-            "assigned_sale",
-        ]
-    )
+    event_outcome_save(event)
     effects.moved(before, event.state)
 
 
@@ -188,7 +184,7 @@ def _event_settle(event: Event, effects: Effects) -> None:
         outcome = provider_apply(event)
     except _Unexpected:
         if event.attempts < UNEXPECTED_ATTEMPTS_MAX:
-            Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
+            event_attempts_save(event)
             raise
         outcome = Held(
             Event.HoldCode.INVALID,
@@ -239,14 +235,7 @@ def _outcomes_write_many(connection: Connection, settled: list, effects: Effects
     now = timezone.now()
     applied = [event for event, outcome in settled if isinstance(outcome, Applied)]
     if applied:
-        Event.objects.filter(pk__in=[event.pk for event in applied]).update(
-            state=Event.State.APPLIED,
-            applied_at=now,
-            attempts=Least(F("attempts") + 1, ATTEMPTS_MAX),
-            hold_code="",
-            hold_reason="",
-            waits_for="",
-        )
+        events_applied_save(applied, applied_at=now)
     entries = []
     for event, outcome in settled:
         if isinstance(outcome, Applied):

@@ -1,6 +1,7 @@
 """The events providers send: stored once per provider event id, and queued for the
 worker (one apply task per connection at a time); events waiting for a record released
-when it arrives."""
+when it arrives. The one writer of the events' table: the apply and the held events'
+resolution store what became of an event through the functions here."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import connection as db_connection
 from django.db import transaction
+from django.db.models import F
+from django.db.models.functions import Least
 from django.utils import timezone
 from kombu.exceptions import KombuError
 from redis.exceptions import RedisError
@@ -29,6 +32,10 @@ APPLY_CONNECTION_TASK = "integrations.events_apply"
 # How long the mark "a task applies this connection's events" lives unless renewed (each
 # batch renews it): a worker killed mid-run leaves it to expire.
 DRAIN_MARK_SECONDS = 120
+
+
+# An event's attempts are counted in a smallint: they stop growing at its largest value.
+ATTEMPTS_MAX = 32767
 
 
 # --- Events ----------------------------------------------------------------------------
@@ -120,6 +127,44 @@ def event_receive(
         received_at=now,
         occurred_at=described.occurred_at,
     )
+
+
+def event_outcome_save(event: Event) -> None:
+    """Store the state, hold, times and attempts an outcome gave the event."""
+    event.save(
+        update_fields=[
+            "state",
+            "applied_at",
+            "attempts",
+            "hold_code",
+            "hold_reason",
+            "waits_for",
+            "assigned_sale",
+        ]
+    )
+
+
+def event_attempts_save(event: Event) -> None:
+    """Store the event's attempts (a try that failed, the event left received)."""
+    Event.objects.filter(pk=event.pk).update(attempts=event.attempts)
+
+
+def events_applied_save(events: list[Event], *, applied_at) -> None:
+    """Mark the events applied at that time in one update, each counting one more try."""
+    Event.objects.filter(pk__in=[event.pk for event in events]).update(
+        state=Event.State.APPLIED,
+        applied_at=applied_at,
+        attempts=Least(F("attempts") + 1, ATTEMPTS_MAX),
+        hold_code="",
+        hold_reason="",
+        waits_for="",
+    )
+
+
+def event_dismissed_save(event: Event) -> None:
+    """Store a held event dismissed."""
+    event.state = Event.State.DISMISSED
+    event.save(update_fields=["state"])
 
 
 # --- Applying events ------------------------------------------------------------------

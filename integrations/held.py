@@ -10,6 +10,7 @@ from workspaces.models import Sale
 
 from .apply import ATTEMPTS_MAX, Effects, event_locked, outcome_write, provider_apply
 from .base import Applied
+from .events import event_dismissed_save
 from .models import Event
 
 
@@ -68,8 +69,7 @@ def event_dismiss(*, event: Event, actor: Actor) -> Event:
             )
         effects = Effects(locked.connection_id, locked.provider)
         for item in dismissed:
-            item.state = Event.State.DISMISSED
-            item.save(update_fields=["state"])
+            event_dismissed_save(item)
             effects.moved(Event.State.HELD, Event.State.DISMISSED)
             audit_record(
                 actor=actor,

@@ -49,6 +49,7 @@ from core.throttling import rate_count
 from workspaces.models import Member
 
 from .models import EmbeddedApp, RedeemedCode, token_digest
+from .services import code_replayed_revoke
 
 PKCE_METHOD = "S256"
 
@@ -237,27 +238,6 @@ def _remember_redeemed(token, request) -> None:
     RedeemedCode.objects.filter(redeemed_at__lt=now - keep).delete()
 
 
-def _revoke_redeemed(redemption: RedeemedCode) -> None:
-    """A code presented again has leaked: revoke every token issued from it."""
-    with transaction.atomic():
-        get_refresh_token_model().revoke_family(redemption.token_family)
-        if redemption.access_token_id is not None:
-            get_access_token_model().objects.filter(pk=redemption.access_token_id).delete()
-        embedded_app = (
-            EmbeddedApp.objects.select_related("workspace")
-            .filter(application_id=redemption.application_id)
-            .first()
-        )
-        audit_record(
-            actor=Actor(kind="system", label="authorization server"),
-            action="session.code_replayed",
-            target_type="oauth_application",
-            target_id=redemption.application_id,
-            workspace=embedded_app.workspace if embedded_app else None,
-            detail={"redeemed_at": redemption.redeemed_at.isoformat()},
-        )
-
-
 class EmbeddedAppValidator(OAuth2Validator):
     """Binds every token to the one resource asked for and checks membership on refresh."""
 
@@ -287,7 +267,7 @@ class EmbeddedAppValidator(OAuth2Validator):
             return True
         redeemed = RedeemedCode.objects.filter(digest=token_digest(code), application=client)
         for redemption in redeemed:
-            _revoke_redeemed(redemption)
+            code_replayed_revoke(redemption=redemption)
         return False
 
     def _save_bearer_token(self, token, request, *args, **kwargs):

@@ -27,6 +27,7 @@ from .models import (
     WORKSPACE_SCOPES,
     ApiToken,
     EmbeddedApp,
+    RedeemedCode,
     token_digest,
 )
 
@@ -374,6 +375,27 @@ def member_sessions_revoke(*, member, actor: Actor) -> int:
                 detail={"tokens": count},
             )
     return count
+
+
+def code_replayed_revoke(*, redemption: RedeemedCode) -> None:
+    """A code presented again has leaked: revoke every token issued from it."""
+    with transaction.atomic():
+        get_refresh_token_model().revoke_family(redemption.token_family)
+        if redemption.access_token_id is not None:
+            get_access_token_model().objects.filter(pk=redemption.access_token_id).delete()
+        embedded_app = (
+            EmbeddedApp.objects.select_related("workspace")
+            .filter(application_id=redemption.application_id)
+            .first()
+        )
+        audit_record(
+            actor=Actor(kind="system", label="authorization server"),
+            action="session.code_replayed",
+            target_type="oauth_application",
+            target_id=redemption.application_id,
+            workspace=embedded_app.workspace if embedded_app else None,
+            detail={"redeemed_at": redemption.redeemed_at.isoformat()},
+        )
 
 
 def user_sessions_end(*, user, actor: Actor, reason: str) -> int:

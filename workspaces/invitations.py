@@ -27,7 +27,7 @@ from core.emails import email_normalise
 from core.mail import mail_send
 
 from .models import Agency, Invitation, Member, Workspace
-from .tenancy import member_add, member_link_user, user_create
+from .tenancy import member_add, member_link_user, user_create, user_password_set
 
 LINK_SALT = "workspaces.invitation-link"
 
@@ -301,8 +301,7 @@ def invitation_accept_with_password(*, token: str, password: str):
             user = user_create(email=invitation.email, password=password)
         else:
             # An account made for this email with no password yet (a plan's new member).
-            user.set_password(password)
-            user.save(update_fields=["password"])
+            user_password_set(user=user, password=password)
         actor = _user_actor(user)
         if member is None:
             member = member_add(
