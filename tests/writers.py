@@ -149,16 +149,18 @@ def _asking() -> tuple[str | None, list[tuple[str, str]]]:
     between = []
     while frame is not None:
         name = frame.f_code.co_filename
-        # The model's own save() is not who asked for the write, nor this module's hooks.
-        if (
-            name.startswith(root)
-            and "/site-packages/" not in name
-            and not name.endswith("/models.py")
-            and name != HERE
-        ):
-            return name[len(root) :], between
-        if not name.startswith(root):
+        # A library's frame, wherever it is installed (a virtualenv inside the checkout
+        # included), and the scripts that start the tests.
+        library = (
+            not name.startswith(root)
+            or "/site-packages/" in name
+            or name[len(root) :].startswith((".venv", ".tox"))
+        )
+        if library:
             between.append((name, frame.f_code.co_qualname))
+        # The model's own save() is not who asked for the write, nor this module's hooks.
+        elif not name.endswith("/models.py") and name != HERE:
+            return name[len(root) :], between
         frame = frame.f_back
     return None, between
 
