@@ -186,6 +186,19 @@ def metrics_markdown() -> str:
         "9999-12-30, 3,652,058 points) is refused as fast as 3 years; the last weeks and "
         "months of the calendar are answered, clipped to the period.",
         "",
+        "A goal's series: `GET /api/v1/series?metric=goal.actual|goal.expected&goal_metric="
+        "ID&member=&month=YYYY-MM&interval=day|week` answers one point per local day or week "
+        "of the goal's month (the period is the whole month; `from` and `to` are refused "
+        "naming them). `goal.actual` is the goal's metric over the month through the point's "
+        "last day, read as /api/v1/goals reads it (the member's slot, or the whole workspace "
+        "without `member`), null with `not-computed` for a point that ends after today; "
+        "`goal.expected` is target x the month's days through the point's last day / the "
+        "month's days (money to the cent, counts to 2 decimals), so the two draw the actual "
+        "against its expected line. `data` also carries `goal_metric` and `member` "
+        "(`{id, name}` or null). A missing or unknown `goal_metric`, or no goal set on it "
+        "for the month and member, answers 400 with `field: goal_metric`; another "
+        "workspace's member 400 with `field: member`.",
+        "",
         "## /api/v1/leaderboard",
         "",
         "`GET /api/v1/leaderboard?from=&to=&role=closer|setter` ranks the members of the "

@@ -827,12 +827,43 @@ def _series_metric_parameter():
         OpenApiTypes.STR,
         OpenApiParameter.QUERY,
         required=True,
-        enum=list(SERIES_METRICS),
+        enum=[*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS],
         description="A metric id of the registry: every count, money and rate figure of "
         "/calls, /outcomes and /payments, leads.created, and acquisition.spend, "
-        "acquisition.cost_per_lead and acquisition.roas. A missing or unknown id answers "
-        "400 naming metric, with `metrics`: the ids that have a series.",
+        "acquisition.cost_per_lead and acquisition.roas; or goal.actual and goal.expected, a "
+        "month's goal by day or week (with `goal_metric`, `member` and `month`). A missing "
+        "or unknown id answers 400 naming metric, with `metrics`: the ids that have a series.",
     )
+
+
+GOAL_METRIC = OpenApiParameter(
+    "goal_metric",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    enum=list(Goal.Metric.values),
+    description="With metric goal.actual or goal.expected (and then required): the metric "
+    "the goal is set on. No goal set on it for the month (and member) answers 400 naming "
+    "goal_metric.",
+)
+GOAL_MEMBER = OpenApiParameter(
+    "member",
+    OpenApiTypes.UUID,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="With metric goal.actual or goal.expected: the member whose goal it is (read "
+    "in their slot, as /goals reads it); absent: the workspace's goal. Another workspace's "
+    "member answers 400 naming member.",
+)
+GOAL_MONTH = OpenApiParameter(
+    "month",
+    {"type": "string", "pattern": MONTH_PATTERN},
+    OpenApiParameter.QUERY,
+    required=False,
+    description="With metric goal.actual or goal.expected: the goal's month, YYYY-MM "
+    "(default this month in the workspace timezone); the period is the whole month, and "
+    "`from` and `to` are refused.",
+)
 
 
 SeriesPointSerializer = inline_serializer(
@@ -870,13 +901,30 @@ def series_operation():
         "a count or money figure with no record is 0; a rate with an empty denominator is "
         "null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes "
         "of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.\n\n"
-        "Metrics: " + ", ".join(f"`{metric}`" for metric in SERIES_METRICS) + "."
+        "A goal's series (`metric` goal.actual or goal.expected, with `goal_metric`, "
+        "optional `member` and `month`) answers one point per local day or week of the "
+        "goal's month: goal.actual is the metric over the month through the point's last day "
+        "(null with not-computed for a day to come), goal.expected the target x the month's "
+        "days through it / its days (money to the cent, counts to 2 decimals), so the two "
+        "draw the goal's actual against its expected line; `data.goal_metric` and "
+        "`data.member` name the goal.\n\n"
+        "Metrics: "
+        + ", ".join(f"`{metric}`" for metric in [*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS])
+        + "."
     )
     return extend_schema(
         operation_id="getSeries",
         summary="One figure per day, week or month of the period",
         description=description,
-        parameters=[_series_metric_parameter(), FROM, TO, INTERVAL],
+        parameters=[
+            _series_metric_parameter(),
+            FROM,
+            TO,
+            INTERVAL,
+            GOAL_METRIC,
+            GOAL_MEMBER,
+            GOAL_MONTH,
+        ],
         responses={
             200: OpenApiResponse(
                 inline_serializer(
@@ -887,9 +935,27 @@ def series_operation():
                         "data": inline_serializer(
                             "GetSeriesData",
                             {
-                                "metric": serializers.ChoiceField(choices=list(SERIES_METRICS)),
+                                "metric": serializers.ChoiceField(
+                                    choices=[*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS]
+                                ),
                                 "interval": serializers.ChoiceField(
                                     choices=["day", "week", "month"]
+                                ),
+                                "goal_metric": serializers.ChoiceField(
+                                    choices=Goal.Metric.choices,
+                                    required=False,
+                                    help_text="A goal's series: the metric the goal is set on.",
+                                ),
+                                "member": inline_serializer(
+                                    "SeriesGoalMember",
+                                    {
+                                        "id": serializers.UUIDField(),
+                                        "name": serializers.CharField(),
+                                    },
+                                    required=False,
+                                    allow_null=True,
+                                    help_text="A goal's series: whose goal it is; null for the "
+                                    "workspace's.",
                                 ),
                                 "points": SeriesPointSerializer,
                             },

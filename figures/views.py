@@ -10,8 +10,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from core.errors import InvalidParameter
+from core.ids import parse_uuid
 from core.views import WorkspaceView
-from workspaces.services.goals import month_parse
+from workspaces.models import Member
+from workspaces.services.goals import GOAL_METRICS, month_parse
 
 from . import schema, selectors
 from .envelope import envelope_build
@@ -280,13 +282,15 @@ class SeriesView(FiguresView):
     def get(self, request):
         params = request.query_params
         metric = params.get("metric") or ""
+        if metric in selectors.GOAL_SERIES_METRICS:
+            return self._goal_series(request, metric)
         if metric not in selectors.SERIES_METRICS:
             raise InvalidParameter(
                 "metric",
                 f"metric must name a figure with a series, not {metric!r}."
                 if metric
                 else "metric is required: name a figure with a series.",
-                metrics=list(selectors.SERIES_METRICS),
+                metrics=[*selectors.SERIES_METRICS, *selectors.GOAL_SERIES_METRICS],
             )
         interval = params.get("interval") or "day"
         if interval not in selectors.INTERVALS:
@@ -306,4 +310,66 @@ class SeriesView(FiguresView):
             workspace=self.workspace, period=period, metrics=[metric], interval=interval
         )
         data = {"metric": metric, "interval": interval, "points": series.data[metric]}
+        return self.envelope(period=period, figures=selectors.Figures(data))
+
+    def _goal_series(self, request, metric: str):
+        """A month's goal by day or week: its actual through each, or what was expected by
+        then (goal_metric, member, month name the goal)."""
+        params = request.query_params
+        for name in ("from", "to"):
+            if params.get(name):
+                raise InvalidParameter(
+                    name, "A goal's series covers its month: give month=YYYY-MM, not from and to."
+                )
+        goal_metric = params.get("goal_metric") or ""
+        if goal_metric not in GOAL_METRICS:
+            raise InvalidParameter(
+                "goal_metric",
+                f"goal_metric must name the metric the goal is set on, one of "
+                f"{', '.join(GOAL_METRICS)}, not {shown_value(goal_metric)}."
+                if goal_metric
+                else f"goal_metric is required: one of {', '.join(GOAL_METRICS)}.",
+            )
+        member = None
+        if params.get("member"):
+            member_id = parse_uuid(params["member"])
+            member = (
+                Member.objects.filter(workspace=self.workspace, pk=member_id).first()
+                if member_id is not None
+                else None
+            )
+            if member is None:
+                raise InvalidParameter(
+                    "member",
+                    f"No member of this workspace has the id {shown_value(params['member'])}.",
+                )
+        interval = params.get("interval") or "day"
+        if interval not in selectors.INTERVALS:
+            raise InvalidParameter(
+                "interval", f"interval must be day, week or month, not {interval!r}."
+            )
+        first_day = goal_month(self.workspace, params)
+        period = selectors.goal_month_period(workspace=self.workspace, first_day=first_day)
+        buckets = [(first, last) for _, first, last in selectors.series_buckets(period, interval)]
+        try:
+            points = selectors.goal_series(
+                workspace=self.workspace,
+                first_day=first_day,
+                metric=goal_metric,
+                member=member,
+                buckets=buckets,
+            )
+        except LookupError:
+            whose = f" of {member.name}" if member is not None else " of the workspace"
+            raise InvalidParameter(
+                "goal_metric",
+                f"No goal{whose} on {goal_metric} is set for {first_day:%Y-%m}.",
+            ) from None
+        data = {
+            "metric": metric,
+            "interval": interval,
+            "goal_metric": goal_metric,
+            "member": None if member is None else {"id": str(member.pk), "name": member.name},
+            "points": points[metric],
+        }
         return self.envelope(period=period, figures=selectors.Figures(data))

@@ -29,9 +29,11 @@ from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
 from .eod import eod_days_missed, eod_figures, eod_filed_on, eod_reports_of_period
 from .funnel import DEFAULT_FUNNEL, funnel_figures
 from .goals import (
+    GOAL_SERIES_METRICS,
     ROLE_DEFAULT,
     ROLES,
     goal_month_period,
+    goal_series,
     goals_figures,
     leaderboard,
     this_month,
@@ -73,6 +75,7 @@ __all__ = [
     "BY",
     "BY_DEFAULT",
     "DEFAULT_FUNNEL",
+    "GOAL_SERIES_METRICS",
     "INTERVALS",
     "KEY_FIGURES",
     "LEADS_LIMIT_DEFAULT",
@@ -102,6 +105,7 @@ __all__ = [
     "eod_reports_of_period",
     "funnel_figures",
     "goal_month_period",
+    "goal_series",
     "goals_figures",
     "key_figures",
     "lead_journey",

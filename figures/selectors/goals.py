@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db.models import BigIntegerField, Count, Sum
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, TruncDate
 from django.utils import timezone
 
 from core.times import local_today, workspace_zone
@@ -211,6 +211,91 @@ def goals_figures(*, workspace, first_day: date, now: datetime | None = None) ->
 
 def goal_month_period(*, workspace, first_day: date, now: datetime | None = None) -> Period:
     return GoalMonth.of(workspace=workspace, first_day=first_day, now=now or timezone.now()).period
+
+
+# --- a goal's series ------------------------------------------------------------------
+
+GOAL_SERIES_METRICS = ("goal.actual", "goal.expected")
+# The time column of each goal metric's records (the one _slot_totals reads them by).
+_GOAL_TIME = {
+    "leads.created": "created_at",
+    "calls.booked": "scheduled_for",
+    "calls.taken": "scheduled_for",
+    "calls.closed": "scheduled_for",
+    "payments.cash_collected": "paid_at",
+    "payments.revenue_booked": "closed_at",
+}
+
+
+def _days_totals(*, workspace, span: Span, metric: str, slot: str, member, now) -> dict:
+    """{local day: the metric's figure} of the records of [start, end) in the member's slot
+    (the whole workspace's with no member), grouped by the day of their time in the
+    workspace's zone: the records _slot_totals counts, per day."""
+    if metric == "leads.created":
+        rows = leads_created_in(workspace=workspace, period=span)
+        value = Count("pk")
+    elif metric.startswith("calls."):
+        condition = calls_conditions(now)[metric.removeprefix("calls.")]
+        rows = live_calls(workspace=workspace, period=span).filter(condition)
+        value = Count("pk")
+    elif metric == "payments.cash_collected":
+        rows = payments_paid_in(workspace=workspace, period=span)
+        value = Coalesce(Sum("amount"), 0, **_MINOR_SUM)
+    else:
+        rows = sales_closed_in(workspace=workspace, period=span)
+        value = Coalesce(Sum("contract_value"), 0, **_MINOR_SUM)
+    if member is not None:
+        rows = rows.filter(**{slot: member})
+    day = TruncDate(_GOAL_TIME[metric], tzinfo=workspace_zone(workspace))
+    grouped = rows.order_by().annotate(day=day).values_list("day").annotate(value=value)
+    return dict(grouped.values_list("day", "value"))
+
+
+def goal_series(*, workspace, first_day: date, metric: str, member=None, buckets, now=None) -> dict:
+    """{goal.actual: points, goal.expected: points} of a month's goal on `metric` (the
+    member's, or the workspace's with no member), one point per bucket (first day, last
+    day) of the month: its actual over the month through the bucket's last day, and what
+    was expected by then (target x days through it / the month's days). A day to come has
+    no actual (null, not-computed); LookupError when no such goal is set."""
+    now = now or timezone.now()
+    goal = Goal.objects.filter(
+        workspace=workspace, month=first_day, metric=metric, member=member
+    ).first()
+    if goal is None:
+        raise LookupError(metric)
+    month = GoalMonth.of(workspace=workspace, first_day=first_day, now=now)
+    per_day = _days_totals(
+        workspace=workspace,
+        span=month.so_far,
+        metric=metric,
+        slot=GOAL_SLOTS[metric],
+        member=member,
+        now=now,
+    )
+    unit = MONEY if metric in MONEY_METRICS else COUNT
+    of = _Builders(workspace)
+    today_index = month.elapsed  # days of the month through today
+    actual_points, expected_points = [], []
+    for first, last in buckets:
+        through = (last - first_day).days + 1
+        point = {"from": first.isoformat(), "to": last.isoformat()}
+        expected = of["goal.expected", unit].pro_rated(
+            unit, Decimal(goal.target) * through / month.days
+        )
+        if through > today_index:
+            actual = of["goal.actual", unit].pro_rated(
+                unit,
+                None,
+                unavailable=NOT_COMPUTED,
+                reason="This day has not come yet: nothing is counted for it.",
+            )
+        else:
+            total = sum(value for day, value in per_day.items() if day <= last)
+            builder = of["goal.actual", unit]
+            actual = builder.money(total) if unit == MONEY else builder.count(total)
+        actual_points.append({**point, "field": actual})
+        expected_points.append({**point, "field": expected})
+    return {"goal.actual": actual_points, "goal.expected": expected_points}
 
 
 # --- /leaderboard ---------------------------------------------------------------------

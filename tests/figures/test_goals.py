@@ -4,63 +4,12 @@
 from datetime import date
 
 import pytest
-from django.utils import timezone
 
-from workspaces.models import Goal
-
-from .conftest import at
+from .conftest import goal
 
 pytestmark = pytest.mark.django_db
 
 JUNE = {"month": "2026-06"}
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Sets the service's now (django.utils.timezone.now, which every "today" reads)."""
-
-    def set_now(text, tz="UTC"):
-        moment = at(text, tz)
-        monkeypatch.setattr(timezone, "now", lambda: moment)
-        return moment
-
-    return set_now
-
-
-@pytest.fixture
-def team(ws, rec, make_member):
-    ada = make_member(ws, "closer", name="Ada")
-    bo = make_member(ws, "setter", name="Bo")
-    cy = make_member(ws, "closer", name="Cy")
-    # June's leads: three set by Bo (one after the 10th), one with no setter; one in May.
-    for created in ("2026-06-02 09:00", "2026-06-05 09:00", "2026-06-12 09:00"):
-        rec.lead(created, setter=bo)
-    rec.lead("2026-06-03 09:00")
-    rec.lead("2026-05-20 09:00", setter=bo)
-    c1 = rec.call("2026-06-03 10:00", closer=ada, setter=bo, attendance="showed")
-    rec.outcome("closed", call=c1)
-    c2 = rec.call("2026-06-04 10:00", closer=ada, setter=bo, attendance="showed")
-    rec.outcome("no_sale", call=c2)
-    rec.call("2026-06-08 10:00", closer=ada, setter=bo, attendance="no_show")
-    rec.call("2026-06-09 10:00", closer=ada, setter=bo, status="cancelled")
-    c5 = rec.call("2026-06-09 15:00", closer=cy, setter=bo, attendance="showed")
-    rec.outcome("deposit", call=c5)
-    rec.call("2026-06-20 10:00", closer=ada, setter=bo)  # to come on the 10th
-    s1 = rec.sale(300000, "2026-06-03 11:00", closer=ada, setter=bo)
-    rec.payment(s1, 100000, "2026-06-03 11:00")
-    rec.payment(s1, 50000, "2026-06-15 11:00")
-    s2 = rec.sale(200000, "2026-05-28 11:00", closer=cy)
-    rec.payment(s2, 30000, "2026-05-29 11:00")
-    rec.payment(s2, 20000, "2026-06-02 11:00")
-    cy.is_active = False
-    cy.save(update_fields=["is_active"])
-    return ada, bo, cy
-
-
-def goal(ws, metric, target, member=None, month=date(2026, 6, 1)):
-    return Goal.objects.create(
-        workspace=ws, month=month, metric=metric, member=member, target=target
-    )
 
 
 def values(row):

@@ -239,7 +239,7 @@ def test_unknown_metric_names_the_known_ones(ws, client_for):
         "message": "metric must name a figure with a series, not 'calls.nope'.",
     }
     assert body["field"] == "metric"
-    assert body["metrics"] == list(SERIES_METRICS)
+    assert body["metrics"] == [*SERIES_METRICS, "goal.actual", "goal.expected"]
     assert "leads.created" in body["metrics"]
     assert "payments.collection_rate" in body["metrics"]
     assert "eod.compliance_rate" not in body["metrics"]

@@ -32,6 +32,7 @@ from .figures.models.get_lead_journey_envelope import GetLeadJourneyEnvelope
 from .figures.models.get_leaderboard_envelope import GetLeaderboardEnvelope
 from .figures.models.get_leaderboard_role import GetLeaderboardRole
 from .figures.models.get_series_envelope import GetSeriesEnvelope
+from .figures.models.get_series_goal_metric import GetSeriesGoalMetric
 from .figures.models.get_series_interval import GetSeriesInterval
 from .figures.models.get_series_metric import GetSeriesMetric
 from .figures.models.get_webinar_envelope import GetWebinarEnvelope
@@ -105,8 +106,11 @@ class FiguresOperations:
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
+        goal_metric: Union[Unset, GetSeriesGoalMetric, str] = UNSET,
         interval: Union[Unset, GetSeriesInterval, str] = UNSET,
+        member: Union[Unset, UUID] = UNSET,
         metric: Union[GetSeriesMetric, str],
+        month: Union[Unset, str] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetSeriesEnvelope:
         """One figure per day, week or month of the period"""
@@ -114,8 +118,11 @@ class FiguresOperations:
             _get_series,
             {
                 "from_": from_,
+                "goal_metric": _choice(GetSeriesGoalMetric, goal_metric),
                 "interval": _choice(GetSeriesInterval, interval),
+                "member": member,
                 "metric": _choice(GetSeriesMetric, metric),
+                "month": month,
                 "to": to,
             },
         )
@@ -265,8 +272,11 @@ class AsyncFiguresOperations:
         self,
         *,
         from_: Union[Unset, datetime.date] = UNSET,
+        goal_metric: Union[Unset, GetSeriesGoalMetric, str] = UNSET,
         interval: Union[Unset, GetSeriesInterval, str] = UNSET,
+        member: Union[Unset, UUID] = UNSET,
         metric: Union[GetSeriesMetric, str],
+        month: Union[Unset, str] = UNSET,
         to: Union[Unset, datetime.date] = UNSET,
     ) -> GetSeriesEnvelope:
         """One figure per day, week or month of the period"""
@@ -274,8 +284,11 @@ class AsyncFiguresOperations:
             _get_series,
             {
                 "from_": from_,
+                "goal_metric": _choice(GetSeriesGoalMetric, goal_metric),
                 "interval": _choice(GetSeriesInterval, interval),
+                "member": member,
                 "metric": _choice(GetSeriesMetric, metric),
+                "month": month,
                 "to": to,
             },
         )

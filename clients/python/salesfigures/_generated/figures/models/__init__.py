@@ -37,6 +37,7 @@ from .get_leaderboard_role import GetLeaderboardRole
 from .get_series_data import GetSeriesData
 from .get_series_data_metric_enum import GetSeriesDataMetricEnum
 from .get_series_envelope import GetSeriesEnvelope
+from .get_series_goal_metric import GetSeriesGoalMetric
 from .get_series_interval import GetSeriesInterval
 from .get_series_metric import GetSeriesMetric
 from .get_webinar_data import GetWebinarData
@@ -77,6 +78,7 @@ from .list_speed_to_lead_envelope import ListSpeedToLeadEnvelope
 from .no_sale_reason import NoSaleReason
 from .note import Note
 from .note_code_enum import NoteCodeEnum
+from .series_goal_member import SeriesGoalMember
 from .series_point import SeriesPoint
 from .unavailable import Unavailable
 from .unavailable_code_enum import UnavailableCodeEnum
@@ -124,6 +126,7 @@ __all__ = (
     "GetSeriesData",
     "GetSeriesDataMetricEnum",
     "GetSeriesEnvelope",
+    "GetSeriesGoalMetric",
     "GetSeriesInterval",
     "GetSeriesMetric",
     "GetWebinarData",
@@ -164,6 +167,7 @@ __all__ = (
     "NoSaleReason",
     "Note",
     "NoteCodeEnum",
+    "SeriesGoalMember",
     "SeriesPoint",
     "Unavailable",
     "UnavailableCodeEnum",

@@ -16,6 +16,8 @@ class GetSeriesMetric(str, Enum):
     CALLS_SHOW_RATE = "calls.show_rate"
     CALLS_TAKEN = "calls.taken"
     CALLS_UPCOMING = "calls.upcoming"
+    GOAL_ACTUAL = "goal.actual"
+    GOAL_EXPECTED = "goal.expected"
     LEADS_CREATED = "leads.created"
     OUTCOMES_AWAITING = "outcomes.awaiting"
     OUTCOMES_CANCELLED = "outcomes.cancelled"

@@ -2,6 +2,7 @@
 import datetime
 from http import HTTPStatus
 from typing import Any, Optional, Union
+from uuid import UUID
 
 import httpx
 
@@ -9,6 +10,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error import Error
 from ...models.get_series_envelope import GetSeriesEnvelope
+from ...models.get_series_goal_metric import GetSeriesGoalMetric
 from ...models.get_series_interval import GetSeriesInterval
 from ...models.get_series_metric import GetSeriesMetric
 from ...types import UNSET, Response, Unset
@@ -17,8 +19,11 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     from_: Union[Unset, datetime.date] = UNSET,
+    goal_metric: Union[Unset, GetSeriesGoalMetric] = UNSET,
     interval: Union[Unset, GetSeriesInterval] = UNSET,
+    member: Union[Unset, UUID] = UNSET,
     metric: GetSeriesMetric,
+    month: Union[Unset, str] = UNSET,
     to: Union[Unset, datetime.date] = UNSET,
 ) -> dict[str, Any]:
 
@@ -29,14 +34,27 @@ def _get_kwargs(
         json_from_ = from_.isoformat()
     params["from"] = json_from_
 
+    json_goal_metric: Union[Unset, str] = UNSET
+    if not isinstance(goal_metric, Unset):
+        json_goal_metric = goal_metric.value
+
+    params["goal_metric"] = json_goal_metric
+
     json_interval: Union[Unset, str] = UNSET
     if not isinstance(interval, Unset):
         json_interval = interval.value
 
     params["interval"] = json_interval
 
+    json_member: Union[Unset, str] = UNSET
+    if not isinstance(member, Unset):
+        json_member = str(member)
+    params["member"] = json_member
+
     json_metric = metric.value
     params["metric"] = json_metric
+
+    params["month"] = month
 
     json_to: Union[Unset, str] = UNSET
     if not isinstance(to, Unset):
@@ -108,8 +126,11 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     from_: Union[Unset, datetime.date] = UNSET,
+    goal_metric: Union[Unset, GetSeriesGoalMetric] = UNSET,
     interval: Union[Unset, GetSeriesInterval] = UNSET,
+    member: Union[Unset, UUID] = UNSET,
     metric: GetSeriesMetric,
+    month: Union[Unset, str] = UNSET,
     to: Union[Unset, datetime.date] = UNSET,
 ) -> Response[Union[Error, GetSeriesEnvelope]]:
     """One figure per day, week or month of the period
@@ -122,18 +143,29 @@ def sync_detailed(
     denominator is null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes
     of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.
 
+    A goal's series (`metric` goal.actual or goal.expected, with `goal_metric`, optional `member` and
+    `month`) answers one point per local day or week of the goal's month: goal.actual is the metric over
+    the month through the point's last day (null with not-computed for a day to come), goal.expected the
+    target x the month's days through it / its days (money to the cent, counts to 2 decimals), so the
+    two draw the goal's actual against its expected line; `data.goal_metric` and `data.member` name the
+    goal.
+
     Metrics: `calls.booked`, `calls.cancelled`, `calls.taken`, `calls.no_show`,
     `calls.awaiting_outcome`, `calls.upcoming`, `calls.closed`, `calls.show_rate`, `calls.close_rate`,
     `calls.offer_rate`, `outcomes.closed`, `outcomes.deposit`, `outcomes.follow_up`, `outcomes.no_sale`,
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`,
+    `goal.actual`, `goal.expected`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
+        goal_metric (Union[Unset, GetSeriesGoalMetric]):
         interval (Union[Unset, GetSeriesInterval]):
+        member (Union[Unset, UUID]):
         metric (GetSeriesMetric):
+        month (Union[Unset, str]):
         to (Union[Unset, datetime.date]):
 
     Raises:
@@ -146,8 +178,11 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         from_=from_,
+        goal_metric=goal_metric,
         interval=interval,
+        member=member,
         metric=metric,
+        month=month,
         to=to,
     )
 
@@ -162,8 +197,11 @@ def sync(
     *,
     client: AuthenticatedClient,
     from_: Union[Unset, datetime.date] = UNSET,
+    goal_metric: Union[Unset, GetSeriesGoalMetric] = UNSET,
     interval: Union[Unset, GetSeriesInterval] = UNSET,
+    member: Union[Unset, UUID] = UNSET,
     metric: GetSeriesMetric,
+    month: Union[Unset, str] = UNSET,
     to: Union[Unset, datetime.date] = UNSET,
 ) -> Optional[Union[Error, GetSeriesEnvelope]]:
     """One figure per day, week or month of the period
@@ -176,18 +214,29 @@ def sync(
     denominator is null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes
     of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.
 
+    A goal's series (`metric` goal.actual or goal.expected, with `goal_metric`, optional `member` and
+    `month`) answers one point per local day or week of the goal's month: goal.actual is the metric over
+    the month through the point's last day (null with not-computed for a day to come), goal.expected the
+    target x the month's days through it / its days (money to the cent, counts to 2 decimals), so the
+    two draw the goal's actual against its expected line; `data.goal_metric` and `data.member` name the
+    goal.
+
     Metrics: `calls.booked`, `calls.cancelled`, `calls.taken`, `calls.no_show`,
     `calls.awaiting_outcome`, `calls.upcoming`, `calls.closed`, `calls.show_rate`, `calls.close_rate`,
     `calls.offer_rate`, `outcomes.closed`, `outcomes.deposit`, `outcomes.follow_up`, `outcomes.no_sale`,
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`,
+    `goal.actual`, `goal.expected`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
+        goal_metric (Union[Unset, GetSeriesGoalMetric]):
         interval (Union[Unset, GetSeriesInterval]):
+        member (Union[Unset, UUID]):
         metric (GetSeriesMetric):
+        month (Union[Unset, str]):
         to (Union[Unset, datetime.date]):
 
     Raises:
@@ -201,8 +250,11 @@ def sync(
     return sync_detailed(
         client=client,
         from_=from_,
+        goal_metric=goal_metric,
         interval=interval,
+        member=member,
         metric=metric,
+        month=month,
         to=to,
     ).parsed
 
@@ -211,8 +263,11 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     from_: Union[Unset, datetime.date] = UNSET,
+    goal_metric: Union[Unset, GetSeriesGoalMetric] = UNSET,
     interval: Union[Unset, GetSeriesInterval] = UNSET,
+    member: Union[Unset, UUID] = UNSET,
     metric: GetSeriesMetric,
+    month: Union[Unset, str] = UNSET,
     to: Union[Unset, datetime.date] = UNSET,
 ) -> Response[Union[Error, GetSeriesEnvelope]]:
     """One figure per day, week or month of the period
@@ -225,18 +280,29 @@ async def asyncio_detailed(
     denominator is null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes
     of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.
 
+    A goal's series (`metric` goal.actual or goal.expected, with `goal_metric`, optional `member` and
+    `month`) answers one point per local day or week of the goal's month: goal.actual is the metric over
+    the month through the point's last day (null with not-computed for a day to come), goal.expected the
+    target x the month's days through it / its days (money to the cent, counts to 2 decimals), so the
+    two draw the goal's actual against its expected line; `data.goal_metric` and `data.member` name the
+    goal.
+
     Metrics: `calls.booked`, `calls.cancelled`, `calls.taken`, `calls.no_show`,
     `calls.awaiting_outcome`, `calls.upcoming`, `calls.closed`, `calls.show_rate`, `calls.close_rate`,
     `calls.offer_rate`, `outcomes.closed`, `outcomes.deposit`, `outcomes.follow_up`, `outcomes.no_sale`,
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`,
+    `goal.actual`, `goal.expected`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
+        goal_metric (Union[Unset, GetSeriesGoalMetric]):
         interval (Union[Unset, GetSeriesInterval]):
+        member (Union[Unset, UUID]):
         metric (GetSeriesMetric):
+        month (Union[Unset, str]):
         to (Union[Unset, datetime.date]):
 
     Raises:
@@ -249,8 +315,11 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         from_=from_,
+        goal_metric=goal_metric,
         interval=interval,
+        member=member,
         metric=metric,
+        month=month,
         to=to,
     )
 
@@ -263,8 +332,11 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     from_: Union[Unset, datetime.date] = UNSET,
+    goal_metric: Union[Unset, GetSeriesGoalMetric] = UNSET,
     interval: Union[Unset, GetSeriesInterval] = UNSET,
+    member: Union[Unset, UUID] = UNSET,
     metric: GetSeriesMetric,
+    month: Union[Unset, str] = UNSET,
     to: Union[Unset, datetime.date] = UNSET,
 ) -> Optional[Union[Error, GetSeriesEnvelope]]:
     """One figure per day, week or month of the period
@@ -277,18 +349,29 @@ async def asyncio(
     denominator is null with `unavailable.code` empty-denominator (and a figure-unavailable note). Notes
     of the points (figure-unavailable, awaiting-outcome) are lifted into `notes`.
 
+    A goal's series (`metric` goal.actual or goal.expected, with `goal_metric`, optional `member` and
+    `month`) answers one point per local day or week of the goal's month: goal.actual is the metric over
+    the month through the point's last day (null with not-computed for a day to come), goal.expected the
+    target x the month's days through it / its days (money to the cent, counts to 2 decimals), so the
+    two draw the goal's actual against its expected line; `data.goal_metric` and `data.member` name the
+    goal.
+
     Metrics: `calls.booked`, `calls.cancelled`, `calls.taken`, `calls.no_show`,
     `calls.awaiting_outcome`, `calls.upcoming`, `calls.closed`, `calls.show_rate`, `calls.close_rate`,
     `calls.offer_rate`, `outcomes.closed`, `outcomes.deposit`, `outcomes.follow_up`, `outcomes.no_sale`,
     `outcomes.disqualified`, `outcomes.no_show`, `outcomes.cancelled`, `outcomes.awaiting`,
     `outcomes.total`, `payments.cash_collected`, `payments.refunded`, `payments.net_cash`,
     `payments.sales`, `payments.revenue_booked`, `payments.average_sale`, `payments.collection_rate`,
-    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`.
+    `leads.created`, `acquisition.spend`, `acquisition.cost_per_lead`, `acquisition.roas`,
+    `goal.actual`, `goal.expected`.
 
     Args:
         from_ (Union[Unset, datetime.date]):
+        goal_metric (Union[Unset, GetSeriesGoalMetric]):
         interval (Union[Unset, GetSeriesInterval]):
+        member (Union[Unset, UUID]):
         metric (GetSeriesMetric):
+        month (Union[Unset, str]):
         to (Union[Unset, datetime.date]):
 
     Raises:
@@ -303,8 +386,11 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             from_=from_,
+            goal_metric=goal_metric,
             interval=interval,
+            member=member,
             metric=metric,
+            month=month,
             to=to,
         )
     ).parsed
