@@ -90,8 +90,9 @@ def test_an_owner_imports_a_filled_template_and_opens_the_leads(
         template = Path(download.path()).read_bytes().decode()
         assert template == (
             "id,name,email,created_at,status,setter,utm_source,utm_medium,utm_campaign,"
-            "utm_content\r\nl-1,Lee Lead,lee@example.test,2026-10-01 09:00,new,,youtube,video,"
-            "autumn,ep-12\r\n"
+            "utm_content,phone,fbclid,fbc,fbp,gclid,gbraid,wbraid\r\nl-1,Lee Lead,"
+            "lee@example.test,2026-10-01 09:00,new,,youtube,video,autumn,ep-12,"
+            "+44 20 7946 0958,,,,,,\r\n"
         )
         # The example row replaced by the owner's records.
         filled = tmp_path / "leads.csv"

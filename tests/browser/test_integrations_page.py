@@ -152,5 +152,6 @@ def test_connect_stripe_then_assign_a_held_payment(page, live_server, team):
     page.set_viewport_size(PHONE)
     page.reload()
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    page.click("#connect-stripe")
+    with page.expect_navigation():
+        page.click("#connect-stripe")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
