@@ -334,9 +334,7 @@ class SeriesView(FiguresView):
         if params.get("member"):
             member_id = parse_uuid(params["member"])
             member = (
-                Member.objects.filter(workspace=self.workspace, pk=member_id).first()
-                if member_id is not None
-                else None
+                self.scoped(Member).filter(pk=member_id).first() if member_id is not None else None
             )
             if member is None:
                 raise InvalidParameter(
