@@ -33,22 +33,24 @@ from .payments import payments_paid_in, sales_closed_in
 _MINOR_SUM = {"output_field": BigIntegerField()}
 
 
+def _metric_rows(*, workspace, span: Span, metric: str, now) -> tuple:
+    """The records of [start, end) a goal metric counts, and what it adds up of them."""
+    if metric == "leads.created":
+        return leads_created_in(workspace=workspace, period=span), Count("pk")
+    if metric.startswith("calls."):
+        condition = calls_conditions(now)[metric.removeprefix("calls.")]
+        return live_calls(workspace=workspace, period=span).filter(condition), Count("pk")
+    if metric == "payments.cash_collected":
+        rows = payments_paid_in(workspace=workspace, period=span)
+        return rows, Coalesce(Sum("amount"), 0, **_MINOR_SUM)
+    rows = sales_closed_in(workspace=workspace, period=span)
+    return rows, Coalesce(Sum("contract_value"), 0, **_MINOR_SUM)
+
+
 def _slot_totals(*, workspace, span: Span, metric: str, slot: str, now) -> dict:
     """{member id or None: the metric's figure} of the records of [start, end), grouped by
     the slot's column (None: the records nobody holds it on)."""
-    if metric == "leads.created":
-        rows = leads_created_in(workspace=workspace, period=span)
-        value = Count("pk")
-    elif metric.startswith("calls."):
-        condition = calls_conditions(now)[metric.removeprefix("calls.")]
-        rows = live_calls(workspace=workspace, period=span).filter(condition)
-        value = Count("pk")
-    elif metric == "payments.cash_collected":
-        rows = payments_paid_in(workspace=workspace, period=span)
-        value = Coalesce(Sum("amount"), 0, **_MINOR_SUM)
-    else:
-        rows = sales_closed_in(workspace=workspace, period=span)
-        value = Coalesce(Sum("contract_value"), 0, **_MINOR_SUM)
+    rows, value = _metric_rows(workspace=workspace, span=span, metric=metric, now=now)
     grouped = rows.order_by().values_list(slot).annotate(value=value)
     return dict(grouped.values_list(slot, "value"))
 
@@ -231,19 +233,7 @@ def _days_totals(*, workspace, span: Span, metric: str, slot: str, member, now) 
     """{local day: the metric's figure} of the records of [start, end) in the member's slot
     (the whole workspace's with no member), grouped by the day of their time in the
     workspace's zone: the records _slot_totals counts, per day."""
-    if metric == "leads.created":
-        rows = leads_created_in(workspace=workspace, period=span)
-        value = Count("pk")
-    elif metric.startswith("calls."):
-        condition = calls_conditions(now)[metric.removeprefix("calls.")]
-        rows = live_calls(workspace=workspace, period=span).filter(condition)
-        value = Count("pk")
-    elif metric == "payments.cash_collected":
-        rows = payments_paid_in(workspace=workspace, period=span)
-        value = Coalesce(Sum("amount"), 0, **_MINOR_SUM)
-    else:
-        rows = sales_closed_in(workspace=workspace, period=span)
-        value = Coalesce(Sum("contract_value"), 0, **_MINOR_SUM)
+    rows, value = _metric_rows(workspace=workspace, span=span, metric=metric, now=now)
     if member is not None:
         rows = rows.filter(**{slot: member})
     day = TruncDate(_GOAL_TIME[metric], tzinfo=workspace_zone(workspace))
