@@ -22,7 +22,6 @@ from workspaces.models import Goal
 from workspaces.services.goals import MONTH_PATTERN
 
 from . import envelope, registry, selectors
-from .selectors import SERIES_METRICS
 
 ErrorBody = ErrorSerializer
 
@@ -827,7 +826,7 @@ def _series_metric_parameter():
         OpenApiTypes.STR,
         OpenApiParameter.QUERY,
         required=True,
-        enum=[*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS],
+        enum=list(selectors.SERIES_METRICS_ALL),
         description="A metric id of the registry: every count, money and rate figure of "
         "/calls, /outcomes and /payments, leads.created, and acquisition.spend, "
         "acquisition.cost_per_lead and acquisition.roas; or goal.actual and goal.expected, a "
@@ -908,9 +907,7 @@ def series_operation():
         "days through it / its days (money to the cent, counts to 2 decimals), so the two "
         "draw the goal's actual against its expected line; `data.goal_metric` and "
         "`data.member` name the goal.\n\n"
-        "Metrics: "
-        + ", ".join(f"`{metric}`" for metric in [*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS])
-        + "."
+        "Metrics: " + ", ".join(f"`{metric}`" for metric in selectors.SERIES_METRICS_ALL) + "."
     )
     return extend_schema(
         operation_id="getSeries",
@@ -936,7 +933,7 @@ def series_operation():
                             "GetSeriesData",
                             {
                                 "metric": serializers.ChoiceField(
-                                    choices=[*SERIES_METRICS, *selectors.GOAL_SERIES_METRICS]
+                                    choices=list(selectors.SERIES_METRICS_ALL)
                                 ),
                                 "interval": serializers.ChoiceField(
                                     choices=["day", "week", "month"]

@@ -277,6 +277,16 @@ class AuditEventsView(FiguresView):
         return self.envelope(period=period, figures=figures)
 
 
+def _interval(params) -> str:
+    """The `interval` parameter (default day); 400 naming interval for another."""
+    interval = params.get("interval") or "day"
+    if interval not in selectors.INTERVALS:
+        raise InvalidParameter(
+            "interval", f"interval must be day, week or month, not {interval!r}."
+        )
+    return interval
+
+
 class SeriesView(FiguresView):
     @schema.series_operation()
     def get(self, request):
@@ -290,13 +300,9 @@ class SeriesView(FiguresView):
                 f"metric must name a figure with a series, not {metric!r}."
                 if metric
                 else "metric is required: name a figure with a series.",
-                metrics=[*selectors.SERIES_METRICS, *selectors.GOAL_SERIES_METRICS],
+                metrics=list(selectors.SERIES_METRICS_ALL),
             )
-        interval = params.get("interval") or "day"
-        if interval not in selectors.INTERVALS:
-            raise InvalidParameter(
-                "interval", f"interval must be day, week or month, not {interval!r}."
-            )
+        interval = _interval(params)
         period = self.period(request)
         count = selectors.series_bucket_count(period, interval)
         if count > selectors.SERIES_POINTS_MAX:
@@ -341,11 +347,7 @@ class SeriesView(FiguresView):
                     "member",
                     f"No member of this workspace has the id {shown_value(params['member'])}.",
                 )
-        interval = params.get("interval") or "day"
-        if interval not in selectors.INTERVALS:
-            raise InvalidParameter(
-                "interval", f"interval must be day, week or month, not {interval!r}."
-            )
+        interval = _interval(params)
         first_day = goal_month(self.workspace, params)
         period = selectors.goal_month_period(workspace=self.workspace, first_day=first_day)
         buckets = [(first, last) for _, first, last in selectors.series_buckets(period, interval)]
@@ -353,6 +355,7 @@ class SeriesView(FiguresView):
             points = selectors.goal_series(
                 workspace=self.workspace,
                 first_day=first_day,
+                series=metric,
                 metric=goal_metric,
                 member=member,
                 buckets=buckets,
@@ -368,6 +371,6 @@ class SeriesView(FiguresView):
             "interval": interval,
             "goal_metric": goal_metric,
             "member": None if member is None else {"id": str(member.pk), "name": member.name},
-            "points": points[metric],
+            "points": points,
         }
         return self.envelope(period=period, figures=selectors.Figures(data))

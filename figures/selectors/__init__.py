@@ -69,6 +69,9 @@ from .series import (
 from .speed_to_lead import WITHIN_MINUTES_DEFAULT, WITHIN_MINUTES_MAX, speed_to_lead
 from .webinar import webinar_figures
 
+# Every metric /series answers: the families' figures, then a goal's two lines.
+SERIES_METRICS_ALL = (*SERIES_METRICS, *GOAL_SERIES_METRICS)
+
 __all__ = [
     "AD_SPEND_LIMIT_DEFAULT",
     "AD_SPEND_LIMIT_MAX",
@@ -83,6 +86,7 @@ __all__ = [
     "ROLES",
     "ROLE_DEFAULT",
     "SERIES_METRICS",
+    "SERIES_METRICS_ALL",
     "SERIES_POINTS_MAX",
     "UTM_FIELDS",
     "WITHIN_MINUTES_DEFAULT",

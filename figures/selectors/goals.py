@@ -241,12 +241,14 @@ def _days_totals(*, workspace, span: Span, metric: str, slot: str, member, now) 
     return dict(grouped.values_list("day", "value"))
 
 
-def goal_series(*, workspace, first_day: date, metric: str, member=None, buckets, now=None) -> dict:
-    """{goal.actual: points, goal.expected: points} of a month's goal on `metric` (the
-    member's, or the workspace's with no member), one point per bucket (first day, last
-    day) of the month: its actual over the month through the bucket's last day, and what
-    was expected by then (target x days through it / the month's days). A day to come has
-    no actual (null, not-computed); LookupError when no such goal is set."""
+def goal_series(
+    *, workspace, first_day: date, series: str, metric: str, member=None, buckets, now=None
+) -> list:
+    """The points of a month's goal on `metric` (the member's, or the workspace's with no
+    member), one per bucket (first day, last day) of the month: `series` goal.actual, its
+    actual over the month through the bucket's last day (a day to come has none: null,
+    not-computed), or goal.expected, what was expected by then (target x days through it /
+    the month's days). LookupError when no such goal is set."""
     now = now or timezone.now()
     goal = Goal.objects.filter(
         workspace=workspace, month=first_day, metric=metric, member=member
@@ -254,6 +256,18 @@ def goal_series(*, workspace, first_day: date, metric: str, member=None, buckets
     if goal is None:
         raise LookupError(metric)
     month = GoalMonth.of(workspace=workspace, first_day=first_day, now=now)
+    unit = MONEY if metric in MONEY_METRICS else COUNT
+    builder = fields.FieldsOf(series, unit, workspace=workspace)
+    through = [(first, last, (last - first_day).days + 1) for first, last in buckets]
+    if series == "goal.expected":
+        return [
+            {
+                "from": first.isoformat(),
+                "to": last.isoformat(),
+                "field": builder.pro_rated(unit, Decimal(goal.target) * days / month.days),
+            }
+            for first, last, days in through
+        ]
     per_day = _days_totals(
         workspace=workspace,
         span=month.so_far,
@@ -262,18 +276,10 @@ def goal_series(*, workspace, first_day: date, metric: str, member=None, buckets
         member=member,
         now=now,
     )
-    unit = MONEY if metric in MONEY_METRICS else COUNT
-    of = _Builders(workspace)
-    today_index = month.elapsed  # days of the month through today
-    actual_points, expected_points = [], []
-    for first, last in buckets:
-        through = (last - first_day).days + 1
-        point = {"from": first.isoformat(), "to": last.isoformat()}
-        expected = of["goal.expected", unit].pro_rated(
-            unit, Decimal(goal.target) * through / month.days
-        )
-        if through > today_index:
-            actual = of["goal.actual", unit].pro_rated(
+    points = []
+    for first, last, days in through:
+        if days > month.elapsed:
+            field = builder.pro_rated(
                 unit,
                 None,
                 unavailable=NOT_COMPUTED,
@@ -281,11 +287,9 @@ def goal_series(*, workspace, first_day: date, metric: str, member=None, buckets
             )
         else:
             total = sum(value for day, value in per_day.items() if day <= last)
-            builder = of["goal.actual", unit]
-            actual = builder.money(total) if unit == MONEY else builder.count(total)
-        actual_points.append({**point, "field": actual})
-        expected_points.append({**point, "field": expected})
-    return {"goal.actual": actual_points, "goal.expected": expected_points}
+            field = builder.money(total) if unit == MONEY else builder.count(total)
+        points.append({"from": first.isoformat(), "to": last.isoformat(), "field": field})
+    return points
 
 
 # --- /leaderboard ---------------------------------------------------------------------
