@@ -501,10 +501,11 @@ def _detail(event: dict) -> str:
 @page
 def lead(request, lead_id):
     """One lead's journey; the speed-to-lead answer links here (open_url)."""
-    workspace_id = Lead.objects.filter(pk=lead_id).values_list("workspace", flat=True).first()
-    if workspace_id is None:
+    # Its workspace, and its identifiers to show masked (the journey names them only).
+    held = Lead.objects.filter(pk=lead_id).values("workspace", *IDENTIFIERS).first()
+    if held is None:
         raise Http404("No lead has that id.")
-    workspace, member = page_membership(request, workspace_id)
+    workspace, member = page_membership(request, held["workspace"])
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
     journey = lead_journey(workspace=workspace, lead_id=lead_id).data
@@ -533,12 +534,11 @@ def lead(request, lead_id):
                 for event in events
             ),
         )
-    held = Lead.objects.filter(pk=lead_id).values(*IDENTIFIERS).first() or {}
     context = {
         **page_nav(workspace, member),
         "lead": journey["lead"],
         # Masked, as everywhere: the last four characters.
-        "phone": masked(held.get("phone", "")),
+        "phone": masked(held["phone"]),
         "click_ids": [
             f"{IDENTIFIER_NAMES[name]} {masked(held[name])}"
             for name in journey["identifiers"]
