@@ -186,7 +186,6 @@ class UploadingNeighbour(HttpUser):
                     path,
                     data={"csrfmiddlewaretoken": _CSRF.search(form.text).group(1), "kind": "jsonl"},
                     files={"file": ("history.jsonl", file, "application/jsonl")},
-                    headers={"Referer": self.client.base_url + path},
                     name="bad: upload file",
                 )
             self.page = answer.url.removeprefix(self.client.base_url)
@@ -199,6 +198,5 @@ class UploadingNeighbour(HttpUser):
             self.client.post(
                 self.page,
                 data={"csrfmiddlewaretoken": _CSRF.search(page.text).group(1)},
-                headers={"Referer": self.client.base_url + self.page},
                 name="bad: upload confirm",
             )
