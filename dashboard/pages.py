@@ -573,9 +573,7 @@ def acquisition(request, workspace_id):
     api = data["acquisition"]["api"]
     url = _ListLinks(workspace, picked)
     for index, row in enumerate(data["acquisition"]["data"]["rows"]):
-        row["cells"] = cells_html(
-            (row[key], api, f"data.rows.{index}.{key}") for key in ACQUISITION_COLUMNS
-        )
+        row["cells"] = _acquisition_cells(row, api, f"data.rows.{index}")
         row["list_url"] = url(
             "dashboard-spend", utm_source=row["utm_source"], utm_campaign=row["utm_campaign"]
         )
@@ -604,6 +602,22 @@ def acquisition(request, workspace_id):
     return render(request, "dashboard/acquisition.html", context)
 
 
+def _acquisition_cells(row: dict, api: str, path: str) -> str:
+    """A row's cells; a row without spend in the period (leads that came on their own)
+    says "no spend" where a cost or a return would be, rather than 0.00 or a division by
+    nothing."""
+    if row["spend"]["value"]:
+        return cells_html((row[key], api, f"{path}.{key}") for key in ACQUISITION_COLUMNS)
+    return mark_safe(  # cells_html escapes every figure; the rest is literal
+        "".join(
+            '<td class="muted no-spend">no spend</td>'
+            if key in SPEND_COSTS
+            else cells_html([(row[key], api, f"{path}.{key}")])
+            for key in ACQUISITION_COLUMNS
+        )
+    )
+
+
 # The columns of the acquisition table, as /acquisition names its Fields.
 ACQUISITION_COLUMNS = (
     "spend",
@@ -617,6 +631,10 @@ ACQUISITION_COLUMNS = (
     "cost_per_show",
     "cost_per_close",
     "roas",
+)
+# Of them, what a row costs or returns: nothing to say of a row without spend.
+SPEND_COSTS = frozenset(
+    ("cost_per_lead", "cost_per_booked_call", "cost_per_show", "cost_per_close", "roas")
 )
 ACQUISITION_HEADINGS = (
     "Spend",

@@ -55,6 +55,9 @@ OVERVIEW_HEADLINE = (
 )
 # The acquisition figures the overview shows beside cash collected, when there is spend.
 SPEND_TILES = ("spend", "cost_per_close", "roas")
+# Of them, those the tiles read over the rows with spend (`data.paid`), the blended total
+# shown beside them.
+PAID_TILES = ("cost_per_close", "roas")
 # What the overview's attribution table shows of /acquisition's row of a source and campaign.
 ATTRIBUTION_SPEND = ("spend", "cost_per_lead")
 ACQUISITION_CHART = ("acquisition.spend", "payments.cash_collected")
@@ -316,28 +319,39 @@ def spend_figures(*, workspace, picked, shown=None) -> dict:
         "acquisition",
         params,
     )
-    # The period before is compared by its total alone.
+    # The period before is compared by its totals alone, paid and blended.
+    before_data = figures.acquisition_figures(
+        workspace=workspace, period=picked.previous, figures=set(SPEND_TILES)
+    ).data
     previous = _section(
         workspace,
         picked.previous,
-        {"total": figures.acquisition_total(workspace=workspace, period=picked.previous)},
+        {"total": before_data["total"], "paid": before_data["paid"]},
         "acquisition",
         period_params(picked.previous),
     )
     tiles = []
     for key in SPEND_TILES:
-        field, before = current["data"]["total"][key], previous["data"]["total"][key]
-        tiles.append(
-            {
-                "field": field,
-                "path": f"data.total.{key}",
-                "api": current["api"],
-                "previous": before,
-                "previous_api": previous["api"],
-                "change": change_of(field, before),
-                "notes": _notes_of(current, field["metric"]),
-            }
-        )
+        # What a close cost and what the spend returned are read over what the ads bought
+        # (paid), with the blended figure beside them, named so; the spend is the same.
+        side = "paid" if key in PAID_TILES else "total"
+        field, before = current["data"][side][key], previous["data"][side][key]
+        tile = {
+            "field": field,
+            "path": f"data.{side}.{key}",
+            "api": current["api"],
+            "previous": before,
+            "previous_api": previous["api"],
+            "change": change_of(field, before),
+            "notes": _notes_of(current, field["metric"]),
+        }
+        if side == "paid":
+            tile.update(
+                label=f"{field['label']}, paid",
+                blended=current["data"]["total"][key],
+                blended_path=f"data.total.{key}",
+            )
+        tiles.append(tile)
     by_campaign = {
         (row["utm_source"], row["utm_campaign"]): (index, row)
         for index, row in enumerate(current["data"]["rows"])

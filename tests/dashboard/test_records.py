@@ -27,7 +27,7 @@ def test_a_headline_figure_opens_the_calls_it_counts(team, figures_data, api, wo
     ws = team["workspace"]
     client = signed_in(team["owner"])
     overview = client.get(f"/app/{ws.pk}/", MARCH).content.decode()
-    link = re.search(r'<a href="([^"]+)" id="list-callstaken">', overview).group(1)
+    link = re.search(r'<a href="([^"]+)" id="list-callstaken"', overview).group(1)
     assert link == (
         f"/app/{ws.pk}/calls/?range=custom&amp;from=2026-03-01&amp;to=2026-03-31&amp;figure=taken"
     )

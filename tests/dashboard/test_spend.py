@@ -12,6 +12,7 @@ from html import unescape
 
 import pytest
 
+from tests.figures.conftest import Records
 from workspaces.services import ad_spend_upsert
 
 from .conftest import MARCH, check_against_api, shown_figures, signed_in
@@ -86,18 +87,52 @@ def test_the_spend_tiles_show_beside_cash_with_their_change(team, with_spend):
     assert text_of(spent, "figure") == "$700.00"
     # February: 300.00 (the period before the 31 days of March starts on 29 January).
     assert text_of(spent, "delta") == "+$400.00 (+133.3%)"
-    # Two leads of March have a sale (Sally; February's sale's lead, created in March).
+    # The tiles read what the ads bought: no lead of google or facebook (the sources with
+    # spend, none of it naming a utm_campaign) has a sale, so no close was paid for.
     per_close = tile(html, "acquisitioncost_per_close")
-    assert text_of(per_close, "figure") == "$350.00"
-    # No lead created in the period before has a sale: no cost per close then.
+    big = re.search(r'<p class="big">(.*?)</p>', per_close, re.S).group(1)
+    assert 'class="figure null"' in big
+    assert text_of(big, "why") == "No closes."
+    assert "<h3>Cost per close, paid</h3>" in per_close
     assert "No change to show" in per_close
+    # Blended, named so: two leads of March have a sale (Sally; February's sale's lead,
+    # created in March), against all of the spend.
+    assert text_of(per_close, "muted blended") == "Blended: $350.00"
+    assert "(every lead and its cash against all the spend)" in per_close
+    assert "the leads created in the period from the campaigns with spend" in per_close
     roas = tile(html, "acquisitionroas")
-    # Their cash to date: 2,000.00 + 1,000.00 against 700.00; before, 0.00 against 300.00.
-    # A return as people write it: a multiple, its change in multiples, its sides on hover.
-    assert text_of(roas, "figure") == "4.3\u00d7"
-    assert text_of(roas, "delta") == "+4.3\u00d7"
+    assert "<h3>Return on ad spend, paid</h3>" in roas
+    assert text_of(roas, "figure") == "0.0\u00d7"
+    assert text_of(roas, "delta") == "\u00b10.0\u00d7"
+    # Blended: their cash to date, 2,000.00 + 1,000.00, against 700.00. A return as people
+    # write it: a multiple, its sides on hover.
+    assert text_of(roas, "muted blended").startswith("Blended: 4.3\u00d7")
     assert 'title="4.3\u00d7 = Cash collected 3,000 / Ad spend 700 (a fraction of 4.2857)"' in roas
-    assert f'href="/app/{ws.pk}/spend/?range=custom&amp;from=2026-03-01&amp;to=2026-03-31"' in spent
+    # The number itself opens the spend records of the period.
+    assert (
+        f'<a href="/app/{ws.pk}/spend/?range=custom&amp;from=2026-03-01&amp;to=2026-03-31" '
+        'id="list-acquisitionspend" class="figure-link"'
+    ) in spent
+
+
+def test_the_paid_tiles_count_the_closes_of_the_campaigns_with_spend(team, with_spend):
+    ws = team["workspace"]
+    rec = Records(ws)
+    tz = "Europe/Berlin"
+    bought = rec.lead("2026-03-06 09:00", tz=tz, name="Paid Pat", utm_source="facebook")
+    sale = rec.sale(50000, "2026-03-09 11:00", tz=tz, lead=bought, closer=team["closer"])
+    rec.payment(sale, 50000, "2026-03-09 11:05", tz=tz)
+    html = signed_in(team["owner"]).get(f"/app/{ws.pk}/", MARCH).content.decode()
+    per_close = tile(html, "acquisitioncost_per_close")
+    # One close of the campaigns with spend against the 700.00 they spent.
+    assert text_of(per_close, "figure") == "$700.00"
+    # Blended: three closes of March's leads against the same 700.00.
+    assert text_of(per_close, "muted blended").startswith("Blended: $233.33")
+    roas = tile(html, "acquisitionroas")
+    # 500.00 of cash against 700.00; blended 3,500.00 against 700.00.
+    assert text_of(roas, "figure") == "0.7\u00d7"
+    assert 'title="0.7\u00d7 = Cash collected 500 / Ad spend 700 (a fraction of 0.7143)"' in roas
+    assert text_of(roas, "muted blended").startswith("Blended: 5.0\u00d7")
 
 
 def test_the_spend_figures_are_the_acquisition_apis(team, with_spend, api, workspace_token):
@@ -107,8 +142,9 @@ def test_the_spend_figures_are_the_acquisition_apis(team, with_spend, api, works
     figures = [f for f in shown_figures(html) if f["data-metric"].startswith("acquisition.")]
     reader = api(workspace_token(ws))
     checked = check_against_api(figures, lambda url: reader.get(unescape(url)))
-    # 3 tiles (and 3 previous), and spend and cost per lead of the 3 attribution rows.
-    assert checked == 6 + 6
+    # 3 tiles (and 3 previous), the blended figure of 2 of them, and spend and cost per
+    # lead of the 3 attribution rows.
+    assert checked == 6 + 2 + 6
 
 
 def test_the_attribution_table_gains_spend_and_cost_per_lead(team, with_spend):
@@ -158,6 +194,28 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
         assert shown == {key: json.dumps(data[part][key]["value"]) for key in shown}
         assert len(shown) >= 5
     assert ">Paid</th>" in html and ">Total (blended)</th>" in html
+    # The leads that came on their own cost nothing: their row says "no spend" where a
+    # cost or a return would be, and shows its counts and cash.
+    own = re.search(
+        r'<tr class="acquisition-row">(?:(?!</tr>).)*?\(none\) / \(none\).*?</tr>', html, re.S
+    )
+    cells = [
+        unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", own.group(0), re.S)
+    ]
+    assert cells == [
+        "$0.00",
+        "3",
+        "1",
+        "0",
+        "2",
+        "$3,000.00",
+        "no spend",
+        "no spend",
+        "no spend",
+        "no spend",
+        "no spend",
+    ]
     google = unescape(re.search(r'<a href="([^"]+)" class="row-spend">google', html).group(1))
     listed = client.get(google).content.decode()
     assert re.search(r'data-total="(\d+)"', listed).group(1) == "2"
