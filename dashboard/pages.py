@@ -36,7 +36,7 @@ from workspaces.services.goals import GOAL_ROLES
 from . import selectors
 from .exports import csv_response, text_cell
 from .periods import CHOICES, period_pick
-from .templatetags.figure_display import cells_html, figure_text
+from .templatetags.figure_display import cells_html, figure_text, linked_cells_html
 
 ATTRIBUTION_SORTS = {
     "source": lambda row: (
@@ -165,6 +165,7 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
     for row in attribution_rows:
         utm = {key: row[key] for key in figures_selectors.UTM_FIELDS}
         row["list_url"] = url("dashboard-leads", **utm)
+        row["sold_url"] = url("dashboard-leads", **utm, sold="1")
     for row in figures["eod"]["data"]["members"]:
         row["list_url"] = url("dashboard-eod", member=row["id"])
     basis_list = {"cash_collected": "dashboard-payments", "revenue_booked": "dashboard-sales"}
@@ -242,12 +243,6 @@ def overview_page(request, workspace, member, *, agency=None):
     descending = request.GET.get("dir", "desc") != "asc"
     rows = [{**row, "index": n} for n, row in enumerate(figures["attribution"]["data"]["rows"])]
     rows = sorted_attribution(rows, sort, descending)
-    attribution_api = figures["attribution"]["api"]
-    for row in rows:
-        row["cells"] = cells_html(
-            (row[key], attribution_api, f"data.rows.{row['index']}.{key}")
-            for key in ("leads", "closes", "cash_collected", "close_rate")
-        )
     eod_api = figures["eod"]["api"]
     for index, row in enumerate(figures["eod"]["data"]["members"]):
         row["cells"] = cells_html(
@@ -270,8 +265,20 @@ def overview_page(request, workspace, member, *, agency=None):
     }
     stages = figures["funnel"]["data"]["stages"]
     lists = {} if agency is not None else _record_links(workspace, picked, figures, rows)
+    attribution_api = figures["attribution"]["api"]
     for row in rows:
         row["head"] = _attribution_head(row)
+        # The leads open the row's leads; the closes and the cash, those with a sale.
+        links = {
+            "leads": row.get("list_url", ""),
+            "closes": row.get("sold_url", ""),
+            "cash_collected": row.get("sold_url", ""),
+            "close_rate": "",
+        }
+        row["cells"] = linked_cells_html(
+            (row[key], attribution_api, f"data.rows.{row['index']}.{key}", href)
+            for key, href in links.items()
+        )
     _attribution_spend(rows, figures["spend"])
     period_query = urlencode({"range": picked.choice, **picked.query()})
     never_contacted = (

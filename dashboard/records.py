@@ -412,11 +412,18 @@ def leads_list(request, workspace_id):
         if request.GET.get(name) is not None
     }
     waiting = request.GET.get("waiting") == "1"
-    keep = {**utm, **({"waiting": "1"} if waiting else {})}
+    sold = request.GET.get("sold") == "1"
+    keep = {**utm, **({"waiting": "1"} if waiting else {}), **({"sold": "1"} if sold else {})}
     leads = figures_selectors.leads_of_period(
-        workspace=workspace, period=picked.period, utm=utm, never_contacted=waiting
+        workspace=workspace,
+        period=picked.period,
+        utm=utm,
+        never_contacted=waiting,
+        with_sale=sold,
     )
     title = "Leads never contacted" if waiting else "Leads created"
+    if sold:
+        title = "Leads created with a sale"
     if utm:
         title += " from " + " / ".join(
             utm[name] for name in figures_selectors.UTM_FIELDS if name in utm
@@ -433,11 +440,27 @@ def leads_list(request, workspace_id):
             text_column("Source", lambda lead: lead.utm_source, "(none)"),
             Column("Setter", lambda lead: person_name(lead.setter)),
             moment_column("First contact", lambda lead: lead.first_contact_at, "not yet"),
+            *(
+                [
+                    money_column(
+                        "Cash collected to date", lambda lead: lead.cash_collected, workspace
+                    )
+                ]
+                if sold
+                else []
+            ),
         ],
         search=("name", "email"),
         lead_of=lambda lead: lead,
         keep=keep,
-        note="Created in the period and never contacted." if waiting else "",
+        note=(
+            "Created in the period and never contacted."
+            if waiting
+            else "Created in the period, with a sale to date: the closes of attribution, "
+            "whose cash collected is the sum of their cash to date."
+            if sold
+            else ""
+        ),
     )
     return list_page(request, workspace, member, picked, listing)
 

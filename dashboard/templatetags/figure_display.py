@@ -141,6 +141,19 @@ def cells_html(cells) -> str:
     )
 
 
+def linked_cells_html(cells) -> str:
+    """<td> cells of (field, api, path, href) quadruples: the figure itself links to the
+    records it counts when href is not empty."""
+    return mark_safe(  # every part is escaped by figure() or here
+        "".join(
+            f'<td><a href="{escape(href)}" class="figure-link">{figure(field, api, path)}</a></td>'
+            if href
+            else f"<td>{figure(field, api, path)}</td>"
+            for field, api, path, href in cells
+        )
+    )
+
+
 @register.filter
 def notes_for(notes, metric: str) -> list:
     """The notes whose subject is this figure's metric id."""

@@ -204,12 +204,22 @@ def leads_list(
     return Figures(data, tuple(notes))
 
 
+# A lead attribution.closes counts: one with a sale (to date).
+WITH_SALE = Q(has_sale=True)
+
+
 def leads_of_period(
-    *, workspace, period: Period, utm: dict | None = None, never_contacted: bool = False
+    *,
+    workspace,
+    period: Period,
+    utm: dict | None = None,
+    never_contacted: bool = False,
+    with_sale: bool = False,
 ):
     """The leads leads.created counts (or, with `utm`, one attribution row's: the labels
     as the row answers them, `(none)` for empty), optionally only those never contacted,
-    with their setter."""
+    or only those with a sale (the row's closes, whose cash to date is its cash
+    collected), with their setter."""
     leads = leads_created_in(workspace=workspace, period=period)
     for name, label in (utm or {}).items():
         if name not in UTM_FIELDS:
@@ -217,6 +227,8 @@ def leads_of_period(
         leads = leads.filter(**{name: "" if label == utm_label("") else label})
     if never_contacted:
         leads = leads.filter(first_contact_at__isnull=True)
+    if with_sale:
+        leads = leads.filter(WITH_SALE)
     return leads.select_related("setter")
 
 
@@ -235,7 +247,7 @@ def _attribution_query(*, part, workspace, member, start, end, rolled=False):
         # Only columns of lead_ws_created: PostgreSQL answers from the index alone.
         totals = {
             "n": Count("*"),
-            "closes": Count("has_sale", filter=Q(has_sale=True)),
+            "closes": Count("has_sale", filter=WITH_SALE),
             "cash": Coalesce(Sum("cash_collected"), 0, output_field=BigIntegerField()),
         }
     if part == "untagged":

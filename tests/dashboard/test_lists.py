@@ -435,3 +435,34 @@ def test_a_leads_journey_exports_its_events(team, figures_data):
     assert (
         signed_in(team["closer"]).get(f"/app/leads/{lead.pk}", {"export": "csv"}).status_code == 404
     )
+
+
+def test_an_attribution_rows_numbers_open_the_leads_they_count(team, figures_data):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    overview = client.get(f"/app/{ws.pk}/", MARCH).content.decode()
+    table = re.search(r'<table id="attribution-table">.*?</table>', overview, re.S).group(0)
+    untagged = next(
+        row
+        for row in re.findall(r'<tr class="attribution-row">(.*?)</tr>', table, re.S)
+        if "(none) / (none) / (none) / (none)" in row
+    )
+    numbers = re.findall(
+        r'<td><a href="([^"]+)" class="figure-link"><span class="figure"[^>]*>([^<]*)</span>',
+        untagged,
+    )
+    # Leads, closes and cash are links; the close rate is a rate of two of them.
+    leads_link, closes_link, cash_link = (unescape(url) for url, _ in numbers)
+    assert [text for _, text in numbers] == ["3", "2", "$3,000.00"]
+    query = "range=custom&from=2026-03-01&to=2026-03-31" + "".join(
+        f"&utm_{name}=%28none%29" for name in ("source", "medium", "campaign", "content")
+    )
+    assert leads_link == f"/app/{ws.pk}/leads/?{query}"
+    assert closes_link == cash_link == f"/app/{ws.pk}/leads/?{query}&sold=1"
+    assert total(client.get(leads_link).content.decode()) == 3
+    sold = client.get(closes_link).content.decode()
+    assert "Leads created with a sale" in sold
+    assert total(sold) == 2
+    # Each lead's cash to date, which adds up to the row's cash collected.
+    cash = [row[-1] for row in table_rows(sold)]
+    assert sorted(cash) == ["$1,000.00", "$2,000.00"]
