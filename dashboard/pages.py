@@ -430,9 +430,13 @@ EVENT_TEXT = {
 
 
 def _touch_detail(event: dict) -> list[str]:
+    """How and by whom; for a touch that is not a first contact, why not."""
     parts = [f"by {event['channel']}"]
     if event.get("member"):
         parts.append(f"({event['member']['name']})")
+    if not event["counts_as_first_contact"]:
+        parts[-1] += "."
+        parts.append(f"Not a first contact: {event['not_first_contact_reason']}.")
     return parts
 
 
@@ -509,11 +513,17 @@ def lead(request, lead_id):
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
     journey = lead_journey(workspace=workspace, lead_id=lead_id).data
+    # The earliest touch that counts is the lead's first contact (its "First contact").
+    first_contact = next(
+        (event for event in journey["events"] if event.get("counts_as_first_contact")), None
+    )
     events = [
         {
             **event,
             "local": moment_text(event["at"]),
-            "text": EVENT_TEXT.get(event["type"], event["type"]),
+            "text": "First contact"
+            if event is first_contact
+            else EVENT_TEXT.get(event["type"], event["type"]),
             "detail": _detail(event),
         }
         for event in journey["events"]
