@@ -32,7 +32,7 @@ def leads(team):
     ada = rec.lead(CREATED, name="Ada", setter=team["setter"])
     rec.touch(ada, AUTOMATED, channel="email")
     rec.touch(ada, CALLED, member=team["setter"], channel="call")
-    bo = rec.lead(CREATED, name="Bo", setter=team["setter"])
+    bo = rec.lead("2026-03-10 13:51", name="Bo", setter=team["setter"])
     rec.touch(bo, AUTOMATED, channel="email")
     rec.touch(bo, "2026-03-10 15:00", channel="email")
     return ada, bo
@@ -97,9 +97,9 @@ def test_the_journey_csv_says_it_too(team, leads):
     response = signed_in(team["owner"]).get(f"/app/leads/{ada.pk}", {"export": "csv"})
     lines = b"".join(response.streaming_content).decode().splitlines()
     assert lines[2:4] == [
-        '"10 Mar 2026, 15:01",2026-03-10T14:01:00Z,Contacted,touch,'
+        '"10 Mar 2026, 15:01:00",2026-03-10T14:01:00Z,Contacted,touch,'
         "by email. Not a first contact: sent without a member (automated).",
-        '"10 Mar 2026, 15:40",2026-03-10T14:40:00Z,First contact,touch,by call (Setter Person)',
+        '"10 Mar 2026, 15:40:00",2026-03-10T14:40:00Z,First contact,touch,by call (Setter Person)',
     ]
 
 
@@ -107,8 +107,8 @@ def test_the_journey_csv_says_it_too(team, leads):
     ("now", "waiting", "rate"),
     [
         # The automated email of 14:01 does not count: both wait until the call.
-        ("2026-03-10 14:39:59", [("Ada", 49), ("Bo", 49)], 0.0),
-        ("2026-03-10 14:40", [("Bo", 50)], 0.5),
+        ("2026-03-10 14:39:59", [("Ada", 49), ("Bo", 48)], 0.0),
+        ("2026-03-10 14:40", [("Bo", 49)], 0.5),
     ],
 )
 def test_speed_to_lead_waits_for_the_member_touch(team, leads, now, waiting, rate):
