@@ -29,6 +29,7 @@ from .times import parse_iso
 
 DEFAULT_LOCALE = "en"
 TIME_FORMAT = "%H:%M"
+SECONDS_FORMAT = "%H:%M:%S"
 MINUS = "\u2212"  # the minus sign, as pages print it
 TIMES = "\u00d7"  # the multiplication sign of a multiple (4.3 times)
 
@@ -149,6 +150,15 @@ def moment_text(value) -> str:
     if isinstance(moment, datetime):
         return f"{workspace_day_text(moment.date())}, {moment.strftime(TIME_FORMAT)}"
     return workspace_day_text(moment)
+
+
+def moment_seconds_text(value) -> str:
+    """26 Oct 2026, 14:05:09 in the active zone: a moment as moment_text writes it, to the
+    second (the CSV exports' times)."""
+    moment = _moment(value)
+    if not isinstance(moment, datetime):
+        return moment_text(value)
+    return f"{workspace_day_text(moment.date())}, {moment.strftime(SECONDS_FORMAT)}"
 
 
 def utc_clock_text(value) -> str:

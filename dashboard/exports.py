@@ -1,7 +1,8 @@
 """CSV exports of the pages' lists and tables, streamed as they are written.
 
 Each column is written as the page writes it (dates and times in the workspace's zone,
-money and numbers in its locale, core.display), and a time or an amount has beside it the
+a time to the second, money and numbers in its locale, core.display; a code in the
+page's words, "cash collected" not cash_collected), and a time or an amount has beside it the
 value a program reads: an instant in ISO 8601 UTC, an amount in minor units with its
 currency, a count or a rate as a number (a rate as a fraction, 0.425 for 42.5%). A text
 that would start a spreadsheet formula (=, +, -, @) is written after an apostrophe. The
@@ -78,7 +79,11 @@ def field_headings(heading: str, unit: str) -> list[str]:
     return [heading, f"{heading} (number)"]
 
 
-def field_cells(field: dict, exponent: int) -> list:
+def field_cells(field: dict | str, exponent: int, unit: str = "") -> list:
+    """A figure's columns (field_headings); for words the page writes in its place (a
+    str), the words, and no value for a program."""
+    if isinstance(field, str):
+        return [field, *([""] * (len(field_headings("", unit)) - 1))]
     text = figure_text(field)
     if field["value"] is None:
         reason = (field.get("unavailable") or {}).get("reason", "")
@@ -99,5 +104,5 @@ def table_headings(columns) -> list[str]:
 def table_row(columns, cells, exponent: int) -> list:
     row = []
     for (_, unit), cell in zip(columns, cells, strict=True):
-        row.extend([text_cell(cell)] if unit is None else field_cells(cell, exponent))
+        row.extend([text_cell(cell)] if unit is None else field_cells(cell, exponent, unit))
     return row

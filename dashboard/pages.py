@@ -20,6 +20,7 @@ from django.utils.safestring import mark_safe
 from core import words
 from core.display import (
     display_activate_workspace,
+    moment_seconds_text,
     moment_text,
     money_text,
     workspace_day_text,
@@ -193,24 +194,17 @@ def _attribution_head(row: dict) -> str:
 
 def _attribution_spend(rows: list, spend: dict | None) -> None:
     """Each attribution row's spend and cost per lead, from /acquisition's row of its
-    source and campaign. Spend is recorded per source and campaign: when several rows
-    share the pair, each says so instead of a figure (its spend cannot be split)."""
+    source and campaign (selectors.attribution_spend): when several rows share the pair,
+    each says so instead of a figure (its spend cannot be split)."""
     if spend is None:
         return
-    by_campaign = spend["by_campaign"]
     api = spend["acquisition"]["api"]
-    shared: dict = {}
-    for row in rows:
-        key = (row["utm_source"], row["utm_campaign"])
-        shared[key] = shared.get(key, 0) + 1
-    for row in rows:
-        key = (row["utm_source"], row["utm_campaign"])
-        found = by_campaign.get(key)
-        if found is None:
+    for row, found in zip(rows, selectors.attribution_spend(rows, spend), strict=True):
+        if found == selectors.SPEND_NONE:
             row["spend_cells"] = mark_safe('<td class="muted">none</td><td class="muted">—</td>')
-        elif shared[key] > 1:
+        elif found == selectors.SPEND_SHARED:
             row["spend_cells"] = mark_safe(
-                '<td class="muted" colspan="2">shared by the rows of this source and campaign</td>'
+                f'<td class="muted" colspan="2">{selectors.SPEND_SHARED}</td>'
             )
         else:
             index, acquisition_row = found
@@ -437,9 +431,13 @@ EVENT_TEXT = {
 
 
 def _touch_detail(event: dict) -> list[str]:
+    """How and by whom; for a touch that is not a first contact, why not."""
     parts = [f"by {event['channel']}"]
     if event.get("member"):
         parts.append(f"({event['member']['name']})")
+    if not event["counts_as_first_contact"]:
+        parts[-1] += "."
+        parts.append(f"Not a first contact: {event['not_first_contact_reason']}.")
     return parts
 
 
@@ -516,11 +514,17 @@ def lead(request, lead_id):
     if member.role not in Member.WORKSPACE_WIDE_ROLES:
         raise Http404("No lead has that id.")
     journey = lead_journey(workspace=workspace, lead_id=lead_id).data
+    # The earliest touch that counts is the lead's first contact (its "First contact").
+    first_contact = next(
+        (event for event in journey["events"] if event.get("counts_as_first_contact")), None
+    )
     events = [
         {
             **event,
             "local": moment_text(event["at"]),
-            "text": EVENT_TEXT.get(event["type"], event["type"]),
+            "text": "First contact"
+            if event is first_contact
+            else EVENT_TEXT.get(event["type"], event["type"]),
             "detail": _detail(event),
         }
         for event in journey["events"]
@@ -532,7 +536,7 @@ def lead(request, lead_id):
             headings=["When", "When (UTC, ISO 8601)", "Event", "Event type", "Detail"],
             rows=(
                 [
-                    event["local"],
+                    moment_seconds_text(event["at"]),
                     event["at"],
                     event["text"],
                     event["type"],

@@ -29,7 +29,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.urls import reverse
 
-from core.display import moment_text, number_text, workspace_day_text
+from core.display import moment_seconds_text, moment_text, number_text, workspace_day_text
 from core.money import money_text
 from core.times import instant_parse, utc_iso
 from figures import selectors as figures_selectors
@@ -72,6 +72,8 @@ class Column:
     heading: str
     text: Callable
     machine: tuple[tuple[str, Callable], ...] = ()
+    # The text a CSV writes, when not the page's (a time: to the second).
+    csv_text: Callable | None = None
 
 
 def moment_column(heading: str, read: Callable, empty: str = "") -> Column:
@@ -79,8 +81,15 @@ def moment_column(heading: str, read: Callable, empty: str = "") -> Column:
         value = read(record)
         return moment_text(value) if value is not None else empty
 
+    def csv_text(record) -> str:
+        value = read(record)
+        return moment_seconds_text(value) if value is not None else empty
+
     return Column(
-        heading, text, ((f"{heading} (UTC, ISO 8601)", lambda r: utc_iso(read(r)) or ""),)
+        heading,
+        text,
+        ((f"{heading} (UTC, ISO 8601)", lambda r: utc_iso(read(r)) or ""),),
+        csv_text,
     )
 
 
@@ -321,7 +330,7 @@ def csv_headings(columns) -> list[str]:
 def csv_row(columns, record) -> list:
     row = []
     for column in columns:
-        text = column.text(record)
+        text = (column.csv_text or column.text)(record)
         # A column without a program's value beside it is text people or providers wrote.
         row.append(text if column.machine else text_cell(text))
         row.extend(read(record) for _, read in column.machine)

@@ -359,6 +359,37 @@ def spend_figures(*, workspace, picked, shown=None) -> dict:
     return {"acquisition": current, "tiles": tiles, "by_campaign": by_campaign}
 
 
+# An attribution row's spend when /acquisition has no row of its source and campaign, and
+# when other rows share the pair.
+SPEND_NONE = "none"
+SPEND_SHARED = "shared by the rows of this source and campaign"
+
+
+def attribution_spend(rows: list, spend: dict | None) -> list:
+    """Each attribution row's spend, from /acquisition's row of its source and campaign
+    (spend_figures' by_campaign): that row as (its index, the row), or SPEND_NONE when
+    it has none, or SPEND_SHARED when several attribution rows share the pair (spend is
+    recorded per source and campaign: it cannot be split). Empty without spend. The
+    overview's table and its CSV both read this."""
+    if spend is None:
+        return []
+    by_campaign = spend["by_campaign"]
+    shared: dict = {}
+    for row in rows:
+        key = (row["utm_source"], row["utm_campaign"])
+        shared[key] = shared.get(key, 0) + 1
+    found = []
+    for row in rows:
+        key = (row["utm_source"], row["utm_campaign"])
+        if key not in by_campaign:
+            found.append(SPEND_NONE)
+        elif shared[key] > 1:
+            found.append(SPEND_SHARED)
+        else:
+            found.append(by_campaign[key])
+    return found
+
+
 def acquisition(*, workspace, picked, now=None) -> dict:
     """The acquisition page: /acquisition's rows and total of the period, the spend tiles
     with their change, and the daily (weekly, monthly) spend against cash collected."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 
-from core.display import moment_text
+from core.display import moment_seconds_text
 from figures import selectors as figures_selectors
 from figures.registry import METRICS
 from workspaces.access import page
@@ -22,6 +22,7 @@ from .pages import (
 )
 from .periods import period_pick
 from .records import wide_role
+from .templatetags.figure_display import words
 
 UTM_HEADINGS = {
     "utm_source": "Source",
@@ -55,6 +56,10 @@ def _attribution(data: dict, params) -> tuple[list, list]:
         ("Cash collected", "money"),
         ("Close rate", "rate"),
     ]
+    # With ad spend, the page's spend and cost per lead of the row's source and campaign.
+    spend = selectors.attribution_spend(rows, data["spend"])
+    if spend:
+        columns += [("Ad spend", "money"), ("Cost per lead", "money")]
     return columns, (
         [
             *(row[name] for name in figures_selectors.UTM_FIELDS),
@@ -62,9 +67,21 @@ def _attribution(data: dict, params) -> tuple[list, list]:
             row["closes"],
             row["cash_collected"],
             row["close_rate"],
+            *(_spend_cells(spend[n]) if spend else ()),
         ]
-        for row in rows
+        for n, row in enumerate(rows)
     )
+
+
+def _spend_cells(found) -> list:
+    """An attribution row's spend and cost per lead: its /acquisition row's Fields, or
+    the words the page says instead (none; shared by the rows of its pair)."""
+    if found == selectors.SPEND_NONE:
+        return [selectors.SPEND_NONE, "—"]
+    if found == selectors.SPEND_SHARED:
+        return [selectors.SPEND_SHARED, selectors.SPEND_SHARED]
+    _index, acquisition_row = found
+    return [acquisition_row[name] for name in selectors.ATTRIBUTION_SPEND]
 
 
 def _commission(data: dict, params) -> tuple[list, list]:
@@ -82,8 +99,9 @@ def _commission(data: dict, params) -> tuple[list, list]:
             row["name"],
             row["email"] or "",
             row["role"],
+            # In the page's words: "cash collected", "closer".
             *(
-                (row["rule"]["basis"], row["rule"]["slot"], row["rule"]["rate"])
+                (words(row["rule"]["basis"]), row["rule"]["slot"], row["rule"]["rate"])
                 if row["rule"]
                 else ("", "", "")
             ),
@@ -135,7 +153,7 @@ def _waiting(data: dict, params) -> tuple[list, list]:
         [
             lead["name"] or lead["email"] or "(no name)",
             lead["email"] or "",
-            moment_text(lead["created_at"]),
+            moment_seconds_text(lead["created_at"]),
             lead["created_at"],
             lead["minutes_waited"],
             (lead.get("setter") or {}).get("name") or "—",

@@ -219,7 +219,9 @@ def metrics_markdown() -> str:
         "never answered) and `data.events` (every record of the lead in time order, each "
         "with `at` and `type`: lead.created, touch, webinar.registered, webinar.joined, "
         "webinar.left, call.booked, call.rescheduled, call.cancelled, call.showed, "
-        "call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage); and "
+        "call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage; a touch "
+        "says whether it counts as a first contact, `counts_as_first_contact`, and when "
+        "not why, `not_first_contact_reason`: see `speed_to_lead.waiting`); and "
         "`data.events` of the audit log, newest first, each with `at`, `actor` "
         "(`kind`, `id`, `label`), `action`, `target` (`type`, `id`) and `reason`.",
         "",

@@ -7,6 +7,8 @@ better_of reads) and one aggregate in figures/selectors/.
 
 from dataclasses import dataclass
 
+from workspaces.contact import DEFINITION as FIRST_CONTACT
+
 COUNT = "count"
 MONEY = "money"
 RATE = "rate"
@@ -386,7 +388,8 @@ METRIC_LIST: list[Metric] = [
         "speed_to_lead.waiting",
         "Leads waiting",
         COUNT,
-        "Leads created in the last withinMinutes minutes with no first contact yet.",
+        "Leads created in the last withinMinutes minutes with no first contact yet. "
+        + FIRST_CONTACT,
     ),
     _m(
         "/api/v1/speed-to-lead",

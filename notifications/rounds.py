@@ -28,6 +28,7 @@ from django.urls import reverse
 from core.mail import mail_send
 from core.tasks import task_send
 from core.times import local_today, workspace_zone
+from workspaces import contact
 from workspaces.models import EodReport, Lead, Member
 
 from . import digests
@@ -251,7 +252,7 @@ def speed_to_lead_alerts(now: datetime) -> int:
     # partial index lead_uncontacted_created), of the workspaces whose alerts are on.
     leads = list(
         Lead.objects.filter(
-            first_contact_at__isnull=True,
+            contact.never_contacted(),
             created_at__gte=now - longest,
             created_at__lte=now - timedelta(minutes=SPEED_TO_LEAD_MIN),
             workspace__notification_settings__speed_to_lead_minutes__isnull=False,

@@ -18,6 +18,7 @@ from django.db import connection, models
 from django.db.models import Exists, F, Min, OuterRef, Q, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
+from .contact import counted_touches
 from .models import (
     Call,
     Funnel,
@@ -149,7 +150,8 @@ def calls_outcome_refresh(*, workspace: Workspace, call_ids: Iterable | None = N
 
 
 def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | None = None) -> int:
-    """Lead.first_contact_at is the earliest touch by a member."""
+    """Lead.first_contact_at is the earliest touch that counts as a first contact
+    (workspaces.contact: by a member, at or after the lead's creation)."""
     leads = Lead.objects.filter(workspace=workspace)
     if lead_ids is not None:
         lead_ids = list(lead_ids)
@@ -158,7 +160,9 @@ def leads_first_contact_refresh(*, workspace: Workspace, lead_ids: Iterable | No
         leads = leads.filter(pk__in=lead_ids)
         _rows_lock(Lead.objects.filter(pk__in=lead_ids))
     first = (
-        Touch.objects.filter(lead=OuterRef("pk"), member__isnull=False)
+        Touch.objects.filter(
+            counted_touches(created_at=OuterRef("created_at")), lead=OuterRef("pk")
+        )
         .order_by()
         .values("lead")
         .annotate(first=Min("at"))

@@ -317,7 +317,8 @@ class Lead(WorkspaceRecord):
         related_name="+",
         db_index=False,
     )
-    # First touch by a member; kept on the lead so speed-to-lead reads one table.
+    # The earliest touch that counts as a first contact (workspaces.contact); kept on the
+    # lead so speed-to-lead reads one table.
     first_contact_at = models.DateTimeField(null=True, blank=True)
     # Whether any sale names the lead, and the succeeded payments on its sales (minor
     # units), kept by the services so attribution reads the period's leads only.

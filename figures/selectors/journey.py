@@ -21,6 +21,7 @@ from core.compiled import CompiledQuery
 from core.errors import NotFound
 from core.ids import parse_uuid
 from core.times import instant_parse, utc_iso
+from workspaces import contact
 from workspaces.identifiers import IDENTIFIERS
 from workspaces.models import (
     Call,
@@ -42,7 +43,8 @@ from .leads import lead_row
 
 # Every kind of record the journey shows, as rows of the same columns: which kind (its
 # place in KINDS), its moment and up to two more, two ids, two texts, an amount, a flag and
-# up to two members. Each kind names the columns it fills; the others are null.
+# up to two members. Each kind names the columns it fills (by a field's name, or an
+# expression); the others are null.
 COLUMNS = {
     "kind": IntegerField(),
     "at": DateTimeField(),
@@ -76,8 +78,14 @@ def _member(slot: str, relation: str) -> dict[str, str]:
 
 
 def _touches(workspace, lead):
+    """A touch, with why it is not a first contact (null when it is one)."""
     records = Touch.objects.filter(workspace=workspace, lead=lead)
-    return records, {"at": "at", "text_a": "channel", **_member("m1", "member")}
+    return records, {
+        "at": "at",
+        "text_a": "channel",
+        "text_b": contact.not_counted_reason(),
+        **_member("m1", "member"),
+    }
 
 
 def _registrations(workspace, lead):
@@ -176,7 +184,7 @@ def _as_rows(kind: int, records, named: dict[str, str]):
         f"j_{name}": (
             Value(kind, output_field=field)
             if name == "kind"
-            else F(named[name])
+            else (F(named[name]) if isinstance(named[name], str) else named[name])
             if name in named
             # Typed: PostgreSQL would read a bare NULL as text.
             else Cast(Value(None), output_field=field)
@@ -240,12 +248,16 @@ def _second_member(record: Record) -> dict | None:
 
 
 def _touch_events(record: Record, workspace) -> list[dict]:
+    """A touch, and whether it counts as a first contact (workspaces.contact); when not,
+    why, in words."""
     return [
         {
             "at": utc_iso(record.at),
             "type": "touch",
             "channel": record.text_a,
             "member": _first_member(record),
+            "counts_as_first_contact": record.text_b is None,
+            "not_first_contact_reason": record.text_b,
         }
     ]
 

@@ -8,6 +8,7 @@ from django.db.models.functions import Coalesce
 
 from core.compiled import CompiledQuery
 from core.times import utc_iso
+from workspaces import contact
 from workspaces.kept import UTM_FIELDS
 from workspaces.models import Lead, UtmTags
 
@@ -226,7 +227,7 @@ def leads_of_period(
             raise KeyError(name)
         leads = leads.filter(**{name: "" if label == utm_label("") else label})
     if never_contacted:
-        leads = leads.filter(first_contact_at__isnull=True)
+        leads = leads.filter(contact.never_contacted())
     if with_sale:
         leads = leads.filter(WITH_SALE)
     return leads.select_related("setter")

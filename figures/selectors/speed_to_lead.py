@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Count, DateTimeField, Q, UUIDField
+from django.db.models import Count, DateTimeField, UUIDField
 from django.utils import timezone
 
 from core.compiled import Aggregate, CompiledQuery
 from core.times import utc_iso
+from workspaces import contact
 from workspaces.models import Lead
 
 from .. import envelope as fields
@@ -21,12 +22,13 @@ WITHIN_MINUTES_DEFAULT = 120
 
 
 def _speed_query(*, part: str, workspace, member, since, now):
-    """The leads created from `since` to `now` counted, and how many of them were
-    contacted by `now` ("counts"), or those not contacted, oldest first ("waiting")."""
+    """The leads created from `since` to `now` counted, and how many of them had their
+    first contact by `now` (workspaces.contact) ("counts"), or those that had not, oldest
+    first ("waiting")."""
     leads = Lead.objects.filter(workspace=workspace, created_at__gte=since, created_at__lte=now)
     if member is not None:
         leads = leads.filter(setter=member)
-    contacted = Q(first_contact_at__isnull=False, first_contact_at__lte=now)
+    contacted = contact.contacted(by=now)
     if part == "counts":
         return Aggregate(leads, total=Count("pk"), contacted=Count("pk", filter=contacted))
     # The columns of the rows only, not whole leads and setters.

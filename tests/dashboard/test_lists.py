@@ -92,7 +92,7 @@ def test_cash_collected_opens_its_payments_and_exports_them(
         [
             "Sally Sale",
             "—",
-            "2 Mar 2026, 11:05",
+            "2 Mar 2026, 11:05:00",
             "2026-03-02T10:05:00Z",
             "$1,500.00",
             "150000",
@@ -103,7 +103,7 @@ def test_cash_collected_opens_its_payments_and_exports_them(
         [
             "Sally Sale",
             "—",
-            "16 Mar 2026, 09:00",
+            "16 Mar 2026, 09:00:00",
             "2026-03-16T08:00:00Z",
             "$500.00",
             "50000",
@@ -112,8 +112,11 @@ def test_cash_collected_opens_its_payments_and_exports_them(
             "Setter Person",
         ],
     ]
-    # The CSV's rows are the list's, and they add up to the API's figure.
-    assert [[*row[:3], row[4], row[7], row[8]] for row in rows[1:]] == table_rows(html)
+    # The CSV's rows are the list's (its times to the second), and they add up to the
+    # API's figure.
+    assert [[*row[:3], row[4], row[7], row[8]] for row in rows[1:]] == [
+        [r[0], r[1], f"{r[2]}:00", *r[3:]] for r in table_rows(html)
+    ]
     payments = api(workspace_token(ws)).get("/api/v1/payments?from=2026-03-01&to=2026-03-31")
     cash = payments.json()["data"]["cash_collected"]["value"]
     assert cash == sum(int(row[5]) for row in rows[1:]) / 100 == 2000
@@ -187,7 +190,7 @@ def test_eod_and_commission_rows_open_their_records(team, figures_data):
             closer.email,
             "2 Mar 2026",
             "2026-03-02",
-            "2 Mar 2026, 19:00",
+            "2 Mar 2026, 19:00:00",
             "2026-03-02T18:00:00Z",
         ],
     ]
@@ -254,7 +257,10 @@ def test_the_leads_csv_is_the_lists_rows_and_the_apis(team, figures_data, api, w
         "First contact (UTC, ISO 8601)",
     ]
     page_rows = table_rows(html)
-    assert [[r[0], r[1], r[2], r[4], r[5], r[6]] for r in rows[1:]] == page_rows
+    # The page's columns; a time to the minute on the page, to the second in the file.
+    assert [[r[0], r[1], r[2], r[4], r[5], r[6]] for r in rows[1:]] == [
+        [r[0], r[1], f"{r[2]}:00", r[3], r[4], r[5]] for r in page_rows
+    ]
     answer = api(workspace_token(ws)).get("/api/v1/leads?from=2026-03-01&to=2026-03-31&limit=100")
     leads = answer.json()["data"]["leads"]
     assert len(leads) == len(rows) - 1 == 8
@@ -278,7 +284,7 @@ def test_csv_writes_a_new_york_euro_workspace_as_its_pages_do(
     assert rows[1] == [
         "Nora",
         "n@x.test",
-        "1 Mar 2026, 22:30",
+        "1 Mar 2026, 22:30:00",
         "2026-03-02T03:30:00Z",
         "1.234,56\xa0€",
         "123456",
@@ -293,7 +299,7 @@ def test_csv_writes_a_new_york_euro_workspace_as_its_pages_do(
     answer = api(workspace_token(ws)).get("/api/v1/payments?from=2026-03-01&to=2026-03-31")
     assert answer.json()["data"]["cash_collected"]["value"] == 1234.56
     sales = csv_of(client.get(f"/app/{ws.pk}/sales/", {**MARCH, "export": "csv"}))
-    assert sales[1][2:5] == ["1 Mar 2026, 21:00", "2026-03-02T02:00:00Z", "5.000,00\xa0€"]
+    assert sales[1][2:5] == ["1 Mar 2026, 21:00:00", "2026-03-02T02:00:00Z", "5.000,00\xa0€"]
 
 
 def test_a_page_table_exports_its_rows(team, figures_data):
@@ -430,7 +436,7 @@ def test_a_leads_journey_exports_its_events(team, figures_data):
         "payment",
         "refund",
     ]
-    assert rows[1][:3] == ["1 Mar 2026, 09:00", "2026-03-01T08:00:00Z", "Lead created"]
+    assert rows[1][:3] == ["1 Mar 2026, 09:00:00", "2026-03-01T08:00:00Z", "Lead created"]
     assert rows[4][4] == "$4,000.00 closed by Closer Person"
     assert (
         signed_in(team["closer"]).get(f"/app/leads/{lead.pk}", {"export": "csv"}).status_code == 404
@@ -466,3 +472,19 @@ def test_an_attribution_rows_numbers_open_the_leads_they_count(team, figures_dat
     # Each lead's cash to date, which adds up to the row's cash collected.
     cash = [row[-1] for row in table_rows(sold)]
     assert sorted(cash) == ["$1,000.00", "$2,000.00"]
+
+
+def test_the_commission_csv_writes_words_and_times_to_the_second(team, figures_data):
+    """The rule as the page writes it ("cash collected", "closer"), and a time's seconds
+    (the machine's UTC column beside it as before)."""
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    rows = csv_of(client.get(f"/app/{ws.pk}/tables/commission/", MARCH))
+    assert rows[0][3:6] == ["Rule: basis", "Rule: slot", "Rule: rate (fraction)"]
+    closer = next(row for row in rows[1:] if row[0] == "Closer Person")
+    assert closer[3:6] == ["cash collected", "closer", "0.1"]
+    sally = Lead.objects.get(workspace=ws, name="Sally Sale")
+    Records(ws).touch(sally, "2026-03-01 08:30:07", member=team["setter"])
+    leads = csv_of(client.get(f"/app/{ws.pk}/leads/", {**MARCH, "export": "csv", "q": "Sally"}))
+    # 08:30:07 UTC is 09:30:07 in Berlin.
+    assert leads[1][6:8] == ["1 Mar 2026, 09:30:07", "2026-03-01T08:30:07Z"]

@@ -331,8 +331,20 @@ CLOSER = {"id": "m1", "name": "Casey Closer"}
     ("event", "detail"),
     [
         ({"type": "lead.created"}, ""),
-        ({"type": "touch", "channel": "sms", "member": CLOSER}, "by sms (Casey Closer)"),
-        ({"type": "touch", "channel": "email", "member": None}, "by email"),
+        (
+            {"type": "touch", "channel": "sms", "member": CLOSER, "counts_as_first_contact": True},
+            "by sms (Casey Closer)",
+        ),
+        (
+            {
+                "type": "touch",
+                "channel": "email",
+                "member": None,
+                "counts_as_first_contact": False,
+                "not_first_contact_reason": "sent without a member (automated)",
+            },
+            "by email. Not a first contact: sent without a member (automated).",
+        ),
         (
             {"type": "webinar.joined", "event": {"id": "e1", "name": "Spring launch"}},
             "Spring launch",

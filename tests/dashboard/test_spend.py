@@ -367,3 +367,40 @@ def test_the_spend_chart_exports_its_days(team, with_spend):
         "USD",
     ]
     assert rows[3][3:6] == ["$400.00", "40000", "USD"]
+
+
+def _csv_lines(response) -> list[str]:
+    assert response.status_code == 200
+    return b"".join(response.streaming_content).decode("utf-8-sig").splitlines()
+
+
+def test_the_attribution_csv_carries_the_pages_spend_and_cost_per_lead(team, with_spend):
+    ws = team["workspace"]
+    lines = _csv_lines(signed_in(team["owner"]).get(f"/app/{ws.pk}/tables/attribution/", MARCH))
+    assert lines[0].endswith(
+        ",Ad spend,Ad spend (minor units),Ad spend (currency),"
+        "Cost per lead,Cost per lead (minor units),Cost per lead (currency)"
+    )
+    # google: 600.00 over 4 leads; no source: no spend over 3; facebook: 100.00 over 1.
+    rows = list(csv.reader(lines[1:]))
+    assert [row[0] for row in rows] == ["google", "(none)", "facebook"]
+    assert [row[13:] for row in rows] == [
+        ["$600.00", "60000", "USD", "$150.00", "15000", "USD"],
+        ["$0.00", "0", "USD", "$0.00", "0", "USD"],
+        ["$100.00", "10000", "USD", "$100.00", "10000", "USD"],
+    ]
+    assert lines[3] == (
+        "facebook,paid,(none),(none),1,1,0,0,$0.00,0,USD,0.0%,0.0,"
+        "$100.00,10000,USD,$100.00,10000,USD"
+    )
+
+
+def test_rows_sharing_a_source_and_campaign_say_so_in_the_csv(team, with_spend):
+    """Spend is recorded per source and campaign: google's two mediums cannot split it."""
+    ws = team["workspace"]
+    Records(ws).lead("2026-03-06 09:00", utm_source="google", utm_medium="cpc")
+    lines = _csv_lines(signed_in(team["owner"]).get(f"/app/{ws.pk}/tables/attribution/", MARCH))
+    shared = "shared by the rows of this source and campaign"
+    google = [row for row in csv.reader(lines[1:]) if row[0] == "google"]
+    assert [row[1] for row in google] == ["(none)", "cpc"]
+    assert [row[13:] for row in google] == [[shared, "", "", shared, "", ""]] * 2

@@ -12,6 +12,7 @@ from tests.conftest import aware
 from workspaces.kept import (
     funnels_progress_touch,
     leads_calls_refresh,
+    leads_first_contact_refresh,
     leads_sales_refresh,
     registrations_booked_refresh,
     utm_tags_ids,
@@ -55,9 +56,8 @@ class Records:
         touch = Touch.objects.create(
             workspace=self.ws, lead=lead, member=member, channel=channel, at=moment
         )
-        if member is not None and (lead.first_contact_at is None or moment < lead.first_contact_at):
-            lead.first_contact_at = moment
-            lead.save(update_fields=["first_contact_at"])
+        leads_first_contact_refresh(workspace=self.ws, lead_ids=[lead.pk])
+        lead.refresh_from_db(fields=["first_contact_at"])
         return touch
 
     def call(self, when, *, lead=None, tz="UTC", booked=None, rescheduled_from=None, **extra):

@@ -60,6 +60,26 @@ def test_first_contact_is_the_earliest_touch_by_a_member(lead, make_member):
     )
 
 
+def test_a_touch_before_the_lead_was_created_is_not_its_first_contact(lead, make_member):
+    """workspaces.contact: the first contact is never before the lead's creation (09:00)."""
+    ws = lead.workspace
+    setter = make_member(ws, "setter")
+    touch_upsert(
+        workspace=ws, external_id="early", lead=lead, member=setter, at=aware("2026-03-01 08:59")
+    )
+    lead.refresh_from_db()
+    assert lead.first_contact_at is None
+    touch_upsert(
+        workspace=ws, external_id="on-time", lead=lead, member=setter, at=aware("2026-03-01 09:00")
+    )
+    lead.refresh_from_db()
+    assert lead.first_contact_at == aware("2026-03-01 09:00")
+    # The lead moved earlier: the early touch now counts.
+    lead_upsert(workspace=ws, external_id="l", created_at=aware("2026-03-01 08:30"))
+    lead.refresh_from_db()
+    assert lead.first_contact_at == aware("2026-03-01 08:59")
+
+
 def test_replaced_follows_rescheduled_from(lead):
     ws = lead.workspace
     times = {

@@ -8,7 +8,8 @@ figures rely on (see workspaces.kept):
 - ``Call.outcome`` is the result of the call's latest Outcome (by ``at``), and
   ``Call.offer_made`` follows the latest outcome that recorded it;
 - ``Call.replaced`` is True iff another call names it in ``rescheduled_from``;
-- ``Lead.first_contact_at`` is the earliest Touch by a member;
+- ``Lead.first_contact_at`` is the earliest Touch that counts as a first contact (by a
+  member, at or after the lead's creation: workspaces.contact);
 - ``Sale.cash_collected`` is the sum of its succeeded payments; ``Lead.has_sale`` and
   ``Lead.cash_collected`` follow the lead's sales; ``Payment.closer``/``setter`` are its
   sale's; ``Registration.booked_after`` says whether the lead booked a call at or after

@@ -77,6 +77,10 @@ def lead_upsert(
             **read,
         },
     )
+    if "created_at" in before:
+        # Which of its touches count as a first contact depends on when it came in.
+        leads_first_contact_refresh(workspace=workspace, lead_ids=[lead.pk])
+        lead.refresh_from_db(fields=["first_contact_at"])
     if created or before:
         event_record(
             workspace=workspace,

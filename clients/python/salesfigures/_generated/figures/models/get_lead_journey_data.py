@@ -24,7 +24,10 @@ class GetLeadJourneyData:
             (Meta's click id), fbp (Meta's browser id), gclid, gbraid, wbraid (Google's click ids).
         events (list['GetLeadJourneyDataEventsItem']): In time order, each with `at` and `type`: lead.created, touch,
             webinar.registered, webinar.joined, webinar.left, call.booked, call.rescheduled, call.cancelled, call.showed,
-            call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage.
+            call.no_show, outcome, sale, payment, refund, chargeback, funnel.stage. A touch has `channel`, `member` ({id,
+            name, email} or null), `counts_as_first_contact` (boolean: a touch by a member of the workspace dated at or
+            after the lead's creation; the earliest is the lead's `first_contact_at`) and `not_first_contact_reason` (null
+            when it counts, else in words: `sent without a member (automated)` or `dated before the lead was created`).
     """
 
     lead: "GetLeadJourneyDataLead"

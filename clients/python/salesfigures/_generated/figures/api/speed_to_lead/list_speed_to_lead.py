@@ -94,7 +94,9 @@ def sync_detailed(
     Metrics (see docs/metrics.md):
 
     - `speed_to_lead.waiting` (count): Leads created in the last withinMinutes minutes with no first
-    contact yet.
+    contact yet. A lead's first contact is its earliest touch made by a member of the workspace and
+    dated at or after the lead's creation; touches without a member (automated sequences, mails a
+    provider sent) and touches dated before the lead was created do not count.
     - `speed_to_lead.contacted_rate` (rate): Leads created in the last withinMinutes minutes already
     contacted / all of them. Null: empty-denominator when no lead was created in the window.
 
@@ -136,7 +138,9 @@ def sync(
     Metrics (see docs/metrics.md):
 
     - `speed_to_lead.waiting` (count): Leads created in the last withinMinutes minutes with no first
-    contact yet.
+    contact yet. A lead's first contact is its earliest touch made by a member of the workspace and
+    dated at or after the lead's creation; touches without a member (automated sequences, mails a
+    provider sent) and touches dated before the lead was created do not count.
     - `speed_to_lead.contacted_rate` (rate): Leads created in the last withinMinutes minutes already
     contacted / all of them. Null: empty-denominator when no lead was created in the window.
 
@@ -173,7 +177,9 @@ async def asyncio_detailed(
     Metrics (see docs/metrics.md):
 
     - `speed_to_lead.waiting` (count): Leads created in the last withinMinutes minutes with no first
-    contact yet.
+    contact yet. A lead's first contact is its earliest touch made by a member of the workspace and
+    dated at or after the lead's creation; touches without a member (automated sequences, mails a
+    provider sent) and touches dated before the lead was created do not count.
     - `speed_to_lead.contacted_rate` (rate): Leads created in the last withinMinutes minutes already
     contacted / all of them. Null: empty-denominator when no lead was created in the window.
 
@@ -213,7 +219,9 @@ async def asyncio(
     Metrics (see docs/metrics.md):
 
     - `speed_to_lead.waiting` (count): Leads created in the last withinMinutes minutes with no first
-    contact yet.
+    contact yet. A lead's first contact is its earliest touch made by a member of the workspace and
+    dated at or after the lead's creation; touches without a member (automated sequences, mails a
+    provider sent) and touches dated before the lead was created do not count.
     - `speed_to_lead.contacted_rate` (rate): Leads created in the last withinMinutes minutes already
     contacted / all of them. Null: empty-denominator when no lead was created in the window.
 
