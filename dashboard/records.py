@@ -25,7 +25,7 @@ from functools import reduce
 from operator import or_
 from urllib.parse import urlencode
 
-from django.db.models import F, Q, Value
+from django.db.models import CharField, F, Q, Value
 from django.db.models.functions import Coalesce, Lower, NullIf
 from django.http import Http404
 from django.shortcuts import render
@@ -172,7 +172,11 @@ def amount_sort(key: str, heading: str, field_name: str) -> Sort:
 
 def name_sort(key: str, heading: str, prefix: str) -> Sort:
     """By the name the row shows (its name, else its email), case aside; none last."""
-    shown = Coalesce(NullIf(F(f"{prefix}name"), Value("")), NullIf(F(f"{prefix}email"), Value("")))
+    shown = Coalesce(
+        NullIf(F(f"{prefix}name"), Value("")),
+        NullIf(F(f"{prefix}email"), Value("")),
+        output_field=CharField(),
+    )
     return Sort(key, heading, Lower(shown), "text", ("A to Z", "Z to A"), nullable=True)
 
 
@@ -657,7 +661,7 @@ def _choice_filter(params, listing: Listing, choice: tuple, records):
     chosen = given if given in values else ""
     if given and not chosen:
         listing.refused.append(
-            f"“{given[:80]}” is not a {label.lower()} the list knows: "
+            f"“{given[:80]}” is not one of the {label.lower()}s the list knows: "
             f"the list is not filtered by {label.lower()}."
         )
     if chosen:
