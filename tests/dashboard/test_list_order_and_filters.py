@@ -102,7 +102,7 @@ def test_a_list_opens_newest_first_says_so_and_its_csv_keeps_the_order(shop):
     ]
     assert amounts(html) == ["$500.00", "$1,000.00", "$700.00", "$2,000.00", "$1,000.00"]
     # The time's heading says it is the sort, and its link turns it round.
-    assert '<th scope="col" aria-sort="descending"><a href="' in html
+    assert '<th scope="col" class="sortable" aria-sort="descending"><a href="' in html
     assert link(html, "sort-paid") == f"{PERIOD}&sort=paid&dir=asc"
     assert link(html, "sort-amount") == f"{PERIOD}&sort=amount&dir=desc"
     assert link(html, "sort-lead") == f"{PERIOD}&sort=lead&dir=asc"
@@ -144,7 +144,7 @@ def test_amounts_sort_both_ways_across_pages_with_ties_in_id_order(
         words = "smallest first" if direction == "asc" else "largest first"
         assert order(htmls[0]) == f"By amount, {words}."
         sorted_th = "ascending" if direction == "asc" else "descending"
-        assert f'<th scope="col" aria-sort="{sorted_th}"><a href="' in htmls[0]
+        assert f'<th scope="col" class="sortable" aria-sort="{sorted_th}"><a href="' in htmls[0]
         assert 'id="sort-amount"' in htmls[0]
         # Back from the last page: the middle one, the same rows.
         back = client.get(f"{base}{link(htmls[2], 'previous-page')}").content.decode()
