@@ -4,12 +4,15 @@ Each list holds exactly what its figure counts, read through the figures' own se
 (figures.selectors.calls_of_figure, leads_of_period, payments_of_figure,
 commission_records, eod_reports_of_period, ad_spend_of_period), which build it from the
 condition the figure's aggregate counts, for the period of the page that opened it,
-oldest first, a page at a time. Pages follow a cursor (the time and id of the first or
-last row shown), so a page costs the same however deep it is, and rows added meanwhile
-neither repeat nor go missing. A list is searched by name or email, and `?export=csv`
-streams all of its rows (the search applied) as CSV: each column as the page writes it,
-and beside a time or an amount the value a program reads (the instant in ISO 8601 UTC,
-the minor units and the currency).
+newest first, a page at a time. Its main columns (time, amounts, name) sort by their
+heading's link (?sort=&dir=, empty values last). Pages follow a cursor (the sort value and
+id of the first or last row shown), so a page costs the same however deep it is, and rows
+added meanwhile neither repeat nor go missing. The filters a list offers (closer, setter,
+outcome or kind, the lead's UTM values) are kept in the address and shown as chips, each
+with the address without it. A list is searched by name or email, and `?export=csv`
+streams all of its rows (the search and filters applied, in the page's order) as CSV: each
+column as the page writes it, and beside a time or an amount the value a program reads
+(the instant in ISO 8601 UTC, the minor units and the currency).
 """
 
 from __future__ import annotations
