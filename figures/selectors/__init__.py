@@ -23,7 +23,7 @@ from .acquisition import (
     ad_spend_of_period,
 )
 from .audit_events import audit_events_list
-from .base import Figures
+from .base import NONE_LABEL, Figures
 from .board import KEY_FIGURES, key_figures, member_board
 from .calls import calls_awaiting_outcome, calls_figures, calls_of_figure
 from .eod import eod_days_missed, eod_figures, eod_filed_on, eod_reports_of_period
@@ -83,6 +83,7 @@ __all__ = [
     "KEY_FIGURES",
     "LEADS_LIMIT_DEFAULT",
     "LEADS_LIMIT_MAX",
+    "NONE_LABEL",
     "ROLES",
     "ROLE_DEFAULT",
     "SERIES_METRICS",

@@ -52,6 +52,8 @@ SCREENSHOTS = frozenset(
         "overview-spend-phone.png",
         "records-payments.png",
         "records-payments-phone.png",
+        "records-sorted-filtered.png",
+        "records-cards-phone.png",
         "acquisition.png",
         "acquisition-phone.png",
         "first-run.png",

@@ -101,8 +101,14 @@ def test_a_figure_opens_its_payments_and_they_download_as_csv(
     exported = list(csv.reader(io.StringIO(text)))
     headings = exported[0]
     shown_columns = [n for n, heading in enumerate(headings) if not MACHINE.search(heading)]
+    # The page's headings, without the sorted one's arrow and its words.
     assert [headings[n] for n in shown_columns] == page.eval_on_selector_all(
-        "#records thead th", "cells => cells.map(cell => cell.textContent.trim())"
+        "#records thead th",
+        """cells => cells.map(cell => {
+            const heading = cell.cloneNode(true);
+            heading.querySelectorAll(".sort-direction").forEach(mark => mark.remove());
+            return heading.textContent.trim();
+        })""",
     )
     assert len(exported) - 1 == total
     assert [[row[n] for n in shown_columns] for row in exported[1 : len(rows) + 1]] == rows
@@ -160,6 +166,105 @@ def test_the_acquisition_page_draws_spend_against_cash(chromium, live_server, de
     query = parse_qs(urlsplit(page.url).query)
     assert (query["utm_source"], query["utm_campaign"]) == ([source], [campaign])
     assert page.locator("#records tbody tr").count() > 0
+    context.close()
+    assert errors.messages == []
+    assert console_errors == []
+
+
+def money_minor(text: str) -> int:
+    """$1,500.00 as 150000 (the demo's currency has two decimals)."""
+    return int(re.sub(r"\D", "", text))
+
+
+def column(page, label: str) -> list[str]:
+    return page.eval_on_selector_all(
+        f'#records tbody [data-label="{label}"]', "cells => cells.map(c => c.textContent.trim())"
+    )
+
+
+def test_a_list_sorts_by_a_heading_filters_by_a_closer_and_shows_cards_on_a_phone(
+    chromium, live_server, demo
+):
+    context, errors, console_errors = open_browser(chromium, live_server, LAPTOP)
+    page = context.new_page()
+    page.goto("/accounts/login/?next=/")
+    sign_in(page, owner_of(demo)["email"], DEMO_PASSWORD)
+    page.wait_for_selector("#list-paymentscash_collected")
+    with page.expect_navigation():
+        page.click("#list-paymentscash_collected")
+    assert page.text_content("#records-order").strip() == "Newest first."
+    paid = page.eval_on_selector_all(
+        "#records tbody tr",
+        "rows => rows.map(row => row.dataset.id)",
+    )
+    assert paid
+    assert page.get_attribute("#records thead th:nth-child(3)", "aria-sort") == "descending"
+
+    # The Amount heading sorts largest first, then, clicked again, smallest first.
+    with page.expect_navigation():
+        page.click("#sort-amount")
+    query = parse_qs(urlsplit(page.url).query)
+    assert (query["sort"], query["dir"]) == (["amount"], ["desc"])
+    assert page.get_attribute("#records thead th:nth-child(4)", "aria-sort") == "descending"
+    largest = [money_minor(text) for text in column(page, "Amount")]
+    assert largest == sorted(largest, reverse=True)
+    assert page.text_content("#records-order").strip() == "By amount, largest first."
+    with page.expect_navigation():
+        page.click("#sort-amount")
+    smallest = [money_minor(text) for text in column(page, "Amount")]
+    assert smallest == sorted(smallest)
+    assert parse_qs(urlsplit(page.url).query)["dir"] == ["asc"]
+
+    # A closer picked in the filter form: a chip says so, every row is theirs.
+    closer = page.locator("#filter-closer optgroup[label='Closers'] option").first
+    closer_id, closer_name = closer.get_attribute("value"), closer.text_content().strip()
+    page.select_option("#filter-closer", closer_id)
+    with page.expect_navigation():
+        page.click("#filter-button")
+    query = parse_qs(urlsplit(page.url).query)
+    assert query["closer"] == [closer_id] and query["sort"] == ["amount"]
+    assert page.text_content("#records-chips .chip-words").strip() == f"Closer: {closer_name}"
+    closers = column(page, "Closer")
+    assert closers and set(closers) == {closer_name}
+    filtered = int(page.get_attribute("#records-count", "data-total"))
+    shot(page, "records-sorted-filtered.png")
+
+    # Its remove link: every closer again, still smallest first.
+    with page.expect_navigation():
+        page.click("#remove-closer")
+    query = parse_qs(urlsplit(page.url).query)
+    assert "closer" not in query and query["sort"] == ["amount"]
+    assert page.locator("#records-chips").count() == 0
+    assert int(page.get_attribute("#records-count", "data-total")) > filtered
+    filtered_url = page.url
+    context.close()
+    assert errors.messages == []
+    assert console_errors == []
+
+    # On a phone each row is a card: its amount and date beside their headings.
+    context, errors, console_errors = open_browser(chromium, live_server, PHONE)
+    page = context.new_page()
+    page.goto("/accounts/login/?next=/")
+    sign_in(page, owner_of(demo)["email"], DEMO_PASSWORD)
+    page.goto(filtered_url)
+    first = page.locator("#records tbody tr").first
+    assert first.evaluate("row => getComputedStyle(row).display") == "block"
+    for label in ("Amount", "Paid", "Lead"):
+        cell = first.locator(f'[data-label="{label}"]')
+        assert cell.is_visible()
+        assert cell.evaluate("c => getComputedStyle(c, '::before').content") == f'"{label}"'
+    # The headings that sort stay above the cards, reachable and named; the others label
+    # the cells.
+    assert page.is_visible("#sort-amount") and page.is_visible("#sort-paid")
+    assert not page.is_visible("#records thead th:nth-child(2)")  # Email
+    with page.expect_navigation():
+        page.click("#sort-paid")
+    assert page.text_content("#records-order").strip() == "Newest first."
+    first = page.locator("#records tbody tr").first
+    box = first.bounding_box()
+    assert box["width"] <= PHONE["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(page, "records-cards-phone.png")
     context.close()
     assert errors.messages == []
     assert console_errors == []

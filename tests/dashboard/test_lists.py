@@ -72,9 +72,10 @@ def test_cash_collected_opens_its_payments_and_exports_them(
     assert total(html) == 2
     assert shown(html) == shows_rows(1, 2, 2)
     # Berlin time (UTC+1 in March): 10:05 and 08:00 UTC.
+    # Newest first.
     assert table_rows(html) == [
-        ["Sally Sale", "—", "2 Mar 2026, 11:05", "$1,500.00", "Closer Person", "Setter Person"],
         ["Sally Sale", "—", "16 Mar 2026, 09:00", "$500.00", "Closer Person", "Setter Person"],
+        ["Sally Sale", "—", "2 Mar 2026, 11:05", "$1,500.00", "Closer Person", "Setter Person"],
     ]
     rows = csv_of(client.get(f"/app/{ws.pk}/payments/{link(html, 'export-csv')}"))
     assert rows[0] == [
@@ -88,18 +89,8 @@ def test_cash_collected_opens_its_payments_and_exports_them(
         "Closer",
         "Setter",
     ]
+    # The CSV in the page's order, newest first.
     assert rows[1:] == [
-        [
-            "Sally Sale",
-            "—",
-            "2 Mar 2026, 11:05:00",
-            "2026-03-02T10:05:00Z",
-            "$1,500.00",
-            "150000",
-            "USD",
-            "Closer Person",
-            "Setter Person",
-        ],
         [
             "Sally Sale",
             "—",
@@ -107,6 +98,17 @@ def test_cash_collected_opens_its_payments_and_exports_them(
             "2026-03-16T08:00:00Z",
             "$500.00",
             "50000",
+            "USD",
+            "Closer Person",
+            "Setter Person",
+        ],
+        [
+            "Sally Sale",
+            "—",
+            "2 Mar 2026, 11:05:00",
+            "2026-03-02T10:05:00Z",
+            "$1,500.00",
+            "150000",
             "USD",
             "Closer Person",
             "Setter Person",
@@ -157,10 +159,10 @@ def test_the_rates_open_the_calls_they_are_taken_over(team, figures_data, api, w
     calls = api(workspace_token(ws)).get("/api/v1/calls?from=2026-03-01&to=2026-03-31").json()
     assert calls["data"]["show_rate"]["value"] == 0.75
     assert total(shows) == 4
-    assert [row[-1] for row in table_rows(shows)] == ["closed", "no sale", "no show", "deposit"]
+    assert [row[-1] for row in table_rows(shows)] == ["deposit", "no show", "no sale", "closed"]
     closes = client.get(link(overview, "list-callsclose_rate")).content.decode()
     assert total(closes) == 3 == calls["data"]["taken"]["value"]
-    assert [row[-1] for row in table_rows(closes)] == ["closed", "no sale", "deposit"]
+    assert [row[-1] for row in table_rows(closes)] == ["deposit", "no sale", "closed"]
 
 
 def test_eod_and_commission_rows_open_their_records(team, figures_data):
@@ -216,7 +218,7 @@ def test_lists_page_both_ways_and_say_which_rows_they_show(team, figures_data, m
     assert 'id="previous-page"' not in start
     expected = list(
         Lead.objects.filter(workspace=ws, created_at__year=2026, created_at__month=3)
-        .order_by("created_at", "pk")
+        .order_by("-created_at", "-pk")
         .values_list("pk", flat=True)
     )
     assert listed(first) + listed(second) + listed(third) == [str(pk) for pk in expected]
@@ -264,7 +266,8 @@ def test_the_leads_csv_is_the_lists_rows_and_the_apis(team, figures_data, api, w
     answer = api(workspace_token(ws)).get("/api/v1/leads?from=2026-03-01&to=2026-03-31&limit=100")
     leads = answer.json()["data"]["leads"]
     assert len(leads) == len(rows) - 1 == 8
-    by_time = sorted(leads, key=lambda lead: (lead["created_at"], lead["id"]))
+    # Newest first, as the page lists them.
+    by_time = sorted(leads, key=lambda lead: (lead["created_at"], lead["id"]), reverse=True)
     assert [row[3] for row in rows[1:]] == [lead["created_at"] for lead in by_time]
     assert [row[1] for row in rows[1:]] == [lead["email"] or "—" for lead in by_time]
 

@@ -1,7 +1,8 @@
-"""The records behind a figure: each list holds exactly what its figure counts, oldest
+"""The records behind a figure: each list holds exactly what its figure counts, newest
 first, a page at a time, each row linking to the lead's journey."""
 
 import base64
+import json
 import re
 import uuid
 
@@ -75,7 +76,7 @@ def test_a_sources_leads_and_the_leads_never_contacted(team, figures_data, api, 
     assert "Sally Sale" not in html
 
 
-def test_pages_follow_a_cursor_oldest_first_in_a_fixed_number_of_queries(
+def test_pages_follow_a_cursor_newest_first_in_a_fixed_number_of_queries(
     team, figures_data, monkeypatch, django_assert_max_num_queries
 ):
     ws = team["workspace"]
@@ -97,7 +98,7 @@ def test_pages_follow_a_cursor_oldest_first_in_a_fixed_number_of_queries(
         )
     expected = list(
         Lead.objects.filter(workspace=ws, created_at__year=2026, created_at__month=3)
-        .order_by("created_at", "pk")
+        .order_by("-created_at", "-pk")
         .values_list("pk", flat=True)
     )
     assert pages == 2
@@ -131,7 +132,9 @@ def test_a_cursor_naming_a_time_the_service_cannot_hold_is_the_first_page(
     team, figures_data, moment
 ):
     ws = team["workspace"]
-    cursor = base64.urlsafe_b64encode(f"{moment}|{uuid.uuid4()}".encode()).decode()
+    # A cursor of the default order (created, newest first), as the pages write it.
+    raw = json.dumps(["created", "desc", moment, str(uuid.uuid4())])
+    cursor = base64.urlsafe_b64encode(raw.encode()).decode()
     response = signed_in(team["owner"]).get(f"/app/{ws.pk}/leads/", {**MARCH, "cursor": cursor})
     assert response.status_code == 200
     assert len(listed(response.content.decode())) == 8

@@ -241,22 +241,8 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
         "Clicks",
         "Clicks (number)",
     ]
+    # Newest first, as the list shows them.
     assert rows[1:] == [
-        [
-            "3 Mar 2026",
-            "2026-03-03",
-            "google",
-            "google",
-            "(none)",
-            "Brand",
-            "$400.00",
-            "40000",
-            "USD",
-            "—",
-            "",
-            "—",
-            "",
-        ],
         [
             "20 Mar 2026",
             "2026-03-20",
@@ -271,6 +257,21 @@ def test_the_acquisition_page_lists_the_apis_rows_and_opens_their_spend(
             "1200",
             "34",
             "34",
+        ],
+        [
+            "3 Mar 2026",
+            "2026-03-03",
+            "google",
+            "google",
+            "(none)",
+            "Brand",
+            "$400.00",
+            "40000",
+            "USD",
+            "—",
+            "",
+            "—",
+            "",
         ],
     ]
     chart = re.search(r'<table class="series" id="spend-chart-table">.*?</table>', html, re.S)
@@ -296,12 +297,13 @@ def test_the_spend_csv_is_the_ad_spend_apis_records(team, with_spend, api, works
         [(row[1], row[2], int(row[7])) for row in rows[1:]]
         == [
             (record["date"], record["platform"], round(record["amount"] * 100))
-            for record in records
+            # The API's oldest first; the list's newest first.
+            for record in reversed(records)
         ]
         == [
-            ("2026-03-03", "google", 40000),
-            ("2026-03-05", "meta", 10000),
             ("2026-03-20", "google", 20000),
+            ("2026-03-05", "meta", 10000),
+            ("2026-03-03", "google", 40000),
         ]
     )
     exported = list(
