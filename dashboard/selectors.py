@@ -369,7 +369,8 @@ def attribution_spend(rows: list, spend: dict | None) -> list:
     """Each attribution row's spend, from /acquisition's row of its source and campaign
     (spend_figures' by_campaign): that row as (its index, the row), or SPEND_NONE when
     it has none, or SPEND_SHARED when several attribution rows share the pair (spend is
-    recorded per source and campaign: it cannot be split). Empty without spend. The
+    recorded per source and campaign: it cannot be split); a pair without spend in the
+    period has none. Empty without spend. The
     overview's table and its CSV both read this."""
     if spend is None:
         return []
@@ -381,7 +382,9 @@ def attribution_spend(rows: list, spend: dict | None) -> list:
     found = []
     for row in rows:
         key = (row["utm_source"], row["utm_campaign"])
-        if key not in by_campaign:
+        if key not in by_campaign or not by_campaign[key][1]["spend"]["value"]:
+            # No spend of the pair in the period (its leads came on their own): nothing
+            # it cost, rather than 0.00.
             found.append(SPEND_NONE)
         elif shared[key] > 1:
             found.append(SPEND_SHARED)

@@ -143,8 +143,8 @@ def test_the_spend_figures_are_the_acquisition_apis(team, with_spend, api, works
     reader = api(workspace_token(ws))
     checked = check_against_api(figures, lambda url: reader.get(unescape(url)))
     # 3 tiles (and 3 previous), the blended figure of 2 of them, and spend and cost per
-    # lead of the 3 attribution rows.
-    assert checked == 6 + 2 + 6
+    # lead of the 2 attribution rows with spend (the third has none in the period).
+    assert checked == 6 + 2 + 4
 
 
 def test_the_attribution_table_gains_spend_and_cost_per_lead(team, with_spend):
@@ -161,10 +161,11 @@ def test_the_attribution_table_gains_spend_and_cost_per_lead(team, with_spend):
         for row in rows
     ]
     assert [row[0].split(" / ")[0] for row in cells] == ["google", "(none)", "facebook"]
-    # google: 600.00 over 4 leads; no source: no spend over 3; facebook: 100.00 over 1.
+    # google: 600.00 over 4 leads; no source: no spend, so no cost (never 0.00);
+    # facebook: 100.00 over 1.
     assert [row[5:] for row in cells] == [
         ["$600.00", "$150.00"],
-        ["$0.00", "$0.00"],
+        ["none", "\u2014"],
         ["$100.00", "$100.00"],
     ]
 
@@ -383,12 +384,13 @@ def test_the_attribution_csv_carries_the_pages_spend_and_cost_per_lead(team, wit
         ",Ad spend,Ad spend (minor units),Ad spend (currency),"
         "Cost per lead,Cost per lead (minor units),Cost per lead (currency)"
     )
-    # google: 600.00 over 4 leads; no source: no spend over 3; facebook: 100.00 over 1.
+    # google: 600.00 over 4 leads; no source: no spend, so no cost; facebook: 100.00
+    # over 1.
     rows = list(csv.reader(lines[1:]))
     assert [row[0] for row in rows] == ["google", "(none)", "facebook"]
     assert [row[13:] for row in rows] == [
         ["$600.00", "60000", "USD", "$150.00", "15000", "USD"],
-        ["$0.00", "0", "USD", "$0.00", "0", "USD"],
+        ["none", "", "", "\u2014", "", ""],
         ["$100.00", "10000", "USD", "$100.00", "10000", "USD"],
     ]
     assert lines[3] == (
