@@ -152,7 +152,8 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
         "calls.close_rate": url("dashboard-calls", figure="taken"),
         "leads.created": url("dashboard-leads"),
         "awaiting": url("dashboard-calls", figure="awaiting_outcome"),
-        "never_contacted": url("dashboard-leads", waiting="1"),
+        # Those waiting longest first, as the overview offers them.
+        "never_contacted": url("dashboard-leads", waiting="1", sort="created", dir="asc"),
         "eod": url("dashboard-eod"),
         "spend": url("dashboard-spend"),
     }

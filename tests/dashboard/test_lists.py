@@ -491,3 +491,25 @@ def test_the_commission_csv_writes_words_and_times_to_the_second(team, figures_d
     leads = csv_of(client.get(f"/app/{ws.pk}/leads/", {**MARCH, "export": "csv", "q": "Sally"}))
     # 08:30:07 UTC is 09:30:07 in Berlin.
     assert leads[1][6:8] == ["1 Mar 2026, 09:30:07", "2026-03-01T08:30:07Z"]
+
+
+def test_the_leads_never_contacted_open_longest_waiting_first(team, figures_data):
+    ws = team["workspace"]
+    client = signed_in(team["owner"])
+    overview = client.get(f"/app/{ws.pk}/", MARCH).content.decode()
+    url = link(overview, "list-never-contacted")
+    assert url == (
+        f"/app/{ws.pk}/leads/?range=custom&from=2026-03-01&to=2026-03-31"
+        "&waiting=1&sort=created&dir=asc"
+    )
+    waiting = client.get(url).content.decode()
+    assert re.search(r'<span id="records-order">([^<]*)</span>', waiting).group(1) == (
+        "Oldest first."
+    )
+    created = [
+        lead.created_at
+        for lead in Lead.objects.filter(pk__in=listed(waiting)).order_by("created_at")
+    ]
+    shown_in_order = [Lead.objects.get(pk=pk).created_at for pk in listed(waiting)]
+    assert shown_in_order == created
+    assert len(created) == total(waiting) == 8
