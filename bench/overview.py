@@ -150,7 +150,7 @@ def lists_time(args, workspace, owner, factory) -> None:
     from django.contrib.auth import get_user_model  # noqa: PLC0415
     from django.db import transaction  # noqa: PLC0415
 
-    from dashboard.records import calls_list, leads_list  # noqa: PLC0415
+    from dashboard.lists import calls_list, leads_list  # noqa: PLC0415
 
     lists = {
         "calls taken": (calls_list, {"figure": "taken"}),

@@ -140,7 +140,7 @@ def _record_links(workspace, picked, figures: dict, attribution_rows: list) -> d
     """The lists of records behind the overview's figures, for the people who may open a
     lead's journey: put on the headline tiles and the tables' rows, and answered by name
     for the notes and the waiting section. Each list is built from the condition its
-    figure counts (dashboard/records.py)."""
+    figure counts (dashboard/lists.py)."""
     url = _ListLinks(workspace, picked)
     lists = {
         "payments.cash_collected": url("dashboard-payments"),

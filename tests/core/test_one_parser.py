@@ -28,8 +28,9 @@ OWNERS = {
 EXCEPTIONS = {
     # Calendly's API takes its own form of a time (microseconds always written).
     ("integrations/calendly/backfill.py", "strftime"),
-    # The records pages' cursor and member filter read their ids by hand.
+    # The records pages' cursor and member filters read their ids by hand.
     ("dashboard/records.py", "uuid.UUID"),
+    ("dashboard/lists.py", "uuid.UUID"),
     # A connect link's connection id is derived from the link's (uuid5), and an allocated
     # id read back from its signed text.
     ("integrations/connections.py", "uuid.UUID"),
