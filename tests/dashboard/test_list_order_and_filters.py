@@ -13,7 +13,16 @@ from tests.figures.conftest import Records
 from workspaces.models import Payment
 
 from .conftest import MARCH, signed_in
-from .test_lists import csv_of, link, listed, shown, shows_rows, table_rows, total
+from .test_lists import (
+    csv_of,
+    link,
+    listed,
+    page_through,
+    shown,
+    shows_rows,
+    table_rows,
+    total,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -358,20 +367,12 @@ def test_every_sort_pages_both_ways_through_the_same_rows(
     everyone = None
     for key in keys:
         for direction in ("asc", "desc"):
-            url, forward = f"{base}{PERIOD}{extra}&sort={key}&dir={direction}", []
-            while url:
-                with django_assert_max_num_queries(12):
-                    html = client.get(url).content.decode()
-                forward += listed(html)
-                found = re.search(r'<a href="(\?[^"]+)" id="next-page">', html)
-                url = f"{base}{unescape(found.group(1))}" if found else None
-            backward = []
-            while True:
-                backward = listed(html) + backward
-                found = re.search(r'<a href="(\?[^"]+)" id="previous-page">', html)
-                if not found:
-                    break
-                html = client.get(f"{base}{unescape(found.group(1))}").content.decode()
+            forward, backward, _ = page_through(
+                client,
+                base,
+                f"{base}{PERIOD}{extra}&sort={key}&dir={direction}",
+                django_assert_max_num_queries,
+            )
             assert backward == forward and len(set(forward)) == len(forward) == rows
             everyone = everyone or set(forward)
             assert set(forward) == everyone
