@@ -19,6 +19,7 @@ from core.emails import email_normalise
 from core.errors import InvalidField
 from core.money import exponent_of
 
+from .contact import never_contacted
 from .validators import logo_url, origin_normalise
 
 DEFAULT_WORKING_DAYS = [0, 1, 2, 3, 4]  # Monday to Friday, as date.weekday() numbers
@@ -356,14 +357,14 @@ class Lead(WorkspaceRecord):
             models.Index(
                 fields=["workspace", "created_at"],
                 name="lead_ws_created_uncontacted",
-                condition=Q(first_contact_at__isnull=True),
+                condition=never_contacted(),
             ),
             # The leads of every workspace still waiting for a first contact, by when they
             # came in: the notifications round's speed-to-lead alerts, one range a minute.
             models.Index(
                 fields=["created_at"],
                 name="lead_uncontacted_created",
-                condition=Q(first_contact_at__isnull=True),
+                condition=never_contacted(),
             ),
             # A lead found by its email in any case (`email__iexact`, which compares
             # UPPER(email)): a provider's charge, booking or contact names its lead so.
